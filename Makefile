@@ -1,0 +1,35 @@
+# The two commands of the README work on a fresh machine with only Python and make.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+DEPS := pyproject.toml setup.py
+
+.PHONY: run test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.run: $(BIN)/python $(DEPS)
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.test: $(BIN)/python $(DEPS)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.run
+
+$(VENV)/.bench: $(BIN)/python $(DEPS)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	@touch $@ $(VENV)/.run
+
+run: $(VENV)/.run
+	$(BIN)/gamehall demo --db gamehall.db
+
+test: $(VENV)/.test
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.bench
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info gamehall.db gamehall.db-wal gamehall.db-shm

@@ -1,0 +1,216 @@
+"""One codec for every loaded plugin: MessagePack in storage, JSON for people.
+
+The tagged unions of events and commands are built once, after all plugins are loaded. Stored
+events keep their tag and schema version beside the payload, so an unknown type is reported by
+name and position before any decoding, and an old version is upcast on the way in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Union
+
+import msgspec
+
+from .errors import CorruptRecord, InvalidCommand, PluginError, UnknownEventType
+from .events import Command, Event, Meta, Recorded, tag_of
+
+Upcast = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class Upcaster(msgspec.Struct, frozen=True):
+    """Turn the stored shape of ``tag`` at ``from_version`` into the shape of ``from_version + 1``."""
+
+    tag: str
+    from_version: int
+    upcast: Upcast
+
+
+def _index(types: Iterable[type[msgspec.Struct]], kind: str) -> dict[str, type[Any]]:
+    index: dict[str, type[Any]] = {}
+    for cls in types:
+        tag = tag_of(cls)
+        other = index.get(tag)
+        if other is not None and other is not cls:
+            raise PluginError(
+                f"{kind} tag {tag!r} is declared twice: {other.__module__}.{other.__qualname__} "
+                f"and {cls.__module__}.{cls.__qualname__}"
+            )
+        index[tag] = cls
+    return index
+
+
+def _union(types: Iterable[type[Any]]) -> Any:
+    members = tuple(types)
+    if not members:
+        return msgspec.Struct  # never matches a tagged payload: decoding reports an error
+    return Union[members]  # noqa: UP007 - a runtime union of a dynamic tuple
+
+
+class Codec:
+    """Encode and decode the events, commands and envelopes of every loaded plugin."""
+
+    def __init__(
+        self,
+        event_types: Iterable[type[Event]],
+        command_types: Iterable[type[Command]],
+        upcasters: Iterable[Upcaster] = (),
+    ) -> None:
+        self.event_types: dict[str, type[Event]] = _index(event_types, "event")
+        self.command_types: dict[str, type[Command]] = _index(command_types, "command")
+        self.events = _union(self.event_types.values())
+        self.commands = _union(self.command_types.values())
+        self._upcasters = {(u.tag, u.from_version): u.upcast for u in upcasters}
+        self._event_decoders = {
+            tag: msgspec.msgpack.Decoder(cls) for tag, cls in self.event_types.items()
+        }
+        self._msgpack = msgspec.msgpack.Encoder()
+        self._json = msgspec.json.Encoder()
+        self._json_command = msgspec.json.Decoder(self.commands)
+        self._json_event = msgspec.json.Decoder(self.events)
+        meta_shape = tuple[str | None, int | None, self.commands | None, dict[str, str] | None]
+        self._meta_decoder = msgspec.msgpack.Decoder(meta_shape)
+        self._json_record = msgspec.json.Decoder(_JsonRecord)
+
+    # -- events in storage ------------------------------------------------------------------
+
+    def encode_event(self, event: Event) -> bytes:
+        """Return the MessagePack payload of an event."""
+        return self._msgpack.encode(event)
+
+    def decode_event(self, tag: str, version: int, data: bytes, stream: str, seq: int) -> Event:
+        """Decode a stored payload, upcasting it when it was written by an older class version."""
+        cls = self.event_types.get(tag)
+        if cls is None:
+            raise UnknownEventType(tag, stream, seq)
+        try:
+            if version == cls.version:
+                return self._event_decoders[tag].decode(data)
+            return self._upcast(cls, tag, version, msgspec.msgpack.decode(data), stream, seq)
+        except msgspec.DecodeError as exc:
+            raise CorruptRecord(stream, seq, f"{tag}: {exc}") from None
+
+    def _upcast(
+        self, cls: type[Event], tag: str, version: int, raw: Any, stream: str, seq: int
+    ) -> Event:
+        if version > cls.version:
+            raise CorruptRecord(
+                stream, seq, f"{tag} v{version} is newer than the installed v{cls.version}"
+            )
+        while version < cls.version:
+            step = self._upcasters.get((tag, version))
+            if step is None:
+                raise PluginError(f"no upcaster for {tag} v{version} -> v{version + 1}")
+            raw = step(raw)
+            version += 1
+        return msgspec.convert(raw, cls)
+
+    def encode_meta(self, meta: Meta) -> bytes:
+        """Return the MessagePack of an envelope's metadata as a compact array."""
+        return self._msgpack.encode((meta.command_id, meta.seat, meta.command, meta.versions))
+
+    def decode_meta(self, data: bytes, stream: str, seq: int) -> Meta:
+        """Decode metadata written by :meth:`encode_meta`."""
+        try:
+            command_id, seat, command, versions = self._meta_decoder.decode(data)
+        except msgspec.ValidationError as exc:
+            tag = _command_tag(data)
+            if tag is not None and tag not in self.command_types:
+                raise UnknownEventType(tag, stream, seq) from None
+            raise CorruptRecord(stream, seq, f"metadata: {exc}") from None
+        except msgspec.DecodeError as exc:
+            raise CorruptRecord(stream, seq, f"metadata: {exc}") from None
+        return Meta(command_id, seat, command, versions)
+
+    # -- commands ---------------------------------------------------------------------------
+
+    def command_from_json(self, data: bytes | str) -> Command:
+        """Decode a command sent as JSON; a bad one raises :class:`InvalidCommand` naming why."""
+        try:
+            return self._json_command.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise InvalidCommand(f"invalid command: {exc}") from None
+
+    def command_from_builtins(self, data: Any) -> Command:
+        """Convert a decoded JSON object (a dict with ``type``) into a command."""
+        if isinstance(data, Command):
+            return data
+        try:
+            return msgspec.convert(data, self.commands)
+        except msgspec.ValidationError as exc:
+            raise InvalidCommand(f"invalid command: {exc}") from None
+
+    def event_from_builtins(self, data: Any) -> Event:
+        """Convert a decoded JSON object (a dict with ``type``) into an event."""
+        return msgspec.convert(data, self.events)
+
+    # -- JSON for people --------------------------------------------------------------------
+
+    def to_json(self, obj: Any) -> bytes:
+        """Return compact JSON of any Struct, event, view or envelope."""
+        return self._json.encode(obj)
+
+    def record_to_json(self, record: Recorded) -> bytes:
+        """Return one JSON line for a recorded event, with its schema version."""
+        return self._json.encode(
+            _JsonRecord(
+                record.stream,
+                record.seq,
+                record.position,
+                record.time,
+                record.event,
+                type(record.event).version,
+                record.meta,
+            )
+        )
+
+    def record_from_json(self, line: bytes | str) -> Recorded:
+        """Decode a line written by :meth:`record_to_json` (upcasting old event versions)."""
+        row = self._json_record.decode(line)
+        tag = row.event.get("type")
+        if not isinstance(tag, str):
+            raise CorruptRecord(row.stream, row.seq, "event has no 'type'")
+        cls = self.event_types.get(tag)
+        if cls is None:
+            raise UnknownEventType(tag, row.stream, row.seq, row.position)
+        try:
+            if row.v == cls.version:
+                event = msgspec.convert(row.event, cls)
+            else:
+                event = self._upcast(cls, tag, row.v, row.event, row.stream, row.seq)
+            meta = _meta_from_builtins(self, row.meta)
+        except msgspec.ValidationError as exc:
+            raise CorruptRecord(row.stream, row.seq, str(exc)) from None
+        return Recorded(row.stream, row.seq, row.position, row.time, event, meta)
+
+
+class _JsonRecord(msgspec.Struct, array_like=False):
+    stream: str
+    seq: int
+    position: int
+    time: float
+    event: Any
+    v: int = 1
+    meta: Any = None
+
+
+def _meta_from_builtins(codec: Codec, raw: Any) -> Meta:
+    if raw is None:
+        return Meta()
+    raw = dict(raw)
+    command = raw.pop("command", None)
+    meta = msgspec.convert(raw, Meta)
+    if command is not None:
+        meta = msgspec.structs.replace(meta, command=codec.command_from_builtins(command))
+    return meta
+
+
+def _command_tag(data: bytes) -> str | None:
+    try:
+        raw = msgspec.msgpack.decode(data)
+    except msgspec.DecodeError:
+        return None
+    if isinstance(raw, list) and len(raw) > 2 and isinstance(raw[2], dict):
+        tag = raw[2].get("type")
+        return tag if isinstance(tag, str) else None
+    return None

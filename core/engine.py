@@ -1,0 +1,71 @@
+"""The steps every runner shares (Table, actor, replay): start a match, check, decide, fold."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .errors import IllegalCommand, InvalidCommand, MatchOver, NotAwaited
+from .events import Command, Event, MatchStarted, tag_of
+from .registry import Ruleset
+from .rules import Context, match_rng
+
+
+def begin(ruleset: Ruleset, started: MatchStarted) -> tuple[Any, list[Event]]:
+    """Return the state after setup and the events of the first batch (``MatchStarted`` first)."""
+    rules = ruleset.rules
+    config = ruleset.config(started)
+    state = rules.initial(config)
+    events: list[Event] = [started]
+    setup = rules.start(state, config, match_rng(started.seed or 0, 2))
+    for event in setup:
+        state = rules.evolve(state, event)
+        events.append(event)
+    return state, events
+
+
+def initial_state(ruleset: Ruleset, started: MatchStarted) -> Any:
+    """Return the state before any setup event: the start of every fold."""
+    return ruleset.rules.initial(ruleset.config(started))
+
+
+def check(ruleset: Ruleset, state: Any, seat: int | None, command: Command) -> None:
+    """Refuse a command of a foreign type or from a seat that is not awaited."""
+    if type(command) not in ruleset.command_types:
+        raise InvalidCommand(
+            f"command type {tag_of(type(command))!r} is not part of {ruleset.name}"
+        )
+    awaiting = ruleset.rules.awaiting(state)
+    if seat in awaiting:
+        return
+    if not awaiting:
+        raise MatchOver("the match is over")
+    asked = "; ".join(f"seat {s}: {d.prompt or d.kind}" for s, d in sorted(awaiting.items()))
+    who = "a spectator" if seat is None else f"seat {seat}"
+    raise NotAwaited(f"{who} is not asked to act now (waiting for {asked})")
+
+
+def decide(
+    ruleset: Ruleset, state: Any, seat: int | None, command: Command, ctx: Context
+) -> tuple[Sequence[Event], Any]:
+    """Check and decide a command; return its events and the state after them.
+
+    Raises :class:`IllegalCommand` (or a subclass) and changes nothing when refused; a rules
+    bug that returns no events is refused too, so a command never vanishes silently.
+    """
+    check(ruleset, state, seat, command)
+    rules = ruleset.rules
+    events = rules.decide(state, command, ctx)
+    if not events:
+        raise IllegalCommand("the command changes nothing")
+    for event in events:
+        state = rules.evolve(state, event)
+    return events, state
+
+
+def fold(ruleset: Ruleset, state: Any, events: Iterable[Event]) -> Any:
+    """Return the state after applying events in order (no checks, no randomness)."""
+    evolve = ruleset.rules.evolve
+    for event in events:
+        state = evolve(state, event)
+    return state

@@ -1,0 +1,106 @@
+"""Events, commands and the envelope they are stored in.
+
+An event is a frozen, tagged ``msgspec.Struct`` named in the past tense (``MarkPlaced``); a
+command is a tagged Struct named as an imperative (``PlaceMark``). Each plugin namespaces its
+tags (``tictactoe.MarkPlaced``) through :func:`namespaced`, so two plugins never collide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import msgspec
+
+
+def namespaced(prefix: str) -> Callable[[str], str]:
+    """Return a tag function that prefixes class names with a plugin's namespace."""
+
+    def tag(name: str) -> str:
+        return f"{prefix}.{name}"
+
+    return tag
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
+    """Base of every event: a fact that happened, never changed once stored.
+
+    ``version`` is the schema version of the class; raise it when a field changes meaning and
+    register an upcaster for the old shape (see ``docs/events.md``).
+    """
+
+    version: ClassVar[int] = 1
+
+
+class Command(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True, forbid_unknown_fields=True
+):
+    """Base of every command: what a seat asks for. Unknown fields are refused by name."""
+
+
+def tag_of(cls: type[msgspec.Struct]) -> str:
+    """Return the tag a Struct class is encoded with."""
+    tag = cls.__struct_config__.tag
+    if not isinstance(tag, str):
+        raise TypeError(f"{cls.__qualname__} has no string tag")
+    return tag
+
+
+class ExpansionRef(msgspec.Struct, frozen=True):
+    """An expansion as recorded in a match's first event."""
+
+    id: str
+    version: str
+    options: dict[str, Any] = {}
+
+
+class MatchStarted(Event, frozen=True, tag="gamehall.MatchStarted"):
+    """First event of every match: exactly what the match runs with.
+
+    ``seed`` is known only to the engine; :func:`redact_started` removes it from everything that
+    leaves an actor, so no seat can predict a draw.
+    """
+
+    game: str
+    game_version: str
+    players: int
+    options: dict[str, Any] = {}
+    expansions: tuple[ExpansionRef, ...] = ()
+    seed: int | None = None
+    forked_from: str | None = None
+    fork_seq: int | None = None
+
+
+CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted,)
+
+
+class Meta(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Why an event was stored: the command, who sent it, and the plugin versions that decided.
+
+    ``command`` and ``versions`` are carried by the first event of each command's batch only;
+    the other events of the batch share its ``command_id``.
+    """
+
+    command_id: str | None = None
+    seat: int | None = None
+    command: Command | None = None
+    versions: dict[str, str] | None = None
+
+
+NO_META = Meta()
+
+
+class Recorded(msgspec.Struct, frozen=True):
+    """An event in its envelope: where it sits in its match and in the whole store."""
+
+    stream: str
+    seq: int
+    position: int
+    time: float
+    event: Event
+    meta: Meta = NO_META
+
+
+def redact_started(event: MatchStarted) -> MatchStarted:
+    """Return the first event without the seed."""
+    return msgspec.structs.replace(event, seed=None) if event.seed is not None else event

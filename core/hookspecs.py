@@ -1,0 +1,133 @@
+"""Every core hook, with when it fires, its arguments and how results combine.
+
+Plugins implement these with ``@gamehall.core.hookimpl``. Games also declare hookspecs of their
+own (phases, effects) with ``@gamehall.core.hookspec`` and list them in ``GameSpec.hookspecs``;
+expansions implement those. A hook implementation that matches no spec fails at load
+(``check_pending``), so a misspelled name never goes unnoticed.
+
+Two plugin managers call these hooks:
+
+* the **registry** manager holds every installed plugin (loaded through the ``gamehall``
+  entry-point group); it calls the *registration* hooks once, at load;
+* a **ruleset** manager holds one game and the expansions chosen for a match (the same
+  combination shares one manager); it calls the *ruleset* hooks and the game's own hooks, so
+  an expansion only acts in matches that enabled it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .codec import Upcaster
+    from .events import Command, Event
+    from .rules import ExpansionSpec, GameSpec, Invariant
+
+hookspec = pluggy.HookspecMarker("gamehall")
+hookimpl = pluggy.HookimplMarker("gamehall")
+
+
+# -- registration hooks (registry manager, called once at load) --------------------------------
+
+
+@hookspec
+def gamehall_games() -> list[GameSpec]:
+    """Register games.
+
+    Fires once when the registry loads plugins. Each result is a list of
+    :class:`~gamehall.core.rules.GameSpec`; every list is used. The plugin object that returns a
+    spec is registered, with ``GameSpec.hookimpls``, in the ruleset manager of every match of
+    that game. Implemented by game plugins.
+
+    :return: the games this plugin provides (an empty list is fine).
+    """
+
+
+@hookspec
+def gamehall_expansions() -> list[ExpansionSpec]:
+    """Register expansions.
+
+    Fires once when the registry loads plugins; every list is used. The plugin object that
+    returns a spec, with ``ExpansionSpec.hookimpls``, joins the ruleset manager of a match only
+    when the match enables that expansion. Implemented by expansion plugins.
+
+    :return: the expansions this plugin provides.
+    """
+
+
+@hookspec
+def gamehall_upcasters() -> list[Upcaster]:
+    """Register upcasters that turn old stored shapes of an event into the current one.
+
+    Fires once when the registry builds its codec; every list is used. Implemented by any plugin
+    that raised the ``version`` of one of its event classes.
+
+    :return: one :class:`~gamehall.core.codec.Upcaster` per (tag, old version).
+    """
+
+
+# -- ruleset hooks (also called on the registry manager to build the codec) --------------------
+
+
+@hookspec
+def gamehall_event_types() -> list[type[Event]]:
+    """Declare the event classes a plugin stores.
+
+    Fires when the registry builds the one codec of every loaded plugin, and when a ruleset is
+    built (the ruleset's events are those of its game and expansions). Every list is used; a tag
+    declared by two different classes is an error at load.
+
+    :return: the plugin's event classes.
+    """
+
+
+@hookspec
+def gamehall_command_types() -> list[type[Command]]:
+    """Declare the command classes a plugin accepts.
+
+    Fires like :func:`gamehall_event_types`. A match refuses a command whose type is not declared
+    by its game or one of its expansions.
+
+    :return: the plugin's command classes.
+    """
+
+
+@hookspec
+def gamehall_invariants() -> list[Invariant]:
+    """Declare invariants that must hold after every event of a match.
+
+    Fires when a ruleset is built; every list is used (a game's and its expansions'). The
+    conformance suite checks them after every event, and ``bisect`` finds the first event after
+    which one fails.
+
+    :return: :class:`~gamehall.core.rules.Invariant` objects with unique names.
+    """
+
+
+@hookspec(firstresult=True)
+def gamehall_render_text(view: Any, seat: int | None) -> str | None:
+    """Render a seat's view as text for a terminal.
+
+    Fires when an adapter shows a board. ``view`` is what ``Rules.view`` returned for ``seat``
+    (never the raw state, so a renderer cannot leak). Stops at the first non-``None`` result; an
+    expansion that draws extra parts can wrap the game's renderer with ``wrapper=True``.
+
+    :param view: the seat's view of the state.
+    :param seat: the seat that looks, or ``None`` for a spectator.
+    :return: the board as text, or ``None`` to leave it to another plugin.
+    """
+
+
+@hookspec(firstresult=True)
+def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> str | None:
+    """Describe a command in the words of the rulebook, for menus of legal moves.
+
+    Fires when an adapter lists legal commands for a person. Stops at the first non-``None``
+    result; the engine falls back to the command's JSON.
+
+    :param command: a legal command.
+    :param view: the asking seat's view of the state.
+    :param seat: the asking seat.
+    """

@@ -1,0 +1,320 @@
+"""Load plugins through the ``gamehall`` entry-point group and build one ruleset per combination.
+
+Built-in games load exactly like third-party ones: through the entry-point group and the same
+plugin manager. A ruleset is a game with a set of expansions; it owns a plugin manager that
+holds only those plugins, so two matches of one game with different expansions run side by
+side, each with its own hooks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import msgspec
+import pluggy
+
+from . import hookspecs
+from .codec import Codec, Upcaster
+from .errors import InvalidOptions, PluginError, UnknownGame
+from .events import CORE_EVENTS, Command, Event, ExpansionRef, MatchStarted, tag_of
+from .rules import ExpansionSpec, GameSpec, Invariant, MatchConfig, Rules
+
+ENTRY_POINT_GROUP = "gamehall"
+
+
+def _new_manager() -> pluggy.PluginManager:
+    pm = pluggy.PluginManager("gamehall")
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+def _flatten(results: Iterable[Iterable[Any] | None]) -> list[Any]:
+    return [item for result in results if result for item in result]
+
+
+class Registry:
+    """Every installed game and expansion, and the codec that covers them all."""
+
+    def __init__(self, plugins: Iterable[object] = (), *, entry_points: bool = True) -> None:
+        self.pm = _new_manager()
+        if entry_points:
+            self.pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+        for plugin in plugins:
+            self.pm.register(plugin)
+        self.games: dict[str, GameSpec] = {}
+        self.expansions: dict[str, ExpansionSpec] = {}
+        self._owners: dict[str, object] = {}
+        self._collect()
+        try:
+            self.pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            raise PluginError(f"plugin {exc.plugin!r}: {exc}") from None
+        events = list(CORE_EVENTS) + _flatten(self.pm.hook.gamehall_event_types())
+        commands = _flatten(self.pm.hook.gamehall_command_types())
+        upcasters: list[Upcaster] = _flatten(self.pm.hook.gamehall_upcasters())
+        self.codec = Codec(events, commands, upcasters)
+        self._rulesets: dict[tuple[str, tuple[str, ...]], Ruleset] = {}
+
+    def _collect(self) -> None:
+        for impl in self.pm.hook.gamehall_games.get_hookimpls():
+            for game in impl.function() or ():
+                self._add(self.games, game.id, game, impl.plugin, "game")
+                for spec in game.hookspecs:
+                    self.pm.add_hookspecs(spec)
+        for impl in self.pm.hook.gamehall_expansions.get_hookimpls():
+            for expansion in impl.function() or ():
+                self._add(self.expansions, expansion.id, expansion, impl.plugin, "expansion")
+        for expansion in self.expansions.values():
+            if expansion.game not in self.games:
+                raise PluginError(
+                    f"expansion {expansion.id!r} is for game {expansion.game!r}, "
+                    "which no installed plugin registers"
+                )
+
+    def _add(self, table: dict[str, Any], key: str, spec: Any, owner: object, kind: str) -> None:
+        if key in table or key in self.games or key in self.expansions:
+            raise PluginError(f"{kind} id {key!r} is registered twice")
+        table[key] = spec
+        self._owners[key] = owner
+
+    def game(self, game_id: str) -> GameSpec:
+        """Return a game by id, or raise :class:`UnknownGame` listing the installed ones."""
+        try:
+            return self.games[game_id]
+        except KeyError:
+            known = ", ".join(sorted(self.games)) or "none"
+            raise UnknownGame(f"unknown game {game_id!r} (installed: {known})") from None
+
+    def expansions_of(self, game_id: str) -> list[ExpansionSpec]:
+        """Return the installed expansions of a game."""
+        return [e for e in self.expansions.values() if e.game == game_id]
+
+    def ruleset(self, game_id: str, expansions: Sequence[str] = ()) -> Ruleset:
+        """Return the shared ruleset of a game with exactly these expansions."""
+        key = (game_id, tuple(sorted(set(expansions))))
+        ruleset = self._rulesets.get(key)
+        if ruleset is None:
+            ruleset = self._rulesets[key] = Ruleset(self, *key)
+        return ruleset
+
+    def ruleset_of(self, started: MatchStarted) -> Ruleset:
+        """Return the ruleset a match was started with, checking installed versions."""
+        ruleset = self.ruleset(started.game, [e.id for e in started.expansions])
+        ruleset.check_versions(started)
+        return ruleset
+
+    def owner(self, key: str) -> object:
+        """Return the plugin object that registered a game or expansion."""
+        return self._owners[key]
+
+
+class Ruleset:
+    """A game with a fixed set of expansions: its hooks, rules, types and invariants."""
+
+    def __init__(self, registry: Registry, game_id: str, expansion_ids: tuple[str, ...]) -> None:
+        self.registry = registry
+        self.codec = registry.codec
+        self.game = registry.game(game_id)
+        self.expansions = tuple(self._expansion(registry, x) for x in expansion_ids)
+        self._check_combination()
+        self.pm = _new_manager()
+        for spec in self.game.hookspecs:
+            self.pm.add_hookspecs(spec)
+        self._register(registry.owner(game_id), *self.game.hookimpls)
+        for expansion in self.expansions:
+            self._register(registry.owner(expansion.id), *expansion.hookimpls)
+        try:
+            self.pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            raise PluginError(f"plugin {exc.plugin!r}: {exc}") from None
+        self.hook = self.pm.hook
+        self.event_types = frozenset(CORE_EVENTS) | frozenset(
+            _flatten(self.hook.gamehall_event_types())
+        )
+        self.command_types: frozenset[type[Command]] = frozenset(
+            _flatten(self.hook.gamehall_command_types())
+        )
+        invariants: list[Invariant] = _flatten(self.hook.gamehall_invariants())
+        self.invariants = {inv.name: inv for inv in invariants}
+        self.rules: Rules[Any] = self.game.rules(self.hook)
+        self.versions = {self.game.id: self.game.version} | {
+            e.id: e.version for e in self.expansions
+        }
+        self.key = (self.game.id, expansion_ids)
+
+    @staticmethod
+    def _expansion(registry: Registry, expansion_id: str) -> ExpansionSpec:
+        expansion = registry.expansions.get(expansion_id)
+        if expansion is None:
+            known = ", ".join(sorted(registry.expansions)) or "none"
+            raise UnknownGame(f"unknown expansion {expansion_id!r} (installed: {known})")
+        return expansion
+
+    def _check_combination(self) -> None:
+        ids = {e.id for e in self.expansions}
+        for expansion in self.expansions:
+            if expansion.game != self.game.id:
+                raise InvalidOptions(
+                    f"expansion {expansion.id!r} is for {expansion.game!r}, not {self.game.id!r}"
+                )
+            for needed in expansion.requires:
+                if needed not in ids:
+                    raise InvalidOptions(f"expansion {expansion.id!r} requires {needed!r}")
+            for other in expansion.conflicts:
+                if other in ids:
+                    raise InvalidOptions(f"expansion {expansion.id!r} conflicts with {other!r}")
+
+    def _register(self, *plugins: object) -> None:
+        for plugin in plugins:
+            if not self.pm.is_registered(plugin):
+                self.pm.register(plugin)
+
+    @property
+    def name(self) -> str:
+        """Return ``game+expansion+…``, the ruleset's name in logs and listings."""
+        return "+".join((self.game.id, *(e.id for e in self.expansions)))
+
+    @property
+    def player_range(self) -> tuple[int, int]:
+        """Return the smallest and largest player counts this combination allows."""
+        low, high = self.game.min_players, self.game.max_players
+        for e in self.expansions:
+            low = max(low, e.min_players or low)
+            high = min(high, e.max_players or high)
+        return low, high
+
+    # -- starting matches ------------------------------------------------------------------
+
+    def started(
+        self,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        expansion_options: Mapping[str, Mapping[str, Any]] | None = None,
+        seed: int | None = None,
+    ) -> MatchStarted:
+        """Validate a request and return the first event of a new match."""
+        low, high = self.player_range
+        players = low if players is None else players
+        if not isinstance(players, int) or not low <= players <= high:
+            raise InvalidOptions(
+                f"{self.name} plays with {low} to {high} players, not {players!r}"
+            )
+        expansion_options = dict(expansion_options or {})
+        for unknown in set(expansion_options) - {e.id for e in self.expansions}:
+            raise InvalidOptions(f"options given for expansion {unknown!r}, which is not enabled")
+        clean = _clean_options(self.game.options, options or {}, self.game.id)
+        refs = tuple(
+            ExpansionRef(
+                e.id, e.version, _clean_options(e.options, expansion_options.get(e.id, {}), e.id)
+            )
+            for e in self.expansions
+        )
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbits(63)
+        return MatchStarted(
+            game=self.game.id,
+            game_version=self.game.version,
+            players=players,
+            options=clean,
+            expansions=refs,
+            seed=seed,
+        )
+
+    def config(self, started: MatchStarted) -> MatchConfig:
+        """Return the game's view of a match's first event (typed options, no seed)."""
+        options = _typed_options(self.game.options, started.options, self.game.id)
+        expansion_options = {
+            ref.id: _typed_options(self._spec(ref.id).options, ref.options, ref.id)
+            for ref in started.expansions
+        }
+        return MatchConfig(
+            players=started.players,
+            options=options,
+            expansions=tuple(ref.id for ref in started.expansions),
+            expansion_options=expansion_options,
+        )
+
+    def _spec(self, expansion_id: str) -> ExpansionSpec:
+        return next(e for e in self.expansions if e.id == expansion_id)
+
+    def check_versions(self, started: MatchStarted) -> None:
+        """Refuse a match recorded by a major version of a plugin that is not installed."""
+        recorded = {started.game: started.game_version} | {
+            e.id: e.version for e in started.expansions
+        }
+        for plugin, version in recorded.items():
+            installed = self.versions.get(plugin)
+            if installed is None or _major(installed) != _major(version):
+                raise PluginError(
+                    f"the match was recorded with {plugin} {version}, "
+                    f"but {plugin} {installed or 'is not'} installed"
+                )
+
+    def accepts(self, command: Command) -> bool:
+        """Tell whether a command type belongs to this game or one of its expansions."""
+        return type(command) in self.command_types
+
+    def owns(self, event: Event) -> bool:
+        """Tell whether an event type belongs to this ruleset."""
+        return type(event) in self.event_types
+
+    def render(self, view: Any, seat: int | None) -> str:
+        """Return the board as text for a seat's view (JSON when no plugin renders it)."""
+        text = self.hook.gamehall_render_text(view=view, seat=seat)
+        if text is None:
+            return self.codec.to_json(view).decode()
+        return str(text)
+
+    def describe(self, command: Command, view: Any, seat: int | None) -> str:
+        """Return a command in the rulebook's words, or its JSON."""
+        text = self.hook.gamehall_describe_command(command=command, view=view, seat=seat)
+        if text is None:
+            return self.codec.to_json(command).decode()
+        return str(text)
+
+
+def _major(version: str) -> str:
+    parts = version.split(".")
+    return f"0.{parts[1]}" if parts[0] == "0" and len(parts) > 1 else parts[0]
+
+
+def _clean_options(
+    schema: type[msgspec.Struct] | None, options: Mapping[str, Any], owner: str
+) -> dict[str, Any]:
+    typed = _typed_options(schema, options, owner)
+    if typed is None:
+        return {}
+    result: dict[str, Any] = msgspec.to_builtins(typed)
+    return result
+
+
+def _typed_options(
+    schema: type[msgspec.Struct] | None, options: Mapping[str, Any], owner: str
+) -> Any:
+    if schema is None:
+        if options:
+            raise InvalidOptions(f"{owner} takes no options, got {sorted(options)}")
+        return None
+    try:
+        return msgspec.convert(dict(options), schema, strict=False)
+    except msgspec.ValidationError as exc:
+        raise InvalidOptions(f"invalid {owner} options: {exc}") from None
+
+
+_DEFAULT: Registry | None = None
+
+
+def default_registry() -> Registry:
+    """Return the registry of every installed plugin, loaded once per process."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Registry()
+    return _DEFAULT
+
+
+def tags(types: Iterable[type[msgspec.Struct]]) -> list[str]:
+    """Return the tags of some Struct classes, sorted."""
+    return sorted(tag_of(t) for t in types)

@@ -1,0 +1,170 @@
+"""The rules protocol every game implements: a decider with views for each seat.
+
+A game subclasses :class:`Rules` and registers a :class:`GameSpec` through the
+``gamehall_games`` hook. The engine calls the methods below and nothing else; they never do
+I/O, and only :meth:`Rules.start` and :meth:`Rules.decide` may draw random numbers, through
+the generator they are given, so that every outcome lands in an event and replay never draws.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from .events import Command, Event
+
+S = TypeVar("S")
+
+
+class Decision(msgspec.Struct, frozen=True):
+    """What a seat is asked to decide now: ``kind`` for programs, ``prompt`` for people."""
+
+    kind: str
+    prompt: str = ""
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """How a match ended. No winners means a draw; several winners share the win."""
+
+    winners: tuple[int, ...]
+    reason: str = ""
+    scores: tuple[int, ...] | None = None
+
+
+class MatchConfig(msgspec.Struct, frozen=True):
+    """What a match starts with, as a game sees it (the seed stays with the engine)."""
+
+    players: int
+    options: Any = None
+    expansions: tuple[str, ...] = ()
+    expansion_options: dict[str, Any] = {}
+
+
+def match_rng(seed: int, seq: int) -> random.Random:
+    """Return the generator for the command whose first event gets ``seq``."""
+    return random.Random(f"gamehall:{seed}:{seq}")
+
+
+class Context:
+    """What ``decide`` knows besides the state: who asks, and a generator it may draw from."""
+
+    __slots__ = ("_rng", "_seed", "command_id", "seat", "seq")
+
+    def __init__(self, seat: int | None, seq: int, seed: int, command_id: str | None = None):
+        self.seat = seat
+        self.seq = seq
+        self.command_id = command_id
+        self._seed = seed
+        self._rng: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """Return this command's generator, seeded from the match seed and ``seq``."""
+        if self._rng is None:
+            self._rng = match_rng(self._seed, self.seq)
+        return self._rng
+
+
+class Invariant(msgspec.Struct, frozen=True):
+    """A named check over a state; ``check`` returns ``None`` or what is wrong."""
+
+    name: str
+    check: Callable[[Any], str | None]
+    description: str = ""
+
+
+class Rules(Generic[S]):
+    """Base class of a game's rules; one instance serves every match of one ruleset.
+
+    ``hook`` is the match's hook relay: the game's own hooks (phases, effects) are called
+    through it, so the expansions chosen for the match take part.
+    """
+
+    def __init__(self, hook: Any) -> None:
+        self.hook = hook
+
+    def initial(self, config: MatchConfig) -> S:
+        """Return the state before any setup event."""
+        raise NotImplementedError
+
+    def start(self, state: S, config: MatchConfig, rng: random.Random) -> Sequence[Event]:
+        """Return the setup events (shuffles, first player, …) that follow ``MatchStarted``."""
+        return ()
+
+    def decide(self, state: S, command: Command, ctx: Context) -> Sequence[Event]:
+        """Return the events a command causes, or raise ``IllegalCommand`` with the reason."""
+        raise NotImplementedError
+
+    def evolve(self, state: S, event: Event) -> S:
+        """Return the state after an event; pure: no randomness, no I/O."""
+        raise NotImplementedError
+
+    def awaiting(self, state: S) -> Mapping[int, Decision]:
+        """Return the seats that may act now and what each is asked; empty once over."""
+        raise NotImplementedError
+
+    def legal(self, state: S, seat: int) -> Sequence[Command]:
+        """Return every command ``seat`` may send now (empty when it is not awaited)."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
+        """Return how the match ended, or ``None`` while it goes on."""
+        raise NotImplementedError
+
+    def view(self, state: S, seat: int | None) -> Any:
+        """Return what ``seat`` may see of the state (``None`` is a spectator)."""
+        return state
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        """Return the event as ``seat`` may see it, or ``None`` when it sees nothing of it."""
+        return event
+
+    def hidden(self, state: S, seat: int | None) -> Collection[str]:
+        """Return tokens (component ids) of facts hidden from ``seat``, for the leak checks.
+
+        A game with hidden information names each hidden component by a token that appears in
+        a view or an event only where that component is shown; the conformance suite checks
+        that no view or redacted event given to ``seat`` contains one of them.
+        """
+        return ()
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as a plugin registers it."""
+
+    id: str
+    name: str
+    version: str
+    rules: Callable[[Any], Rules[Any]]
+    state: type[Any]
+    min_players: int
+    max_players: int
+    options: type[msgspec.Struct] | None = None
+    hookspecs: tuple[object, ...] = ()
+    hookimpls: tuple[object, ...] = ()
+    hidden_information: bool = False
+    test_options: tuple[dict[str, Any], ...] = ({},)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ExpansionSpec:
+    """An expansion: a plugin that implements some of a game's hooks."""
+
+    id: str
+    name: str
+    version: str
+    game: str
+    options: type[msgspec.Struct] | None = None
+    hookimpls: tuple[object, ...] = ()
+    requires: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    min_players: int | None = None
+    max_players: int | None = None
+    test_options: tuple[dict[str, Any], ...] = field(default=({},))
+    description: str = ""

@@ -1,0 +1,116 @@
+"""A synchronous, in-memory runner of one match: for scripts, tests, bots and simulations.
+
+``Table`` shares every rule step with the actors (see :mod:`gamehall.core.engine`) but has no
+store, no tasks and no clock, so a playout costs little more than the rules themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import engine
+from .bots import Bot
+from .events import Command, Event, MatchStarted, Meta, Recorded
+from .registry import Registry, Ruleset, default_registry
+from .rules import Context, Decision, Outcome
+
+
+class Table:
+    """One match held in memory; ``events`` is its whole log."""
+
+    def __init__(self, ruleset: Ruleset, started: MatchStarted, stream: str = "table") -> None:
+        self.ruleset = ruleset
+        self.rules = ruleset.rules
+        self.stream = stream
+        self._seed = started.seed or 0
+        self.state, self.events = engine.begin(ruleset, started)
+        self._metas: list[tuple[int, Meta]] = [(1, Meta(versions=ruleset.versions))]
+
+    @classmethod
+    def new(
+        cls,
+        game: str,
+        players: int | None = None,
+        *,
+        expansions: Sequence[str] = (),
+        options: Mapping[str, Any] | None = None,
+        expansion_options: Mapping[str, Mapping[str, Any]] | None = None,
+        seed: int | None = 0,
+        registry: Registry | None = None,
+    ) -> Table:
+        """Start a match of an installed game."""
+        ruleset = (registry or default_registry()).ruleset(game, expansions)
+        return cls(ruleset, ruleset.started(players, options, expansion_options, seed))
+
+    @property
+    def seq(self) -> int:
+        """Return the seq of the last event."""
+        return len(self.events)
+
+    def awaiting(self) -> Mapping[int, Decision]:
+        """Return the seats that may act now."""
+        return self.rules.awaiting(self.state)
+
+    def legal(self, seat: int) -> Sequence[Command]:
+        """Return every legal command of a seat."""
+        return self.rules.legal(self.state, seat)
+
+    def view(self, seat: int | None) -> Any:
+        """Return what a seat may see."""
+        return self.rules.view(self.state, seat)
+
+    def outcome(self) -> Outcome | None:
+        """Return how the match ended, or ``None``."""
+        return self.rules.outcome(self.state)
+
+    def render(self, seat: int | None) -> str:
+        """Return the board as text for a seat."""
+        return self.ruleset.render(self.view(seat), seat)
+
+    def send(self, seat: int, command: Command, command_id: str | None = None) -> Sequence[Event]:
+        """Decide and apply a command; raise ``IllegalCommand`` and change nothing if refused."""
+        seq = len(self.events) + 1
+        ctx = Context(seat, seq, self._seed, command_id)
+        events, self.state = engine.decide(self.ruleset, self.state, seat, command, ctx)
+        self.events.extend(events)
+        self._metas.append((seq, Meta(command_id, seat, command)))
+        return events
+
+    def play(self, bots: Bot | Mapping[int, Bot], max_commands: int = 100_000) -> Outcome | None:
+        """Let bots play every awaited seat until the match ends or ``max_commands`` is reached."""
+        rules, ruleset, events, metas = self.rules, self.ruleset, self.events, self._metas
+        awaiting, legal, evolve = rules.awaiting, rules.legal, rules.evolve
+        pick = bots.get if isinstance(bots, Mapping) else (lambda _seat: bots)
+        for _ in range(max_commands):
+            asked = awaiting(self.state)
+            if not asked:
+                break
+            seat = next(iter(asked))
+            bot = pick(seat)
+            if bot is None:
+                raise KeyError(f"no bot for seat {seat}")
+            state = self.state
+            command = bot.choose(seat, legal(state, seat), lambda: rules.view(state, seat))
+            seq = len(events) + 1
+            new = rules.decide(state, command, Context(seat, seq, self._seed))
+            for event in new:
+                state = evolve(state, event)
+            self.state = state
+            events.extend(new)
+            metas.append((seq, Meta(None, seat, command)))
+        del ruleset
+        return rules.outcome(self.state)
+
+    def records(self) -> list[Recorded]:
+        """Return the log in envelopes, as a store would hold it (time 0, position = seq)."""
+        out: list[Recorded] = []
+        starts = dict(self._metas)
+        meta = Meta()
+        for seq, event in enumerate(self.events, start=1):
+            if seq in starts:
+                meta = starts[seq]
+            elif meta.command is not None or meta.versions is not None:
+                meta = Meta(meta.command_id, meta.seat)
+            out.append(Recorded(self.stream, seq, seq, 0.0, event, meta))
+        return out

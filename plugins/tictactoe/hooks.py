@@ -1,0 +1,28 @@
+"""Tic-tac-toe's own hooks, and the default implementation of each."""
+
+from __future__ import annotations
+
+from gamehall.core import hookimpl, hookspec
+
+
+class TicTacToeSpecs:
+    """Hooks an expansion of tic-tac-toe may implement."""
+
+    @hookspec(firstresult=True)
+    def tictactoe_line_winner(self, seat: int) -> int:  # type: ignore[empty-body]
+        """Return the seat that wins when ``seat`` completes a line of three.
+
+        Fires in ``decide`` when a mark completes a line (TTT-3). Stops at the first
+        non-``None`` result; the game's default returns ``seat``.
+
+        :param seat: the seat that placed the mark.
+        """
+
+
+class Defaults:
+    """The rulebook's answer to every tic-tac-toe hook."""
+
+    @hookimpl(trylast=True)
+    def tictactoe_line_winner(self, seat: int) -> int:
+        """Let the seat that completes a line win (TTT-3)."""
+        return seat

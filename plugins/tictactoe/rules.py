@@ -1,0 +1,77 @@
+"""Tic-tac-toe's rules as a decider: the smallest complete game (rule ids in docs/rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
+from gamehall.core.rules import MatchConfig
+
+from .commands import PlaceMark
+from .events import BoardFilled, LineCompleted, MarkPlaced
+from .state import EMPTY, State
+
+LINES = (
+    (0, 1, 2), (3, 4, 5), (6, 7, 8),
+    (0, 3, 6), (1, 4, 7), (2, 5, 8),
+    (0, 4, 8), (2, 4, 6),
+)  # fmt: skip
+LINES_THROUGH = tuple(tuple(line for line in LINES if cell in line) for cell in range(9))
+PLACE = Decision("place", "place your mark in an empty cell")
+MOVES = tuple(PlaceMark(cell=cell) for cell in range(9))
+
+
+class TicTacToe(Rules[State]):
+    """Two seats take turns placing X and O; three in a row wins."""
+
+    def initial(self, config: MatchConfig) -> State:
+        """Return an empty board with X (seat 0) to move (TTT-1)."""
+        return State()
+
+    def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
+        """Place the mover's mark and record a completed line or a full board."""
+        if not isinstance(command, PlaceMark):
+            raise IllegalCommand("tic-tac-toe only takes PlaceMark")
+        cell, seat = command.cell, state.turn
+        if state.board[cell] != EMPTY:
+            raise IllegalCommand(f"cell {cell} is already taken", "TTT-2")
+        mark = seat + 1
+        board = state.board[:cell] + (mark,) + state.board[cell + 1 :]
+        placed = MarkPlaced(seat=seat, cell=cell)
+        for line in LINES_THROUGH[cell]:
+            if board[line[0]] == board[line[1]] == board[line[2]]:
+                winner = self.hook.tictactoe_line_winner(seat=seat)
+                return (placed, LineCompleted(line=line, winner=winner))
+        if EMPTY not in board:
+            return (placed, BoardFilled())
+        return (placed,)
+
+    def evolve(self, state: State, event: Event) -> State:
+        """Apply one event."""
+        if type(event) is MarkPlaced:
+            cell = event.cell
+            board = state.board[:cell] + (event.seat + 1,) + state.board[cell + 1 :]
+            return State(board, 1 - event.seat)
+        if type(event) is LineCompleted:
+            return State(state.board, state.turn, event.winner, event.line, True)
+        if type(event) is BoardFilled:
+            return State(state.board, state.turn, None, None, True)
+        return state
+
+    def awaiting(self, state: State) -> Mapping[int, Decision]:
+        """Return the mover, unless the match is over."""
+        return {} if state.over else {state.turn: PLACE}
+
+    def legal(self, state: State, seat: int) -> Sequence[Command]:
+        """Return a PlaceMark for every empty cell when ``seat`` is to move."""
+        if state.over or seat != state.turn:
+            return ()
+        return [MOVES[cell] for cell, mark in enumerate(state.board) if mark == EMPTY]
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Return the winner or a draw once the match is over (TTT-3, TTT-4)."""
+        if not state.over:
+            return None
+        if state.winner is None:
+            return Outcome((), "the board is full")
+        return Outcome((state.winner,), "three in a row")

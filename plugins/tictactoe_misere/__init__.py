@@ -1,0 +1,28 @@
+"""Misère tic-tac-toe: an expansion that changes one rule by implementing one hook.
+
+Whoever completes a line of three loses (TTT-M-1). Everything else is the base game.
+"""
+
+from __future__ import annotations
+
+from gamehall.core import ExpansionSpec, hookimpl
+
+EXPANSION = ExpansionSpec(
+    id="tictactoe-misere",
+    name="Misère",
+    version="1.0.0",
+    game="tictactoe",
+    description="Completing a line of three loses.",
+)
+
+
+@hookimpl
+def gamehall_expansions() -> list[ExpansionSpec]:
+    """Register the misère expansion."""
+    return [EXPANSION]
+
+
+@hookimpl
+def tictactoe_line_winner(seat: int) -> int:
+    """Give the win to the other seat when ``seat`` completes a line (TTT-M-1)."""
+    return 1 - seat
