@@ -1,0 +1,301 @@
+"""The conformance suite every registered game and expansion combination must pass.
+
+``cases(registry)`` lists the combinations (player counts, expansions, test options);
+``check_playout(case, seed)`` plays one seeded random match and checks, at every step:
+
+* ``legal`` is empty for every seat exactly when the match is over, and only awaited seats
+  have legal commands;
+* every legal command is accepted, and commands seen earlier that are not legal now, or sent by
+  a seat that is not awaited, are refused with ``IllegalCommand`` and change nothing;
+* every event and the state round-trip through the codec (MessagePack and JSON);
+* every invariant holds after every event;
+* no view or redacted event given to a seat (or a spectator) contains a token the game
+  declares hidden from it, and no one sees the seed;
+
+and at the end that replaying the log gives the live state and that ``verify`` passes. Plugin
+authors run it on their own games the same way the project's tests do.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import msgspec
+
+from . import engine, replay
+from .bots import RandomBot
+from .errors import GamehallError, IllegalCommand, InvalidCommand
+from .events import Command, Event, MatchStarted, Recorded
+from .registry import Registry, Ruleset
+from .rules import Context
+from .table import Table
+
+
+class Case(msgspec.Struct, frozen=True):
+    """One combination to play: a game, its expansions, a player count and options."""
+
+    game: str
+    expansions: tuple[str, ...]
+    players: int
+    options: dict[str, Any]
+    expansion_options: dict[str, dict[str, Any]] = {}
+
+    @property
+    def name(self) -> str:
+        """Return a short, file-safe name such as ``toy-battle-2p-terrain=pool``."""
+        parts = ["+".join((self.game, *self.expansions)), f"{self.players}p"]
+        for key, value in sorted(self.options.items()):
+            parts.append(f"{key}={value}")
+        for exp, opts in sorted(self.expansion_options.items()):
+            parts.extend(f"{exp}.{k}={v}" for k, v in sorted(opts.items()))
+        return "-".join(parts)
+
+
+class ConformanceError(AssertionError):
+    """A game broke the engine's contract; the message says where and how."""
+
+
+def expansion_sets(registry: Registry, game: str) -> list[tuple[str, ...]]:
+    """Return no expansion, each expansion alone, and all compatible ones together."""
+    ids = sorted(e.id for e in registry.expansions_of(game))
+    sets: list[tuple[str, ...]] = [()]
+    for size in (1, len(ids)):
+        for combo in itertools.combinations(ids, size):
+            if combo not in sets and _compatible(registry, game, combo):
+                sets.append(combo)
+    return sets
+
+
+def _compatible(registry: Registry, game: str, combo: tuple[str, ...]) -> bool:
+    try:
+        registry.ruleset(game, combo)
+    except GamehallError:
+        return False
+    return True
+
+
+def cases(registry: Registry, game: str | None = None) -> list[Case]:
+    """Return every combination the suite plays for one game (all games by default)."""
+    games = [game] if game else sorted(registry.games)
+    out: list[Case] = []
+    for game_id in games:
+        for combo in expansion_sets(registry, game_id):
+            ruleset = registry.ruleset(game_id, combo)
+            low, high = ruleset.player_range
+            exp_options = [ruleset.registry.expansions[x].test_options for x in combo]
+            for players in range(low, high + 1):
+                for options in ruleset.game.test_options:
+                    for chosen in itertools.product(*exp_options):
+                        extra = {x: o for x, o in zip(combo, chosen, strict=True) if o}
+                        out.append(Case(game_id, combo, players, dict(options), extra))
+    return out
+
+
+def table_for(registry: Registry, case: Case, seed: int) -> Table:
+    """Start a Table for a case."""
+    return Table.new(
+        case.game,
+        case.players,
+        expansions=case.expansions,
+        options=case.options,
+        expansion_options=case.expansion_options,
+        seed=seed,
+        registry=registry,
+    )
+
+
+def check_playout(
+    registry: Registry, case: Case, seed: int, *, max_commands: int = 20_000, illegal_samples: int = 3
+) -> Table:
+    """Play one seeded random match of a case with every check; return the finished Table."""
+    table = table_for(registry, case, seed)
+    checker = _Checker(table, case, seed)
+    start = engine.initial_state(table.ruleset, table.events[0])  # type: ignore[arg-type]
+    checker.after_events(table.events, 1, start)
+    bot = RandomBot(seed)
+    rng = random.Random(seed)
+    for _ in range(max_commands):
+        asked = checker.step()
+        if not asked:
+            break
+        seat = rng.choice(sorted(asked))
+        legal = table.legal(seat)
+        checker.refuse_samples(seat, legal, rng, illegal_samples)
+        command = bot.choose(seat, legal, lambda: None)
+        before, state = len(table.events), table.state
+        table.send(seat, command)
+        checker.after_events(table.events[before:], before + 1, state)
+    else:
+        raise ConformanceError(f"{case.name} seed {seed}: no end after {max_commands} commands")
+    checker.finish()
+    return table
+
+
+class _Checker:
+    def __init__(self, table: Table, case: Case, seed: int) -> None:
+        self.table = table
+        self.ruleset: Ruleset = table.ruleset
+        self.rules = table.rules
+        self.codec = table.ruleset.codec
+        self.where = f"{case.name} seed {seed}"
+        self.players = case.players
+        self.seen: dict[Command, None] = {}
+        self.hidden_seen = 0
+        self.seed = table.events[0].seed if isinstance(table.events[0], MatchStarted) else None
+
+    def fail(self, message: str) -> ConformanceError:
+        return ConformanceError(f"{self.where} at seq {self.table.seq}: {message}")
+
+    def step(self) -> dict[int, Any]:
+        state = self.table.state
+        asked = dict(self.rules.awaiting(state))
+        over = self.rules.outcome(state) is not None
+        if over == bool(asked):
+            raise self.fail(f"outcome says over={over} but awaiting is {sorted(asked)}")
+        for seat in range(self.players):
+            legal = self.rules.legal(state, seat)
+            if seat in asked and not legal:
+                raise self.fail(f"seat {seat} is awaited but has no legal command")
+            if seat not in asked and legal:
+                raise self.fail(f"seat {seat} is not awaited but has legal commands")
+            self.accept_all(seat, legal)
+        self.check_views()
+        return asked
+
+    def accept_all(self, seat: int, legal: Sequence[Command]) -> None:
+        state = self.table.state
+        for command in legal:
+            self.seen[command] = None
+            if self.codec.command_from_json(self.codec.to_json(command)) != command:
+                raise self.fail(f"command {command!r} does not round-trip through JSON")
+            ctx = Context(seat, self.table.seq + 1, self.seed or 0)
+            try:
+                engine.decide(self.ruleset, state, seat, command, ctx)
+            except GamehallError as exc:
+                raise self.fail(f"legal command {command!r} of seat {seat} refused: {exc}") from None
+
+    def refuse_samples(self, seat: int, legal: Sequence[Command], rng: random.Random, k: int) -> None:
+        allowed = set(legal)
+        pool = [c for c in self.seen if c not in allowed]
+        for command in rng.sample(pool, min(k, len(pool))):
+            self.refused(seat, command)
+        asked = self.rules.awaiting(self.table.state)
+        idle = [s for s in range(self.players) if s not in asked]
+        if idle and legal:
+            self.refused(rng.choice(idle), legal[0])
+
+    def refused(self, seat: int, command: Command) -> None:
+        state = self.table.state
+        before = msgspec.msgpack.encode(state)
+        try:
+            self.table.send(seat, command)
+        except (IllegalCommand, InvalidCommand):
+            pass
+        except Exception as exc:  # noqa: BLE001 - any other error is a contract breach
+            raise self.fail(f"{command!r} from seat {seat} raised {exc!r}, not IllegalCommand")
+        else:
+            raise self.fail(f"{command!r} from seat {seat} was accepted but is not in legal")
+        if self.table.state is not state or msgspec.msgpack.encode(state) != before:
+            raise self.fail(f"refusing {command!r} changed the state")
+
+    def after_events(self, events: Sequence[Event], first: int, before: Any) -> None:
+        for offset, event in enumerate(events):
+            self.round_trip_event(event, first + offset)
+        self.round_trip_state(self.table.state)
+        self.check_invariants(events, first, before)
+        self.check_redaction(events, self.table.state)
+
+    def round_trip_event(self, event: Event, seq: int) -> None:
+        codec = self.codec
+        tag = type(event).__struct_config__.tag
+        data = codec.encode_event(event)
+        if codec.decode_event(str(tag), type(event).version, data, "check", seq) != event:
+            raise self.fail(f"event {event!r} does not round-trip through MessagePack")
+        record = Recorded("check", seq, seq, 0.0, event)
+        if codec.record_from_json(codec.record_to_json(record)).event != event:
+            raise self.fail(f"event {event!r} does not round-trip through JSON")
+
+    def round_trip_state(self, state: Any) -> None:
+        state_type = self.ruleset.game.state
+        data = msgspec.msgpack.encode(state)
+        back = msgspec.msgpack.decode(data, type=state_type)
+        if back != state or msgspec.msgpack.encode(back) != data:
+            raise self.fail("the state does not round-trip through MessagePack")
+        if msgspec.json.decode(msgspec.json.encode(state), type=state_type) != state:
+            raise self.fail("the state does not round-trip through JSON")
+
+    def check_invariants(self, events: Sequence[Event], first: int, state: Any) -> None:
+        # Invariants hold after every event, not only after every command.
+        for offset, event in enumerate(events):
+            if offset or first > 1:
+                state = self.rules.evolve(state, event)
+            for name, inv in self.ruleset.invariants.items():
+                message = inv.check(state)
+                if message is not None:
+                    raise self.fail(f"invariant {name} fails after seq {first + offset}: {message}")
+
+    def check_views(self) -> None:
+        state = self.table.state
+        for seat in [*range(self.players), None]:
+            hidden = set(self.rules.hidden(state, seat))
+            self.hidden_seen += len(hidden)
+            view = self.rules.view(state, seat)
+            leaked = hidden & _strings(self.codec.to_json(view))
+            if leaked:
+                raise self.fail(f"the view of seat {seat} shows hidden {sorted(leaked)[:5]}")
+            if self.seed is not None and _seed_shown(self.codec.to_json(view), self.seed):
+                raise self.fail(f"the view of seat {seat} shows the seed")
+
+    def check_redaction(self, events: Sequence[Event], state: Any) -> None:
+        for seat in [*range(self.players), None]:
+            hidden = set(self.rules.hidden(state, seat))
+            for event in events:
+                shown = self.rules.redact(event, seat)
+                if isinstance(event, MatchStarted):
+                    continue  # the engine strips the seed itself (see redact_started)
+                if shown is None:
+                    continue
+                leaked = hidden & _strings(self.codec.to_json(shown))
+                if leaked:
+                    raise self.fail(
+                        f"seat {seat} sees hidden {sorted(leaked)[:5]} in {type(event).__name__}"
+                    )
+
+    def finish(self) -> None:
+        records = self.table.records()
+        live = msgspec.msgpack.encode(self.table.state)
+        replayed = replay.fold(self.ruleset, records)
+        if msgspec.msgpack.encode(replayed) != live:
+            raise self.fail("replaying the log does not give the live state")
+        difference = replay.verify(self.ruleset, records)
+        if difference is not None:
+            raise self.fail(f"verify: {difference.kind} at seq {difference.seq}: {difference.message}")
+        if self.ruleset.game.hidden_information and not self.hidden_seen:
+            raise self.fail("the game declares hidden information but hid nothing from any seat")
+
+
+def _strings(data: bytes) -> set[str]:
+    out: set[str] = set()
+    stack = [msgspec.json.decode(data)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.add(item)
+        elif isinstance(item, dict):
+            out.update(k for k in item if isinstance(k, str))
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return out
+
+
+def _seed_shown(data: bytes, seed: int) -> bool:
+    return str(seed).encode() in data and seed > 10**6
+
+
+def seeds(count: int, start: int = 0) -> Iterator[int]:
+    """Return the seeds the suite uses: stable, spread out, reproducible."""
+    return iter(range(start, start + count))

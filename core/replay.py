@@ -1,0 +1,192 @@
+"""Replay tools: fold a log to any seq, verify it, diff two points, find where an invariant breaks.
+
+They work on a list of recorded events (from a store or a file) and the registry that holds the
+plugins the match was recorded with. Replay never draws a random number: every outcome is in
+the log. Only ``verify`` re-decides commands, with the generator the match had, to prove that
+today's rules still produce the recorded events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import msgspec
+
+from . import engine
+from .errors import CorruptRecord, GamehallError
+from .events import Event, MatchStarted, Recorded
+from .registry import Registry, Ruleset
+from .rules import Context
+
+
+class Batch(msgspec.Struct, frozen=True):
+    """The events one command (or the match's start) caused: ``records[start:end]``."""
+
+    start: int
+    end: int
+
+
+class Difference(msgspec.Struct, frozen=True):
+    """The first place where a log and today's rules disagree."""
+
+    seq: int
+    kind: str
+    message: str
+    recorded: list[Event] = []
+    redecided: list[Event] = []
+
+
+class Change(msgspec.Struct, frozen=True):
+    """One field that differs between two states; ``path`` is like ``racks[1][0]``."""
+
+    path: str
+    before: Any
+    after: Any
+
+
+class Violation(msgspec.Struct, frozen=True):
+    """An invariant that failed right after the event at ``seq``."""
+
+    seq: int
+    invariant: str
+    message: str
+    event: Event
+
+
+def started_of(records: Sequence[Recorded]) -> MatchStarted:
+    """Return the first event, checking that the log starts a match."""
+    if not records or records[0].seq != 1 or not isinstance(records[0].event, MatchStarted):
+        where = records[0].seq if records else 0
+        raise CorruptRecord(
+            records[0].stream if records else "?", where, "a log must start with MatchStarted"
+        )
+    return records[0].event
+
+
+def check_sequence(records: Sequence[Recorded]) -> None:
+    """Raise :class:`CorruptRecord` at the first missing, repeated or foreign event."""
+    stream = records[0].stream if records else "?"
+    for expected, record in enumerate(records, start=1):
+        if record.stream != stream:
+            raise CorruptRecord(record.stream, record.seq, f"belongs to another match than {stream!r}")
+        if record.seq != expected:
+            raise CorruptRecord(
+                stream, record.seq, f"expected seq {expected}: events are missing or repeated"
+            )
+
+
+def batches(records: Sequence[Recorded]) -> list[Batch]:
+    """Split a log into the batches of its commands (the first batch is the start)."""
+    starts = [
+        i
+        for i, r in enumerate(records)
+        if i == 0 or r.meta.command is not None or isinstance(r.event, MatchStarted)
+    ]
+    ends = starts[1:] + [len(records)]
+    return [Batch(s, e) for s, e in zip(starts, ends, strict=True)]
+
+
+def ruleset_for(registry: Registry, records: Sequence[Recorded]) -> Ruleset:
+    """Return the ruleset a log was recorded with."""
+    return registry.ruleset_of(started_of(records))
+
+
+def states(ruleset: Ruleset, records: Sequence[Recorded]) -> Iterator[tuple[Recorded, Any]]:
+    """Yield each record with the state right after it."""
+    state = engine.initial_state(ruleset, started_of(records))
+    evolve = ruleset.rules.evolve
+    for index, record in enumerate(records):
+        if index:
+            state = evolve(state, record.event)
+        yield record, state
+
+
+def fold(ruleset: Ruleset, records: Sequence[Recorded], to_seq: int | None = None) -> Any:
+    """Return the state after event ``to_seq`` (the last one by default)."""
+    if to_seq is not None and not 1 <= to_seq <= len(records):
+        raise GamehallError(f"seq {to_seq} is outside the log (1..{len(records)})")
+    state: Any = None
+    for record, state in states(ruleset, records):
+        if record.seq == to_seq:
+            break
+    return state
+
+
+def verify(ruleset: Ruleset, records: Sequence[Recorded]) -> Difference | None:
+    """Re-decide every command against the state before it; return the first difference."""
+    check_sequence(records)
+    started = started_of(records)
+    if started.seed is None:
+        raise GamehallError("the log has no seed (a seat's export): it cannot be verified")
+    groups = batches(records)
+    state, expected = engine.begin(ruleset, started)
+    first = [r.event for r in records[groups[0].start : groups[0].end]]
+    if first != expected:
+        return Difference(1, "setup", "the start of the match differs", first, expected)
+    for group in groups[1:]:
+        batch = records[group.start : group.end]
+        head = batch[0]
+        recorded = [r.event for r in batch]
+        ctx = Context(head.meta.seat, head.seq, started.seed, head.meta.command_id)
+        command = head.meta.command
+        assert command is not None
+        try:
+            redecided, state = engine.decide(ruleset, state, head.meta.seat, command, ctx)
+        except GamehallError as exc:
+            return Difference(head.seq, "refused", f"the command is now refused: {exc}", recorded)
+        if list(redecided) != recorded:
+            return Difference(
+                head.seq, "events", "re-deciding gives other events", recorded, list(redecided)
+            )
+    return None
+
+
+def diff(ruleset: Ruleset, records: Sequence[Recorded], a: int, b: int) -> list[Change]:
+    """Return every field that differs between the states after events ``a`` and ``b``."""
+    before = msgspec.to_builtins(fold(ruleset, records, a))
+    after = msgspec.to_builtins(fold(ruleset, records, b))
+    changes: list[Change] = []
+    _diff("", before, after, changes)
+    return changes
+
+
+def _diff(path: str, before: Any, after: Any, out: list[Change]) -> None:
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(set(before) | set(after), key=str):
+            step = f"{path}.{key}" if path else str(key)
+            _diff(step, before.get(key, _MISSING), after.get(key, _MISSING), out)
+    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for index, (x, y) in enumerate(zip(before, after, strict=True)):
+            _diff(f"{path}[{index}]", x, y, out)
+    elif before != after:
+        out.append(Change(path or ".", _shown(before), _shown(after)))
+
+
+_MISSING = object()
+
+
+def _shown(value: Any) -> Any:
+    return None if value is _MISSING else value
+
+
+def bisect(
+    ruleset: Ruleset, records: Sequence[Recorded], invariant: str | None = None
+) -> Violation | None:
+    """Return the first event after which an invariant (all by default) fails.
+
+    Every state is checked in order, so the answer is the exact first failure even when an
+    invariant breaks and heals again; a fold costs one ``evolve`` per event.
+    """
+    checks = ruleset.invariants
+    if invariant is not None:
+        if invariant not in checks:
+            known = ", ".join(sorted(checks)) or "none"
+            raise GamehallError(f"unknown invariant {invariant!r} (declared: {known})")
+        checks = {invariant: checks[invariant]}
+    for record, state in states(ruleset, records):
+        for name, inv in checks.items():
+            message = inv.check(state)
+            if message is not None:
+                return Violation(record.seq, name, message, record.event)
+    return None
