@@ -1,0 +1,5 @@
+"""Run ``python -m gamehall.adapters.cli``."""
+
+from . import main
+
+raise SystemExit(main())

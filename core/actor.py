@@ -1,0 +1,218 @@
+"""One actor per active match: the only task that decides and stores the match's events.
+
+The mailbox is drained without awaiting per message: every command waiting is decided in turn
+against the state its predecessors left, then all their events go to the journal in one batch
+with the expected version, and only when they are durable does the actor take the new state,
+publish the events and answer. A refused command changes nothing; an unexpected error rebuilds
+the match from the store, so no half-applied state survives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import msgspec
+import structlog
+
+from . import engine
+from .errors import GamehallError, MatchFailed
+from .events import Command, Event, Meta, Recorded
+from .journal import Pending
+from .registry import Ruleset
+from .rules import Context
+from .store.base import AppendRequest, Snapshot
+
+if TYPE_CHECKING:
+    from .hall import Hall
+
+log = structlog.get_logger("gamehall.actor")
+
+
+class Ack(msgspec.Struct, frozen=True):
+    """The answer to an accepted command: its events, as the sender may see them."""
+
+    match: str
+    first_seq: int
+    last_seq: int
+    events: list[Recorded]
+    duplicate: bool = False
+
+
+class SendCommand(msgspec.Struct):
+    """A command in a mailbox."""
+
+    seat: int
+    command: Command
+    command_id: str | None
+    reply: Pending
+
+
+class Loaded(msgspec.Struct):
+    """What activation rebuilt: the state after ``version`` and the match's command ids."""
+
+    ruleset: Ruleset
+    seed: int
+    players: int
+    state: Any
+    version: int
+    commands: dict[str, tuple[int, int]]
+
+
+class Actor:
+    """The task that owns one match."""
+
+    def __init__(self, hall: Hall, match: str, loaded: Loaded) -> None:
+        self.hall = hall
+        self.match = match
+        self.ruleset = loaded.ruleset
+        self.seed = loaded.seed
+        self.players = loaded.players
+        self.state = loaded.state
+        self.version = loaded.version
+        self.commands = loaded.commands
+        self._versions_recorded = False
+        self.send, self._receive = anyio.create_memory_object_stream[SendCommand](
+            hall.mailbox_size
+        )
+        self.log = log.bind(match=match, ruleset=self.ruleset.name)
+
+    async def run(self) -> None:
+        """Handle commands until idle for too long or until the hall closes."""
+        receive = self._receive
+        idle = self.hall.idle_seconds
+        with receive:
+            while True:
+                message = None
+                with anyio.move_on_after(idle):
+                    try:
+                        message = await receive.receive()
+                    except anyio.EndOfStream:
+                        return
+                if message is None:
+                    if receive.statistics().current_buffer_used == 0:
+                        self.hall._retire(self)  # noqa: SLF001 - the hall's own bookkeeping
+                        self.log.debug("passivated", seq=self.version)
+                        return
+                    continue
+                batch = [message]
+                while True:
+                    try:
+                        batch.append(receive.receive_nowait())
+                    except (anyio.WouldBlock, anyio.EndOfStream):
+                        break
+                await self.handle(batch)
+
+    async def handle(self, batch: Sequence[SendCommand]) -> None:
+        """Decide every command of a drained batch, store their events together, answer each."""
+        state, version = self.state, self.version
+        accepted: list[tuple[SendCommand, Sequence[Event]]] = []
+        in_batch: dict[str, SendCommand] = {}
+        for message in batch:
+            cid = message.command_id
+            if cid is not None and (cid in self.commands or cid in in_batch):
+                self._answer_duplicate(message, in_batch.get(cid))
+                continue
+            ctx = Context(message.seat, version + 1, self.seed, cid)
+            try:
+                events, state = engine.decide(self.ruleset, state, message.seat, message.command, ctx)
+            except GamehallError as exc:
+                message.reply.fail(exc)
+                continue
+            except Exception as exc:  # noqa: BLE001 - a rules bug must not kill the hall
+                self.log.exception("rules error", seq=version, command=repr(message.command))
+                message.reply.fail(MatchFailed(f"the rules failed on this command: {exc!r}"))
+                await self._commit(accepted, state, version)
+                self.rebuild()
+                return
+            accepted.append((message, events))
+            version += len(events)
+            if cid is not None:
+                in_batch[cid] = message
+        await self._commit(accepted, state, version)
+
+    async def _commit(
+        self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], state: Any, version: int
+    ) -> None:
+        if not accepted:
+            return
+        events: list[Event] = []
+        metas: list[Meta] = []
+        for message, batch in accepted:
+            head = Meta(message.command_id, message.seat, message.command, self._versions())
+            tail = Meta(message.command_id, message.seat)
+            events.extend(batch)
+            metas.append(head)
+            metas.extend([tail] * (len(batch) - 1))
+        request = AppendRequest(self.match, self.version, events, metas)
+        try:
+            records = await self.hall.journal.append(request)
+        except GamehallError as exc:
+            self.log.warning("append refused", seq=self.version, error=str(exc))
+            for message, _ in accepted:
+                message.reply.fail(exc)
+            self.rebuild()
+            return
+        previous = self.version
+        self.state, self.version = state, version
+        self._versions_recorded = True
+        self._answer(accepted, records)
+        self.hall.hub.publish(self.match, records)
+        self._maybe_snapshot(previous)
+
+    def _versions(self) -> dict[str, str] | None:
+        # Record plugin versions once per activation: they can only change across restarts.
+        if self._versions_recorded:
+            return None
+        self._versions_recorded = True
+        return self.ruleset.versions
+
+    def _answer(self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], records: list[Recorded]) -> None:
+        start = 0
+        for message, batch in accepted:
+            mine = records[start : start + len(batch)]
+            start += len(batch)
+            if message.command_id is not None:
+                self.commands[message.command_id] = (mine[0].seq, mine[-1].seq)
+            shown = self.hall.redact_records(self.ruleset, mine, message.seat)
+            message.reply.resolve(Ack(self.match, mine[0].seq, mine[-1].seq, shown))
+
+    def _answer_duplicate(self, message: SendCommand, first: SendCommand | None) -> None:
+        if first is not None:
+            # The same id twice in one batch: answer when the first is answered.
+            self.hall.spawn(_forward, first.reply, message.reply)
+            return
+        assert message.command_id is not None
+        low, high = self.commands[message.command_id]
+        records = self.hall.store.read(self.match, low - 1, high)
+        seat = records[0].meta.seat if records else message.seat
+        shown = self.hall.redact_records(self.ruleset, records, seat)
+        message.reply.resolve(Ack(self.match, low, high, shown, duplicate=True))
+
+    def _maybe_snapshot(self, previous: int) -> None:
+        every = self.hall.snapshot_every
+        if every and self.version // every > previous // every:
+            data = msgspec.msgpack.encode(self.state)
+            key = self.hall.snapshot_key(self.ruleset)
+            self.hall.journal.snapshot(Snapshot(self.match, self.version, key, data))
+
+    def rebuild(self) -> None:
+        """Reload the match from the store after an error (no in-memory state is trusted)."""
+        try:
+            loaded = self.hall.load(self.match)
+        except Exception:  # noqa: BLE001 - keep the old state; the next command will tell
+            self.log.exception("rebuild failed", seq=self.version)
+            return
+        self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
+        self._versions_recorded = False
+        self.log.info("rebuilt from the store", seq=self.version)
+
+
+async def _forward(source: Pending, target: Pending) -> None:
+    try:
+        ack = await source.wait()
+    except BaseException as exc:  # noqa: BLE001 - the retry gets the same answer, error or not
+        target.fail(exc)
+        return
+    target.resolve(msgspec.structs.replace(ack, duplicate=True))

@@ -1,0 +1,402 @@
+"""The Hall: the actor system and the API for embedding gamehall in a service.
+
+``async with Hall(store) as hall`` starts the journal (group commit) and owns one task group
+for every actor. Matches activate on first use (snapshot + tail) and passivate when idle; a
+command is acknowledged only once its events are durable. Everything that leaves the hall —
+views, histories, live streams, acknowledgements — is redacted for the asking seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+import anyio
+import msgspec
+import structlog
+from anyio.abc import TaskGroup
+
+from . import engine
+from .actor import Ack, Actor, Loaded, SendCommand
+from .errors import GamehallError, InvalidCommand, StoreClosed, UnknownMatch
+from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded, redact_started
+from .journal import Journal, Pending
+from .registry import Registry, Ruleset, default_registry
+from .replay import batches
+from .rules import Decision, Outcome
+from .store.base import AppendRequest, Store
+
+log = structlog.get_logger("gamehall.hall")
+
+
+class SeatView(msgspec.Struct, frozen=True):
+    """What one seat may know of a match now, with what it is asked and may send."""
+
+    match: str
+    seq: int
+    seat: int | None
+    view: Any
+    awaiting: dict[int, Decision]
+    legal: list[Command]
+    outcome: Outcome | None
+
+
+class MatchInfo(msgspec.Struct, frozen=True):
+    """A match as listings show it."""
+
+    match: str
+    game: str
+    expansions: list[str]
+    players: int
+    version: int
+    created: float
+    updated: float
+    forked_from: str | None = None
+    fork_seq: int | None = None
+
+
+class Hub:
+    """Live subscribers per match; a subscriber that falls behind is dropped and catches up."""
+
+    def __init__(self, buffer: int) -> None:
+        self.buffer = buffer
+        self._subs: dict[str, set[anyio.abc.ObjectSendStream[list[Recorded]]]] = {}
+
+    def subscribe(self, match: str) -> tuple[Any, Any]:
+        """Return a (send, receive) pair registered for a match."""
+        send, receive = anyio.create_memory_object_stream[list[Recorded]](self.buffer)
+        self._subs.setdefault(match, set()).add(send)
+        return send, receive
+
+    def unsubscribe(self, match: str, send: Any) -> None:
+        """Forget a subscriber."""
+        subs = self._subs.get(match)
+        if subs is not None:
+            subs.discard(send)
+            if not subs:
+                del self._subs[match]
+        send.close()
+
+    def publish(self, match: str, records: list[Recorded]) -> None:
+        """Hand new records to every subscriber of a match without waiting."""
+        for send in list(self._subs.get(match, ())):
+            try:
+                send.send_nowait(records)
+            except (anyio.WouldBlock, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                self.unsubscribe(match, send)  # it re-reads from the store and resubscribes
+
+    def close(self) -> None:
+        """End every subscription."""
+        for match, subs in list(self._subs.items()):
+            for send in list(subs):
+                self.unsubscribe(match, send)
+
+
+class Hall:
+    """Run matches as actors over a store."""
+
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry | None = None,
+        *,
+        snapshot_every: int = 200,
+        idle_seconds: float = 300.0,
+        mailbox_size: int = 1024,
+        watch_buffer: int = 256,
+    ) -> None:
+        self.store = store
+        self.registry = registry or default_registry()
+        self.snapshot_every = snapshot_every
+        self.idle_seconds = idle_seconds
+        self.mailbox_size = mailbox_size
+        self.journal = Journal(store)
+        self.hub = Hub(watch_buffer)
+        self._actors: dict[str, Actor] = {}
+        self._tg: TaskGroup | None = None
+        self._closed = False
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Hall:
+        self._tg = await anyio.create_task_group().__aenter__()
+        self._tg.start_soon(self.journal.run)
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        await self.aclose()
+        assert self._tg is not None
+        return await self._tg.__aexit__(*exc)
+
+    async def aclose(self) -> None:
+        """Let every actor finish its mailbox, then stop the journal and the live streams."""
+        if self._closed:
+            return
+        self._closed = True
+        for actor in list(self._actors.values()):
+            actor.send.close()
+        while self._actors:
+            await anyio.sleep(0.001)
+        await self.journal.close()
+        self.hub.close()
+
+    def spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Run a task in the hall's task group."""
+        if self._tg is None:
+            raise StoreClosed("the hall is not running (use 'async with Hall(...)')")
+        self._tg.start_soon(fn, *args)
+
+    def _check_open(self) -> None:
+        if self._closed or self._tg is None:
+            raise StoreClosed("the hall is closed")
+
+    # -- matches ----------------------------------------------------------------------------
+
+    async def create(
+        self,
+        game: str,
+        players: int | None = None,
+        *,
+        expansions: Sequence[str] = (),
+        options: Mapping[str, Any] | None = None,
+        expansion_options: Mapping[str, Mapping[str, Any]] | None = None,
+        seed: int | None = None,
+        match_id: str | None = None,
+    ) -> str:
+        """Start a match and return its id once its first events are durable."""
+        self._check_open()
+        ruleset = self.registry.ruleset(game, expansions)
+        started = ruleset.started(players, options, expansion_options, seed)
+        state, events = engine.begin(ruleset, started)
+        match = match_id or new_match_id()
+        metas = [Meta(versions=ruleset.versions), *[NO_META] * (len(events) - 1)]
+        await self.journal.append(AppendRequest(match, 0, events, metas, _info(started)))
+        loaded = Loaded(ruleset, started.seed or 0, started.players, state, len(events), {})
+        self._start_actor(match, loaded)
+        log.debug("match created", match=match, ruleset=ruleset.name, players=started.players)
+        return match
+
+    async def send(
+        self, match: str, seat: int, command: Command | Mapping[str, Any], command_id: str | None = None
+    ) -> Ack:
+        """Send a seat's command; return its events once durable, or raise why it was refused."""
+        self._check_open()
+        actor = self._actor(match)
+        command = self.registry.codec.command_from_builtins(command)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < actor.players:
+            raise InvalidCommand(f"seat {seat!r} does not exist: seats are 0 to {actor.players - 1}")
+        pending = Pending()
+        try:
+            await actor.send.send(SendCommand(seat, command, command_id, pending))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            raise StoreClosed("the hall is shutting down") from None
+        ack: Ack = await pending.wait()
+        return ack
+
+    def view(self, match: str, seat: int | None) -> SeatView:
+        """Return a seat's view of a match (``None`` is a spectator)."""
+        actor = self._actor(match)
+        rules, state = actor.ruleset.rules, actor.state
+        legal = list(rules.legal(state, seat)) if seat is not None else []
+        return SeatView(
+            match,
+            actor.version,
+            seat,
+            rules.view(state, seat),
+            dict(rules.awaiting(state)),
+            legal,
+            rules.outcome(state),
+        )
+
+    def render(self, match: str, seat: int | None) -> str:
+        """Return a seat's board as text."""
+        actor = self._actor(match)
+        return actor.ruleset.render(actor.ruleset.rules.view(actor.state, seat), seat)
+
+    def state(self, match: str) -> Any:
+        """Return the whole state of a match: for operators and replay tools, never for seats."""
+        return self._actor(match).state
+
+    def ruleset(self, match: str) -> Ruleset:
+        """Return the ruleset a match runs with."""
+        return self._actor(match).ruleset
+
+    def info(self, match: str) -> MatchInfo:
+        """Return a match's game, players and version."""
+        started = self._started(match)
+        entry = self.store.stream_info(match)
+        assert entry is not None
+        return MatchInfo(
+            match,
+            started.game,
+            [e.id for e in started.expansions],
+            started.players,
+            entry.version,
+            entry.created,
+            entry.updated,
+            started.forked_from,
+            started.fork_seq,
+        )
+
+    def matches(self, after: str = "", limit: int | None = None) -> list[Any]:
+        """Return stored matches in id order."""
+        return self.store.streams(after, limit)
+
+    def history(self, match: str, seat: int | None, after: int = 0, limit: int | None = None) -> list[Recorded]:
+        """Return a match's events after ``after`` as ``seat`` may see them."""
+        ruleset = self.ruleset(match)
+        return self.redact_records(ruleset, self.store.read(match, after, limit=limit), seat)
+
+    async def watch(self, match: str, seat: int | None, after: int = 0) -> AsyncIterator[Recorded]:
+        """Yield a seat's redacted events from ``after`` on, then live ones, until the hall closes."""
+        ruleset = self.ruleset(match)
+        last = after
+        while not self._closed:
+            send, receive = self.hub.subscribe(match)
+            try:
+                for record in self.store.read(match, last):
+                    last = record.seq
+                    shown = self.redact_record(ruleset, record, seat)
+                    if shown is not None:
+                        yield shown
+                with receive:
+                    async for records in receive:
+                        for record in records:
+                            if record.seq <= last:
+                                continue
+                            last = record.seq
+                            shown = self.redact_record(ruleset, record, seat)
+                            if shown is not None:
+                                yield shown
+            finally:
+                self.hub.unsubscribe(match, send)
+
+    async def fork(self, match: str, at_seq: int, *, seed: int | None = None, match_id: str | None = None) -> str:
+        """Start a new match from the first ``at_seq`` events of another; return its id."""
+        self._check_open()
+        records = self.store.read(match, 0, at_seq)
+        if not records:
+            raise UnknownMatch(match)
+        ends = {records[b.end - 1].seq for b in batches(records)}
+        if at_seq not in ends or len(records) != at_seq:
+            allowed = sorted(ends)
+            raise GamehallError(
+                f"seq {at_seq} is inside a command's events or past the end; "
+                f"a fork can start after one of {allowed[-5:]}"
+            )
+        started = records[0].event
+        assert isinstance(started, MatchStarted)
+        forked = msgspec.structs.replace(
+            started, forked_from=match, fork_seq=at_seq, seed=started.seed if seed is None else seed
+        )
+        ruleset = self.registry.ruleset_of(forked)
+        events: list[Event] = [forked, *(r.event for r in records[1:])]
+        metas = [Meta(versions=ruleset.versions), *(r.meta for r in records[1:])]
+        new = match_id or new_match_id()
+        await self.journal.append(AppendRequest(new, 0, events, metas, _info(forked)))
+        return new
+
+    # -- redaction --------------------------------------------------------------------------
+
+    def redact_record(self, ruleset: Ruleset, record: Recorded, seat: int | None) -> Recorded | None:
+        """Return a record as ``seat`` may see it, or ``None``."""
+        event = record.event
+        shown = redact_started(event) if isinstance(event, MatchStarted) else ruleset.rules.redact(event, seat)
+        if shown is None:
+            return None
+        meta = record.meta
+        if meta.seat != seat or seat is None:
+            meta = Meta(seat=meta.seat, versions=meta.versions)
+        if shown is event and meta is record.meta:
+            return record
+        return Recorded(record.stream, record.seq, record.position, record.time, shown, meta)
+
+    def redact_records(self, ruleset: Ruleset, records: Sequence[Recorded], seat: int | None) -> list[Recorded]:
+        """Return records as ``seat`` may see them."""
+        out = []
+        for record in records:
+            shown = self.redact_record(ruleset, record, seat)
+            if shown is not None:
+                out.append(shown)
+        return out
+
+    # -- actors -----------------------------------------------------------------------------
+
+    def _actor(self, match: str) -> Actor:
+        actor = self._actors.get(match)
+        if actor is None:
+            self._check_open()
+            actor = self._start_actor(match, self.load(match))
+        return actor
+
+    def _start_actor(self, match: str, loaded: Loaded) -> Actor:
+        actor = Actor(self, match, loaded)
+        self._actors[match] = actor
+        assert self._tg is not None
+        self._tg.start_soon(self._run_actor, actor)
+        return actor
+
+    async def _run_actor(self, actor: Actor) -> None:
+        try:
+            await actor.run()
+        finally:
+            if self._actors.get(actor.match) is actor:
+                del self._actors[actor.match]
+
+    def _retire(self, actor: Actor) -> None:
+        if self._actors.get(actor.match) is actor:
+            del self._actors[actor.match]
+
+    def _started(self, match: str) -> MatchStarted:
+        head = self.store.read(match, 0, 1)
+        if not head or not isinstance(head[0].event, MatchStarted):
+            raise UnknownMatch(match)
+        return head[0].event
+
+    def load(self, match: str) -> Loaded:
+        """Rebuild a match from its snapshot and the events after it."""
+        started = self._started(match)
+        ruleset = self.registry.ruleset_of(started)
+        state, after = self._from_snapshot(match, ruleset)
+        if state is None:
+            state, after = engine.initial_state(ruleset, started), 1
+        events = self.store.read_events(match, after)
+        state = engine.fold(ruleset, state, events)
+        commands = self.store.command_ids(match)
+        return Loaded(ruleset, started.seed or 0, started.players, state, after + len(events), commands)
+
+    def _from_snapshot(self, match: str, ruleset: Ruleset) -> tuple[Any, int]:
+        snapshot = self.store.load_snapshot(match)
+        if snapshot is None or snapshot.key != self.snapshot_key(ruleset):
+            return None, 0
+        try:
+            return msgspec.msgpack.decode(snapshot.data, type=ruleset.game.state), snapshot.seq
+        except msgspec.DecodeError:
+            log.warning("snapshot ignored: it does not decode", match=match, seq=snapshot.seq)
+            return None, 0
+
+    @staticmethod
+    def snapshot_key(ruleset: Ruleset) -> str:
+        """Return the key that ties a snapshot to the plugin versions that wrote it."""
+        return ",".join(f"{k}={v}" for k, v in sorted(ruleset.versions.items()))
+
+    @property
+    def active(self) -> int:
+        """Return the number of active actors."""
+        return len(self._actors)
+
+
+def new_match_id() -> str:
+    """Return a fresh, unguessable match id."""
+    return secrets.token_hex(8)
+
+
+def _info(started: MatchStarted) -> dict[str, Any]:
+    return {
+        "game": started.game,
+        "expansions": [e.id for e in started.expansions],
+        "players": started.players,
+        "forked_from": started.forked_from,
+    }
+

@@ -1,0 +1,7 @@
+"""Event stores side by side: the port in ``base``, backends in ``memory`` and ``sqlite``."""
+
+from .base import AppendRequest, Snapshot, Store, StreamInfo
+from .memory import MemoryStore
+from .sqlite import SQLiteStore
+
+__all__ = ["AppendRequest", "MemoryStore", "SQLiteStore", "Snapshot", "Store", "StreamInfo"]

@@ -1,0 +1,147 @@
+"""The event store port: what every backend (memory, SQLite, later PostgreSQL) provides.
+
+Streams are matches. ``append`` writes a batch atomically if the stream is still at the
+expected version, and raises :class:`ConcurrencyError` otherwise; seqs start at 1 and are never
+reused or reset. Every event also gets a global position, increasing in commit order, for
+subscribers that follow the whole store. ``append_many`` commits the batches of many streams in
+one transaction (group commit); a conflict fails only its own batch.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from ..codec import Codec
+from ..errors import ConcurrencyError, DuplicateMatch, GamehallError
+from ..events import Event, Meta, Recorded
+
+
+class AppendRequest(msgspec.Struct, frozen=True):
+    """A batch for one stream: its events and their metadata, if it is at ``expected``."""
+
+    stream: str
+    expected: int
+    events: Sequence[Event]
+    metas: Sequence[Meta]
+    info: dict[str, Any] | None = None
+
+
+class StreamInfo(msgspec.Struct, frozen=True):
+    """A stream as a listing shows it; ``info`` is what its first append recorded."""
+
+    stream: str
+    version: int
+    created: float
+    updated: float
+    info: dict[str, Any] = {}
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    """A stream's state after ``seq``, encoded; ``key`` names the rules that can read it."""
+
+    stream: str
+    seq: int
+    key: str
+    data: bytes
+
+
+def conflict(stream: str, expected: int, actual: int) -> ConcurrencyError:
+    """Return the error for an append at the wrong version."""
+    if expected == 0:
+        return DuplicateMatch(stream, expected, actual)
+    return ConcurrencyError(stream, expected, actual)
+
+
+class Store(ABC):
+    """An append-only log of many streams, with snapshots."""
+
+    codec: Codec
+
+    def append(
+        self,
+        stream: str,
+        expected: int,
+        events: Sequence[Event],
+        metas: Sequence[Meta] | None = None,
+        info: dict[str, Any] | None = None,
+    ) -> list[Recorded]:
+        """Append one batch; raise :class:`ConcurrencyError` if the stream moved."""
+        metas = metas if metas is not None else [Meta()] * len(events)
+        result = self.append_many([AppendRequest(stream, expected, events, metas, info)])[0]
+        if isinstance(result, GamehallError):
+            raise result
+        return result
+
+    @abstractmethod
+    def append_many(
+        self, requests: Sequence[AppendRequest]
+    ) -> list[list[Recorded] | GamehallError]:
+        """Commit many batches in one transaction; each gets its records or its error."""
+
+    @abstractmethod
+    def read(
+        self, stream: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[Recorded]:
+        """Return a stream's events with ``after < seq <= upto``, at most ``limit`` of them."""
+
+    def read_events(self, stream: str, after: int = 0) -> list[Event]:
+        """Return only the events after ``after`` (no envelopes): the fast path of replay."""
+        return [r.event for r in self.read(stream, after)]
+
+    @abstractmethod
+    def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
+        """Return events of every stream with ``position > after``, in global order."""
+
+    @abstractmethod
+    def version(self, stream: str) -> int:
+        """Return the seq of a stream's last event (0 for a stream that does not exist)."""
+
+    @abstractmethod
+    def streams(self, after: str = "", limit: int | None = None) -> list[StreamInfo]:
+        """Return the streams in id order."""
+
+    @abstractmethod
+    def stream_info(self, stream: str) -> StreamInfo | None:
+        """Return one stream's listing entry, or ``None`` if it does not exist."""
+
+    @abstractmethod
+    def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
+        """Return every command id of a stream with the first and last seq of its events."""
+
+    @abstractmethod
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Keep a snapshot (replacing an older one of the same stream)."""
+
+    @abstractmethod
+    def load_snapshot(self, stream: str) -> Snapshot | None:
+        """Return a stream's latest snapshot."""
+
+    @property
+    def threaded(self) -> bool:
+        """Tell whether appends block on I/O and should run in a worker thread."""
+        return False
+
+    def close(self) -> None:
+        """Release the store's resources; it cannot be used afterwards."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def batch_command_ids(records: Sequence[Recorded]) -> dict[str, tuple[int, int]]:
+    """Return the seq range of each command id in some records."""
+    out: dict[str, tuple[int, int]] = {}
+    for record in records:
+        cid = record.meta.command_id
+        if cid is not None:
+            first = out.get(cid, (record.seq, record.seq))[0]
+            out[cid] = (first, record.seq)
+    return out
+

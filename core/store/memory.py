@@ -1,0 +1,142 @@
+"""An in-memory store: the contract without the disk, for tests, tables and embedding.
+
+Events are kept encoded, exactly as SQLite keeps them, so an event that cannot be encoded or
+decoded fails here too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ..codec import Codec
+from ..errors import GamehallError, StoreClosed
+from ..events import Event, Recorded, tag_of
+from .base import AppendRequest, Snapshot, Store, StreamInfo, batch_command_ids, conflict
+
+_Row = tuple[int, float, str, int, bytes, bytes]  # position, time, tag, version, data, meta
+
+
+class MemoryStore(Store):
+    """Streams in dicts; one lock-free writer (the caller's thread)."""
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+        self._streams: dict[str, list[_Row]] = {}
+        self._info: dict[str, StreamInfo] = {}
+        self._global: list[tuple[str, int]] = []
+        self._snapshots: dict[str, Snapshot] = {}
+        self._closed = False
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreClosed("the store is closed")
+
+    def append_many(self, requests: Sequence[AppendRequest]) -> list[list[Recorded] | GamehallError]:
+        """Append each batch whose stream is at its expected version."""
+        self._check_open()
+        now = time.time()
+        results: list[list[Recorded] | GamehallError] = []
+        for request in requests:
+            rows = self._streams.get(request.stream, [])
+            if len(rows) != request.expected:
+                results.append(conflict(request.stream, request.expected, len(rows)))
+                continue
+            try:
+                encoded = self._encode(request, now)
+            except (TypeError, ValueError) as exc:
+                results.append(GamehallError(f"cannot encode an event: {exc}"))
+                continue
+            self._commit(request, rows, encoded, now)
+            results.append(self._records(request.stream, request.expected, encoded))
+        return results
+
+    def _encode(self, request: AppendRequest, now: float) -> list[_Row]:
+        codec = self.codec
+        position = len(self._global)
+        return [
+            (position + i + 1, now, tag_of(type(e)), type(e).version, codec.encode_event(e),
+             codec.encode_meta(m))
+            for i, (e, m) in enumerate(zip(request.events, request.metas, strict=True))
+        ]  # fmt: skip
+
+    def _commit(self, request: AppendRequest, rows: list[_Row], encoded: list[_Row], now: float) -> None:
+        stream = request.stream
+        if not rows:
+            self._streams[stream] = rows
+            self._info[stream] = StreamInfo(stream, 0, now, now, dict(request.info or {}))
+        rows.extend(encoded)
+        first = request.expected + 1
+        self._global.extend((stream, first + i) for i in range(len(encoded)))
+        info = self._info[stream]
+        self._info[stream] = StreamInfo(stream, len(rows), info.created, now, info.info)
+
+    def _records(self, stream: str, after: int, rows: Sequence[_Row]) -> list[Recorded]:
+        codec = self.codec
+        out = []
+        for seq, (position, at, tag, version, data, meta) in enumerate(rows, start=after + 1):
+            event = codec.decode_event(tag, version, data, stream, seq)
+            out.append(Recorded(stream, seq, position, at, event, codec.decode_meta(meta, stream, seq)))
+        return out
+
+    def read(
+        self, stream: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[Recorded]:
+        """Return a slice of a stream."""
+        self._check_open()
+        rows = self._streams.get(stream, [])
+        end = len(rows) if upto is None else min(upto, len(rows))
+        if limit is not None:
+            end = min(end, after + max(limit, 0))
+        return self._records(stream, after, rows[max(after, 0) : end]) if end > after else []
+
+    def read_events(self, stream: str, after: int = 0) -> list[Event]:
+        """Return the events of a stream after ``after``."""
+        self._check_open()
+        decode = self.codec.decode_event
+        rows = self._streams.get(stream, [])[after:]
+        return [decode(r[2], r[3], r[4], stream, after + i + 1) for i, r in enumerate(rows)]
+
+    def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
+        """Return events in global order."""
+        self._check_open()
+        end = len(self._global) if limit is None else min(len(self._global), after + limit)
+        out = []
+        for stream, seq in self._global[max(after, 0) : end]:
+            out.extend(self._records(stream, seq - 1, self._streams[stream][seq - 1 : seq]))
+        return out
+
+    def version(self, stream: str) -> int:
+        """Return the stream's last seq."""
+        self._check_open()
+        return len(self._streams.get(stream, ()))
+
+    def streams(self, after: str = "", limit: int | None = None) -> list[StreamInfo]:
+        """Return the streams in id order."""
+        self._check_open()
+        names = sorted(s for s in self._info if s > after)
+        return [self._info[s] for s in names[:limit]]
+
+    def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
+        """Return the command ids of a stream."""
+        return batch_command_ids(self.read(stream))
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Keep the latest snapshot of a stream."""
+        self._check_open()
+        self._snapshots[snapshot.stream] = snapshot
+
+    def load_snapshot(self, stream: str) -> Snapshot | None:
+        """Return the latest snapshot of a stream."""
+        self._check_open()
+        return self._snapshots.get(stream)
+
+    def close(self) -> None:
+        """Forget nothing, but refuse further use."""
+        self._closed = True
+
+    def stream_info(self, stream: str) -> StreamInfo | None:
+        """Return one stream's listing entry."""
+        self._check_open()
+        return self._info.get(stream)
