@@ -1,0 +1,287 @@
+"""Toy Battle's rules as a decider (rule ids in docs/rules/toy-battle.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
+from gamehall.core.errors import InvalidOptions
+from gamehall.core.rules import MatchConfig
+
+from . import evolve as fold
+from . import view as seen
+from .commands import DRAW, SKIP, DrawTroops, PlaceTroop, SkipEffect
+from .effects import Effect
+from .events import (
+    ColoursChosen,
+    EffectFinished,
+    MatchEnded,
+    RegionTaken,
+    StartPlayerChosen,
+    SupplyShuffled,
+    TroopPlaced,
+    TroopsDrawn,
+    TroopsRemoved,
+    TurnEnded,
+)
+from .placement import (
+    RACK_LIMIT,
+    can_place,
+    completed_regions,
+    draw_count,
+    placement_refusal,
+    placements,
+    seat_of,
+)
+from .state import Options, Pending, State
+from .terrain import ALIASES, Board
+from .troops import Army
+
+REMOVED = 4
+OPENING_RACKS = (3, 4)
+TURN = Decision("turn", "draw 2 troops or place 1 troop")
+
+
+class Batch:
+    """The events a command causes so far, and the state after them."""
+
+    __slots__ = ("events", "evolve", "state")
+
+    def __init__(self, rules: ToyBattle, state: State) -> None:
+        self.state, self.evolve = state, rules.evolve
+        self.events: list[Event] = []
+
+    def add(self, event: Event) -> None:
+        """Append an event and fold it in."""
+        self.events.append(event)
+        self.state = self.evolve(self.state, event)
+
+
+class ToyBattle(Rules[State]):
+    """Two toy armies race for the enemy headquarters or the terrain's medal target."""
+
+    def __init__(self, hook: Any) -> None:
+        super().__init__(hook)
+        self.army = Army(list({k.key: k for ks in hook.toy_battle_troop_kinds() for k in ks}.values()))
+        terrains = {t.key: t for ts in hook.toy_battle_terrains() for t in ts}
+        self.boards = {key: Board(terrain) for key, terrain in terrains.items()}
+        self.effects: dict[str, Effect] = {e.name: e for es in hook.toy_battle_effects() for e in es}
+        self.decisions = {
+            name: Decision(f"effect:{name}", effect.prompt) for name, effect in self.effects.items()
+        }
+        self._places: dict[tuple[str, int], PlaceTroop] = {}
+        self._evolve = fold.Evolver(self.boards).evolve
+
+    def evolve(self, state: State, event: Event) -> State:
+        """Apply one event (see ``evolve.py``)."""
+        return self._evolve(state, event)
+
+    # -- setup -----------------------------------------------------------------------------
+
+    def initial(self, config: MatchConfig) -> State:
+        """Return the chosen terrain with its medals laid out and nothing else (TB-SETUP-1)."""
+        options = config.options if isinstance(config.options, Options) else Options()
+        key = ALIASES.get(options.terrain.lower().replace(" ", "-"), options.terrain.lower())
+        if key not in self.boards:
+            known = ", ".join(sorted(self.boards))
+            raise InvalidOptions(f"unknown terrain {options.terrain!r} (terrains: {known})")
+        return State(terrain=key, options=options)
+
+    def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:
+        """Choose colours, shuffle, remove 4 unseen, draw the start player (TB-SETUP-2 … 6)."""
+        colour = state.options.colour
+        blue = rng.randrange(2) if colour == "random" else (0 if colour == "blue" else 1)
+        events: list[Event] = [ColoursChosen(blue=blue)]
+        for seat in (0, 1):
+            order = list(self.army.tokens["blue" if seat == blue else "red"])
+            rng.shuffle(order)
+            events.append(SupplyShuffled(seat=seat, size=len(order), order=tuple(order)))
+            events.append(TroopsRemoved(seat=seat, count=REMOVED, troops=tuple(order[:REMOVED])))
+        first = rng.randrange(2)
+        events.append(StartPlayerChosen(seat=first))
+        for seat, count in ((first, OPENING_RACKS[0]), (1 - first, OPENING_RACKS[1])):
+            order = next(e.order for e in events if isinstance(e, SupplyShuffled) and e.seat == seat)
+            drawn = (order or ())[REMOVED : REMOVED + count]
+            events.append(TroopsDrawn(seat=seat, count=count, cause="setup", troops=drawn))
+        return events
+
+    # -- deciding --------------------------------------------------------------------------
+
+    def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
+        """Return the events of one action or one effect step, then of what follows by itself."""
+        if state.over:
+            raise IllegalCommand("the match is over", "TB-END-1")
+        batch, seat = Batch(self, state), state.turn
+        if state.queue:
+            self._effect_step(batch, state.queue[0], command, ctx)
+        elif type(command) is DrawTroops:
+            self._draw(batch, seat)
+        elif type(command) is PlaceTroop:
+            self.place(batch, seat, command.troop, command.spot)
+        else:
+            raise IllegalCommand("it is your turn: draw troops or place one", "TB-TURN-1")
+        self._advance(batch, seat)
+        return batch.events
+
+    def _draw(self, batch: Batch, seat: int) -> None:
+        state = batch.state
+        if len(state.racks[seat]) >= RACK_LIMIT:
+            raise IllegalCommand("your rack is full (8 troops): place a troop", "TB-DRAW-2")
+        count = draw_count(state, seat, 2)
+        if not count:
+            raise IllegalCommand("your supply is empty: place a troop", "TB-DRAW-3")
+        troops = state.supply[seat][:count]
+        batch.add(TroopsDrawn(seat=seat, count=count, cause="draw", troops=troops))
+
+    def place(self, batch: Batch, seat: int, troop: str, spot: int) -> None:
+        """Place a troop, queue its effects, and settle regions and the end (TB-PLACE-1 … 7)."""
+        state, board = batch.state, self.board(batch.state)
+        refusal = placement_refusal(board, self.army, state, seat, troop, spot)
+        if refusal is not None:
+            raise IllegalCommand(*refusal)
+        if spot in board.hq_owner:
+            batch.add(TroopPlaced(seat=seat, troop=troop, spot=spot))
+            medals = batch.state.medals
+            batch.add(MatchEnded(winner=seat, reason="headquarters", medals=medals))
+            return
+        specials = state.options.special_bases
+        muted = specials and spot in board.muted
+        batch.add(
+            TroopPlaced(
+                seat=seat,
+                troop=troop,
+                spot=spot,
+                troop_effect="" if muted else self.army.kind[troop].effect,
+                base_effect=board.effect_at.get(spot, "") if specials else "",
+            )
+        )
+        self.settle(batch, seat)
+
+    def settle(self, batch: Batch, mover: int) -> None:
+        """Award completed regions (the mover's first) and end the match on a medal target."""
+        board = self.board(batch.state)
+        for seat, region in completed_regions(board, batch.state, mover):
+            medals = board.terrain.regions[region].medals
+            batch.add(RegionTaken(seat=seat, region=region, medals=medals))
+        medals = batch.state.medals
+        for seat in (mover, 1 - mover):
+            if medals[seat] >= board.terrain.medal_target and not batch.state.over:
+                batch.add(MatchEnded(winner=seat, reason="medals", medals=medals))
+
+    def _effect_step(self, batch: Batch, head: Pending, command: Command, ctx: Context) -> None:
+        effect = self.effects[head.effect]
+        if type(command) is SkipEffect:
+            batch.add(EffectFinished(seat=head.seat, effect=head.effect, outcome="skipped"))
+            return
+        if type(command) not in effect.accepts:
+            raise IllegalCommand(f"first use or skip the effect: {effect.prompt}", effect.rule)
+        batch.add(EffectFinished(seat=head.seat, effect=head.effect, outcome="used"))
+        effect.apply(self, batch, head, command, ctx)
+
+    def _advance(self, batch: Batch, seat: int) -> None:
+        while not batch.state.over:
+            queue = batch.state.queue
+            if not queue:
+                self._end_turn(batch, seat)
+                return
+            head = queue[0]
+            if self.effects[head.effect].options(self, batch.state, head):
+                return
+            batch.add(EffectFinished(seat=seat, effect=head.effect, outcome="impossible"))
+
+    def _end_turn(self, batch: Batch, seat: int) -> None:
+        batch.add(TurnEnded(seat=seat, next=1 - seat))
+        state, nxt = batch.state, 1 - seat
+        if draw_count(state, nxt, 2) or can_place(self.board(state), self.army, state, nxt):
+            return
+        ender = nxt if state.options.tie_loser == "stuck" else seat
+        mine, theirs = state.medals[nxt], state.medals[seat]
+        winner = nxt if mine > theirs else seat if theirs > mine else 1 - ender
+        batch.add(MatchEnded(winner=winner, reason="stuck", medals=state.medals, ended_by=ender))
+
+    # -- helpers for effects ---------------------------------------------------------------
+
+    def board(self, state: State) -> Board:
+        """Return the match's terrain."""
+        return self.boards[state.terrain]
+
+    def placement_commands(self, state: State, seat: int) -> list[Command]:
+        """Return a PlaceTroop for every legal placement of ``seat``."""
+        cache, out = self._places, []
+        for key in placements(self.board(state), self.army, state, seat):
+            command = cache.get(key)
+            if command is None:
+                command = cache[key] = PlaceTroop(troop=key[0], spot=key[1])
+            out.append(command)
+        return out
+
+    def enemy_tops_near(self, state: State, pending: Pending) -> list[tuple[str, int]]:
+        """Return (troop, base) for each enemy top troop one path from the pending spot."""
+        board, out = self.board(state), []
+        for spot in board.adjacent[pending.spot]:
+            top = state.top(spot)
+            if top is not None and spot not in board.hq_owner and seat_of(state, top) != pending.seat:
+                out.append((top, spot))
+        return out
+
+    def visible_target(self, state: State, troop: str, owner: int, rule: str) -> int:
+        """Return the spot a target troop tops, refusing hidden, covered or wrong-side troops."""
+        if troop not in self.army.kind:
+            raise IllegalCommand(f"there is no troop {troop!r}", rule)
+        spot = next((s for s, stack in state.stacks.items() if troop in stack), None)
+        if spot is None:
+            raise IllegalCommand(f"{troop} is not a troop you can see on the terrain", "TB-EFFECT-2")
+        if state.stacks[spot][-1] != troop:
+            raise IllegalCommand(f"{troop} is covered: only visible troops can be targeted", "TB-EFFECT-2")
+        if seat_of(state, troop) != owner:
+            side = "your own" if owner == state.turn else "an enemy"
+            raise IllegalCommand(f"this effect needs {side} troop", rule)
+        return spot
+
+    def check_room(self, state: State, seat: int, rule: str) -> None:
+        """Refuse an effect that would take the rack past 8 troops (TB-EFFECT-3)."""
+        if len(state.racks[seat]) >= RACK_LIMIT:
+            raise IllegalCommand("your rack already holds 8 troops", "TB-EFFECT-3")
+
+    # -- asking ----------------------------------------------------------------------------
+
+    def awaiting(self, state: State) -> Mapping[int, Decision]:
+        """Return the seat to move and what it is asked: its action or the first effect."""
+        if state.over or not state.ready:
+            return {}
+        if state.queue:
+            return {state.turn: self.decisions[state.queue[0].effect]}
+        return {state.turn: TURN}
+
+    def legal(self, state: State, seat: int) -> Sequence[Command]:
+        """Return every command ``seat`` may send now."""
+        if state.over or not state.ready or seat != state.turn:
+            return []
+        if state.queue:
+            head = state.queue[0]
+            return [*self.effects[head.effect].options(self, state, head), SKIP]
+        out: list[Command] = [DRAW] if draw_count(state, seat, 2) else []
+        out.extend(self.placement_commands(state, seat))
+        return out
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Return the winner once the match is over (TB-END-1 … TB-END-4)."""
+        if not state.over or state.winner is None:
+            return None
+        return Outcome((state.winner,), state.reason, state.medals)
+
+    # -- what each seat sees ---------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> Any:
+        """Return what ``seat`` may see (TB-HIDDEN-1 … 5)."""
+        return seen.view(self.board(state), state, seat)
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        """Return the event without the troops ``seat`` may not see."""
+        return seen.redact(event, seat)
+
+    def hidden(self, state: State, seat: int | None) -> Collection[str]:
+        """Return the tokens of every troop whose identity ``seat`` does not know."""
+        return seen.hidden(state, seat)

@@ -1,0 +1,128 @@
+"""What each seat may see: views, redacted events and the hidden tokens (TB-HIDDEN-1 … 5).
+
+A seat sees its own rack and face-down troops, the size of the other rack (plus the troops
+there that it saw go back, e.g. through the Castle), the sizes of both supplies but never their
+order or contents, never the removed troops, and everything on the terrain and discard pile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import msgspec
+
+from gamehall.core import Event
+
+from .events import SupplyShuffled, TroopsDrawn, TroopsRemoved, TroopTurnedDown
+from .state import Pending, State
+from .terrain import Board
+
+
+class PlayerView(msgspec.Struct, frozen=True):
+    """One seat as the asking seat may see it; ``rack`` is ``None`` for anyone but its owner."""
+
+    seat: int
+    colour: str
+    headquarters: tuple[int, ...]
+    supply: int
+    removed: int
+    rack_size: int
+    face_down: int
+    medals: int
+    rack: tuple[str, ...] | None = None
+    face_down_troops: tuple[str, ...] | None = None
+    known: tuple[str, ...] = ()
+
+
+class RegionView(msgspec.Struct, frozen=True):
+    """A region: its bases, its medals still on the board, and who took them."""
+
+    bases: tuple[int, ...]
+    medals: int
+    taken_by: int | None = None
+
+
+class View(msgspec.Struct, frozen=True):
+    """The match as one seat (``None``: a spectator) may see it."""
+
+    terrain: str
+    terrain_name: str
+    special_bases: bool
+    seat: int | None
+    turn: int
+    medal_target: int
+    players: tuple[PlayerView, PlayerView]
+    stacks: dict[int, tuple[str, ...]]
+    discard: tuple[str, ...]
+    regions: tuple[RegionView, ...]
+    queue: tuple[Pending, ...]
+    over: bool
+    winner: int | None
+    reason: str
+
+
+def _player(board: Board, state: State, seat: int, asking: int | None) -> PlayerView:
+    own = seat == asking
+    colour = state.colour(seat)
+    return PlayerView(
+        seat=seat,
+        colour=colour,
+        headquarters=board.headquarters[colour],
+        supply=len(state.supply[seat]),
+        removed=len(state.removed[seat]),
+        rack_size=len(state.racks[seat]),
+        face_down=len(state.face_down[seat]),
+        medals=state.medals[seat],
+        rack=state.racks[seat] if own else None,
+        face_down_troops=state.face_down[seat] if own else None,
+        known=() if own else state.known[seat],
+    )
+
+
+def view(board: Board, state: State, seat: int | None) -> View:
+    """Return the match as ``seat`` may see it."""
+    takers = dict(state.taken)
+    regions = tuple(
+        RegionView(r.bases, 0 if i in takers else r.medals, takers.get(i))
+        for i, r in enumerate(board.terrain.regions)
+    )
+    return View(
+        terrain=state.terrain,
+        terrain_name=board.name,
+        special_bases=state.options.special_bases,
+        seat=seat,
+        turn=state.turn,
+        medal_target=board.terrain.medal_target,
+        players=(_player(board, state, 0, seat), _player(board, state, 1, seat)),
+        stacks=dict(state.stacks),
+        discard=state.discard,
+        regions=regions,
+        queue=state.queue,
+        over=state.over,
+        winner=state.winner,
+        reason=state.reason,
+    )
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    """Return the event without the troops ``seat`` may not see."""
+    kind = type(event)
+    if kind is SupplyShuffled and event.order is not None:  # type: ignore[attr-defined]
+        return msgspec.structs.replace(event, order=None)
+    if kind is TroopsRemoved and event.troops is not None:  # type: ignore[attr-defined]
+        return msgspec.structs.replace(event, troops=None)
+    if kind is TroopsDrawn or kind is TroopTurnedDown:
+        if event.seat != seat:  # type: ignore[attr-defined]
+            field = "troops" if kind is TroopsDrawn else "troop"
+            return msgspec.structs.replace(event, **{field: None})
+    return event
+
+
+def hidden(state: State, seat: int | None) -> Collection[str]:
+    """Return the tokens of supplies, removed troops and racks that ``seat`` does not know."""
+    out: set[str] = set()
+    for other in (0, 1):
+        out.update(state.supply[other], state.removed[other])
+        if other != seat:
+            out.update(set(state.racks[other]) - set(state.known[other]))
+    return out
