@@ -6,6 +6,7 @@ decoded fails here too.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -28,6 +29,7 @@ class MemoryStore(Store):
         self._global: list[tuple[str, int]] = []
         self._snapshots: dict[str, Snapshot] = {}
         self._closed = False
+        self._lock = threading.Lock()
 
     def _check_open(self) -> None:
         if self._closed:
@@ -35,6 +37,10 @@ class MemoryStore(Store):
 
     def append_many(self, requests: Sequence[AppendRequest]) -> list[list[Recorded] | GamehallError]:
         """Append each batch whose stream is at its expected version."""
+        with self._lock:
+            return self._append_many(requests)
+
+    def _append_many(self, requests: Sequence[AppendRequest]) -> list[list[Recorded] | GamehallError]:
         self._check_open()
         now = time.time()
         results: list[list[Recorded] | GamehallError] = []
