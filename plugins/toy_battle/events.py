@@ -51,7 +51,7 @@ class TroopsDrawn(ToyBattleEvent, frozen=True):
 
 
 class TroopPlaced(ToyBattleEvent, frozen=True):
-    """A troop went from its rack onto a spot; ``effects`` were queued by it (TB-PLACE-7)."""
+    """A troop went from its rack onto a spot; ``effects`` were queued by it (TB-PLACE-6)."""
 
     seat: int
     troop: str

@@ -136,7 +136,7 @@ class ToyBattle(Rules[State]):
         batch.add(TroopsDrawn(seat=seat, count=count, cause="draw", troops=troops))
 
     def place(self, batch: Batch, seat: int, troop: str, spot: int) -> None:
-        """Place a troop, queue its effects, and settle regions and the end (TB-PLACE-1 … 7)."""
+        """Place a troop, queue its effects, and settle regions and the end (TB-PLACE-1 … 6)."""
         state, board = batch.state, self.board(batch.state)
         refusal = placement_refusal(board, self.army, state, seat, troop, spot)
         if refusal is not None:
