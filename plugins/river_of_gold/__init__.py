@@ -1,0 +1,115 @@
+"""River of Gold: merchants of a samurai clan build, sail and trade along a river (2-4 players)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamehall.core import Command, GameSpec, Invariant, hookimpl
+
+from .commands import COMMANDS, Build, Deliver, Sail
+from .data import CUSTOMERS, SPACES, TILES, C
+from .events import EVENTS
+from .hooks import Defaults, RiverOfGoldSpecs
+from .render import render
+from .rules import RiverOfGold
+from .state import State
+
+GAME = GameSpec(
+    id="river-of-gold",
+    name="River of Gold",
+    version="1.0.0",
+    rules=RiverOfGold,
+    state=State,
+    min_players=2,
+    max_players=4,
+    hookspecs=(RiverOfGoldSpecs,),
+    hookimpls=(Defaults(),),
+    hidden_information=True,
+    description="Build on the shore, sail the river and deliver to customers in Rokugan.",
+)
+
+
+@hookimpl
+def gamehall_games() -> list[GameSpec]:
+    """Register River of Gold."""
+    return [GAME]
+
+
+@hookimpl
+def gamehall_event_types() -> list[type]:
+    """Declare River of Gold's events."""
+    return list(EVENTS)
+
+
+@hookimpl
+def gamehall_command_types() -> list[type]:
+    """Declare River of Gold's commands."""
+    return list(COMMANDS)
+
+
+def supplies_in_range(state: State) -> str | None:
+    """Check that no clan holds negative supplies or favour above its cap."""
+    for seat, p in enumerate(state.players):
+        if p.koku < 0 or min(p.goods) < 0 or not 0 <= p.favour <= p.favour_cap <= 6:
+            return f"seat {seat} holds {p.koku} koku, goods {p.goods}, favour {p.favour}/{p.favour_cap}"
+        if not all(0 <= i <= C.track.top for i in p.influence):
+            return f"seat {seat} has influence {p.influence} off the tracks"
+    return None
+
+
+def customers_conserved(state: State) -> str | None:
+    """Check that every customer card is in exactly one hand, pile or tableau."""
+    cards = list(state.deck) + list(state.discard)
+    for p in state.players:
+        cards += list(p.hand) + list(p.delivered)
+    if sorted(cards) != sorted(CUSTOMERS):
+        return f"{len(cards)} customer cards are in play, {len(set(cards))} distinct"
+    return None
+
+
+def markers_on_buildings(state: State) -> str | None:
+    """Check that markers sit only on clan buildings, at most two per building."""
+    for space, (tile, marks) in enumerate(zip(state.tiles, state.markers, strict=True), start=1):
+        if len(marks) > 2 or (marks and (tile is None or TILES[tile].era not in (1, 2))):
+            return f"space {space} holds markers {marks} on {tile}"
+    return None
+
+
+def row_is_full(state: State) -> str | None:
+    """Check that the row holds four tiles while a stack still has tiles."""
+    if (state.era1 or state.era2) and len(state.row) != C.setup.row:
+        return f"the row holds {len(state.row)} tiles while the stacks are not empty"
+    return None
+
+
+@hookimpl
+def gamehall_invariants() -> list[Invariant]:
+    """Declare what must hold after every event."""
+    return [
+        Invariant("rog-supplies-in-range", supplies_in_range, "caps and non-negative supplies"),
+        Invariant("rog-customers-conserved", customers_conserved, "30 customers, each once"),
+        Invariant("rog-markers-on-buildings", markers_on_buildings, "two markers at most"),
+        Invariant("rog-row-is-full", row_is_full, "the row is refilled while tiles remain"),
+    ]
+
+
+@hookimpl
+def gamehall_render_text(view: Any, seat: int | None) -> str | None:
+    """Draw the board."""
+    return render(view) if isinstance(view, State) else None
+
+
+@hookimpl
+def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> str | None:
+    """Name builds, sails and deliveries in the rulebook's words."""
+    if not isinstance(view, State):
+        return None
+    if isinstance(command, Build):
+        space = SPACES[command.space]
+        return f"build on space {space.id} (region {space.region}, {space.cost} koku) from slot {command.slot}"
+    if isinstance(command, Sail):
+        return f"sail ship {command.ship}" + (f" turning the die {command.shift:+d}" if command.shift else "")
+    if isinstance(command, Deliver):
+        card = CUSTOMERS[command.card]
+        return f"deliver to the {card.kind} of region {card.region} ({command.card})"
+    return None

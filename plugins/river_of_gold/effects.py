@@ -1,0 +1,195 @@
+"""Effects shared by every action: rewards, caps, influence, draws, the row and the river."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gamehall.core import Event
+
+from .data import CUSTOMERS, GOODS, MARKET_SPACES, SPACES, TILES, TOUCHES, C, Reward
+from .events import (
+    ChoiceOpened,
+    CustomersDrawn,
+    DeckShuffled,
+    InfluenceMoved,
+    ResourcesChanged,
+    RowRefilled,
+)
+from .state import Choice, Player, State
+
+if TYPE_CHECKING:
+    from .rules import RiverOfGold
+
+ANY_GOOD = ("silk", "rice", "porcelain")
+
+
+class Turn:
+    """The events of one command as they are decided, and the state after each of them."""
+
+    __slots__ = ("events", "hook", "rules", "state", "_rng")
+
+    def __init__(
+        self, rules: RiverOfGold, state: State, rng: Callable[[], random.Random]
+    ) -> None:
+        self.rules = rules
+        self.hook: Any = rules.hook
+        self.state = state
+        self.events: list[Event] = []
+        self._rng = rng
+
+    @property
+    def rng(self) -> random.Random:
+        """Return the command's generator (only for rolls and shuffles, written into events)."""
+        return self._rng()
+
+    def emit(self, *events: Event) -> None:
+        """Record events and apply them to the working state."""
+        for event in events:
+            self.state = self.rules.evolve(self.state, event)
+            self.events.append(event)
+
+    def player(self, seat: int) -> Player:
+        """Return a seat's clan as it is now."""
+        return self.state.players[seat]
+
+    def gain(self, seat: int, reason: str = "", **amounts: int) -> None:
+        """Add koku, favour, goods or points, losing whatever passes a cap (ROG-TRADE-3)."""
+        player = self.player(seat)
+        caps = self.hook.rog_caps(state=self.state, seat=seat)
+        delta = {
+            "koku": _capped(player.koku, amounts.get("koku", 0), caps.koku),
+            "favour": _capped(player.favour, amounts.get("favour", 0), player.favour_cap),
+            "points": amounts.get("points", 0),
+        }
+        for index, good in enumerate(GOODS):
+            delta[good] = _capped(player.goods[index], amounts.get(good, 0), caps.goods)
+        if any(delta.values()):
+            self.emit(ResourcesChanged(seat=seat, reason=reason, **delta))
+
+    def choose(self, seat: int, kind: str, options: tuple[str, ...] = (), source: str = "") -> None:
+        """Open a choice that ``seat`` makes before play goes on."""
+        self.emit(ChoiceOpened(Choice(seat, kind, options, source)))
+
+    def pay(self, seat: int, reward: Reward, region: int, reason: str) -> None:
+        """Pay a reward to a seat; influence goes to ``region`` (ROG-SAIL-4)."""
+        koku = reward.koku + (owned_count(self.state, seat, reward.koku_per) if reward.koku_per else 0)
+        goods = {"silk": reward.silk, "rice": reward.rice, "porcelain": reward.porcelain}
+        if reward.good:
+            track_good = C.regions[region - 1].track_good
+            goods[track_good] += reward.good
+        self.gain(seat, reason, koku=koku, favour=reward.favour, points=reward.points, **goods)
+        if reward.influence:
+            self.influence(seat, region, reward.influence, reason)
+        for _ in range(reward.any_good):
+            self.choose(seat, "good", ANY_GOOD, reason)
+        if reward.draw_discard:
+            self.draw(seat, reward.draw_discard)
+            for _ in range(min(reward.draw_discard, len(self.player(seat).hand))):
+                self.choose(seat, "discard", (), reason)
+
+    def influence(self, seat: int, region: int, steps: int, reason: str) -> None:
+        """Move up a region's track, paying every reward reached or passed (ROG-INFL-1, -2)."""
+        before = self.player(seat).influence[region - 1]
+        after = self.hook.rog_influence_target(
+            state=self.state, seat=seat, region=region, steps=steps
+        )
+        if after <= before:
+            return
+        self.emit(InfluenceMoved(seat=seat, region=region, to=after, reason=reason))
+        for step in C.track.rewards:
+            if before < step.step <= after:
+                self.pay(seat, step.reward, region, f"influence track {step.step}")
+        self.hook.rog_influence_moved(turn=self, seat=seat, region=region, before=before, after=after)
+
+    def draw(self, seat: int, count: int) -> None:
+        """Draw customers, shuffling the discards into a new deck when it runs out (ROG-DELIVER-4)."""
+        deck = self.state.deck
+        if len(deck) < count and self.state.discard:
+            if deck:
+                self.emit(CustomersDrawn(seat=seat, cards=deck, count=len(deck)))
+                count -= len(deck)
+            order = list(self.state.discard)
+            self.rng.shuffle(order)
+            self.emit(DeckShuffled(order=tuple(order), size=len(order)))
+        cards = self.state.deck[:count]
+        if cards:
+            self.emit(CustomersDrawn(seat=seat, cards=cards, count=len(cards)))
+
+    def refill(self) -> None:
+        """Slide the row toward its end and fill the first slot from the era stack."""
+        stack = self.state.era1 or self.state.era2
+        if stack and len(self.state.row) < C.setup.row:
+            self.emit(RowRefilled(tile=stack[0]))
+
+
+def _capped(have: int, add: int, cap: int) -> int:
+    if add <= 0:
+        return add
+    return max(0, min(cap, have + add) - have)
+
+
+def owned_count(state: State, seat: int, what: str | None) -> int:
+    """Return how many buildings of a type ``seat`` owns, or how many customers it served."""
+    if what == "customer":
+        return len(state.players[seat].delivered)
+    return sum(1 for space in owned(state, seat) if TILES[state.tiles[space - 1] or ""].type == what)
+
+
+def owned(state: State, seat: int) -> tuple[int, ...]:
+    """Return the spaces of the buildings ``seat`` owns (a clan marker on them, ROG-MONK-3)."""
+    return tuple(i + 1 for i, marks in enumerate(state.markers) if seat in marks)
+
+
+def royal_abilities(state: State, seat: int) -> tuple[str, ...]:
+    """Return the abilities the nobles a seat delivered to give its imperial ship."""
+    cards = state.players[seat].delivered
+    return tuple(CUSTOMERS[c].ability for c in cards if CUSTOMERS[c].kind == "noble")
+
+
+def visitor_reward(state: State, space: int, royal: tuple[str, ...]) -> Reward:
+    """Return what a visiting ship gets at a shore space (ROG-SAIL-2, ROG-NOBLE-3)."""
+    tile = state.tiles[space - 1]
+    if tile is None:
+        return Reward(koku=1 + ("koku-per-empty" in royal))
+    reward = TILES[tile].visitor
+    if "market-any-good" in royal and TILES[tile].type == "market":
+        named = reward.silk + reward.rice + reward.porcelain
+        reward = Reward(
+            favour=reward.favour, any_good=reward.any_good + named, draw_discard=reward.draw_discard
+        )
+    return reward
+
+
+def is_ownable(state: State, space: int) -> bool:
+    """Tell whether a building stands on ``space`` that clans can own (not start or market)."""
+    tile = state.tiles[space - 1]
+    return tile is not None and TILES[tile].era in (1, 2) and space not in MARKET_SPACES
+
+
+def visit(turn: Turn, seat: int, river: int, royal: tuple[str, ...]) -> None:
+    """Pay visitor rewards, then every owner's reward, at the four touching spaces (ROG-SAIL-2, -3)."""
+    spaces = TOUCHES[river]
+    for space in spaces:
+        reward = visitor_reward(turn.state, space, royal)
+        turn.pay(seat, reward, SPACES[space].region, f"visit space {space}")
+    for space in spaces:
+        pay_owners(turn, space, f"owner of space {space}")
+    if "influence-per-region" in royal:
+        for region in sorted({SPACES[s].region for s in spaces}):
+            turn.influence(seat, region, 1, "imperial ship")
+    markers = [m for s in spaces for m in turn.state.markers[s - 1]]
+    if "point-if-other" in royal and any(m != seat for m in markers):
+        turn.gain(seat, "imperial ship", points=1)
+    if "point-if-own" in royal and seat in markers:
+        turn.gain(seat, "imperial ship", points=1)
+
+
+def pay_owners(turn: Turn, space: int, reason: str) -> None:
+    """Pay a building's owner reward once per clan marker on it (ROG-MONK-3)."""
+    if not is_ownable(turn.state, space):
+        return
+    tile = TILES[turn.state.tiles[space - 1] or ""]
+    for marker in turn.state.markers[space - 1]:
+        turn.pay(marker, tile.owner, SPACES[space].region, reason)

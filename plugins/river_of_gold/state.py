@@ -1,0 +1,87 @@
+"""The state of a River of Gold match: the board, the supply, the players and open choices."""
+
+from __future__ import annotations
+
+import msgspec
+
+HIDDEN = "?"
+
+
+class Player(msgspec.Struct, frozen=True):
+    """A clan: its supply, influence, ships, hand and delivered customers.
+
+    ``goods`` is (silk, rice, porcelain); ``influence`` is indexed by region - 1; ``ships`` holds
+    river spaces; ``royal`` is the index of the ship replaced by the imperial ship, if any.
+    """
+
+    koku: int
+    favour: int = 2
+    favour_cap: int = 3
+    goods: tuple[int, int, int] = (1, 1, 1)
+    influence: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
+    ships: tuple[int, ...] = (1, 8)
+    royal: int | None = None
+    hand: tuple[str, ...] = ()
+    delivered: tuple[str, ...] = ()
+    die: int = 1
+    points: int = 0
+
+
+class Choice(msgspec.Struct, frozen=True):
+    """A choice a seat owes before play goes on (a good, a discard, a marker, …).
+
+    ``options`` never names a hidden component: a discard is chosen from the seat's own hand.
+    """
+
+    seat: int
+    kind: str
+    options: tuple[str, ...] = ()
+    source: str = ""
+
+
+class State(msgspec.Struct, frozen=True):
+    """The whole match; ``view`` masks what a seat may not see with ``HIDDEN``.
+
+    ``tiles`` and ``markers`` are indexed by shore space - 1. ``row`` runs from the slot where
+    tiles enter to the end slot (the last item). ``ext`` is data that expansions keep in the
+    match, by key; the base game never reads it.
+    """
+
+    players: tuple[Player, ...]
+    tiles: tuple[str | None, ...] = (None,) * 30
+    markers: tuple[tuple[int, ...], ...] = ((),) * 30
+    row: tuple[str, ...] = ()
+    era1: tuple[str, ...] = ()
+    era2: tuple[str, ...] = ()
+    era: int = 1
+    deck: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    score_tiles: tuple[str, ...] = ()
+    masteries: tuple[str, ...] = ()
+    claims: tuple[tuple[int, ...], ...] = ((), (), ())
+    turn: int = 0
+    acted: bool = False
+    choices: tuple[Choice, ...] = ()
+    visit_due: bool = False
+    end_due: bool = False
+    ended_by: int | None = None
+    turns_left: int = -1
+    over: bool = False
+    final: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    ext: dict[str, tuple[str, ...]] = {}
+
+    @property
+    def count(self) -> int:
+        """Return the number of players."""
+        return len(self.players)
+
+
+def owners(state: State, space: int) -> tuple[int, ...]:
+    """Return the clan markers on a shore space (a seat twice if it placed two)."""
+    return state.markers[space - 1]
+
+
+def owned_spaces(state: State, seat: int) -> tuple[int, ...]:
+    """Return the shore spaces where ``seat`` has a clan marker."""
+    return tuple(i + 1 for i, marks in enumerate(state.markers) if seat in marks)
