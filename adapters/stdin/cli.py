@@ -1,0 +1,250 @@
+"""Terminal commands: ``games``, ``play``, ``matches``, ``resume``, ``serve-stdio``, ``simulate``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+import anyio
+
+from gamehall.core import GamehallError, UnknownMatch, default_registry
+from gamehall.core.hall import Hall
+from gamehall.core.replay import fold, ruleset_for
+from gamehall.core.store import MemoryStore, Store
+
+from .common import DEFAULT_DB, describe_options, open_store, parse_options, parse_seats
+from .human import HumanGame, Terminal, default_roles, outcome_text, roles_from_log
+from .progress import Progress
+from .protocol import serve
+from .simulate import simulate
+
+
+def register(sub: Any) -> None:
+    """Add the terminal subcommands."""
+    games = sub.add_parser("games", help="list installed games and expansions")
+    games.set_defaults(func=run_games)
+
+    play = sub.add_parser("play", help="play a match in the terminal against bots or people")
+    play.add_argument("game", help="game id (see 'gamehall games')")
+    _match_arguments(play)
+    play.add_argument(
+        "--seat", action="append", default=[], metavar="S=ROLE",
+        help="seat S (from 0) is 'human' or 'bot'; default: seat 0 human, the others bots",
+    )
+    play.add_argument("--match", help="id of the new match (default: a random one)")
+    play.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    play.set_defaults(func=run_play)
+
+    matches = sub.add_parser("matches", help="list the matches in the store")
+    matches.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    matches.set_defaults(func=run_matches)
+
+    resume = sub.add_parser("resume", help="continue a stored match in the terminal")
+    resume.add_argument("match", help="match id (see 'gamehall matches')")
+    resume.add_argument(
+        "--seat", action="append", default=[], metavar="S=ROLE",
+        help="change a seat's role; by default each seat keeps the role it played with",
+    )
+    resume.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    resume.set_defaults(func=run_resume)
+
+    stdio = sub.add_parser("serve-stdio", help="answer JSON-line requests on stdin (machine mode)")
+    stdio.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    stdio.add_argument("--memory", action="store_true", help="keep matches in memory only")
+    stdio.set_defaults(func=run_serve_stdio)
+
+    sim = sub.add_parser("simulate", help="play bot-vs-bot matches and summarise them")
+    sim.add_argument("game", help="game id (see 'gamehall games')")
+    sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
+    _match_arguments(sim)
+    sim.add_argument("--db", help="store the matches in this SQLite file")
+    sim.set_defaults(func=run_simulate)
+
+
+def _match_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, help="number of players (default: the fewest)")
+    parser.add_argument(
+        "--expansion", action="append", default=[], metavar="ID", help="enable an expansion"
+    )
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="K=V",
+        help="game option (EXPANSION:K=V for an expansion's); V is JSON or text",
+    )
+    parser.add_argument("--seed", type=int, help="seed of the match (and of the bots)")
+
+
+# -- games -----------------------------------------------------------------------------------
+
+
+def run_games(args: argparse.Namespace) -> int:
+    """Print every installed game with its expansions, player counts and options."""
+    registry = default_registry()
+    if not registry.games:
+        print("no games installed")
+        return 0
+    for game_id in sorted(registry.games):
+        game = registry.games[game_id]
+        print(f"{game.id}  {game.name} {game.version}  {_players(game.min_players, game.max_players)}")
+        if game.description:
+            print(f"    {game.description}")
+        for line in describe_options(game.options):
+            print(f"    option {line}")
+        for expansion in sorted(registry.expansions_of(game_id), key=lambda e: e.id):
+            print(f"  + {expansion.id}  {expansion.name} {expansion.version}")
+            if expansion.description:
+                print(f"      {expansion.description}")
+            low, high = expansion.min_players, expansion.max_players
+            if low is not None or high is not None:
+                print(f"      {_players(low or game.min_players, high or game.max_players)}")
+            for line in describe_options(expansion.options):
+                print(f"      option {expansion.id}:{line}")
+            for needed in expansion.requires:
+                print(f"      requires {needed}")
+            for other in expansion.conflicts:
+                print(f"      conflicts with {other}")
+    return 0
+
+
+def _players(low: int, high: int) -> str:
+    return f"{low} players" if low == high else f"{low}-{high} players"
+
+
+# -- play and resume --------------------------------------------------------------------------
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Create a match and play it in the terminal."""
+    registry = default_registry()
+    options, expansion_options = parse_options(args.option)
+    ruleset = registry.ruleset(args.game, args.expansion)
+    started = ruleset.started(args.players, options, expansion_options, args.seed)
+    roles = default_roles(started.players) | parse_seats(args.seat, started.players)
+    store = open_store(args.db, registry)
+
+    async def main() -> int:
+        async with Hall(store, registry) as hall:
+            match = await hall.create(
+                args.game,
+                started.players,
+                expansions=args.expansion,
+                options=options,
+                expansion_options=expansion_options,
+                seed=started.seed,
+                match_id=args.match,
+            )
+            term = Terminal(sys.stdin, sys.stdout)
+            return await HumanGame(hall, match, roles, started.seed or 0, term).run()
+
+    try:
+        return anyio.run(main)
+    finally:
+        store.close()
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    """Continue a stored match in the terminal."""
+    registry = default_registry()
+    store = open_store(args.db, registry)
+    try:
+        records = store.read(args.match)
+        if not records:
+            raise UnknownMatch(args.match)
+        started = ruleset_for(registry, records) and records[0].event
+        players = started.players
+        roles = default_roles(players) | roles_from_log(records, players)
+        roles |= parse_seats(args.seat, players)
+
+        async def main() -> int:
+            async with Hall(store, registry) as hall:
+                term = Terminal(sys.stdin, sys.stdout)
+                return await HumanGame(hall, args.match, roles, started.seed or 0, term).run()
+
+        return anyio.run(main)
+    finally:
+        store.close()
+
+
+# -- matches ----------------------------------------------------------------------------------
+
+
+def run_matches(args: argparse.Namespace) -> int:
+    """List the stored matches with their game, length and state."""
+    registry = default_registry()
+    store = open_store(args.db, registry)
+    try:
+        rows = [_match_row(store, registry, entry) for entry in store.streams()]
+    finally:
+        store.close()
+    if not rows:
+        print(f"no matches in {args.db}")
+        return 0
+    header = ("MATCH", "GAME", "PLAYERS", "EVENTS", "UPDATED", "STATE")
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    return 0
+
+
+def _match_row(store: Store, registry: Any, entry: Any) -> tuple[str, ...]:
+    info = entry.info
+    name = "+".join([str(info.get("game", "?")), *info.get("expansions", [])])
+    updated = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.updated))
+    try:
+        records = store.read(entry.stream)
+        ruleset = ruleset_for(registry, records)
+        state = fold(ruleset, records)
+        outcome = ruleset.rules.outcome(state)
+        if outcome is not None:
+            status = outcome_text(outcome)
+        else:
+            waiting = ", ".join(str(s) for s in sorted(ruleset.rules.awaiting(state)))
+            status = f"waiting for seat {waiting}"
+    except GamehallError as exc:
+        status = f"unreadable: {exc}"
+    return (entry.stream, name, str(info.get("players", "?")), str(entry.version), updated, status)
+
+
+# -- machine mode and simulations -------------------------------------------------------------
+
+
+def run_serve_stdio(args: argparse.Namespace) -> int:
+    """Answer JSON-line requests until stdin ends."""
+    registry = default_registry()
+    store: Store = MemoryStore(registry.codec) if args.memory else open_store(args.db, registry)
+    try:
+        return anyio.run(serve, store, registry)
+    finally:
+        store.close()
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Play bot-vs-bot matches and print the summary."""
+    if args.games < 1:
+        raise GamehallError("--games must be at least 1")
+    registry = default_registry()
+    options, expansion_options = parse_options(args.option)
+    store = open_store(args.db, registry) if args.db else None
+    try:
+        with Progress("simulate", args.games) as progress:
+            summary = simulate(
+                registry,
+                args.game,
+                args.games,
+                players=args.players,
+                expansions=args.expansion,
+                options=options,
+                expansion_options=expansion_options,
+                seed=args.seed,
+                store=store,
+                progress=progress,
+            )
+    finally:
+        if store is not None:
+            store.close()
+    for line in summary.lines():
+        print(line)
+    if args.db:
+        print(f"stored {len(summary.stored)} matches in {args.db}")
+    return 0

@@ -1,0 +1,90 @@
+"""What the terminal commands share: the store, options given as K=V, seat roles."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from gamehall.core import GamehallError, InvalidOptions, Registry, default_registry
+from gamehall.core.store import SQLiteStore
+
+DEFAULT_DB = "gamehall.db"
+
+
+def open_store(path: str, registry: Registry | None = None) -> SQLiteStore:
+    """Open (or create) the SQLite store at ``path``."""
+    registry = registry or default_registry()
+    try:
+        return SQLiteStore(path, registry.codec)
+    except GamehallError:
+        raise
+    except Exception as exc:  # sqlite3 errors: a directory, a file that is not a database
+        raise GamehallError(f"cannot open the store {path!r}: {exc}") from None
+
+
+def parse_value(text: str) -> Any:
+    """Read an option value: JSON when it parses (``3``, ``true``, ``[1,2]``), else the text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_options(pairs: Iterable[str]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Split ``K=V`` options into game options and per-expansion ones (``EXPANSION:K=V``)."""
+    options: dict[str, Any] = {}
+    per_expansion: dict[str, dict[str, Any]] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InvalidOptions(f"option {pair!r} is not KEY=VALUE")
+        owner, colon, name = key.rpartition(":")
+        target = per_expansion.setdefault(owner, {}) if colon else options
+        target[name if colon else key] = parse_value(value)
+    return options, per_expansion
+
+
+ROLES = ("human", "bot")
+
+
+def parse_seats(pairs: Sequence[str], players: int) -> dict[int, str]:
+    """Read ``S=human`` / ``S=bot`` flags into a role per seat (seats count from 0)."""
+    roles: dict[int, str] = {}
+    for pair in pairs:
+        seat_text, sep, role = pair.partition("=")
+        if not sep or role not in ROLES:
+            raise InvalidOptions(f"--seat {pair!r}: expected SEAT=human or SEAT=bot")
+        try:
+            seat = int(seat_text)
+        except ValueError:
+            raise InvalidOptions(f"--seat {pair!r}: the seat must be a number") from None
+        if not 0 <= seat < players:
+            raise InvalidOptions(f"--seat {pair!r}: seats are 0 to {players - 1}")
+        roles[seat] = role
+    return roles
+
+
+def describe_options(schema: Any) -> list[str]:
+    """Return ``name: type = default`` for each field of an options Struct."""
+    if schema is None:
+        return []
+    import msgspec
+
+    out = []
+    for field in msgspec.structs.fields(schema):
+        kind = _type_name(field.type)
+        default = field.default
+        if field.default_factory is not msgspec.NODEFAULT:
+            default = field.default_factory()
+        shown = "required" if field.required else f"= {json.dumps(msgspec.to_builtins(default))}"
+        out.append(f"{field.name}: {kind} {shown}")
+    return out
+
+
+def _type_name(kind: Any) -> str:
+    import typing
+
+    if typing.get_origin(kind) is typing.Literal:
+        return " | ".join(json.dumps(v) for v in typing.get_args(kind))
+    return getattr(kind, "__name__", None) or str(kind).replace("typing.", "")
