@@ -176,7 +176,7 @@ class ToyBattle(Rules[State]):
             batch.add(EffectFinished(seat=head.seat, effect=head.effect, outcome="skipped"))
             return
         if type(command) not in effect.accepts:
-            raise IllegalCommand(f"first use or skip the effect: {effect.prompt}", effect.rule)
+            raise IllegalCommand(f"first use or skip the effect: {effect.prompt}", "TB-EFFECT-1")
         batch.add(EffectFinished(seat=head.seat, effect=head.effect, outcome="used"))
         effect.apply(self, batch, head, command, ctx)
 
