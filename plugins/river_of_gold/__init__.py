@@ -62,7 +62,7 @@ def customers_conserved(state: State) -> str | None:
     cards = list(state.deck) + list(state.discard)
     for p in state.players:
         cards += list(p.hand) + list(p.delivered)
-    if sorted(cards) != sorted(CUSTOMERS):
+    if cards and sorted(cards) != sorted(CUSTOMERS):
         return f"{len(cards)} customer cards are in play, {len(set(cards))} distinct"
     return None
 
@@ -75,10 +75,12 @@ def markers_on_buildings(state: State) -> str | None:
     return None
 
 
-def row_is_full(state: State) -> str | None:
-    """Check that the row holds four tiles while a stack still has tiles."""
-    if (state.era1 or state.era2) and len(state.row) != C.setup.row:
-        return f"the row holds {len(state.row)} tiles while the stacks are not empty"
+def row_holds_four(state: State) -> str | None:
+    """Check that the row never holds more than four tiles, each tile once on the table."""
+    placed = [t for t in state.tiles if t is not None]
+    tiles = list(state.row) + list(state.era1) + list(state.era2) + placed
+    if len(state.row) > C.setup.row or len(tiles) != len(set(tiles)):
+        return f"the row holds {state.row}; a tile is in two places"
     return None
 
 
@@ -89,7 +91,7 @@ def gamehall_invariants() -> list[Invariant]:
         Invariant("rog-supplies-in-range", supplies_in_range, "caps and non-negative supplies"),
         Invariant("rog-customers-conserved", customers_conserved, "30 customers, each once"),
         Invariant("rog-markers-on-buildings", markers_on_buildings, "two markers at most"),
-        Invariant("rog-row-is-full", row_is_full, "the row is refilled while tiles remain"),
+        Invariant("rog-row-holds-four", row_holds_four, "four slots, each tile in one place"),
     ]
 
 
