@@ -209,10 +209,10 @@ class Jungle(Effect):
         spot = game.visible_target(batch.state, command.troop, 1 - pending.seat, self.rule)
         if spot not in board.adjacent[pending.spot]:
             raise IllegalCommand(f"{command.troop} is not adjacent to the Jungle base", self.rule)
-        if command.to not in board.adjacent[spot] or command.to in board.hq_owner:
-            raise IllegalCommand(
-                f"spot {command.to} is not a base adjacent to spot {spot}", self.rule
-            )
+        if command.to in board.hq_owner:
+            raise IllegalCommand("a troop can only be moved onto a base", "TB-JUNGLE-2")
+        if command.to not in board.adjacent[spot]:
+            raise IllegalCommand(f"spot {command.to} is not adjacent to spot {spot}", self.rule)
         batch.add(TroopMoved(troop=command.troop, source=spot, to=command.to))
         game.settle(batch, pending.seat)
 
