@@ -1,0 +1,162 @@
+"""The rules spec is fully tested, the game passes conformance, and expansions can extend it."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+from toy_battle_helpers import B, R
+
+from gamehall.core import (
+    Context,
+    ExpansionSpec,
+    IllegalCommand,
+    Registry,
+    Table,
+    default_registry,
+    engine,
+    hookimpl,
+)
+from gamehall.core.conformance import cases, check_playout
+from gamehall.core.golden import golden_cases, path_for, playthrough
+from gamehall.plugins.toy_battle.commands import MoveTroop, PlaceTroop, SkipEffect
+from gamehall.plugins.toy_battle.state import Options, State
+from gamehall.plugins.toy_battle.terrain import Region, Spot, Terrain
+from gamehall.plugins.toy_battle.troops import TroopKind
+
+ROOT = Path(__file__).resolve().parents[3]
+HERE = Path(__file__).parent
+DOC = ROOT / "docs" / "rules" / "toy-battle.md"
+PLUGIN = ROOT / "plugins" / "toy_battle"
+
+
+def _doc_ids() -> list[str]:
+    return re.findall(r"^- \*\*(TB-[A-Z0-9]+-\d+)\*\*", DOC.read_text(), re.M)
+
+
+def test_every_rule_id_in_the_doc_has_a_scenario_test() -> None:
+    ids = _doc_ids()
+    assert len(ids) == len(set(ids)) and len(ids) > 50
+    names = {n for f in HERE.glob("test_*.py") for n in re.findall(r"def (test_\w+)", f.read_text())}
+    missing = [i for i in ids if not any(i.replace("-", "_") + "_" in n for n in names)]
+    assert not missing, f"rules without a scenario test: {missing}"
+
+
+def test_every_rule_id_the_code_names_is_in_the_doc() -> None:
+    named = {m for f in PLUGIN.glob("*.py") for m in re.findall(r"TB-[A-Z0-9]+-\d+", f.read_text())}
+    assert named and not named - set(_doc_ids())
+
+
+@pytest.mark.parametrize("case", cases(default_registry(), "toy-battle"), ids=lambda c: c.name)
+def test_conformance_on_every_terrain(case: object) -> None:
+    for seed in range(4):
+        check_playout(default_registry(), case, seed)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("options", [{"special_bases": False}, {"colour": "random", "terrain": "pool",
+                                     "kwak_on_restricted": True, "tie_loser": "last"}])  # fmt: skip
+def test_conformance_with_the_other_options(options: dict[str, object]) -> None:
+    registry = default_registry()
+    case = msgspec.structs.replace(cases(registry, "toy-battle")[0], options=options)
+    for seed in range(3):
+        check_playout(registry, case, seed)
+
+
+def test_golden_replay_per_terrain_is_current() -> None:
+    registry = default_registry()
+    mine = [c for c in golden_cases(registry) if c.game == "toy-battle"]
+    assert len(mine) == 8
+    for case in mine:
+        path = path_for(ROOT / "tests" / "golden", case)
+        assert path.exists(), f"no golden replay {path.name}: run python -m gamehall.core.golden --update"
+        assert path.read_text() == playthrough(registry, case), f"{path.name} is stale"
+
+
+def test_bench_reports_games_per_second() -> None:
+    spec = importlib.util.spec_from_file_location("bench_toy_battle", ROOT / "bench" / "bench_toy_battle.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    figures = module.run(quick=True)
+    assert set(figures) == {"playouts.toy_battle.games_per_s"} and figures["playouts.toy_battle.games_per_s"] > 0
+
+
+def test_random_games_end_on_every_terrain_with_every_ending() -> None:
+    reasons = set()
+    for seed in range(40):
+        table = Table.new("toy-battle", options={"terrain": "caribbean"}, seed=seed)
+        from gamehall.core import RandomBot
+
+        outcome = table.play(RandomBot(seed))
+        assert outcome is not None and table.awaiting() == {}
+        reasons.add(outcome.reason)
+    assert reasons == {"headquarters", "medals", "stuck"}
+
+
+# -- an expansion adds a terrain and a troop kind through the game's hooks --------------------
+
+LANE = Terrain(
+    key="test-lane",
+    name="Test Lane",
+    name_nl="Testpad",
+    source="made up for this test",
+    medal_target=3,
+    special_effect="jungle",
+    special_bases=(12,),
+    muted_bases=(),
+    spots=(
+        Spot(1, (11,), 50, 90, "blue"),
+        Spot(11, (1, 12), 50, 70),
+        Spot(12, (11, 13), 50, 50),
+        Spot(13, (12, 41), 50, 30),
+        Spot(41, (13,), 50, 10, "red"),
+    ),
+    regions=(Region((11, 12, 13), 1),),
+)
+
+
+class LaneParts:
+    """Hook implementations of the test expansion."""
+
+    @hookimpl
+    def toy_battle_terrains(self) -> list[Terrain]:
+        return [LANE]
+
+    @hookimpl
+    def toy_battle_troop_kinds(self) -> list[TroopKind]:
+        return [TroopKind("titan", "Titan", 9, copies=1)]
+
+
+class LanePlugin:
+    """A plugin that registers the test expansion."""
+
+    @hookimpl
+    def gamehall_expansions(self) -> list[ExpansionSpec]:
+        return [ExpansionSpec("toy-battle-lane", "Lane", "1.0.0", "toy-battle", hookimpls=(LaneParts(),))]
+
+
+def test_TB_JUNGLE_2_destination_never_a_headquarters() -> None:
+    registry = Registry([LanePlugin()])
+    ruleset = registry.ruleset("toy-battle", ["toy-battle-lane"])
+    rules = ruleset.rules
+    assert len(rules.army.tokens["blue"]) == 25
+    state = State(
+        terrain="test-lane",
+        options=Options(terrain="test-lane"),
+        racks=((B("titan"),), ()),
+        supply=((B("star"),), (R("star"),)),
+        stacks={11: (B("roxy"),), 13: (R("skully"),)},
+        ready=True,
+    )
+    ctx = Context(0, 10, 0)
+    _, after = engine.decide(ruleset, state, 0, PlaceTroop(troop=B("titan"), spot=12), ctx)
+    assert rules.legal(after, 0) == [MoveTroop(troop=R("skully"), to=12), SkipEffect()]
+    with pytest.raises(IllegalCommand) as caught:
+        engine.decide(ruleset, after, 0, MoveTroop(troop=R("skully"), to=41), ctx)
+    assert caught.value.rule == "TB-JUNGLE-2"
+    table = Table.new("toy-battle", expansions=["toy-battle-lane"], options={"terrain": "test-lane"},
+                      registry=registry)  # fmt: skip
+    assert len(table.state.supply[0]) + len(table.state.racks[0]) == 21
