@@ -155,8 +155,9 @@ class Server:
             return
         request_id: RequestId | None = None
         try:
-            request_id, op, params = self._parse(line, number)
-            self._current_id = request_id
+            raw = self._decode(line, number)
+            request_id = self._current_id = _request_id(raw, number)
+            op, params = self._parse(raw, number)
             result = await self._handlers[op](params)
         except GamehallError as exc:
             self.write(_error(request_id, exc.code, str(exc), number))
@@ -167,18 +168,17 @@ class Server:
             return
         self.write({"id": request_id, "ok": True, "result": result})
 
-    def _parse(self, line: bytes, number: int) -> tuple[RequestId, str, Any]:
+    def _decode(self, line: bytes, number: int) -> dict[str, Any]:
         try:
             raw = self._decoder.decode(line)
         except msgspec.DecodeError as exc:
             raise ProtocolError("invalid_json", f"line {number}: invalid JSON: {exc}") from None
         if not isinstance(raw, dict):
             raise ProtocolError("invalid_request", f"line {number}: a request is a JSON object")
-        request_id = raw.pop("id", None)
-        if isinstance(request_id, bool) or not isinstance(request_id, str | int):
-            raise ProtocolError(
-                "invalid_request", f"line {number}: 'id' must be a string or an integer"
-            )
+        return raw
+
+    def _parse(self, raw: dict[str, Any], number: int) -> tuple[str, Any]:
+        raw = {k: v for k, v in raw.items() if k != "id"}
         op = raw.pop("op", None)
         if op not in PARAMS:
             known = ", ".join(PARAMS)
@@ -188,10 +188,8 @@ class Server:
         try:
             params = msgspec.convert(raw, PARAMS[op])
         except msgspec.ValidationError as exc:
-            raise ProtocolError(
-                "invalid_request", f"line {number}: {op}: {exc}"
-            ) from None
-        return request_id, op, params
+            raise ProtocolError("invalid_request", f"line {number}: {op}: {exc}") from None
+        return op, params
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -323,6 +321,13 @@ class _Watch:
         with anyio.move_on_after(timeout):
             while self.last < target and not self.scope.cancel_called:
                 await anyio.sleep(0.001)
+
+
+def _request_id(raw: dict[str, Any], number: int) -> RequestId:
+    value = raw.get("id")
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ProtocolError("invalid_request", f"line {number}: 'id' must be a string or an integer")
+    return value
 
 
 def _error(request_id: RequestId | None, code: str, message: str, line: int) -> dict[str, Any]:

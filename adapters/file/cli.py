@@ -1,0 +1,135 @@
+"""File commands: ``export``, ``import``, ``replay``, ``verify``, ``diff``, ``bisect``, ``run``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gamehall.core import GamehallError, UnknownMatch, default_registry
+from gamehall.core.hall import Hall
+
+from gamehall.adapters.stdin.common import DEFAULT_DB, open_store
+
+from . import tools
+
+
+def register(sub: Any) -> None:
+    """Add the file subcommands."""
+    export = sub.add_parser("export", help="write a stored match to a log file")
+    export.add_argument("match", help="match id (see 'gamehall matches')")
+    export.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="FILE.jsonl (JSON Lines) or FILE.msgpack (MessagePack)")
+    export.add_argument("--seat", type=int, help="only what this seat may see (no seed)")
+    export.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    export.set_defaults(func=run_export)
+
+    imp = sub.add_parser("import", help="check a whole log file, then store its match")
+    imp.add_argument("file", help="a full log written by 'gamehall export' or 'gamehall run'")
+    imp.add_argument("--as", dest="as_id", metavar="NEW_ID", help="store the match under this id")
+    imp.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    imp.set_defaults(func=run_import)
+
+    replay = sub.add_parser("replay", help="show the board after an event, as a seat sees it")
+    replay.add_argument("file")
+    replay.add_argument("--to", type=int, metavar="N", help="stop after event N (default: the last)")
+    replay.add_argument("--seat", type=int, metavar="S",
+                        help="the seat whose view to show (default: a spectator, or the log's seat)")
+    replay.set_defaults(func=run_replay)
+
+    verify = sub.add_parser("verify", help="re-decide every command and report the first difference")
+    verify.add_argument("file")
+    verify.set_defaults(func=run_verify)
+
+    diff = sub.add_parser("diff", help="show what changed in the state between events A and B")
+    diff.add_argument("file")
+    diff.add_argument("a", type=int, metavar="A")
+    diff.add_argument("b", type=int, metavar="B")
+    diff.set_defaults(func=run_diff)
+
+    bisect = sub.add_parser("bisect", help="find the first event after which an invariant fails")
+    bisect.add_argument("file")
+    bisect.add_argument("--invariant", metavar="NAME", help="one invariant (default: all of them)")
+    bisect.set_defaults(func=run_bisect)
+
+    run = sub.add_parser("run", help="play a file of commands and write its events")
+    run.add_argument("commands", help="COMMANDS.jsonl: a match line, then one command per line")
+    run.add_argument("-o", "--output", required=True, metavar="FILE",
+                     help="FILE.jsonl or FILE.msgpack")
+    run.set_defaults(func=run_run)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Write a stored match (or one seat's view of it) to a file."""
+    registry = default_registry()
+    store = open_store(args.db, registry)
+    try:
+        records = store.read(args.match)
+        if not records:
+            raise UnknownMatch(args.match)
+        count = tools.export(Hall(store, registry), args.match, records, args.seat, args.output)
+    finally:
+        store.close()
+    whose = "full log" if args.seat is None else f"seat {args.seat}'s view"
+    print(f"exported match {args.match} ({whose}, {count} events) to {args.output}")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Check a log file whole, then store its match."""
+    registry = default_registry()
+    log = tools.load(args.file, registry, "import")
+    tools.check_importable(log)
+    match = args.as_id or log.header.match
+    store = open_store(args.db, registry)
+    try:
+        if store.version(match):
+            hint = "" if args.as_id else " (use --as NEW_ID to import it under another id)"
+            raise GamehallError(f"match {match!r} already exists in {args.db}{hint}")
+        tools.store_log(store, log, match)
+    finally:
+        store.close()
+    print(f"imported match {match} ({len(log.records)} events) into {args.db}")
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Print the board after an event, as a seat would see it."""
+    log = tools.load(args.file, default_registry())
+    for line in tools.replay(log, args.to, args.seat):
+        print(line)
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Re-decide every command of a log; exit 1 at the first difference."""
+    log = tools.load(args.file, default_registry(), "verify")
+    ok, lines = tools.verify(log)
+    for line in lines:
+        print(line)
+    return 0 if ok else 1
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    """Print the fields that differ between the states after events A and B."""
+    log = tools.load(args.file, default_registry())
+    for line in tools.diff(log, args.a, args.b):
+        print(line)
+    return 0
+
+
+def run_bisect(args: argparse.Namespace) -> int:
+    """Find the first event after which an invariant fails; exit 1 if one does."""
+    log = tools.load(args.file, default_registry())
+    ok, lines = tools.bisect(log, args.invariant)
+    for line in lines:
+        print(line)
+    return 0 if ok else 1
+
+
+def run_run(args: argparse.Namespace) -> int:
+    """Play a file of commands into a log file."""
+    registry = default_registry()
+    records, summary = tools.run_commands(args.commands, registry)
+    tools.write(args.output, records, None, registry)
+    print(f"{summary}; wrote {len(records)} events to {args.output}")
+    return 0
