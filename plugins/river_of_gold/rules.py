@@ -163,9 +163,10 @@ def deal_stacks(players: int, rng: random.Random) -> StacksDealt:
 
 def _in_turn(turn: Turn, seat: int, phases: tuple[str, ...], rule: str) -> None:
     now = legal_.phase(turn.state)
+    if now == "choice":
+        raise IllegalCommand("an open choice must be made first", "ROG-TURN-2")
     if now not in phases:
-        wanted = "a choice" if now == "choice" else f"the {now} step"
-        raise IllegalCommand(f"that is not possible during {wanted}", rule)
+        raise IllegalCommand(f"that is not possible during the {now} step", rule)
 
 
 def _choice(turn: Turn, kinds: tuple[str, ...]) -> str:
