@@ -13,7 +13,9 @@ TERRAINS = ("castle", "pool", "clouds", "jungle", "cemetery", "caribbean", "meta
 def _games_per_second(games: int) -> float:
     started = time.perf_counter()
     for seed in range(games):
-        table = Table.new("toy-battle", options={"terrain": TERRAINS[seed % len(TERRAINS)]}, seed=seed)
+        table = Table.new(
+            "toy-battle", options={"terrain": TERRAINS[seed % len(TERRAINS)]}, seed=seed
+        )
         if table.play(RandomBot(seed)) is None:
             raise RuntimeError(f"toy-battle seed {seed} did not end")
     return games / (time.perf_counter() - started)

@@ -10,7 +10,15 @@ from typing import Any
 
 from gamehall.core import Command, GameSpec, Invariant, hookimpl
 
-from .commands import COMMANDS, ChooseTarget, DrawTroops, MoveTroop, PlaceTroop, SkipEffect, UseEffect
+from .commands import (
+    COMMANDS,
+    ChooseTarget,
+    DrawTroops,
+    MoveTroop,
+    PlaceTroop,
+    SkipEffect,
+    UseEffect,
+)
 from .effects import default_effects
 from .events import EVENTS
 from .hooks import Defaults, ToyBattleSpecs

@@ -148,14 +148,18 @@ class Evolver:
     def snatched(state: State, event: TroopSnatched) -> State:
         """Move a troop from a rack to the discard pile."""
         return replace(
-            state, discard=state.discard + (event.troop,), **_off_rack(state, event.seat, event.troop)
+            state,
+            discard=state.discard + (event.troop,),
+            **_off_rack(state, event.seat, event.troop),
         )
 
     @staticmethod
     def returned(state: State, event: TroopReturned) -> State:
         """Move a top troop from the terrain to its owner's rack, where both know it is."""
         return replace(
-            state, stacks=_pop(state.stacks, event.spot), **_to_rack(state, event.seat, event.troop, True)
+            state,
+            stacks=_pop(state.stacks, event.spot),
+            **_to_rack(state, event.seat, event.troop, True),
         )
 
     @staticmethod

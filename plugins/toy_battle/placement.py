@@ -53,7 +53,10 @@ def spot_refusal(
     allowed = board.allowed.get(spot) if specials else None
     if allowed:
         if kind.strength is None and not state.options.kwak_on_restricted:
-            return "Kwak has no value, and this spot only takes the values printed on it", "TB-POOL-2"
+            return (
+                "Kwak has no value, and this spot only takes the values printed on it",
+                "TB-POOL-2",
+            )
         if kind.strength is not None and kind.strength not in allowed:
             values = "/".join(map(str, allowed))
             return f"only troops of value {values} may be placed on spot {spot}", "TB-POOL-1"
@@ -98,9 +101,11 @@ def placements(board: Board, army: Army, state: State, seat: int) -> Iterator[tu
     if not by_kind:
         return
     reach = reachable(board, state, seat)
+    near = [spot for spot in board.spot_ids if spot in reach]
     for key, troops in by_kind.items():
         kind = army.by_key[key]
-        for spot in board.spot_ids:
+        # Only Hook can go beyond the connected spots, so the others skip the far ones.
+        for spot in board.spot_ids if kind.ignores_connection else near:
             if spot_refusal(board, army, state, seat, kind, spot, reach) is None:
                 for troop in troops:
                     yield troop, spot

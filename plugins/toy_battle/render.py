@@ -7,8 +7,16 @@ from .troops import Army
 from .view import PlayerView, View
 
 WIDTH, HEIGHT = 64, 25
-SHORT = {"kwak": "K", "skully": "1", "capn": "2", "jumbo": "3", "hook": "4", "xb42": "5",
-         "star": "6", "roxy": "7"}  # fmt: skip
+SHORT = {
+    "kwak": "K",
+    "skully": "1",
+    "capn": "2",
+    "jumbo": "3",
+    "hook": "4",
+    "xb42": "5",
+    "star": "6",
+    "roxy": "7",
+}
 
 
 def _short(troop: str) -> str:
@@ -55,7 +63,9 @@ def _map(view: View, board: Board) -> list[str]:
 
 def _rack(army: Army, player: PlayerView) -> str:
     if player.rack is None:
-        known = f" (known: {', '.join(_name(army, t) for t in player.known)})" if player.known else ""
+        known = (
+            f" (known: {', '.join(_name(army, t) for t in player.known)})" if player.known else ""
+        )
         return f"{player.rack_size} troops, {player.face_down} face down{known}"
     down = set(player.face_down_troops or ())
     names = [_name(army, t) + (" [face down]" if t in down else "") for t in player.rack]
@@ -76,10 +86,14 @@ def render(view: View, army: Army, board: Board | None, prompts: dict[str, str])
             f"Seat {player.seat}{you} {player.colour}: {player.medals} medals, "
             f"supply {player.supply}, rack: {_rack(army, player)}"
         )
-    lines.append("Regions: " + " ".join(
-        f"{'+'.join(map(str, r.bases))}={r.medals}" + (f"(seat {r.taken_by})" if r.taken_by is not None else "")
-        for r in view.regions
-    ))  # fmt: skip
+    lines.append(
+        "Regions: "
+        + " ".join(
+            f"{'+'.join(map(str, r.bases))}={r.medals}"
+            + (f"(seat {r.taken_by})" if r.taken_by is not None else "")
+            for r in view.regions
+        )
+    )
     if view.discard:
         lines.append("Discard: " + ", ".join(_name(army, t) for t in view.discard))
     if view.over:

@@ -64,10 +64,14 @@ class ToyBattle(Rules[State]):
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
-        self.army = Army(list({k.key: k for ks in hook.toy_battle_troop_kinds() for k in ks}.values()))
+        self.army = Army(
+            list({k.key: k for ks in hook.toy_battle_troop_kinds() for k in ks}.values())
+        )
         terrains = {t.key: t for ts in hook.toy_battle_terrains() for t in ts}
         self.boards = {key: Board(terrain) for key, terrain in terrains.items()}
-        self.effects: dict[str, Effect] = {e.name: e for es in hook.toy_battle_effects() for e in es}
+        self.effects: dict[str, Effect] = {
+            e.name: e for es in hook.toy_battle_effects() for e in es
+        }
         self.decisions = {
             name: Decision(f"effect:{name}", effect.prompt) for name, effect in self.effects.items()
         }
@@ -102,7 +106,9 @@ class ToyBattle(Rules[State]):
         first = rng.randrange(2)
         events.append(StartPlayerChosen(seat=first))
         for seat, count in ((first, OPENING_RACKS[0]), (1 - first, OPENING_RACKS[1])):
-            order = next(e.order for e in events if isinstance(e, SupplyShuffled) and e.seat == seat)
+            order = next(
+                e.order for e in events if isinstance(e, SupplyShuffled) and e.seat == seat
+            )
             drawn = (order or ())[REMOVED : REMOVED + count]
             events.append(TroopsDrawn(seat=seat, count=count, cause="setup", troops=drawn))
         return events
@@ -222,7 +228,11 @@ class ToyBattle(Rules[State]):
         board, out = self.board(state), []
         for spot in board.adjacent[pending.spot]:
             top = state.top(spot)
-            if top is not None and spot not in board.hq_owner and seat_of(state, top) != pending.seat:
+            if (
+                top is not None
+                and spot not in board.hq_owner
+                and seat_of(state, top) != pending.seat
+            ):
                 out.append((top, spot))
         return out
 
@@ -232,9 +242,13 @@ class ToyBattle(Rules[State]):
             raise IllegalCommand(f"there is no troop {troop!r}", rule)
         spot = next((s for s, stack in state.stacks.items() if troop in stack), None)
         if spot is None:
-            raise IllegalCommand(f"{troop} is not a troop you can see on the terrain", "TB-EFFECT-2")
+            raise IllegalCommand(
+                f"{troop} is not a troop you can see on the terrain", "TB-EFFECT-2"
+            )
         if state.stacks[spot][-1] != troop:
-            raise IllegalCommand(f"{troop} is covered: only visible troops can be targeted", "TB-EFFECT-2")
+            raise IllegalCommand(
+                f"{troop} is covered: only visible troops can be targeted", "TB-EFFECT-2"
+            )
         if seat_of(state, troop) != owner:
             side = "your own" if owner == state.turn else "an enemy"
             raise IllegalCommand(f"this effect needs {side} troop", rule)

@@ -108,4 +108,6 @@ BOXED = ("castle", "pool", "clouds", "jungle", "cemetery", "caribbean", "metal-x
 def load_terrains() -> list[Terrain]:
     """Decode the eight boxed terrains from the package's data files."""
     folder = resources.files(__package__) / "data"
-    return [msgspec.toml.decode((folder / f"{key}.toml").read_bytes(), type=Terrain) for key in BOXED]
+    return [
+        msgspec.toml.decode((folder / f"{key}.toml").read_bytes(), type=Terrain) for key in BOXED
+    ]

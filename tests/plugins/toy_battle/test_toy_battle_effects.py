@@ -43,7 +43,11 @@ def test_TB_SKULLY_1_draws_two_or_one() -> None:
     assert awaited(after) == "effect:skully" and RULES.legal(after, 0) == [USE, SKIP]
     events, after = send(after, USE)
     assert events[1].count == 2 and len(after.racks[0]) == 2
-    rack = (B("skully"),) + tuple(B(k, n) for k in ("roxy", "star", "hook") for n in (1, 2)) + (B("kwak"),)
+    rack = (
+        (B("skully"),)
+        + tuple(B(k, n) for k in ("roxy", "star", "hook") for n in (1, 2))
+        + (B("kwak"),)
+    )
     _, after = send(make(racks=(rack, ())), place(B("skully"), 11))
     events, after = send(after, USE)
     assert events[1].count == 1 and len(after.racks[0]) == 8
@@ -64,12 +68,21 @@ def test_TB_CAPN_2_troop_effects_before_base_effects() -> None:
     _, after = send(make(stacks=own, racks=((B("capn"), B("skully")), ())), place(B("capn"), 15))
     assert [(p.effect, p.spot) for p in after.queue] == [("capn", 15), ("castle", 15)]
     _, after = send(after, place(B("skully"), 20))
-    assert [(p.effect, p.spot) for p in after.queue] == [("skully", 20), ("castle", 15), ("castle", 20)]
+    assert [(p.effect, p.spot) for p in after.queue] == [
+        ("skully", 20),
+        ("castle", 15),
+        ("castle", 20),
+    ]
 
 
 def test_TB_JUMBO_1_discards_adjacent_visible_enemy() -> None:
-    stacks = {11: [B("star")], 17: [R("roxy")], 18: [R("hook"), B("kwak")], 22: [R("skully")],
-              15: [R("capn"), B("kwak", 2)]}  # fmt: skip
+    stacks = {
+        11: [B("star")],
+        17: [R("roxy")],
+        18: [R("hook"), B("kwak")],
+        22: [R("skully")],
+        15: [R("capn"), B("kwak", 2)],
+    }
     _, after = send(make(stacks=stacks, racks=((B("jumbo"),), (R("star"),))), place(B("jumbo"), 13))
     assert RULES.legal(after, 0) == [target(R("roxy")), SKIP]
     refused(after, target(R("skully")), "TB-JUMBO-1")
@@ -134,12 +147,19 @@ def test_TB_EFFECT_2_only_visible_troops_are_targets() -> None:
 
 
 def test_TB_EFFECT_3_no_effect_takes_rack_past_eight() -> None:
-    rack = (B("star"),) + tuple(B(k, n) for k in ("roxy", "skully", "hook") for n in (1, 2)) + (B("kwak"),)
+    rack = (
+        (B("star"),)
+        + tuple(B(k, n) for k in ("roxy", "skully", "hook") for n in (1, 2))
+        + (B("kwak"),)
+    )
     own = {11: [B("roxy", 3)], 13: [B("hook", 3)]}
     _, after = send(make(stacks=own, racks=(rack, ())), place(B("star"), 15))
     events, done = send(after, USE)
     assert len(done.racks[0]) == 8
-    assert events[-2:] == [EffectFinished(seat=0, effect="castle", outcome="impossible"), events[-1]]
+    assert events[-2:] == [
+        EffectFinished(seat=0, effect="castle", outcome="impossible"),
+        events[-1],
+    ]
     assert done.turn == 1
 
 
@@ -154,13 +174,24 @@ def test_TB_EFFECT_4_unusable_effect_lapses_by_itself() -> None:
 
 def test_TB_TERRAIN_1_beginner_option_plain_special_bases() -> None:
     own = {11: [B("roxy")], 13: [B("roxy", 2)]}
-    events, _ = send(make(stacks=own, racks=((B("kwak"),), ()), special_bases=False), place(B("kwak"), 15))
+    events, _ = send(
+        make(stacks=own, racks=((B("kwak"),), ()), special_bases=False), place(B("kwak"), 15)
+    )
     assert events[0].base_effect == "" and kinds(events) == ["TroopPlaced", "TurnEnded"]
-    _, after = send(make("pool", stacks={11: [B("star")]}, racks=((B("roxy"),), ()), special_bases=False),
-                    place(B("roxy"), 12))  # fmt: skip
+    _, after = send(
+        make("pool", stacks={11: [B("star")]}, racks=((B("roxy"),), ()), special_bases=False),
+        place(B("roxy"), 12),
+    )
     assert after.stacks[12] == (B("roxy"),)
-    events, _ = send(make("metal-x", stacks={12: [B("roxy")], 15: [B("roxy", 2)]},
-                          racks=((B("star"),), ()), special_bases=False), place(B("star"), 16))  # fmt: skip
+    events, _ = send(
+        make(
+            "metal-x",
+            stacks={12: [B("roxy")], 15: [B("roxy", 2)]},
+            racks=((B("star"),), ()),
+            special_bases=False,
+        ),
+        place(B("star"), 16),
+    )
     assert events[0].troop_effect == "star"
 
 
@@ -176,8 +207,12 @@ def test_TB_CASTLE_1_returns_other_own_visible_troop() -> None:
 
 
 def test_TB_CEMETERY_1_takes_own_troop_from_discard() -> None:
-    state = make("cemetery", stacks={13: [B("star")]}, racks=((B("roxy"),), ()),
-                 discard=(R("star"), B("star", 2)))  # fmt: skip
+    state = make(
+        "cemetery",
+        stacks={13: [B("star")]},
+        racks=((B("roxy"),), ()),
+        discard=(R("star"), B("star", 2)),
+    )
     _, after = send(state, place(B("roxy"), 12))
     assert RULES.legal(after, 0) == [target(B("star", 2)), SKIP]
     refused(after, target(R("star")), "TB-CEMETERY-1")
@@ -194,7 +229,9 @@ def test_TB_CLOUDS_1_draws_one() -> None:
 
 def test_TB_JUNGLE_1_moves_adjacent_enemy_ignoring_rules() -> None:
     stacks = {11: [B("star")], 12: [B("star", 2)], 18: [R("skully")], 21: [B("roxy")]}
-    _, after = send(make("jungle", stacks=stacks, racks=((B("roxy", 2),), ())), place(B("roxy", 2), 15))
+    _, after = send(
+        make("jungle", stacks=stacks, racks=((B("roxy", 2),), ())), place(B("roxy", 2), 15)
+    )
     assert set(RULES.legal(after, 0)) == {
         MoveTroop(troop=R("skully"), to=to) for to in (15, 17, 21)
     } | {SKIP}
@@ -207,7 +244,9 @@ def test_TB_JUNGLE_1_moves_adjacent_enemy_ignoring_rules() -> None:
 def test_TB_BATTLEFIELD_1_blind_pick_face_down() -> None:
     red = tuple(R(k, n) for k in ("roxy", "star", "hook", "skully") for n in (1, 2))
     own = {11: [B("star")], 13: [B("star", 2)]}
-    _, after = send(make("battlefield", stacks=own, racks=((B("roxy"),), red)), place(B("roxy"), 14))
+    _, after = send(
+        make("battlefield", stacks=own, racks=((B("roxy"),), red)), place(B("roxy"), 14)
+    )
     events, done = send(after, USE, seed=4)
     down = events[1]
     assert isinstance(down, TroopTurnedDown) and down.seat == 1 and down.troop in red
@@ -231,9 +270,18 @@ def test_TB_BATTLEFIELD_2_face_down_not_placeable_returns_at_end_of_turn() -> No
 def test_TB_CARIBBEAN_1_two_blue_headquarters_either_wins() -> None:
     view = RULES.view(make("caribbean"), None)
     assert view.players[0].headquarters == (1, 2) and view.players[1].headquarters == (41,)
-    state = make("caribbean", stacks={22: [R("star")], 19: [R("star", 2)], 16: [R("star", 3)],
-                                      14: [R("hook")], 11: [R("hook", 2)]},
-                 racks=((), (R("skully"),)), turn=1)  # fmt: skip
+    state = make(
+        "caribbean",
+        stacks={
+            22: [R("star")],
+            19: [R("star", 2)],
+            16: [R("star", 3)],
+            14: [R("hook")],
+            11: [R("hook", 2)],
+        },
+        racks=((), (R("skully"),)),
+        turn=1,
+    )
     events, _ = send(state, place(R("skully"), 1))
     assert events[-1].reason == "headquarters" and events[-1].winner == 1
 
@@ -253,7 +301,9 @@ def test_TB_POOL_1_restricted_spots() -> None:
 def test_TB_POOL_2_kwak_choice_and_option() -> None:
     stacks, racks = {11: [B("star")]}, ((B("kwak"),), ())
     refused(make("pool", stacks=stacks, racks=racks), place(B("kwak"), 12), "TB-POOL-2")
-    _, after = send(make("pool", stacks=stacks, racks=racks, kwak_on_restricted=True), place(B("kwak"), 12))
+    _, after = send(
+        make("pool", stacks=stacks, racks=racks, kwak_on_restricted=True), place(B("kwak"), 12)
+    )
     assert after.stacks[12] == (B("kwak"),)
 
 
@@ -261,7 +311,9 @@ def test_TB_METALX_1_no_troop_effects_on_metal_x_bases() -> None:
     own = {12: [B("roxy")], 15: [B("roxy", 2)]}
     events, _ = send(make("metal-x", stacks=own, racks=((B("star"),), ())), place(B("star"), 16))
     assert events[0].troop_effect == "" and kinds(events) == ["TroopPlaced", "TurnEnded"]
-    events, _ = send(make("metal-x", stacks=own, racks=((B("capn"), B("star")), ())), place(B("capn"), 18))
+    events, _ = send(
+        make("metal-x", stacks=own, racks=((B("capn"), B("star")), ())), place(B("capn"), 18)
+    )
     assert kinds(events) == ["TroopPlaced", "TurnEnded"]
     empty = make("metal-x", racks=((B("hook"),), ()))
     refused(empty, place(B("hook"), 17), "TB-METALX-1")
@@ -288,7 +340,9 @@ def test_TB_HIDDEN_2_rack_seen_by_owner_size_by_opponent() -> None:
     assert table.view(0).players[0].rack == state.racks[0]
     assert table.view(1).players[0].rack is None
     assert table.view(1).players[0].rack_size == len(state.racks[0])
-    assert not any(t in strings(table.view(1)) or t in strings(table.view(None)) for t in state.racks[0])
+    assert not any(
+        t in strings(table.view(1)) or t in strings(table.view(None)) for t in state.racks[0]
+    )
     drawn = next(e for e in table.events if isinstance(e, TroopsDrawn) and e.seat == 0)
     assert RULES.redact(drawn, 1).troops is None and RULES.redact(drawn, 0) == drawn
 
@@ -302,12 +356,20 @@ def test_TB_HIDDEN_3_removed_hidden_from_everyone() -> None:
 
 
 def test_TB_HIDDEN_4_face_down_troop_hidden_from_picker() -> None:
-    state = make("battlefield", racks=((), (R("roxy"), R("star"))), face_down=((), (R("roxy"),)), turn=1)
-    assert R("roxy") not in strings(RULES.view(state, 0)) and RULES.view(state, 0).players[1].face_down == 1
+    state = make(
+        "battlefield", racks=((), (R("roxy"), R("star"))), face_down=((), (R("roxy"),)), turn=1
+    )
+    assert (
+        R("roxy") not in strings(RULES.view(state, 0))
+        and RULES.view(state, 0).players[1].face_down == 1
+    )
     assert RULES.view(state, 1).players[1].face_down_troops == (R("roxy"),)
 
 
 def test_TB_HIDDEN_5_board_and_discard_public() -> None:
     state = make(stacks={11: [B("star"), R("roxy")]}, discard=(B("kwak"), R("hook")))
     views = [RULES.view(state, seat) for seat in (0, 1, None)]
-    assert all(v.stacks == {11: (B("star"), R("roxy"))} and v.discard == (B("kwak"), R("hook")) for v in views)
+    assert all(
+        v.stacks == {11: (B("star"), R("roxy"))} and v.discard == (B("kwak"), R("hook"))
+        for v in views
+    )

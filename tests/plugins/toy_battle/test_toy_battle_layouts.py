@@ -10,10 +10,26 @@ from gamehall.plugins.toy_battle.terrain import BOXED, Board, Terrain, load_terr
 
 TERRAINS = {t.key: t for t in load_terrains()}
 # Medal targets and medals on the board, from the component notes (part B, B3/B4).
-TARGETS = {"castle": 7, "pool": 6, "clouds": 8, "jungle": 7, "cemetery": 7, "caribbean": 5,
-           "metal-x": 7, "battlefield": 8}  # fmt: skip
-MEDALS = {"castle": 14, "pool": 12, "clouds": 16, "jungle": 14, "cemetery": 14, "caribbean": 11,
-          "metal-x": 14, "battlefield": 16}  # fmt: skip
+TARGETS = {
+    "castle": 7,
+    "pool": 6,
+    "clouds": 8,
+    "jungle": 7,
+    "cemetery": 7,
+    "caribbean": 5,
+    "metal-x": 7,
+    "battlefield": 8,
+}
+MEDALS = {
+    "castle": 14,
+    "pool": 12,
+    "clouds": 16,
+    "jungle": 14,
+    "cemetery": 14,
+    "caribbean": 11,
+    "metal-x": 14,
+    "battlefield": 16,
+}
 HQS = {"pool": ((1, 2), (41, 42)), "caribbean": ((1, 2), (41,))}
 
 
@@ -78,8 +94,15 @@ def test_special_bases_are_bases_of_the_terrain(key: str) -> None:
     assert bool(terrain.special_bases) == bool(terrain.special_effect)
     restricted = {s.id: s.allowed for s in terrain.spots if s.allowed}
     if key == "pool":
-        assert restricted == {2: (6, 7), 12: (1, 2), 16: (3, 4, 5), 17: (6, 7), 18: (3, 4, 5),
-                              22: (1, 2), 41: (6, 7)}  # fmt: skip
+        assert restricted == {
+            2: (6, 7),
+            12: (1, 2),
+            16: (3, 4, 5),
+            17: (6, 7),
+            18: (3, 4, 5),
+            22: (1, 2),
+            41: (6, 7),
+        }
     else:
         assert not restricted
     assert bool(terrain.muted_bases) == (key == "metal-x")

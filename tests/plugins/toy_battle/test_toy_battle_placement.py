@@ -44,7 +44,9 @@ def test_TB_SETUP_2_colours_and_headquarters() -> None:
     assert (players[0].colour, players[0].headquarters) == ("blue", (1,))
     assert (players[1].colour, players[1].headquarters) == ("red", (41,))
     assert Table.new("toy-battle", options={"colour": "red"}).state.blue == 1
-    blues = {Table.new("toy-battle", options={"colour": "random"}, seed=s).state.blue for s in range(12)}
+    blues = {
+        Table.new("toy-battle", options={"colour": "random"}, seed=s).state.blue for s in range(12)
+    }
     assert blues == {0, 1}
     table = Table.new("toy-battle", options={"colour": "random"}, seed=5)
     assert [e.blue for e in table.events if isinstance(e, ColoursChosen)] == [table.state.blue]
@@ -160,8 +162,16 @@ def test_TB_PLACE_3_stronger_enemy_refused() -> None:
 
 
 def test_TB_PLACE_4_own_headquarters_refused_enemy_headquarters_allowed() -> None:
-    state = make(stacks={24: [B("star")], 22: [B("star", 2)], 18: [B("star", 3)], 13: [B("roxy")],
-                         11: [B("roxy", 2)]}, racks=((B("skully"),), ()))  # fmt: skip
+    state = make(
+        stacks={
+            24: [B("star")],
+            22: [B("star", 2)],
+            18: [B("star", 3)],
+            13: [B("roxy")],
+            11: [B("roxy", 2)],
+        },
+        racks=((B("skully"),), ()),
+    )
     refused(state, place(B("skully"), 1), "TB-PLACE-4")
     events, after = send(state, place(B("skully"), 41))
     assert events[-1] == MatchEnded(winner=0, reason="headquarters", medals=after.medals)
@@ -196,8 +206,10 @@ def test_TB_CONNECT_1_unconnected_base_refused() -> None:
 
 
 def test_TB_CONNECT_2_empty_or_enemy_base_breaks_chain() -> None:
-    state = make(stacks={11: [B("star")], 13: [B("star", 2), R("roxy")], 17: [B("kwak")]},
-                 racks=((B("roxy"),), ()))  # fmt: skip
+    state = make(
+        stacks={11: [B("star")], 13: [B("star", 2), R("roxy")], 17: [B("kwak")]},
+        racks=((B("roxy"),), ()),
+    )
     refused(state, place(B("roxy"), 20), "TB-CONNECT-1")
     refused(state, place(B("roxy"), 15), "TB-CONNECT-1")
     caribbean = make("caribbean", racks=((B("roxy"),), ()))
@@ -224,7 +236,9 @@ def test_TB_HOOK_1_ignores_connection_on_a_base() -> None:
     _, after = send(state, place(B("hook"), 22))
     assert after.stacks[22] == (R("capn"), B("hook"))
     refused(state, place(B("roxy"), 22), "TB-CONNECT-1")
-    refused(make(stacks={22: [R("xb42")]}, racks=((B("hook"),), ())), place(B("hook"), 22), "TB-PLACE-3")
+    refused(
+        make(stacks={22: [R("xb42")]}, racks=((B("hook"),), ())), place(B("hook"), 22), "TB-PLACE-3"
+    )
 
 
 def test_TB_HOOK_2_needs_connection_for_enemy_headquarters() -> None:
@@ -236,8 +250,9 @@ def test_TB_HOOK_2_needs_connection_for_enemy_headquarters() -> None:
 
 
 def test_TB_REGION_1_all_bases_take_medals_at_once() -> None:
-    state = make(stacks={11: [B("star")], 13: [B("star", 2)], 15: [B("star", 3)]},
-                 racks=((B("roxy"),), ()))  # fmt: skip
+    state = make(
+        stacks={11: [B("star")], 13: [B("star", 2)], 15: [B("star", 3)]}, racks=((B("roxy"),), ())
+    )
     events, after = send(state, place(B("roxy"), 17))
     assert RegionTaken(seat=0, region=1, medals=1) in events
     assert after.medals == (1, 0)
@@ -245,30 +260,53 @@ def test_TB_REGION_1_all_bases_take_medals_at_once() -> None:
 
 
 def test_TB_REGION_2_medals_kept_when_bases_lost() -> None:
-    state = make(stacks={11: [B("star")], 13: [B("star", 2)], 15: [B("skully")], 17: [B("skully", 2)]},
-                 racks=((), (R("hook"),)), turn=1, medals=(1, 0), taken=[(1, 0)])  # fmt: skip
+    state = make(
+        stacks={11: [B("star")], 13: [B("star", 2)], 15: [B("skully")], 17: [B("skully", 2)]},
+        racks=((), (R("hook"),)),
+        turn=1,
+        medals=(1, 0),
+        taken=[(1, 0)],
+    )
     events, after = send(state, place(R("hook"), 15))
     assert after.stacks[15][-1] == R("hook") and after.medals == (1, 0)
     assert not [e for e in events if isinstance(e, RegionTaken)]
 
 
 def test_TB_REGION_3_several_regions_in_one_placement() -> None:
-    own = {11: [B("star")], 13: [B("star", 2)], 15: [B("star", 3)], 18: [B("hook")], 22: [B("hook", 2)]}
+    own = {
+        11: [B("star")],
+        13: [B("star", 2)],
+        15: [B("star", 3)],
+        18: [B("hook")],
+        22: [B("hook", 2)],
+    }
     events, after = send(make(stacks=own, racks=((B("roxy"),), ())), place(B("roxy"), 17))
     assert [(e.region, e.medals) for e in events if isinstance(e, RegionTaken)] == [(1, 1), (3, 2)]
     assert after.medals == (3, 0)
 
 
 def test_TB_REGION_4_emptied_region_gives_nothing() -> None:
-    state = make(stacks={11: [B("star")], 13: [B("star", 2)], 15: [B("star", 3)]},
-                 racks=((B("roxy"),), ()), medals=(0, 1), taken=[(1, 1)])  # fmt: skip
+    state = make(
+        stacks={11: [B("star")], 13: [B("star", 2)], 15: [B("star", 3)]},
+        racks=((B("roxy"),), ()),
+        medals=(0, 1),
+        taken=[(1, 1)],
+    )
     events, after = send(state, place(B("roxy"), 17))
     assert not [e for e in events if isinstance(e, RegionTaken)] and after.medals == (0, 1)
 
 
 def test_TB_REGION_5_uncovering_can_give_region_to_either_player() -> None:
-    state = make(stacks={11: [B("star")], 13: [B("star", 2)], 19: [R("hook"), B("kwak")],
-                         21: [R("star")], 23: [R("star", 2)]}, racks=((B("roxy"),), ()))  # fmt: skip
+    state = make(
+        stacks={
+            11: [B("star")],
+            13: [B("star", 2)],
+            19: [R("hook"), B("kwak")],
+            21: [R("star")],
+            23: [R("star", 2)],
+        },
+        racks=((B("roxy"),), ()),
+    )
     _, after = send(state, place(B("roxy"), 15))
     assert awaited(after) == "effect:castle"
     events, after = send(after, ChooseTarget(troop=B("kwak")))
@@ -279,8 +317,12 @@ def test_TB_REGION_5_uncovering_can_give_region_to_either_player() -> None:
 
 
 def test_TB_END_1_troop_on_enemy_headquarters_wins() -> None:
-    state = make("caribbean", stacks={20: [R("star")], 21: [R("star", 2)], 12: [R("star", 3)],
-                                      15: [R("skully")]}, racks=((), (R("skully", 2),)), turn=1)  # fmt: skip
+    state = make(
+        "caribbean",
+        stacks={20: [R("star")], 21: [R("star", 2)], 12: [R("star", 3)], 15: [R("skully")]},
+        racks=((), (R("skully", 2),)),
+        turn=1,
+    )
     events, after = send(state, place(R("skully", 2), 2))
     assert events[-1].reason == "headquarters" and events[-1].winner == 1
     assert RULES.awaiting(after) == {} and RULES.legal(after, 0) == RULES.legal(after, 1) == []
@@ -288,8 +330,11 @@ def test_TB_END_1_troop_on_enemy_headquarters_wins() -> None:
 
 
 def test_TB_END_2_medal_target_reached_wins() -> None:
-    state = make(stacks={11: [B("star")], 13: [B("star", 2)], 15: [B("star", 3)]},
-                 racks=((B("capn"),), ()), medals=(6, 0))  # fmt: skip
+    state = make(
+        stacks={11: [B("star")], 13: [B("star", 2)], 15: [B("star", 3)]},
+        racks=((B("capn"),), ()),
+        medals=(6, 0),
+    )
     events, after = send(state, place(B("capn"), 17))
     assert kinds(events) == ["TroopPlaced", "RegionTaken", "MatchEnded"]
     assert events[-1] == MatchEnded(winner=0, reason="medals", medals=(7, 0))
@@ -308,6 +353,8 @@ def test_TB_END_4_tie_lost_by_player_who_ended() -> None:
     state = make(racks=((B("roxy"),), ()), supply=((B("star"),), ()), medals=(2, 2))
     events, _ = send(state, DRAW)
     assert (events[-1].winner, events[-1].ended_by) == (0, 1)
-    last = make(racks=((B("roxy"),), ()), supply=((B("star"),), ()), medals=(2, 2), tie_loser="last")
+    last = make(
+        racks=((B("roxy"),), ()), supply=((B("star"),), ()), medals=(2, 2), tie_loser="last"
+    )
     events, _ = send(last, DRAW)
     assert (events[-1].winner, events[-1].ended_by) == (1, 0)

@@ -14,6 +14,7 @@ from gamehall.core import (
     Context,
     ExpansionSpec,
     IllegalCommand,
+    RandomBot,
     Registry,
     Table,
     default_registry,
@@ -40,7 +41,9 @@ def _doc_ids() -> list[str]:
 def test_every_rule_id_in_the_doc_has_a_scenario_test() -> None:
     ids = _doc_ids()
     assert len(ids) == len(set(ids)) and len(ids) > 50
-    names = {n for f in HERE.glob("test_*.py") for n in re.findall(r"def (test_\w+)", f.read_text())}
+    names = {
+        n for f in HERE.glob("test_*.py") for n in re.findall(r"def (test_\w+)", f.read_text())
+    }
     missing = [i for i in ids if not any(i.replace("-", "_") + "_" in n for n in names)]
     assert not missing, f"rules without a scenario test: {missing}"
 
@@ -52,12 +55,17 @@ def test_every_rule_id_the_code_names_is_in_the_doc() -> None:
 
 @pytest.mark.parametrize("case", cases(default_registry(), "toy-battle"), ids=lambda c: c.name)
 def test_conformance_on_every_terrain(case: object) -> None:
-    for seed in range(4):
+    for seed in range(12):
         check_playout(default_registry(), case, seed)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("options", [{"special_bases": False}, {"colour": "random", "terrain": "pool",
-                                     "kwak_on_restricted": True, "tie_loser": "last"}])  # fmt: skip
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"special_bases": False},
+        {"colour": "random", "terrain": "pool", "kwak_on_restricted": True, "tie_loser": "last"},
+    ],
+)
 def test_conformance_with_the_other_options(options: dict[str, object]) -> None:
     registry = default_registry()
     case = msgspec.structs.replace(cases(registry, "toy-battle")[0], options=options)
@@ -71,25 +79,30 @@ def test_golden_replay_per_terrain_is_current() -> None:
     assert len(mine) == 8
     for case in mine:
         path = path_for(ROOT / "tests" / "golden", case)
-        assert path.exists(), f"no golden replay {path.name}: run python -m gamehall.core.golden --update"
+        assert path.exists(), (
+            f"no golden replay {path.name}: run python -m gamehall.core.golden --update"
+        )
         assert path.read_text() == playthrough(registry, case), f"{path.name} is stale"
 
 
 def test_bench_reports_games_per_second() -> None:
-    spec = importlib.util.spec_from_file_location("bench_toy_battle", ROOT / "bench" / "bench_toy_battle.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_toy_battle", ROOT / "bench" / "bench_toy_battle.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     figures = module.run(quick=True)
-    assert set(figures) == {"playouts.toy_battle.games_per_s"} and figures["playouts.toy_battle.games_per_s"] > 0
+    assert (
+        set(figures) == {"playouts.toy_battle.games_per_s"}
+        and figures["playouts.toy_battle.games_per_s"] > 0
+    )
 
 
 def test_random_games_end_on_every_terrain_with_every_ending() -> None:
     reasons = set()
     for seed in range(40):
         table = Table.new("toy-battle", options={"terrain": "caribbean"}, seed=seed)
-        from gamehall.core import RandomBot
-
         outcome = table.play(RandomBot(seed))
         assert outcome is not None and table.awaiting() == {}
         reasons.add(outcome.reason)
@@ -135,7 +148,11 @@ class LanePlugin:
 
     @hookimpl
     def gamehall_expansions(self) -> list[ExpansionSpec]:
-        return [ExpansionSpec("toy-battle-lane", "Lane", "1.0.0", "toy-battle", hookimpls=(LaneParts(),))]
+        return [
+            ExpansionSpec(
+                "toy-battle-lane", "Lane", "1.0.0", "toy-battle", hookimpls=(LaneParts(),)
+            )
+        ]
 
 
 def test_TB_JUNGLE_2_destination_never_a_headquarters() -> None:
@@ -157,6 +174,10 @@ def test_TB_JUNGLE_2_destination_never_a_headquarters() -> None:
     with pytest.raises(IllegalCommand) as caught:
         engine.decide(ruleset, after, 0, MoveTroop(troop=R("skully"), to=41), ctx)
     assert caught.value.rule == "TB-JUNGLE-2"
-    table = Table.new("toy-battle", expansions=["toy-battle-lane"], options={"terrain": "test-lane"},
-                      registry=registry)  # fmt: skip
+    table = Table.new(
+        "toy-battle",
+        expansions=["toy-battle-lane"],
+        options={"terrain": "test-lane"},
+        registry=registry,
+    )
     assert len(table.state.supply[0]) + len(table.state.racks[0]) == 21

@@ -64,7 +64,9 @@ def make(
     )
 
 
-def send(state: State, command: Command, seat: int | None = None, seed: int = 0) -> tuple[list[Event], State]:
+def send(
+    state: State, command: Command, seat: int | None = None, seed: int = 0
+) -> tuple[list[Event], State]:
     """Decide a command as the engine does; return its events and the state after them."""
     seat = state.turn if seat is None else seat
     events, after = engine.decide(RULESET, state, seat, command, Context(seat, 100, seed))
