@@ -158,8 +158,15 @@ def read_bytes(path: str | Path) -> bytes:
 
 
 def items(path: str | Path, data: bytes) -> tuple[str, list[tuple[int, bytes]]]:
-    """Return the unit name and each (number, JSON bytes) item of a log file."""
-    if data.lstrip()[:1] == b"{":
+    """Return the unit name and each (number, JSON bytes) item of a log file.
+
+    The extension tells the format; without a known one, the first byte does (``{`` for JSON).
+    """
+    suffix = Path(path).suffix.lower()
+    msgpack = suffix in MSGPACK_SUFFIXES or (
+        suffix not in JSON_SUFFIXES and data.lstrip()[:1] not in (b"{", b"")
+    )
+    if not msgpack:
         numbered = [(n, line) for n, line in enumerate(data.split(b"\n"), start=1) if line.strip()]
         return "line", numbered
     out: list[tuple[int, bytes]] = []
@@ -171,6 +178,8 @@ def items(path: str | Path, data: bytes) -> tuple[str, list[tuple[int, bytes]]]:
             obj = msgspec.msgpack.decode(data[pos:end])
         except (ValueError, msgspec.DecodeError) as exc:
             raise LogError(path, number, f"not a MessagePack object: {exc}", "object") from None
+        if not isinstance(obj, dict):
+            raise LogError(path, number, "not a MessagePack map: this is no gamehall log", "object")
         out.append((number, msgspec.json.encode(obj)))
         pos = end
     return "object", out

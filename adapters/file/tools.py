@@ -152,7 +152,7 @@ def verify(log: Log, label: str = "verify") -> tuple[bool, list[str]]:
     to_json = log.ruleset.codec.to_json
     lines = [
         f"{log.path}, {log.unit} {log.line_of(difference.seq)}: event {difference.seq}: "
-        f"{difference.kind}: {difference.message}"
+        f"{difference.message} ({difference.kind})"
     ]
     lines += [f"  recorded:   {to_json(e).decode()}" for e in difference.recorded]
     lines += [f"  re-decided: {to_json(e).decode()}" for e in difference.redecided]
