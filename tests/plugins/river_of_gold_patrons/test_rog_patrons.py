@@ -1,0 +1,164 @@
+"""The Clan Patrons expansion: setup modes and each patron (ROG-PATRON-1..10)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gamehall.core import IllegalCommand, InvalidCommand
+from gamehall.plugins.river_of_gold.commands import Build, Deliver, EndTurn, Sail
+from gamehall.plugins.river_of_gold_patrons.patrons import PATRONS, ChoosePatron, SetDie
+
+from tests.plugins.river_of_gold.rog_helpers import build_on, clean, player, state, table
+
+EXP = ("river-of-gold-patrons",)
+
+
+def drafting(players: int = 2, seed: int = 1, mode: str = "draft"):  # type: ignore[no-untyped-def]
+    return table(players, seed=seed, expansions=EXP, setup=mode)
+
+
+def with_patrons(*patrons: str):  # type: ignore[no-untyped-def]
+    """Return a clean 2-player position where seat i plays ``patrons[i]``."""
+    t = clean(drafting())
+    state(t, ext={f"patron.{seat}": (p,) for seat, p in enumerate(patrons)})
+    return t
+
+
+def test_ROG_PATRON_1_draft_from_the_last_player_counter_clockwise() -> None:
+    t = drafting(3)
+    assert list(t.awaiting()) == [2] and t.awaiting()[2].kind == "patron"
+    offer = [c.patron for c in t.legal(2)]
+    assert sorted(PATRONS[p].clan for p in offer) == ["crab", "crane", "mantis", "scorpion"]
+    with pytest.raises(IllegalCommand):
+        t.send(2, Sail(ship=0))  # no turn before the draft is done
+    t.send(2, ChoosePatron(patron=offer[0]))
+    assert list(t.awaiting()) == [1] and offer[0] not in [c.patron for c in t.legal(1)]
+    t.send(1, ChoosePatron(patron=offer[1]))
+    with pytest.raises(IllegalCommand):
+        t.send(0, ChoosePatron(patron=offer[0]))
+    t.send(0, ChoosePatron(patron=offer[2]))
+    assert t.awaiting()[0].kind == "action"
+    assert t.state.ext == {"patron.2": (offer[0],), "patron.1": (offer[1],), "patron.0": (offer[2],)}
+
+
+def test_ROG_PATRON_2_alternative_random_clan_then_one_of_two() -> None:
+    t = drafting(4, mode="alternative")
+    clans = []
+    for seat in (3, 2, 1, 0):
+        offer = [c.patron for c in t.legal(seat)]
+        assert len(offer) == 2 and len({PATRONS[p].clan for p in offer}) == 1
+        clans.append(PATRONS[offer[0]].clan)
+        t.send(seat, ChoosePatron(patron=offer[-1]))
+    assert len(set(clans)) == 4
+
+
+def choose_in_draft(patron: str):  # type: ignore[no-untyped-def]
+    t = drafting()
+    state(t, ext={"patrons.order": ("0",), "patrons.offer.0": (patron,)})
+    return t
+
+
+def test_ROG_PATRON_3_kaiu_shihobu_koku_and_any_region() -> None:
+    t = choose_in_draft("kaiu-shihobu")
+    koku = t.state.players[0].koku
+    t.send(0, ChoosePatron(patron="kaiu-shihobu"))
+    assert t.state.players[0].koku == koku + 10
+    clean(t)
+    player(t, 0, die=2)
+    assert Build(space=1, slot=0) in t.legal(0)
+    t.send(0, Build(space=30, slot=0))
+    assert t.state.markers[29] == (0,)
+
+
+def test_ROG_PATRON_4_yasuki_taka_points_per_touching_river_space() -> None:
+    t = with_patrons("yasuki-taka", "kudaka")
+    player(t, 0, die=1, koku=20)
+    t.send(0, Build(space=4, slot=0))  # rivers 1, 2 and 3 touch space 4
+    assert t.state.players[0].points == 3
+
+
+def test_ROG_PATRON_5_yoritomo_three_customers_any_region() -> None:
+    t = choose_in_draft("yoritomo")
+    t.send(0, ChoosePatron(patron="yoritomo"))
+    assert len(t.state.players[0].hand) == 3
+    player(t, 0, die=1, goods=(6, 6, 6), hand=("cust-06",))
+    t.send(0, Deliver(card="cust-06"))  # region 6 on a 1
+    assert t.state.players[0].delivered == ("cust-06",)
+
+
+def test_ROG_PATRON_6_kudaka_first_customer_of_a_region() -> None:
+    t = with_patrons("kudaka", "yoritomo")
+    player(t, 0, die=3, goods=(6, 6, 6), hand=("cust-03", "cust-09"))
+    t.send(0, Deliver(card="cust-03"))
+    assert t.state.players[0].points == 3
+    player(t, 0, delivered=("cust-03",), points=0)
+    state(t, acted=False, choices=())
+    t.send(0, Deliver(card="cust-09"))
+    assert t.state.players[0].points == 0
+
+
+def test_ROG_PATRON_7_daidoji_uji_visiting_another_clan() -> None:
+    t = with_patrons("daidoji-uji", "kudaka")
+    player(t, 0, die=1, ships=(5, 9))
+    build_on(t, 12, "bldg-05", 1)
+    t.send(0, Sail(ship=0))  # river 6: spaces 11, 12, 13, 15
+    assert t.state.players[0].points == 2
+    t = with_patrons("daidoji-uji", "kudaka")
+    player(t, 0, die=1, ships=(5, 9))
+    build_on(t, 12, "bldg-05", 0)
+    t.send(0, Sail(ship=0))
+    assert t.state.players[0].points == 1  # only the own shrine's owner point
+
+
+def test_ROG_PATRON_8_kakita_ryoku_sets_the_die() -> None:
+    t = with_patrons("kakita-ryoku", "kudaka")
+    player(t, 0, die=1, ships=(5, 9), favour=1)
+    assert not any(isinstance(c, SetDie) for c in t.legal(0))  # only after the action
+    t.send(0, Sail(ship=0))
+    assert SetDie(face=4) in t.legal(0) and EndTurn() in t.legal(0)
+    t.send(0, SetDie(face=4))
+    assert (t.state.players[0].die, t.state.players[0].favour, t.state.turn) == (4, 0, 1)
+    player(t, 1, die=1, ships=(5, 9), favour=3)
+    t.send(1, Sail(ship=0))
+    with pytest.raises(IllegalCommand) as info:
+        t.send(1, SetDie(face=2))
+    assert info.value.rule == "ROG-PATRON-8"
+
+
+def test_ROG_PATRON_9_shosuro_hyobu_when_passed() -> None:
+    t = with_patrons("kudaka", "shosuro-hyobu")
+    player(t, 0, die=2, koku=10, influence=(0, 1, 0, 0, 0, 0))
+    player(t, 1, influence=(0, 3, 0, 0, 0, 0))
+    state(t, row=("bldg-13", "bldg-01", "bldg-07", "bldg-03"))
+    t.send(0, Build(space=8, slot=2))  # 1 -> 5 passes step 3
+    assert t.state.players[1].points == 3
+    t = with_patrons("kudaka", "shosuro-hyobu")
+    player(t, 0, die=2, koku=10, influence=(0, 1, 0, 0, 0, 0))
+    player(t, 1, influence=(0, 6, 0, 0, 0, 0))
+    state(t, row=("bldg-13", "bldg-01", "bldg-07", "bldg-03"))
+    t.send(0, Build(space=8, slot=2))  # 1 -> 5 stays behind
+    assert t.state.players[1].points == 0
+
+
+def test_ROG_PATRON_10_bayushi_kachiko_jumps_markers() -> None:
+    t = with_patrons("bayushi-kachiko", "kudaka")
+    player(t, 0, die=2, koku=10, influence=(0, 1, 0, 0, 0, 0), goods=(0, 0, 0))
+    player(t, 1, influence=(0, 2, 0, 0, 0, 0))
+    state(t, row=("bldg-13", "bldg-01", "bldg-07", "bldg-03"))
+    t.send(0, Build(space=8, slot=1))  # bldg-01, bonus 1: jumps 2, lands on 3
+    assert t.state.players[0].influence[1] == 3
+    assert t.state.players[0].goods == (0, 1, 0)  # step 2's rice, passed over
+
+
+def test_ROG_PATRON_11_base_game_knows_no_patron() -> None:
+    base = Path(__file__).resolve().parents[3] / "plugins" / "river_of_gold"
+    words = [w for p in PATRONS for w in p.split("-")] + ["patron"]
+    for path in base.rglob("*"):
+        if path.is_file() and path.suffix in {".py", ".toml", ".json"}:
+            text = path.read_text("utf-8").lower()
+            assert not [w for w in words if w in text], path
+    plain = table(2)
+    with pytest.raises(InvalidCommand):
+        plain.send(0, SetDie(face=3))
