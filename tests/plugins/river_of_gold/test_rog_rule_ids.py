@@ -15,7 +15,7 @@ def rule_ids() -> set[str]:
     return set(re.findall(r"\*\*(ROG-[A-Z]+-\d+)\*\*", DOC.read_text("utf-8")))
 
 
-def tested_ids() -> set[str]:
+def ids_in_test_names() -> set[str]:
     """Return the rule ids that test functions carry in their names."""
     found: set[str] = set()
     for folder in TEST_DIRS:
@@ -28,10 +28,10 @@ def tested_ids() -> set[str]:
 def test_every_rule_id_has_a_scenario_test() -> None:
     ids = rule_ids()
     assert len(ids) > 50
-    missing = sorted(ids - tested_ids())
+    missing = sorted(ids - ids_in_test_names())
     assert not missing, f"rules without a scenario test: {missing}"
 
 
 def test_every_test_id_names_a_rule() -> None:
-    unknown = sorted(tested_ids() - rule_ids())
+    unknown = sorted(ids_in_test_names() - rule_ids())
     assert not unknown, f"tests name rules the document does not define: {unknown}"
