@@ -110,7 +110,9 @@ def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> 
         space = SPACES[command.space]
         return f"build on space {space.id} (region {space.region}, {space.cost} koku) from slot {command.slot}"
     if isinstance(command, Sail):
-        return f"sail ship {command.ship}" + (f" turning the die {command.shift:+d}" if command.shift else "")
+        return f"sail ship {command.ship}" + (
+            f" turning the die {command.shift:+d}" if command.shift else ""
+        )
     if isinstance(command, Deliver):
         card = CUSTOMERS[command.card]
         return f"deliver to the {card.kind} of region {card.region} ({command.card})"

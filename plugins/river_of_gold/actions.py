@@ -90,7 +90,9 @@ def sail(turn: Turn, seat: int, ship: int, shift: int) -> None:
         raise IllegalCommand(f"you have no ship {ship}", "ROG-SAIL-1")
     royal = royal_abilities(turn.state, seat) if player.royal == ship else ()
     if shift and "free-shift" not in royal:
-        raise IllegalCommand("only an imperial ship with that noble may turn the die for free", "ROG-NOBLE-3")
+        raise IllegalCommand(
+            "only an imperial ship with that noble may turn the die for free", "ROG-NOBLE-3"
+        )
     if shift:
         turn.emit(DieShifted(seat=seat, face=wrap_die(player.die + shift)))
     to = player.ships[ship] + turn.player(seat).die
@@ -244,7 +246,9 @@ def end_turn(turn: Turn, seat: int, face: int | None = None) -> None:
     if turn.state.visit_due:
         imperial_visit(turn)
     if turn.state.end_due and turn.state.ended_by is None:
-        turn.gain(seat, "end of the game", points=turn.hook.rog_end_bonus(state=turn.state, seat=seat))
+        turn.gain(
+            seat, "end of the game", points=turn.hook.rog_end_bonus(state=turn.state, seat=seat)
+        )
         turn.emit(EndTriggered(seat=seat))
     turn.emit(TurnEnded(seat=seat, next=(seat + 1) % turn.state.count))
     if turn.state.ended_by is not None and turn.state.turns_left == 0:

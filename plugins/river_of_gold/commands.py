@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-
 from gamehall.core import Command, namespaced
 
 Good = Literal["silk", "rice", "porcelain"]

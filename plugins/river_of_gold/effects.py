@@ -28,11 +28,9 @@ ANY_GOOD = ("silk", "rice", "porcelain")
 class Turn:
     """The events of one command as they are decided, and the state after each of them."""
 
-    __slots__ = ("events", "hook", "rules", "state", "_rng")
+    __slots__ = ("_rng", "events", "hook", "rules", "state")
 
-    def __init__(
-        self, rules: RiverOfGold, state: State, rng: Callable[[], random.Random]
-    ) -> None:
+    def __init__(self, rules: RiverOfGold, state: State, rng: Callable[[], random.Random]) -> None:
         self.rules = rules
         self.hook: Any = rules.hook
         self.state = state
@@ -74,7 +72,9 @@ class Turn:
 
     def pay(self, seat: int, reward: Reward, region: int, reason: str) -> None:
         """Pay a reward to a seat; influence goes to ``region`` (ROG-SAIL-4)."""
-        koku = reward.koku + (owned_count(self.state, seat, reward.koku_per) if reward.koku_per else 0)
+        koku = reward.koku + (
+            owned_count(self.state, seat, reward.koku_per) if reward.koku_per else 0
+        )
         goods = {"silk": reward.silk, "rice": reward.rice, "porcelain": reward.porcelain}
         if reward.good:
             track_good = C.regions[region - 1].track_good
@@ -101,7 +101,9 @@ class Turn:
         for step in C.track.rewards:
             if before < step.step <= after:
                 self.pay(seat, step.reward, region, f"influence track {step.step}")
-        self.hook.rog_influence_moved(turn=self, seat=seat, region=region, before=before, after=after)
+        self.hook.rog_influence_moved(
+            turn=self, seat=seat, region=region, before=before, after=after
+        )
 
     def draw(self, seat: int, count: int) -> None:
         """Draw customers, shuffling the discards into a new deck when it runs out (ROG-DELIVER-4)."""
@@ -134,7 +136,9 @@ def owned_count(state: State, seat: int, what: str | None) -> int:
     """Return how many buildings of a type ``seat`` owns, or how many customers it served."""
     if what == "customer":
         return len(state.players[seat].delivered)
-    return sum(1 for space in owned(state, seat) if TILES[state.tiles[space - 1] or ""].type == what)
+    return sum(
+        1 for space in owned(state, seat) if TILES[state.tiles[space - 1] or ""].type == what
+    )
 
 
 def owned(state: State, seat: int) -> tuple[int, ...]:

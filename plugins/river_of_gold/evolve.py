@@ -188,4 +188,3 @@ EVOLVE: dict[type[Any], Callable[[State, Any], State]] = {
 def new_player(koku: int) -> Player:
     """Return a clan as personal setup leaves it (ROG-SETUP-8)."""
     return Player(koku=koku)
-

@@ -11,7 +11,6 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import msgspec
-
 from gamehall.core import Command, Decision, hookimpl, hookspec
 
 from .data import CUSTOMERS, SPACES, C

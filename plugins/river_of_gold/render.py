@@ -22,7 +22,9 @@ def _regions(state: State) -> list[str]:
     for region in C.regions:
         spaces = [s.id for s in C.spaces if s.region == region.id]
         tile = SCORE_TILES[state.score_tiles[region.id - 1]] if state.score_tiles else None
-        values = "" if tile is None else "/".join(map(str, tile.two if state.count == 2 else tile.more))
+        values = (
+            "" if tile is None else "/".join(map(str, tile.two if state.count == 2 else tile.more))
+        )
         cells = " | ".join(_tile(state, s) for s in spaces)
         lines.append(f"R{region.id} {region.name:<25} [{values:>7}] {cells}")
     return lines
@@ -60,15 +62,19 @@ def render(view: State) -> str:
     lines = [
         *_regions(view),
         _river(view),
-        f"era {view.era}  row (entry -> end): {row}  stacks {len(view.era1)}/{len(view.era2)}"
-        f"  deck {len(view.deck)}  masteries {', '.join(view.masteries)}",
+        (
+            f"era {view.era}  row (entry -> end): {row}  stacks {len(view.era1)}/{len(view.era2)}"
+            f"  deck {len(view.deck)}  masteries {', '.join(view.masteries)}"
+        ),
     ]
     lines += [_player(seat, p, view) for seat, p in enumerate(view.players)]
     if view.choices:
         choice = view.choices[0]
         lines.append(f"seat {choice.seat} chooses: {choice.kind} {' '.join(choice.options)}")
     if view.ext:
-        lines.append("expansions: " + "; ".join(f"{k}={','.join(v)}" for k, v in sorted(view.ext.items())))
+        lines.append(
+            "expansions: " + "; ".join(f"{k}={','.join(v)}" for k, v in sorted(view.ext.items()))
+        )
     if view.over:
         scores = " ".join(f"seat {s}: {n}" for s, n in enumerate(view.final))
         lines.append(f"game over - {scores}; winners {', '.join(map(str, view.winners))}")

@@ -46,7 +46,9 @@ class RiverOfGold(Rules[State]):
 
     def initial(self, config: MatchConfig) -> State:
         """Return the clans after personal setup: koku by turn order (ROG-SETUP-8)."""
-        return State(players=tuple(new_player(C.setup.start_koku[i]) for i in range(config.players)))
+        return State(
+            players=tuple(new_player(C.setup.start_koku[i]) for i in range(config.players))
+        )
 
     def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:
         """Deal the board, stacks, deck, ships, hands and the first rolls (ROG-SETUP-1..9)."""

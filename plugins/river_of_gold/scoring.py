@@ -128,7 +128,5 @@ def winners(state: State, scores: tuple[int, ...]) -> tuple[int, ...]:
     """Return the seats with the most points, then the most favour; ties share (ROG-SCORE-6)."""
     best = max(zip(scores, (p.favour for p in state.players), strict=True))
     return tuple(
-        seat
-        for seat, player in enumerate(state.players)
-        if (scores[seat], player.favour) == best
+        seat for seat, player in enumerate(state.players) if (scores[seat], player.favour) == best
     )

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-
 from gamehall.core import Event
+from msgspec.structs import replace
 
 from .events import CustomersDrawn, DeckShuffled, StacksDealt
 from .state import HIDDEN, State

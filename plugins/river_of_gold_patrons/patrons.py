@@ -8,14 +8,13 @@ from importlib import resources
 from typing import Any, Literal
 
 import msgspec
-from msgspec.structs import replace
-
 from gamehall.core import Command, Decision, Event, IllegalCommand, hookimpl, namespaced
 from gamehall.plugins.river_of_gold.actions import end_turn, wrap_die
 from gamehall.plugins.river_of_gold.data import CUSTOMERS, RIVERS_BY_SPACE, TOUCHES, C
 from gamehall.plugins.river_of_gold.effects import Turn
 from gamehall.plugins.river_of_gold.legal import phase
 from gamehall.plugins.river_of_gold.state import State
+from msgspec.structs import replace
 
 ID = "river-of-gold-patrons"
 CLANS = ("crab", "crane", "scorpion", "mantis")
@@ -156,9 +155,9 @@ class Patrons:
         """Offer the patrons while drafting, and Kakita Ryoku's die setting at the turn's end."""
         if phase == "expansion" and _order(state) and int(_order(state)[0]) == seat:
             return [ChoosePatron(patron=p) for p in offered(state, seat)]
-        if phase == "finish" and has(state, seat, "kakita-ryoku"):
-            if state.players[seat].favour >= N.kakita_cost:
-                return [SetDie(face=face) for face in range(1, 7)]
+        kakita = phase == "finish" and has(state, seat, "kakita-ryoku")
+        if kakita and state.players[seat].favour >= N.kakita_cost:
+            return [SetDie(face=face) for face in range(1, 7)]
         return []
 
     @hookimpl
@@ -204,9 +203,7 @@ class Patrons:
         return (1, 2, 3, 4, 5, 6) if has(state, seat, "yoritomo") else None
 
     @hookimpl
-    def rog_influence_target(
-        self, state: State, seat: int, region: int, steps: int
-    ) -> int | None:
+    def rog_influence_target(self, state: State, seat: int, region: int, steps: int) -> int | None:
         """Jump Bayushi Kachiko over other clans' markers for free (ROG-PATRON-10)."""
         if not has(state, seat, "bayushi-kachiko"):
             return None
@@ -224,7 +221,9 @@ class Patrons:
     def rog_built(self, turn: Turn, seat: int, space: int) -> None:
         """Give Yasuki Taka 1 point per river space touching the new building (ROG-PATRON-4)."""
         if has(turn.state, seat, "yasuki-taka"):
-            turn.gain(seat, "Yasuki Taka", points=N.taka_points_per_river * len(RIVERS_BY_SPACE[space]))
+            turn.gain(
+                seat, "Yasuki Taka", points=N.taka_points_per_river * len(RIVERS_BY_SPACE[space])
+            )
 
     @hookimpl
     def rog_delivered(self, turn: Turn, seat: int, card: str) -> None:
@@ -251,9 +250,9 @@ class Patrons:
         """Give Shosuro Hyobu 3 points when another clan passes her marker (ROG-PATRON-9)."""
         for other, player in enumerate(turn.state.players):
             mark = player.influence[region - 1]
-            if other != seat and has(turn.state, other, "shosuro-hyobu") and mark >= 1:
-                if before <= mark < after:
-                    turn.gain(other, "Shosuro Hyobu", points=N.hyobu_points)
+            passed = mark >= 1 and before <= mark < after
+            if passed and other != seat and has(turn.state, other, "shosuro-hyobu"):
+                turn.gain(other, "Shosuro Hyobu", points=N.hyobu_points)
 
 
 def choose(turn: Turn, seat: int, patron: str) -> None:
@@ -273,7 +272,9 @@ def set_die(turn: Turn, seat: int, face: int) -> None:
     if not has(state, seat, "kakita-ryoku"):
         raise IllegalCommand("only Kakita Ryoku may set the die", "ROG-PATRON-8")
     if phase(state) != "finish" or _order(state):
-        raise IllegalCommand("set the die at the end of your turn, after your action", "ROG-PATRON-8")
+        raise IllegalCommand(
+            "set the die at the end of your turn, after your action", "ROG-PATRON-8"
+        )
     if not 1 <= face <= 6 or face != wrap_die(face):
         raise IllegalCommand(f"a die has no face {face}", "ROG-PATRON-8")
     if state.players[seat].favour < N.kakita_cost:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec.structs import replace
-
 from gamehall.core import Table
 from gamehall.plugins.river_of_gold.data import MARKET_SPACES
 from gamehall.plugins.river_of_gold.state import Player, State
+from msgspec.structs import replace
 
 
-def table(players: int = 2, seed: int = 1, expansions: tuple[str, ...] = (), **options: Any) -> Table:
+def table(
+    players: int = 2, seed: int = 1, expansions: tuple[str, ...] = (), **options: Any
+) -> Table:
     """Return a fresh match, setup done."""
     exp_options = {"river-of-gold-patrons": options} if options else None
     return Table.new(
@@ -57,5 +58,7 @@ def types(events: Any) -> list[str]:
 def gained(events: Any, seat: int, field: str) -> int:
     """Return the total change of a resource for a seat over events."""
     return sum(
-        getattr(e, field) for e in events if type(e).__name__ == "ResourcesChanged" and e.seat == seat
+        getattr(e, field)
+        for e in events
+        if type(e).__name__ == "ResourcesChanged" and e.seat == seat
     )

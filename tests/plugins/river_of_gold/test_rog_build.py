@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from gamehall.core import IllegalCommand
 from gamehall.plugins.river_of_gold.commands import Build, TakeGood
 from gamehall.plugins.river_of_gold.data import TILES
@@ -28,6 +27,7 @@ def test_ROG_BUILD_1_in_the_die_region_on_an_empty_space() -> None:
     assert t.state.tiles[7] == "bldg-13"
     builds = {c.space for c in setup_build(die=2).legal(0) if isinstance(c, Build)}
     assert builds == {7, 8, 10}  # 6 holds a market, 9 costs 12
+
 
 def test_ROG_BUILD_2_pay_the_space_cost() -> None:
     t = setup_build(die=2, koku=9)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from gamehall.core import IllegalCommand
 from gamehall.plugins.river_of_gold.commands import (
     Build,

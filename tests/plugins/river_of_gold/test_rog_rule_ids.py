@@ -7,7 +7,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "river-of-gold.md"
-TEST_DIRS = (ROOT / "tests" / "plugins" / "river_of_gold", ROOT / "tests" / "plugins" / "river_of_gold_patrons")
+TEST_DIRS = (
+    ROOT / "tests" / "plugins" / "river_of_gold",
+    ROOT / "tests" / "plugins" / "river_of_gold_patrons",
+)
 
 
 def rule_ids() -> set[str]:

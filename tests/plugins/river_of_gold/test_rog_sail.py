@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from gamehall.core import IllegalCommand
 from gamehall.plugins.river_of_gold.commands import Sail, TakeGood, TakeKoku
 from gamehall.plugins.river_of_gold.events import TileDiscarded
 
-from tests.plugins.river_of_gold.rog_helpers import build_on, clean, gained, player, state, table
+from tests.plugins.river_of_gold.rog_helpers import build_on, clean, gained, player, table
 
 
 def sailing(die: int, at: int):  # type: ignore[no-untyped-def]
@@ -89,7 +88,9 @@ def test_ROG_NOBLE_2_imperial_ship_abilities() -> None:
     build_on(t, 9, "bldg-01", 0)  # own port
     events = t.send(0, Sail(ship=0))
     p = t.state.players[0]
-    assert gained(events, 0, "rice") == 2  # own port and region 2's step 2; the market's is a choice
+    assert (
+        gained(events, 0, "rice") == 2
+    )  # own port and region 2's step 2; the market's is a choice
     assert p.favour == 1
     assert [c.kind for c in t.state.choices] == ["good"]
     assert gained(events, 0, "koku") == 2 + 3  # empty space 4 (+1), the port's visitor reward

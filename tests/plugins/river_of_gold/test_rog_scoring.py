@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from gamehall.core import RandomBot
 from gamehall.plugins.river_of_gold.commands import Build, EndTurn, Sail
 from gamehall.plugins.river_of_gold.events import EndTriggered, GameEnded, ImperialVisitPaid
@@ -38,7 +37,9 @@ def test_ROG_MASTERY_2_goals() -> None:
     s = t.state
     assert not any(goal_met(s, 0, g.goal) for g in _masteries())
     player(t, 0, delivered=("cust-01", "cust-07", "cust-13"))
-    assert goal_met(t.state, 0, "customer-kinds-3") and not goal_met(t.state, 0, "customers-of-a-kind-2")
+    assert goal_met(t.state, 0, "customer-kinds-3") and not goal_met(
+        t.state, 0, "customers-of-a-kind-2"
+    )
     player(t, 0, delivered=("cust-01", "cust-02"))
     assert goal_met(t.state, 0, "customers-of-a-kind-2")
     for space, tile in ((1, "bldg-01"), (2, "bldg-02"), (5, "bldg-07")):
@@ -133,7 +134,9 @@ def test_ROG_SCORE_3_two_players_second_within_five() -> None:
     assert region_points(t.state, 2) == (8, 0)
 
 
-@pytest.mark.parametrize(("served", "points"), [(0, 0), (1, 2), (2, 5), (3, 9), (4, 14), (5, 20), (6, 27), (8, 27)])
+@pytest.mark.parametrize(
+    ("served", "points"), [(0, 0), (1, 2), (2, 5), (3, 9), (4, 14), (5, 20), (6, 27), (8, 27)]
+)
 def test_ROG_SCORE_4_customer_table(served: int, points: int) -> None:
     t = clean(table())
     cards = ("cust-07", "cust-08", "cust-09", "cust-10", "cust-11", "cust-12", "cust-19", "cust-20")
@@ -145,7 +148,15 @@ def test_ROG_SCORE_4_customer_table(served: int, points: int) -> None:
 def test_ROG_SCORE_5_total_adds_every_part() -> None:
     t = clean(table())
     state(t, score_tiles=("score-d",) * 6)
-    player(t, 0, points=10, influence=(5, 0, 0, 0, 0, 0), delivered=("cust-13",), koku=11, goods=(0, 0, 0))
+    player(
+        t,
+        0,
+        points=10,
+        influence=(5, 0, 0, 0, 0, 0),
+        delivered=("cust-13",),
+        koku=11,
+        goods=(0, 0, 0),
+    )
     player(t, 1, influence=(0,) * 6)
     assert final_scores(t.state, t.rules.hook)[0] == 10 + 8 + 2 + 2
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-
 from gamehall.plugins.river_of_gold.data import MARKET_SPACES, SCORE_TILES, TILES, start_spaces
 from gamehall.plugins.river_of_gold.events import CustomersDrawn, DeckShuffled, StacksDealt
 
@@ -41,7 +40,9 @@ def test_ROG_SETUP_3_deck_and_two_customers_each(players: int) -> None:
     hands = [p.hand for p in t.state.players]
     assert all(len(h) == 2 for h in hands)
     assert len(t.state.deck) == 30 - 2 * players
-    assert isinstance(t.events[4], DeckShuffled) or any(isinstance(e, DeckShuffled) for e in t.events)
+    assert isinstance(t.events[4], DeckShuffled) or any(
+        isinstance(e, DeckShuffled) for e in t.events
+    )
 
 
 @pytest.mark.parametrize(("players", "starts"), [(2, 6), (3, 3), (4, 0)])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-
 from gamehall.core import IllegalCommand, MatchOver, NotAwaited, RandomBot
 from gamehall.plugins.river_of_gold.commands import (
     Build,

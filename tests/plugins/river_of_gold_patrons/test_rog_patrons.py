@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from gamehall.core import IllegalCommand, InvalidCommand
 from gamehall.plugins.river_of_gold.commands import Build, Deliver, EndTurn, Sail
 from gamehall.plugins.river_of_gold_patrons.patrons import PATRONS, ChoosePatron, SetDie
@@ -40,7 +39,11 @@ def test_ROG_PATRON_1_draft_from_the_last_player_counter_clockwise() -> None:
         t.send(0, ChoosePatron(patron=offer[0]))
     t.send(0, ChoosePatron(patron=offer[2]))
     assert t.awaiting()[0].kind == "action"
-    assert t.state.ext == {"patron.2": (offer[0],), "patron.1": (offer[1],), "patron.0": (offer[2],)}
+    assert t.state.ext == {
+        "patron.2": (offer[0],),
+        "patron.1": (offer[1],),
+        "patron.0": (offer[2],),
+    }
 
 
 def test_ROG_PATRON_2_alternative_random_clan_then_one_of_two() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from gamehall.core import Registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import MemoryStore

@@ -8,14 +8,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from gamehall.core import Registry, Table
 from gamehall.plugins.river_of_gold.commands import Sail, TakeKoku
 
 from tests.plugins.river_of_gold.rog_helpers import build_on, clean, player
 
 MODULE = "rog_deep_coffers"
-PLUGIN = f'''
+PLUGIN = '''
 """A tiny third-party River of Gold expansion: clans may hold 40 koku instead of 25."""
 
 from gamehall.core import ExpansionSpec, hookimpl
@@ -41,7 +40,9 @@ def outside_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Registr
     (tmp_path / f"{MODULE}.py").write_text(textwrap.dedent(PLUGIN))
     info = tmp_path / f"{MODULE}-0.1.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rog-deep-coffers\nVersion: 0.1.0\n")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: rog-deep-coffers\nVersion: 0.1.0\n"
+    )
     (info / "entry_points.txt").write_text(f"[gamehall]\ndeep-coffers = {MODULE}\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.invalidate_caches()
