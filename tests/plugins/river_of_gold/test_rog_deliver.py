@@ -18,7 +18,7 @@ from gamehall.plugins.river_of_gold.commands import (
 from gamehall.plugins.river_of_gold.events import DeckShuffled
 from gamehall.plugins.river_of_gold.scoring import customer_bonus
 
-from tests.plugins.river_of_gold.rog_helpers import build_on, clean, gained, player, state, table
+from tests.plugins.river_of_gold.rog_helpers import build_on, clean, player, state, table
 
 
 def delivering(card: str, die: int, goods=(6, 6, 6), **changes):  # type: ignore[no-untyped-def]
@@ -211,4 +211,3 @@ def test_ROG_ELDER_1_doubles_the_region_score() -> None:
     player(t, 0, delivered=("cust-07",))
     player(t, 1, delivered=())
     assert region_points(t.state, 1) == (plain[0] * 2, plain[1])
-    assert gained([], 0, "points") == 0

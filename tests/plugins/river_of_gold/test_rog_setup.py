@@ -40,9 +40,9 @@ def test_ROG_SETUP_3_deck_and_two_customers_each(players: int) -> None:
     hands = [p.hand for p in t.state.players]
     assert all(len(h) == 2 for h in hands)
     assert len(t.state.deck) == 30 - 2 * players
-    assert isinstance(t.events[4], DeckShuffled) or any(
-        isinstance(e, DeckShuffled) for e in t.events
-    )
+    shuffled = next(e for e in t.events if isinstance(e, DeckShuffled))
+    assert sorted(shuffled.order) == [f"cust-{n:02d}" for n in range(1, 31)]
+    assert shuffled.order[: 2 * players] == tuple(c for h in hands for c in h)
 
 
 @pytest.mark.parametrize(("players", "starts"), [(2, 6), (3, 3), (4, 0)])
