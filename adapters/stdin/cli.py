@@ -151,9 +151,10 @@ def run_resume(args: argparse.Namespace) -> int:
         records = store.read(args.match)
         if not records:
             raise UnknownMatch(args.match)
-        started = ruleset_for(registry, records) and records[0].event
+        ruleset = ruleset_for(registry, records)
+        started = records[0].event
         players = started.players
-        roles = default_roles(players) | roles_from_log(records, players)
+        roles = resumed_roles(ruleset, records, players)
         roles |= parse_seats(args.seat, players)
 
         async def main() -> int:
@@ -164,6 +165,19 @@ def run_resume(args: argparse.Namespace) -> int:
         return anyio.run(main)
     finally:
         store.close()
+
+
+def resumed_roles(ruleset: Any, records: Any, players: int) -> dict[int, str]:
+    """Return the role of each seat when a match is resumed.
+
+    A seat keeps the role its last command was chosen by. A seat that has not acted yet but is
+    awaited now was a person's (a bot never leaves a question open); the others get the
+    defaults of ``play``.
+    """
+    roles = default_roles(players)
+    awaited = ruleset.rules.awaiting(fold(ruleset, records))
+    roles |= {seat: "human" for seat in awaited if 0 <= seat < players}
+    return roles | roles_from_log(records, players)
 
 
 # -- matches ----------------------------------------------------------------------------------

@@ -1,0 +1,201 @@
+"""The human mode: a person plays through stdin (piped, and through a pseudo-terminal)."""
+
+from __future__ import annotations
+
+import io
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gamehall.adapters.cli import main
+from gamehall.core import default_registry
+from gamehall.core.store import SQLiteStore
+
+GAMEHALL = [sys.executable, "-m", "gamehall.adapters.cli"]
+
+
+def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str, *argv: str) -> tuple[int, str, str]:
+    """Run a command in-process with ``answers`` on stdin; return the code, stdout and stderr."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def commands_of(db: Path, match: str) -> list[tuple[int, str]]:
+    """Return (seat, command id) of each command stored for a match."""
+    store = SQLiteStore(db, default_registry().codec)
+    try:
+        return [(r.meta.seat, r.meta.command_id or "") for r in store.read(match) if r.meta.command]
+    finally:
+        store.close()
+
+
+def test_number_text_and_json_answers_then_quit_and_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "g.db")
+    answers = "\n".join([
+        "5",                                          # by number: cell 4
+        "99",                                         # not in the list
+        "teleport",                                   # not a command
+        '{"type": "tictactoe.PlaceMark", "cell": 4}',  # taken: the rules refuse it
+        "help",
+        "Cell 2 (ROW 1, column 3)",                   # by text, any case
+        '{"type": "tictactoe.PlaceMark", "cell": 0}',  # by JSON
+        "quit",
+    ]) + "\n"  # fmt: skip
+    code, out, err = play(monkeypatch, capsys, answers, "play", "tictactoe", "--seed", "3", "--match", "m", "--db", db)
+    assert code == 0 and err == ""
+    assert "   1. cell 0 (row 1, column 1)" in out and "seat 0, place your mark in an empty cell:" in out
+    assert "refused: 99 is not in the list (1 to 7)" in out
+    assert "refused: 'teleport' is neither a number from the list nor a command's text" in out
+    assert "refused: TTT-2: cell 4 is already taken" in out
+    assert "answer with a number from the list" in out
+    assert out.count("seat 1 (bot): ") == 3
+    assert out.rstrip().endswith("match m saved: continue with 'gamehall resume m'")
+    stored = commands_of(tmp_path / "g.db", "m")
+    assert [seat for seat, _ in stored] == [0, 1, 0, 1, 0, 1]
+    assert all(cid.startswith("human-0-" if seat == 0 else "bot-1-") for seat, cid in stored)
+    cells = [line for line in out.splitlines() if line.startswith("seat 0> ")]
+    assert cells[0] == "seat 0> 5"  # piped answers are echoed, so the transcript reads well
+
+    code, out, _ = play(monkeypatch, capsys, "1\n" * 9, "resume", "m", "--db", db)
+    assert code == 0
+    assert out.startswith("match m (tictactoe; seat 0: human, seat 1: bot)")
+    assert out.rstrip().splitlines()[-1] in {"seat 0 wins (three in a row)", "seat 1 wins (three in a row)", "draw"}
+    code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db)
+    assert "m  " in out and "waiting" not in out
+
+
+def test_end_of_input_saves_the_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "g.db")
+    code, out, _ = play(monkeypatch, capsys, "1\n", "play", "tictactoe", "--seed", "1", "--match", "e", "--db", db)
+    assert code == 0 and "match e saved" in out
+    code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db)
+    assert "waiting for seat 0" in out
+
+
+def test_hot_seat_two_people_and_a_bot_only_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "g.db")
+    code, out, _ = play(monkeypatch, capsys, "1\n" * 9, "play", "tictactoe", "--seat", "1=human", "--seed", "4", "--match", "h", "--db", db)
+    assert code == 0 and "seat 1> 1" in out and "(bot)" not in out
+    assert {cid.split("-")[0] for _, cid in commands_of(tmp_path / "g.db", "h")} == {"human"}
+    code, out, _ = play(monkeypatch, capsys, "", "play", "tictactoe", "--seat", "0=bot", "--seed", "4", "--match", "b", "--db", db)
+    assert code == 0 and "seat 0 (bot)" in out and "seat 0>" not in out
+    # resume takes the roles from the log, and --seat changes them
+    code, out, _ = play(monkeypatch, capsys, "quit\n", "play", "tictactoe", "--seat", "1=human", "--seat", "0=bot", "--seed", "2", "--match", "r", "--db", db)
+    code, out, _ = play(monkeypatch, capsys, "quit\n", "resume", "r", "--db", db)
+    assert out.startswith("match r (tictactoe; seat 0: bot, seat 1: human)")
+    code, out, _ = play(monkeypatch, capsys, "quit\n", "resume", "r", "--seat", "0=human", "--db", db)
+    assert out.startswith("match r (tictactoe; seat 0: human, seat 1: human)")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "no-such-game"], "error: unknown game 'no-such-game'"),
+        (["play", "tictactoe", "--seat", "2=bot"], "error: --seat '2=bot': seats are 0 to 1"),
+        (["play", "tictactoe", "--seat", "0=wizard"], "error: --seat '0=wizard': expected SEAT=human or SEAT=bot"),
+        (["play", "tictactoe", "--players", "3"], "error: tictactoe plays with 2 to 2 players, not 3"),
+        (["play", "tictactoe", "--option", "size=4"], "error: tictactoe takes no options, got ['size']"),
+        (["play", "tictactoe", "--expansion", "nope"], "error: unknown expansion 'nope'"),
+        (["resume", "ghost"], "error: unknown match 'ghost'"),
+    ],
+)
+def test_bad_arguments_are_one_clear_line(
+    argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = play(monkeypatch, capsys, "", *argv)
+    assert code == 1 and err.startswith(message) and len(err.splitlines()) == 1
+    if argv[0] == "play":
+        assert not (tmp_path / "gamehall.db").exists()  # nothing written
+
+
+def test_games_lists_ids_players_and_expansions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "tictactoe  Tic-tac-toe 1.0.0  2 players" in out
+    assert "  + tictactoe-misere  Misère 1.0.0" in out
+    for game in default_registry().games.values():
+        assert out.count(f"{game.id}  {game.name} {game.version}") == 1
+
+
+class Pty:
+    """A child process on a pseudo-terminal, read like ``expect``."""
+
+    def __init__(self, argv: list[str], cwd: Path) -> None:
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, close_fds=True)
+        os.close(slave)
+        self.seen = ""
+
+    def expect(self, text: str, timeout: float = 20) -> str:
+        deadline = time.monotonic() + timeout
+        while text not in self.seen:
+            left = deadline - time.monotonic()
+            assert left > 0, f"{text!r} never came; got:\n{self.seen}"
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 4096)
+                except OSError:
+                    chunk = b""
+                assert chunk, f"the program ended before {text!r}; got:\n{self.seen}"
+                self.seen += chunk.decode(errors="replace").replace("\r\n", "\n")
+        before, _, self.seen = self.seen.partition(text)
+        return before + text
+
+    def expect_either(self, *texts: str) -> str:
+        """Wait for the first of some texts; return it."""
+        deadline = time.monotonic() + 20
+        while True:
+            found = [(self.seen.find(t), t) for t in texts if t in self.seen]
+            if found:
+                _, text = min(found)
+                self.expect(text)
+                return text
+            assert time.monotonic() < deadline, f"none of {texts} came; got:\n{self.seen}"
+            ready, _, _ = select.select([self.master], [], [], 1)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 4096)
+                except OSError:  # the child closed the terminal
+                    chunk = b""
+                assert chunk, f"the program ended before any of {texts}; got:\n{self.seen}"
+                self.seen += chunk.decode(errors="replace").replace("\r\n", "\n")
+
+    def send(self, line: str) -> None:
+        os.write(self.master, line.encode() + b"\n")
+
+    def close(self) -> int:
+        code = self.proc.wait(timeout=20)
+        os.close(self.master)
+        return code
+
+
+def test_a_whole_match_through_a_pseudo_terminal(tmp_path: Path) -> None:
+    term = Pty([*GAMEHALL, "play", "tictactoe", "--seed", "5", "--match", "t"], tmp_path)
+    screen = term.expect("seat 0> ")
+    assert "0 | 1 | 2" in screen and "   9. cell 8 (row 3, column 3)" in screen
+    term.send("cell 4 (row 2, column 2)")
+    screen = term.expect("seat 0> ")
+    assert "cell 4 (row 2, column 2)\n" in screen  # echoed by the terminal, not by gamehall
+    assert "seat 1 (bot): " in screen and "X" in screen
+    for _ in range(4):
+        term.send("1")
+        if term.expect_either("seat 0> ", " (three in a row)", "draw\n") != "seat 0> ":
+            break
+    assert term.close() == 0
+    store = SQLiteStore(tmp_path / "gamehall.db", default_registry().codec)
+    try:
+        assert store.version("t") >= 6
+    finally:
+        store.close()
