@@ -187,9 +187,17 @@ def test_an_unexpected_error_is_an_answer(registry: Registry, monkeypatch: pytes
         def broken(*_: Any) -> Any:
             raise ZeroDivisionError("boom")
 
+        logged: list[Any] = []
+
+        class Log:
+            def exception(self, *args: Any, **kw: Any) -> None:
+                logged.append((args, kw))
+
+        monkeypatch.setattr(protocol, "log", Log())
         monkeypatch.setattr(s.server.hall, "history", broken)
         [answer] = await s.ask({"id": 2, "op": "history", "match": "m"})
         assert answer["error"] == {"code": "internal_error", "message": "ZeroDivisionError: boom", "line": 2}
+        assert logged == [(("request failed",), {"line": 2})]  # the trace goes to the log
         [fine] = await s.ask({"id": 3, "op": "view", "match": "m", "seat": 0})
         assert fine["ok"]
 
