@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from gamehall.adapters.stdin.common import DEFAULT_DB, open_store
 from gamehall.core import GamehallError, UnknownMatch, default_registry
 from gamehall.core.hall import Hall
-
-from gamehall.adapters.stdin.common import DEFAULT_DB, open_store
 
 from . import tools
 
@@ -17,8 +16,13 @@ def register(sub: Any) -> None:
     """Add the file subcommands."""
     export = sub.add_parser("export", help="write a stored match to a log file")
     export.add_argument("match", help="match id (see 'gamehall matches')")
-    export.add_argument("-o", "--output", required=True, metavar="FILE",
-                        help="FILE.jsonl (JSON Lines) or FILE.msgpack (MessagePack)")
+    export.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="FILE.jsonl (JSON Lines) or FILE.msgpack (MessagePack)",
+    )
     export.add_argument("--seat", type=int, help="only what this seat may see (no seed)")
     export.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
     export.set_defaults(func=run_export)
@@ -31,12 +35,20 @@ def register(sub: Any) -> None:
 
     replay = sub.add_parser("replay", help="show the board after an event, as a seat sees it")
     replay.add_argument("file")
-    replay.add_argument("--to", type=int, metavar="N", help="stop after event N (default: the last)")
-    replay.add_argument("--seat", type=int, metavar="S",
-                        help="the seat whose view to show (default: a spectator, or the log's seat)")
+    replay.add_argument(
+        "--to", type=int, metavar="N", help="stop after event N (default: the last)"
+    )
+    replay.add_argument(
+        "--seat",
+        type=int,
+        metavar="S",
+        help="the seat whose view to show (default: a spectator, or the log's seat)",
+    )
     replay.set_defaults(func=run_replay)
 
-    verify = sub.add_parser("verify", help="re-decide every command and report the first difference")
+    verify = sub.add_parser(
+        "verify", help="re-decide every command and report the first difference"
+    )
     verify.add_argument("file")
     verify.set_defaults(func=run_verify)
 
@@ -53,8 +65,9 @@ def register(sub: Any) -> None:
 
     run = sub.add_parser("run", help="play a file of commands and write its events")
     run.add_argument("commands", help="COMMANDS.jsonl: a match line, then one command per line")
-    run.add_argument("-o", "--output", required=True, metavar="FILE",
-                     help="FILE.jsonl or FILE.msgpack")
+    run.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="FILE.jsonl or FILE.msgpack"
+    )
     run.set_defaults(func=run_run)
 
 

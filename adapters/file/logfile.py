@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
 from gamehall.core import (
     GamehallError,
     MatchStarted,
@@ -121,7 +120,9 @@ def is_msgpack(path: str | Path) -> bool:
 # -- writing ---------------------------------------------------------------------------------
 
 
-def write_log(path: str | Path, header: Header, records: Sequence[Recorded], registry: Registry) -> None:
+def write_log(
+    path: str | Path, header: Header, records: Sequence[Recorded], registry: Registry
+) -> None:
     """Write a log atomically: the file appears whole or not at all."""
     codec = registry.codec
     msgpack = is_msgpack(path)
@@ -206,7 +207,11 @@ def read_log(
             path,
             None,
             f"the header announces {header.events} events but the file holds {len(records)}: "
-            + ("lines are missing (truncated?)" if len(records) < header.events else "lines were added"),
+            + (
+                "lines are missing (truncated?)"
+                if len(records) < header.events
+                else "lines were added"
+            ),
         )
     if not records:
         raise LogError(path, None, "the log holds no events")
@@ -226,7 +231,10 @@ def _header(path: str | Path, item: tuple[int, bytes], unit: str) -> Header:
         raise LogError(path, number, f"format is {header.format!r}, not {FORMAT!r}", unit)
     if header.version != FORMAT_VERSION:
         raise LogError(
-            path, number, f"{FORMAT} version {header.version}: this gamehall reads {FORMAT_VERSION}", unit
+            path,
+            number,
+            f"{FORMAT} version {header.version}: this gamehall reads {FORMAT_VERSION}",
+            unit,
         )
     return header
 
@@ -236,10 +244,15 @@ def _record(path: str | Path, number: int, line: bytes, registry: Registry, unit
         return registry.codec.record_from_json(line)
     except UnknownEventType as exc:
         raise LogError(
-            path, number, f"unknown type {exc.tag!r}: is the plugin that declares it installed?", unit
+            path,
+            number,
+            f"unknown type {exc.tag!r}: is the plugin that declares it installed?",
+            unit,
         ) from None
     except msgspec.DecodeError as exc:
-        reason = "invalid JSON" if not isinstance(exc, msgspec.ValidationError) else "invalid record"
+        reason = (
+            "invalid JSON" if not isinstance(exc, msgspec.ValidationError) else "invalid record"
+        )
         raise LogError(path, number, f"{reason}: {exc}", unit) from None
     except GamehallError as exc:
         raise LogError(path, number, _reason(exc), unit) from None
@@ -251,11 +264,16 @@ def _reason(exc: GamehallError) -> str:
     return str(getattr(exc, "reason", None) or exc)
 
 
-def _check_place(path: str | Path, header: Header, records: list[Recorded], number: int, unit: str) -> None:
+def _check_place(
+    path: str | Path, header: Header, records: list[Recorded], number: int, unit: str
+) -> None:
     record = records[-1]
     if record.stream != header.match:
         raise LogError(
-            path, number, f"the event belongs to match {record.stream!r}, not {header.match!r}", unit
+            path,
+            number,
+            f"the event belongs to match {record.stream!r}, not {header.match!r}",
+            unit,
         )
     previous = records[-2].seq if len(records) > 1 else 0
     if header.seat is None and record.seq != previous + 1:
@@ -267,10 +285,17 @@ def _check_place(path: str | Path, header: Header, records: list[Recorded], numb
         raise LogError(path, number, f"seq {record.seq} does not follow seq {previous}", unit)
 
 
-def _ruleset(path: str | Path, registry: Registry, records: list[Recorded], lines: list[int], unit: str) -> Ruleset:
+def _ruleset(
+    path: str | Path, registry: Registry, records: list[Recorded], lines: list[int], unit: str
+) -> Ruleset:
     started = records[0].event
     if records[0].seq != 1 or not isinstance(started, MatchStarted):
-        raise LogError(path, lines[0], "a log must start with the match's first event (seq 1, gamehall.MatchStarted)", unit)
+        raise LogError(
+            path,
+            lines[0],
+            "a log must start with the match's first event (seq 1, gamehall.MatchStarted)",
+            unit,
+        )
     try:
         return registry.ruleset_of(started)
     except GamehallError as exc:
@@ -280,19 +305,32 @@ def _ruleset(path: str | Path, registry: Registry, records: list[Recorded], line
 def _check_events(log: Log) -> None:
     ruleset = log.ruleset
     for record, line in zip(log.records, log.lines, strict=True):
-        if record.seq > 1 and (isinstance(record.event, MatchStarted) or not ruleset.owns(record.event)):
+        if record.seq > 1 and (
+            isinstance(record.event, MatchStarted) or not ruleset.owns(record.event)
+        ):
             tag = type(record.event).__struct_config__.tag
-            raise LogError(log.path, line, f"event type {tag!r} is not part of {ruleset.name}", log.unit)
+            raise LogError(
+                log.path, line, f"event type {tag!r} is not part of {ruleset.name}", log.unit
+            )
         command = record.meta.command
         if command is not None and not ruleset.accepts(command):
             tag = type(command).__struct_config__.tag
-            raise LogError(log.path, line, f"command type {tag!r} is not part of {ruleset.name}", log.unit)
+            raise LogError(
+                log.path, line, f"command type {tag!r} is not part of {ruleset.name}", log.unit
+            )
         for plugin, version in (record.meta.versions or {}).items():
             installed = ruleset.versions.get(plugin)
             if installed is None or _major(installed) != _major(version):
-                have = f"{plugin} {installed} is installed" if installed else f"{plugin} is not installed"
+                have = (
+                    f"{plugin} {installed} is installed"
+                    if installed
+                    else f"{plugin} is not installed"
+                )
                 raise LogError(
-                    log.path, line, f"the event was recorded with {plugin} {version}, but {have}", log.unit
+                    log.path,
+                    line,
+                    f"the event was recorded with {plugin} {version}, but {have}",
+                    log.unit,
                 )
 
 

@@ -7,15 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
+from gamehall.adapters.stdin.human import outcome_text
+from gamehall.adapters.stdin.progress import Progress
 from gamehall.core import Event, GamehallError, MatchStarted, Recorded, Registry, Table
 from gamehall.core import replay as core
 from gamehall.core.events import redact_started
 from gamehall.core.hall import Hall
 from gamehall.core.store import Store
-
-from gamehall.adapters.stdin.human import outcome_text
-from gamehall.adapters.stdin.progress import Progress
 
 from .logfile import Log, LogError, Tracked, header_for, read_bytes, read_log, write_log
 
@@ -25,6 +23,7 @@ def load(path: str, registry: Registry, label: str | None = None) -> Log:
     if label is None:
         return read_log(path, registry)
     with Progress(f"{label}: read", 0) as bar:
+
         def report(done: int, total: int) -> None:
             bar.total = total
             bar.update(done)
@@ -137,7 +136,10 @@ def verify(log: Log, label: str = "verify") -> tuple[bool, list[str]]:
     """Re-decide every command; return whether all agree and the report."""
     if log.header.seat is not None or log.started.seed is None:
         raise LogError(
-            log.path, log.lines[0], "the log has no seed (a seat's view): it cannot be verified", log.unit
+            log.path,
+            log.lines[0],
+            "the log has no seed (a seat's view): it cannot be verified",
+            log.unit,
         )
     commands = sum(1 for r in log.records if r.meta.command is not None)
     with Progress(label, len(log.records)) as bar:
@@ -146,14 +148,16 @@ def verify(log: Log, label: str = "verify") -> tuple[bool, list[str]]:
         except GamehallError:
             raise
         except Exception as exc:  # noqa: BLE001 - rules that fail on a tampered log
-            raise LogError(log.path, None, f"re-deciding failed: {type(exc).__name__}: {exc}") from None
+            raise LogError(
+                log.path, None, f"re-deciding failed: {type(exc).__name__}: {exc}"
+            ) from None
     if difference is None:
-        return True, [f"verified {log.path}: {len(log.records)} events, {commands} commands re-decided"]
+        return True, [
+            f"verified {log.path}: {len(log.records)} events, {commands} commands re-decided"
+        ]
     to_json = log.ruleset.codec.to_json
-    lines = [
-        f"{log.path}, {log.unit} {log.line_of(difference.seq)}: event {difference.seq}: "
-        f"{difference.message} ({difference.kind})"
-    ]
+    where = f"{log.path}, {log.unit} {log.line_of(difference.seq)}: event {difference.seq}"
+    lines = [f"{where}: {difference.message} ({difference.kind})"]
     lines += [f"  recorded:   {to_json(e).decode()}" for e in difference.recorded]
     lines += [f"  re-decided: {to_json(e).decode()}" for e in difference.redecided]
     return False, lines
@@ -169,7 +173,7 @@ def diff(log: Log, a: int, b: int) -> list[str]:
         before = msgspec.to_builtins(_fold(log, [r for r in log.records if r.seq <= a]))
         after = msgspec.to_builtins(_fold(log, [r for r in log.records if r.seq <= b]))
         changes: list[core.Change] = []
-        core._diff("", before, after, changes)  # noqa: SLF001 - the same walk as core.diff
+        core._diff("", before, after, changes)
     else:
         changes = core.diff(log.ruleset, log.records, a, b)
     if not changes:
@@ -189,11 +193,9 @@ def bisect(log: Log, invariant: str | None) -> tuple[bool, list[str]]:
         checked = invariant or ", ".join(names)
         return True, [f"{checked}: holds after each of the {len(log.records)} events"]
     event = log.ruleset.codec.to_json(violation.event).decode()
-    return False, [
-        f"{log.path}, {log.unit} {log.line_of(violation.seq)}: invariant {violation.invariant!r} "
-        f"fails first after event {violation.seq}: {violation.message}",
-        f"  event {violation.seq}: {event}",
-    ]
+    where = f"{log.path}, {log.unit} {log.line_of(violation.seq)}"
+    first = f"invariant {violation.invariant!r} fails first after event {violation.seq}"
+    return False, [f"{where}: {first}: {violation.message}", f"  event {violation.seq}: {event}"]
 
 
 # -- run --------------------------------------------------------------------------------------
@@ -231,7 +233,9 @@ def run_commands(path: str, registry: Registry) -> tuple[list[Recorded], str]:
         for number, line in numbered[1:]:
             step = _decode(path, number, line, CommandLine)
             if not 0 <= step.seat < players:
-                raise LogError(path, number, f"seat {step.seat} does not exist: seats are 0 to {players - 1}")
+                raise LogError(
+                    path, number, f"seat {step.seat} does not exist: seats are 0 to {players - 1}"
+                )
             try:
                 command = registry.codec.command_from_builtins(step.command)
                 table.send(step.seat, command, step.id)

@@ -8,7 +8,6 @@ import time
 from typing import Any
 
 import anyio
-
 from gamehall.core import GamehallError, UnknownMatch, default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.replay import fold, ruleset_for
@@ -30,7 +29,10 @@ def register(sub: Any) -> None:
     play.add_argument("game", help="game id (see 'gamehall games')")
     _match_arguments(play)
     play.add_argument(
-        "--seat", action="append", default=[], metavar="S=ROLE",
+        "--seat",
+        action="append",
+        default=[],
+        metavar="S=ROLE",
         help="seat S (from 0) is 'human' or 'bot'; default: seat 0 human, the others bots",
     )
     play.add_argument("--match", help="id of the new match (default: a random one)")
@@ -44,7 +46,10 @@ def register(sub: Any) -> None:
     resume = sub.add_parser("resume", help="continue a stored match in the terminal")
     resume.add_argument("match", help="match id (see 'gamehall matches')")
     resume.add_argument(
-        "--seat", action="append", default=[], metavar="S=ROLE",
+        "--seat",
+        action="append",
+        default=[],
+        metavar="S=ROLE",
         help="change a seat's role; by default each seat keeps the role it played with",
     )
     resume.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
@@ -69,7 +74,10 @@ def _match_arguments(parser: argparse.ArgumentParser) -> None:
         "--expansion", action="append", default=[], metavar="ID", help="enable an expansion"
     )
     parser.add_argument(
-        "--option", action="append", default=[], metavar="K=V",
+        "--option",
+        action="append",
+        default=[],
+        metavar="K=V",
         help="game option (EXPANSION:K=V for an expansion's); V is JSON or text",
     )
     parser.add_argument("--seed", type=int, help="seed of the match (and of the bots)")
@@ -86,7 +94,9 @@ def run_games(args: argparse.Namespace) -> int:
         return 0
     for game_id in sorted(registry.games):
         game = registry.games[game_id]
-        print(f"{game.id}  {game.name} {game.version}  {_players(game.min_players, game.max_players)}")
+        print(
+            f"{game.id}  {game.name} {game.version}  {_players(game.min_players, game.max_players)}"
+        )
         if game.description:
             print(f"    {game.description}")
         for line in describe_options(game.options):

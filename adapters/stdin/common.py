@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -17,9 +18,7 @@ def open_store(path: str, registry: Registry | None = None) -> SQLiteStore:
     registry = registry or default_registry()
     try:
         return SQLiteStore(path, registry.codec)
-    except GamehallError:
-        raise
-    except Exception as exc:  # sqlite3 errors: a directory, a file that is not a database
+    except sqlite3.Error as exc:  # a directory, a file that is not a database
         raise GamehallError(f"cannot open the store {path!r}: {exc}") from None
 
 

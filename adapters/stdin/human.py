@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 import anyio
-
 from gamehall.core import Command, GamehallError, RandomBot
 from gamehall.core.hall import Hall, SeatView
 
@@ -100,7 +99,9 @@ class HumanGame:
             if self.roles.get(seat) == "bot":
                 await self._bot_turn(seat)
             elif not await self._human_turn(seat):
-                self.term.say(f"match {self.match} saved: continue with 'gamehall resume {self.match}'")
+                self.term.say(
+                    f"match {self.match} saved: continue with 'gamehall resume {self.match}'"
+                )
                 return 0
 
     def _introduce(self) -> None:

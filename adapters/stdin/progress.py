@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Self, TextIO
 
 
 class Progress:
@@ -55,7 +55,7 @@ class Progress:
             self.stream.flush()
             self._shown = False
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

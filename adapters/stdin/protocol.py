@@ -17,7 +17,6 @@ import anyio
 import msgspec
 import structlog
 from anyio.abc import TaskGroup
-
 from gamehall.core import GamehallError, Recorded
 from gamehall.core.hall import Hall
 from gamehall.core.store import Store
@@ -162,7 +161,7 @@ class Server:
         except GamehallError as exc:
             self.write(_error(request_id, exc.code, str(exc), number))
             return
-        except Exception as exc:  # noqa: BLE001 - an answer, never a crash or a stack trace
+        except Exception as exc:
             log.exception("request failed", line=number)
             self.write(_error(request_id, "internal_error", f"{type(exc).__name__}: {exc}", number))
             return
@@ -277,7 +276,9 @@ class Server:
     def _seat(self, match: str, seat: int | None) -> None:
         players = self.hall.info(match).players
         if seat is not None and not 0 <= seat < players:
-            raise ProtocolError("invalid_seat", f"seat {seat} does not exist: seats are 0 to {players - 1}")
+            raise ProtocolError(
+                "invalid_seat", f"seat {seat} does not exist: seats are 0 to {players - 1}"
+            )
 
     def encode_record(self, record: Recorded) -> msgspec.Raw:
         """Return a record as the JSON object of a log file line."""
@@ -305,7 +306,9 @@ class _Watch:
         server = self.server
         with self.scope:
             try:
-                async for record in server.hall.watch(self.req.match, self.req.seat, self.req.after):
+                async for record in server.hall.watch(
+                    self.req.match, self.req.seat, self.req.after
+                ):
                     self.last = record.seq
                     server.write({"id": self.id, "event": server.encode_record(record)})
             except GamehallError as exc:
@@ -326,12 +329,18 @@ class _Watch:
 def _request_id(raw: dict[str, Any], number: int) -> RequestId:
     value = raw.get("id")
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise ProtocolError("invalid_request", f"line {number}: 'id' must be a string or an integer")
+        raise ProtocolError(
+            "invalid_request", f"line {number}: 'id' must be a string or an integer"
+        )
     return value
 
 
 def _error(request_id: RequestId | None, code: str, message: str, line: int) -> dict[str, Any]:
-    return {"id": request_id, "ok": False, "error": {"code": code, "message": message, "line": line}}
+    return {
+        "id": request_id,
+        "ok": False,
+        "error": {"code": code, "message": message, "line": line},
+    }
 
 
 def game_entry(registry: Any, game_id: str) -> dict[str, Any]:
@@ -359,7 +368,9 @@ def game_entry(registry: Any, game_id: str) -> dict[str, Any]:
     }
 
 
-async def serve(store: Store, registry: Any, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
+async def serve(
+    store: Store, registry: Any, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
+) -> int:
     """Answer requests from ``stdin`` until it ends; return the exit code (always 0)."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer

@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
-
 from gamehall.core import RandomBot, Registry, Table
 from gamehall.core.hall import new_match_id
 from gamehall.core.store import AppendRequest, Store
@@ -107,7 +106,9 @@ def simulate(
     if store is not None and pending:
         _commit(store, pending)
     seconds = time.perf_counter() - started_at
-    return Summary(ruleset.name, games, seats, base, dict(wins), draws, unfinished, events, seconds, stored)
+    return Summary(
+        ruleset.name, games, seats, base, dict(wins), draws, unfinished, events, seconds, stored
+    )
 
 
 def _request(table: Table, started: Any) -> AppendRequest:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-
 from gamehall.adapters.cli import main
 from gamehall.adapters.file import msgpack_stream
 from gamehall.adapters.file.logfile import read_log
@@ -60,7 +59,9 @@ def test_a_seat_export_has_no_seed_and_no_other_seat_commands(logs: Path) -> Non
     assert any("command" in line["meta"] for line in lines[1:] if line["meta"].get("seat") == 1)
 
 
-def test_import_keeps_the_id_refuses_a_taken_one_and_takes_another(logs: Path, capsys: pytest.CaptureFixture[str], registry: Registry) -> None:
+def test_import_keeps_the_id_refuses_a_taken_one_and_takes_another(
+    logs: Path, capsys: pytest.CaptureFixture[str], registry: Registry
+) -> None:
     db = logs / "b.db"
     assert main(["import", str(logs / "full.msgpack"), "--db", str(db)]) == 0
     assert main(["import", str(logs / "full.jsonl"), "--db", str(db)]) == 1
@@ -104,19 +105,41 @@ BAD_LOGS: dict[str, tuple[Callable[[list[str]], list[str]], str]] = {
         "line 2: the match was recorded with tictactoe 7.0.0, but tictactoe 1.0.0 installed",
     ),
     "meta-version": (
-        _edit_line(2, lambda s: s.replace('"versions":{"tictactoe":"1.0.0"}', '"versions":{"tictactoe":"2.1.0"}')),
+        _edit_line(
+            2,
+            lambda s: s.replace(
+                '"versions":{"tictactoe":"1.0.0"}', '"versions":{"tictactoe":"2.1.0"}'
+            ),
+        ),
         "line 2: the event was recorded with tictactoe 2.1.0, but tictactoe 1.0.0 is installed",
     ),
     "unknown-game": (
         _edit_line(2, lambda s: s.replace('"game":"tictactoe"', '"game":"chess"')),
         "line 2: unknown game 'chess'",
     ),
-    "foreign-match": (_edit_line(3, lambda s: s.replace('"stream":"m"', '"stream":"x"')), "line 3: the event belongs to match 'x'"),
-    "wrong-type": (_edit_line(3, lambda s: s.replace('"seq":2', '"seq":"2"')), "line 3: invalid record: Expected `int`, got `str`"),
-    "event-not-object": (_edit_line(3, lambda s: s.replace('"event":{', '"event":[{', 1).replace('},"v"', '}],"v"', 1)), "line 3: invalid record"),
+    "foreign-match": (
+        _edit_line(3, lambda s: s.replace('"stream":"m"', '"stream":"x"')),
+        "line 3: the event belongs to match 'x'",
+    ),
+    "wrong-type": (
+        _edit_line(3, lambda s: s.replace('"seq":2', '"seq":"2"')),
+        "line 3: invalid record: Expected `int`, got `str`",
+    ),
+    "event-not-object": (
+        _edit_line(
+            3, lambda s: s.replace('"event":{', '"event":[{', 1).replace('},"v"', '}],"v"', 1)
+        ),
+        "line 3: invalid record",
+    ),
     "no-header": (lambda lines: lines[1:], "line 1: not a gamehall-log header"),
-    "future-format": (_edit_line(1, lambda s: s.replace('"version":1', '"version":2')), "line 1: gamehall-log version 2"),
-    "not-a-start": (lambda lines: [lines[0].replace('"events":9', '"events":8')] + lines[2:], "line 2: expected seq 1, found 2"),
+    "future-format": (
+        _edit_line(1, lambda s: s.replace('"version":1', '"version":2')),
+        "line 1: gamehall-log version 2",
+    ),
+    "not-a-start": (
+        lambda lines: [lines[0].replace('"events":9', '"events":8')] + lines[2:],
+        "line 2: expected seq 1, found 2",
+    ),
     "empty": (lambda lines: [], "the file is empty"),
 }
 
@@ -143,14 +166,19 @@ def test_a_bad_msgpack_log_names_the_object(logs: Path, capsys: pytest.CaptureFi
     cut = logs / "cut.msgpack"
     cut.write_bytes(data[: len(data) - 5])
     assert main(["verify", str(cut)]) == 1
-    assert "cut.msgpack, object 10: not a MessagePack object: the stream ends inside an object" in capsys.readouterr().err
+    assert (
+        "cut.msgpack, object 10: not a MessagePack object: the stream ends inside an object"
+        in capsys.readouterr().err
+    )
     junk = logs / "junk.msgpack"
     junk.write_bytes(b"\xc1")
     assert main(["verify", str(junk)]) == 1
     assert "junk.msgpack, object 1: not a MessagePack object" in capsys.readouterr().err
 
 
-def test_a_seat_log_cannot_be_imported_or_verified(logs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_seat_log_cannot_be_imported_or_verified(
+    logs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["import", str(logs / "seat1.jsonl"), "--db", str(logs / "x.db")]) == 1
     assert "only a full log can be imported" in capsys.readouterr().err
     assert main(["verify", str(logs / "seat1.jsonl")]) == 1
@@ -158,7 +186,9 @@ def test_a_seat_log_cannot_be_imported_or_verified(logs: Path, capsys: pytest.Ca
     assert not (logs / "x.db").exists()
 
 
-def test_export_refuses_unknown_matches_seats_and_extensions(logs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_refuses_unknown_matches_seats_and_extensions(
+    logs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(logs / "a.db")
     assert main(["export", "ghost", "-o", str(logs / "g.jsonl"), "--db", db]) == 1
     assert "unknown match 'ghost'" in capsys.readouterr().err

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from gamehall.adapters.cli import main
 from gamehall.adapters.file.logfile import Tracked, read_log
 from gamehall.core import Registry
@@ -16,7 +15,10 @@ MOVES = [4, 0, 2, 6, 3, 1, 5]  # X completes 3-4-5 with its fourth mark
 
 def commands(*cells: int, header: dict[str, object] | None = None) -> str:
     lines = [header or {"game": "tictactoe", "seed": 9, "match": "r"}]
-    lines += [{"seat": n % 2, "command": {"type": "tictactoe.PlaceMark", "cell": c}} for n, c in enumerate(cells)]
+    lines += [
+        {"seat": n % 2, "command": {"type": "tictactoe.PlaceMark", "cell": c}}
+        for n, c in enumerate(cells)
+    ]
     return "".join(json.dumps(line) + "\n" for line in lines)
 
 
@@ -24,7 +26,10 @@ def commands(*cells: int, header: dict[str, object] | None = None) -> str:
 def log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     (tmp_path / "c.jsonl").write_text(commands(*MOVES))
     assert main(["run", str(tmp_path / "c.jsonl"), "-o", str(tmp_path / "r.jsonl")]) == 0
-    assert capsys.readouterr().out == f"ran 7 commands of match r (seat 0 wins (three in a row)); wrote 9 events to {tmp_path / 'r.jsonl'}\n"
+    assert (
+        capsys.readouterr().out
+        == f"ran 7 commands of match r (seat 0 wins (three in a row)); wrote 9 events to {tmp_path / 'r.jsonl'}\n"
+    )
     return tmp_path / "r.jsonl"
 
 
@@ -33,7 +38,9 @@ def out_of(capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
     return captured.out, captured.err
 
 
-def test_run_is_deterministic_and_writes_either_format(log: Path, capsys: pytest.CaptureFixture[str], registry: Registry) -> None:
+def test_run_is_deterministic_and_writes_either_format(
+    log: Path, capsys: pytest.CaptureFixture[str], registry: Registry
+) -> None:
     again = log.parent / "again.jsonl"
     assert main(["run", str(log.parent / "c.jsonl"), "-o", str(again)]) == 0
     assert again.read_bytes() == log.read_bytes()
@@ -50,11 +57,23 @@ def test_run_is_deterministic_and_writes_either_format(log: Path, capsys: pytest
         ("", "the file is empty"),
         ("{oops\n", "line 1: invalid JSON"),
         ('{"game": "chess"}\n', "line 1: unknown game 'chess'"),
-        ('{"game": "tictactoe", "colour": "red"}\n', "line 1: invalid MatchLine: Object contains unknown field `colour`"),
+        (
+            '{"game": "tictactoe", "colour": "red"}\n',
+            "line 1: invalid MatchLine: Object contains unknown field `colour`",
+        ),
         (commands(4, 4), "line 3: refused: TTT-2: cell 4 is already taken"),
-        (commands(4) + '{"seat": 1}\n', "line 3: invalid CommandLine: Object missing required field `command`"),
-        (commands(4) + '{"seat": 1, "command": {"type": "tictactoe.Jump"}}\n', "line 3: refused: invalid command"),
-        (commands(4) + '{"seat": 7, "command": {"type": "tictactoe.PlaceMark", "cell": 1}}\n', "line 3: seat 7 does not exist"),
+        (
+            commands(4) + '{"seat": 1}\n',
+            "line 3: invalid CommandLine: Object missing required field `command`",
+        ),
+        (
+            commands(4) + '{"seat": 1, "command": {"type": "tictactoe.Jump"}}\n',
+            "line 3: refused: invalid command",
+        ),
+        (
+            commands(4) + '{"seat": 7, "command": {"type": "tictactoe.PlaceMark", "cell": 1}}\n',
+            "line 3: seat 7 does not exist",
+        ),
         (commands(4, 0, 2, 6, 3, 1, 5, 8), "line 9: refused: the match is over"),
     ],
 )
@@ -69,14 +88,23 @@ def test_run_refuses_a_bad_commands_file_and_writes_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl"]
 
 
-def test_replay_shows_a_seat_view_after_any_event(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_shows_a_seat_view_after_any_event(
+    log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["replay", str(log), "--to", "3", "--seat", "0"]) == 0
     out, _ = out_of(capsys)
-    assert out.splitlines()[0] == 'after event 3 of 9, as seat 0 sees it: {"type":"tictactoe.MarkPlaced","seat":1,"cell":0}'
-    assert "O | 1 | 2\n---------\n3 | X | 5" in out and out.rstrip().endswith("waiting for seat 0: place your mark in an empty cell")
+    assert (
+        out.splitlines()[0]
+        == 'after event 3 of 9, as seat 0 sees it: {"type":"tictactoe.MarkPlaced","seat":1,"cell":0}'
+    )
+    assert "O | 1 | 2\n---------\n3 | X | 5" in out and out.rstrip().endswith(
+        "waiting for seat 0: place your mark in an empty cell"
+    )
     assert main(["replay", str(log)]) == 0
     out, _ = out_of(capsys)
-    assert "as a spectator sees it" in out and out.rstrip().endswith("over: seat 0 wins (three in a row)")
+    assert "as a spectator sees it" in out and out.rstrip().endswith(
+        "over: seat 0 wins (three in a row)"
+    )
     for argv, message in [
         (["--to", "10"], "--to 10 is outside the log (events 1 to 9)"),
         (["--to", "0"], "--to 0 is outside the log"),
@@ -86,7 +114,9 @@ def test_replay_shows_a_seat_view_after_any_event(log: Path, capsys: pytest.Capt
         assert message in out_of(capsys)[1]
 
 
-def test_replay_of_a_seat_log_shows_only_that_seat(log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_of_a_seat_log_shows_only_that_seat(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "d.db")
     assert main(["import", str(log), "--db", db]) == 0
     assert main(["export", "r", "--seat", "1", "-o", str(tmp_path / "s1.jsonl"), "--db", db]) == 0
@@ -107,7 +137,9 @@ def test_verify_reports_the_first_difference(log: Path, capsys: pytest.CaptureFi
     edited.write_text("\n".join(lines) + "\n")
     assert main(["verify", str(edited)]) == 1
     out, _ = out_of(capsys)
-    assert out.splitlines()[0] == f"{edited}, line 9: event 8: re-deciding gives other events (events)"
+    assert (
+        out.splitlines()[0] == f"{edited}, line 9: event 8: re-deciding gives other events (events)"
+    )
     assert '  re-decided: {"type":"tictactoe.LineCompleted","line":[3,4,5],"winner":0}' in out
 
 
@@ -123,7 +155,9 @@ def test_diff_lists_changed_fields(log: Path, capsys: pytest.CaptureFixture[str]
     assert "B = 99 is outside the log" in out_of(capsys)[1]
 
 
-def test_bisect_finds_the_first_event_that_breaks_an_invariant(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bisect_finds_the_first_event_that_breaks_an_invariant(
+    log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["bisect", str(log)]) == 0
     assert "holds after each of the 9 events" in out_of(capsys)[0]
     lines = log.read_text().splitlines()

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 CLI_DOC = ROOT / "docs" / "cli.md"
@@ -21,7 +18,7 @@ GAMEHALL = [sys.executable, "-m", "gamehall.adapters.cli"]
 def console_examples(text: str) -> list[tuple[str, list[str]]]:
     """Return each ``$ command`` of the fenced console blocks with the lines it should print."""
     examples: list[tuple[str, list[str]]] = []
-    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+    for block in re.findall(r"```console\n(.*?)```", text, re.DOTALL):
         for line in block.splitlines():
             if line.startswith("$ "):
                 examples.append((line[2:], []))
@@ -35,7 +32,14 @@ def run_shell(command: str, cwd: Path) -> list[str]:
     """Run a documented command; return its output lines, with ``[exit N]`` when it fails."""
     env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="100")
     done = subprocess.run(
-        command, shell=True, cwd=cwd, env=env, capture_output=True, text=True, timeout=60,
+        command,
+        shell=True,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        check=False,
+        text=True,
+        timeout=60,
         stdin=subprocess.DEVNULL,
     )
     lines = (done.stdout + done.stderr).splitlines()

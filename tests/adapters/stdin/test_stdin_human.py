@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from gamehall.adapters.cli import main
 from gamehall.core import default_registry
 from gamehall.core.store import SQLiteStore
@@ -20,7 +19,9 @@ from gamehall.core.store import SQLiteStore
 GAMEHALL = [sys.executable, "-m", "gamehall.adapters.cli"]
 
 
-def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str, *argv: str) -> tuple[int, str, str]:
+def play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str, *argv: str
+) -> tuple[int, str, str]:
     """Run a command in-process with ``answers`` on stdin; return the code, stdout and stderr."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
     code = main(list(argv))
@@ -41,7 +42,7 @@ def test_number_text_and_json_answers_then_quit_and_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = str(tmp_path / "g.db")
-    answers = "\n".join([
+    answers = "".join(f"{answer}\n" for answer in [
         "5",                                          # by number: cell 4
         "99",                                         # not in the list
         "teleport",                                   # not a command
@@ -50,10 +51,15 @@ def test_number_text_and_json_answers_then_quit_and_resume(
         "Cell 2 (ROW 1, column 3)",                   # by text, any case
         '{"type": "tictactoe.PlaceMark", "cell": 0}',  # by JSON
         "quit",
-    ]) + "\n"  # fmt: skip
-    code, out, err = play(monkeypatch, capsys, answers, "play", "tictactoe", "--seed", "3", "--match", "m", "--db", db)
+    ])  # fmt: skip
+    code, out, err = play(
+        monkeypatch, capsys, answers, "play", "tictactoe", "--seed", "3", "--match", "m", "--db", db
+    )
     assert code == 0 and err == ""
-    assert "   1. cell 0 (row 1, column 1)" in out and "seat 0, place your mark in an empty cell:" in out
+    assert (
+        "   1. cell 0 (row 1, column 1)" in out
+        and "seat 0, place your mark in an empty cell:" in out
+    )
     assert "refused: 99 is not in the list (1 to 7)" in out
     assert "refused: 'teleport' is neither a number from the list nor a command's text" in out
     assert "refused: TTT-2: cell 4 is already taken" in out
@@ -69,31 +75,87 @@ def test_number_text_and_json_answers_then_quit_and_resume(
     code, out, _ = play(monkeypatch, capsys, "1\n" * 9, "resume", "m", "--db", db)
     assert code == 0
     assert out.startswith("match m (tictactoe; seat 0: human, seat 1: bot)")
-    assert out.rstrip().splitlines()[-1] in {"seat 0 wins (three in a row)", "seat 1 wins (three in a row)", "draw"}
+    assert out.rstrip().splitlines()[-1] in {
+        "seat 0 wins (three in a row)",
+        "seat 1 wins (three in a row)",
+        "draw",
+    }
     code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db)
     assert "m  " in out and "waiting" not in out
 
 
-def test_end_of_input_saves_the_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_end_of_input_saves_the_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "g.db")
-    code, out, _ = play(monkeypatch, capsys, "1\n", "play", "tictactoe", "--seed", "1", "--match", "e", "--db", db)
+    code, out, _ = play(
+        monkeypatch, capsys, "1\n", "play", "tictactoe", "--seed", "1", "--match", "e", "--db", db
+    )
     assert code == 0 and "match e saved" in out
     code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db)
     assert "waiting for seat 0" in out
 
 
-def test_hot_seat_two_people_and_a_bot_only_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_hot_seat_two_people_and_a_bot_only_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "g.db")
-    code, out, _ = play(monkeypatch, capsys, "1\n" * 9, "play", "tictactoe", "--seat", "1=human", "--seed", "4", "--match", "h", "--db", db)
+    code, out, _ = play(
+        monkeypatch,
+        capsys,
+        "1\n" * 9,
+        "play",
+        "tictactoe",
+        "--seat",
+        "1=human",
+        "--seed",
+        "4",
+        "--match",
+        "h",
+        "--db",
+        db,
+    )
     assert code == 0 and "seat 1> 1" in out and "(bot)" not in out
     assert {cid.split("-")[0] for _, cid in commands_of(tmp_path / "g.db", "h")} == {"human"}
-    code, out, _ = play(monkeypatch, capsys, "", "play", "tictactoe", "--seat", "0=bot", "--seed", "4", "--match", "b", "--db", db)
+    code, out, _ = play(
+        monkeypatch,
+        capsys,
+        "",
+        "play",
+        "tictactoe",
+        "--seat",
+        "0=bot",
+        "--seed",
+        "4",
+        "--match",
+        "b",
+        "--db",
+        db,
+    )
     assert code == 0 and "seat 0 (bot)" in out and "seat 0>" not in out
     # resume takes the roles from the log, and --seat changes them
-    code, out, _ = play(monkeypatch, capsys, "quit\n", "play", "tictactoe", "--seat", "1=human", "--seat", "0=bot", "--seed", "2", "--match", "r", "--db", db)
+    code, out, _ = play(
+        monkeypatch,
+        capsys,
+        "quit\n",
+        "play",
+        "tictactoe",
+        "--seat",
+        "1=human",
+        "--seat",
+        "0=bot",
+        "--seed",
+        "2",
+        "--match",
+        "r",
+        "--db",
+        db,
+    )
     code, out, _ = play(monkeypatch, capsys, "quit\n", "resume", "r", "--db", db)
     assert out.startswith("match r (tictactoe; seat 0: bot, seat 1: human)")
-    code, out, _ = play(monkeypatch, capsys, "quit\n", "resume", "r", "--seat", "0=human", "--db", db)
+    code, out, _ = play(
+        monkeypatch, capsys, "quit\n", "resume", "r", "--seat", "0=human", "--db", db
+    )
     assert out.startswith("match r (tictactoe; seat 0: human, seat 1: human)")
 
 
@@ -102,18 +164,31 @@ def test_hot_seat_two_people_and_a_bot_only_match(tmp_path: Path, monkeypatch: p
     [
         (["play", "no-such-game"], "error: unknown game 'no-such-game'"),
         (["play", "tictactoe", "--seat", "2=bot"], "error: --seat '2=bot': seats are 0 to 1"),
-        (["play", "tictactoe", "--seat", "0=wizard"], "error: --seat '0=wizard': expected SEAT=human or SEAT=bot"),
-        (["play", "tictactoe", "--players", "3"], "error: tictactoe plays with 2 to 2 players, not 3"),
-        (["play", "tictactoe", "--option", "size=4"], "error: tictactoe takes no options, got ['size']"),
+        (
+            ["play", "tictactoe", "--seat", "0=wizard"],
+            "error: --seat '0=wizard': expected SEAT=human or SEAT=bot",
+        ),
+        (
+            ["play", "tictactoe", "--players", "3"],
+            "error: tictactoe plays with 2 to 2 players, not 3",
+        ),
+        (
+            ["play", "tictactoe", "--option", "size=4"],
+            "error: tictactoe takes no options, got ['size']",
+        ),
         (["play", "tictactoe", "--expansion", "nope"], "error: unknown expansion 'nope'"),
         (["resume", "ghost"], "error: unknown match 'ghost'"),
     ],
 )
 def test_bad_arguments_are_one_clear_line(
-    argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    argv: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    code, out, err = play(monkeypatch, capsys, "", *argv)
+    code, _, err = play(monkeypatch, capsys, "", *argv)
     assert code == 1 and err.startswith(message) and len(err.splitlines()) == 1
     if argv[0] == "play":
         assert not (tmp_path / "gamehall.db").exists()  # nothing written
@@ -133,7 +208,9 @@ class Pty:
 
     def __init__(self, argv: list[str], cwd: Path) -> None:
         self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, close_fds=True)
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, close_fds=True
+        )
         os.close(slave)
         self.seen = ""
 

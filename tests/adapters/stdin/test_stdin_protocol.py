@@ -11,7 +11,6 @@ from typing import Any
 
 import anyio
 import pytest
-
 from gamehall.adapters.stdin import protocol
 from gamehall.core import Registry
 from gamehall.core.hall import Hall
@@ -43,16 +42,21 @@ def serve(lines: list[str], *args: str) -> tuple[list[Any], str, int]:
     """Run serve-stdio on some input lines; return the decoded output, stderr and exit code."""
     done = subprocess.run(
         [*GAMEHALL, "serve-stdio", *args], input="\n".join(lines) + "\n",
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        check=False, text=True, timeout=60,
     )  # fmt: skip
     return [json.loads(line) for line in done.stdout.splitlines()], done.stderr, done.returncode
 
 
 def test_the_documented_transcript_replays() -> None:
-    block = re.search(r"```transcript\n(.*?)```", DOC.read_text(), re.S)
+    block = re.search(r"```transcript\n(.*?)```", DOC.read_text(), re.DOTALL)
     assert block is not None
     sent = [line[2:] for line in block.group(1).splitlines() if line.startswith("> ")]
-    expected = [_normalise(json.loads(line[2:])) for line in block.group(1).splitlines() if line.startswith("< ")]
+    expected = [
+        _normalise(json.loads(line[2:]))
+        for line in block.group(1).splitlines()
+        if line.startswith("< ")
+    ]
     assert len(sent) > 10 and len(expected) >= len(sent)
     actual, stderr, code = serve(sent, "--memory")
     assert code == 0 and stderr == ""
@@ -107,7 +111,11 @@ def test_bad_requests_get_an_error_answer_with_the_line(registry: Registry) -> N
             ({"id": "a", "op": "nope"}, "a", "unknown_request"),
             ({"id": "b"}, "b", "unknown_request"),
             ({"id": 3, "op": "create"}, 3, "invalid_request"),
-            ({"id": 4, "op": "create", "game": "tictactoe", "players": "two"}, 4, "invalid_request"),
+            (
+                {"id": 4, "op": "create", "game": "tictactoe", "players": "two"},
+                4,
+                "invalid_request",
+            ),
             ({"id": 5, "op": "create", "game": "tictactoe", "colour": "red"}, 5, "invalid_request"),
             ({"id": 6, "op": "create", "game": "no-such-game"}, 6, "unknown_game"),
             ({"id": 7, "op": "create", "game": "tictactoe", "players": 5}, 7, "invalid_options"),
@@ -142,7 +150,9 @@ def test_a_match_played_to_the_end_and_watched_by_a_spectator(registry: Registry
         pushed = []
         for n, (seat, cell) in enumerate([(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]):
             command = {"type": PLACE, "cell": cell}
-            out = await s.ask({"id": 10 + n, "op": "command", "match": "m", "seat": seat, "command": command})
+            out = await s.ask(
+                {"id": 10 + n, "op": "command", "match": "m", "seat": seat, "command": command}
+            )
             answers = [line for line in out if "ok" in line]
             assert answers and answers[0]["ok"], out
             pushed += [line["event"] for line in out if "event" in line]
@@ -151,7 +161,15 @@ def test_a_match_played_to_the_end_and_watched_by_a_spectator(registry: Registry
         [view] = await s.ask({"id": 20, "op": "view", "match": "m"})
         assert view["result"]["outcome"]["winners"] == [0]
         assert view["result"]["awaiting"] == {} and view["result"]["legal"] == []
-        [over] = await s.ask({"id": 21, "op": "command", "match": "m", "seat": 1, "command": {"type": PLACE, "cell": 8}})
+        [over] = await s.ask(
+            {
+                "id": 21,
+                "op": "command",
+                "match": "m",
+                "seat": 1,
+                "command": {"type": PLACE, "cell": 8},
+            }
+        )
         assert over["error"]["code"] == "match_over"
         [games] = await s.ask({"id": 22, "op": "games"})
         ids = {g["id"]: g for g in games["result"]["games"]}
@@ -169,18 +187,26 @@ def test_a_watch_pushes_every_stored_event_before_the_server_stops(tmp_path: Pat
              json.dumps({"id": 2, "op": "watch", "match": "m", "seat": 0})]  # fmt: skip
     for n, (seat, cell) in enumerate([(0, 4), (1, 0), (0, 8)]):
         command = {"type": PLACE, "cell": cell}
-        lines.append(json.dumps({"id": 3 + n, "op": "command", "match": "m", "seat": seat, "command": command}))
+        lines.append(
+            json.dumps(
+                {"id": 3 + n, "op": "command", "match": "m", "seat": seat, "command": command}
+            )
+        )
     out, stderr, code = serve(lines, "--db", db)
     assert code == 0 and stderr == ""
     answers, pushed = _split(out)
     assert [a["id"] for a in answers] == [1, 2, 3, 4, 5] and all(a["ok"] for a in answers)
     assert [p["event"]["seq"] for p in pushed[2]] == [1, 2, 3, 4]
     # the matches are in the store: a second server sees them
-    again, _, _ = serve([json.dumps({"id": 1, "op": "history", "match": "m", "after": 3})], "--db", db)
+    again, _, _ = serve(
+        [json.dumps({"id": 1, "op": "history", "match": "m", "after": 3})], "--db", db
+    )
     assert [e["seq"] for e in again[0]["result"]["events"]] == [4]
 
 
-def test_an_unexpected_error_is_an_answer(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_error_is_an_answer(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async def body(s: Session) -> None:
         await s.ask({"id": 1, "op": "create", "game": "tictactoe", "match": "m"})
 
@@ -196,7 +222,11 @@ def test_an_unexpected_error_is_an_answer(registry: Registry, monkeypatch: pytes
         monkeypatch.setattr(protocol, "log", Log())
         monkeypatch.setattr(s.server.hall, "history", broken)
         [answer] = await s.ask({"id": 2, "op": "history", "match": "m"})
-        assert answer["error"] == {"code": "internal_error", "message": "ZeroDivisionError: boom", "line": 2}
+        assert answer["error"] == {
+            "code": "internal_error",
+            "message": "ZeroDivisionError: boom",
+            "line": 2,
+        }
         assert logged == [(("request failed",), {"line": 2})]  # the trace goes to the log
         [fine] = await s.ask({"id": 3, "op": "view", "match": "m", "seat": 0})
         assert fine["ok"]

@@ -8,7 +8,6 @@ from typing import Any
 
 import anyio
 import pytest
-
 from gamehall.adapters.cli import main
 from gamehall.adapters.stdin.common import parse_options, parse_seats
 from gamehall.adapters.stdin.human import HumanGame, Terminal
@@ -46,7 +45,9 @@ def test_simulate_stores_matches_that_verify(tmp_path: Path, registry: Registry)
         store.close()
 
 
-def test_simulate_command_prints_the_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_command_prints_the_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "sim.db"
     assert main(["simulate", "tictactoe", "--games", "20", "--seed", "1", "--db", str(db)]) == 0
     out, err = capsys.readouterr()
@@ -78,7 +79,10 @@ def test_progress_bar_draws_only_on_a_terminal() -> None:
 
 
 def test_options_and_seats_parse_or_say_why() -> None:
-    assert parse_options(["size=3", "name=bob", "x:flag=true"]) == ({"size": 3, "name": "bob"}, {"x": {"flag": True}})
+    assert parse_options(["size=3", "name=bob", "x:flag=true"]) == (
+        {"size": 3, "name": "bob"},
+        {"x": {"flag": True}},
+    )
     with pytest.raises(InvalidOptions, match="not KEY=VALUE"):
         parse_options(["oops"])
     assert parse_seats(["1=human", "0=bot"], 2) == {1: "human", 0: "bot"}
@@ -109,7 +113,9 @@ def test_choose_refuses_an_ambiguous_or_unknown_answer(registry: Registry) -> No
     async def body(registry: Registry) -> None:
         async with Hall(MemoryStore(registry.codec), registry) as hall:
             match = await hall.create("tictactoe", seed=1)
-            game = HumanGame(hall, match, {0: "human", 1: "bot"}, 1, Terminal(io.StringIO(), io.StringIO()))
+            game = HumanGame(
+                hall, match, {0: "human", 1: "bot"}, 1, Terminal(io.StringIO(), io.StringIO())
+            )
             seen = hall.view(match, 0)
             assert game.choose("3", 0, seen).cell == 2  # type: ignore[attr-defined]
             assert game.choose('{"type":"tictactoe.PlaceMark","cell":7}', 0, seen).cell == 7  # type: ignore[attr-defined]
