@@ -82,7 +82,7 @@ class Actor:
         """Handle commands until idle for too long or until the hall closes."""
         receive = self._receive
         idle = self.hall.idle_seconds
-        with receive:
+        with receive, self.send:
             while True:
                 message = None
                 with anyio.move_on_after(idle):
@@ -93,6 +93,7 @@ class Actor:
                 if message is None:
                     if receive.statistics().current_buffer_used == 0:
                         self.hall._retire(self)  # noqa: SLF001 - the hall's own bookkeeping
+                        self.send.close()
                         self.log.debug("passivated", seq=self.version)
                         return
                     continue

@@ -124,10 +124,16 @@ class Hall:
         self._tg.start_soon(self.journal.run)
         return self
 
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        await self.aclose()
+    async def __aexit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> bool | None:
         assert self._tg is not None
-        return await self._tg.__aexit__(*exc)
+        if exc is None or isinstance(exc, anyio.get_cancelled_exc_class()):
+            await self.aclose()
+            return await self._tg.__aexit__(exc_type, exc, tb)
+        # The caller's own error leaves unwrapped (not in an ExceptionGroup); actors stop.
+        self._closed = True
+        self._tg.cancel_scope.cancel()
+        await self._tg.__aexit__(None, None, None)
+        return None
 
     async def aclose(self) -> None:
         """Let every actor finish its mailbox, then stop the journal and the live streams."""
@@ -260,17 +266,17 @@ class Hall:
                     shown = self.redact_record(ruleset, record, seat)
                     if shown is not None:
                         yield shown
-                with receive:
-                    async for records in receive:
-                        for record in records:
-                            if record.seq <= last:
-                                continue
-                            last = record.seq
-                            shown = self.redact_record(ruleset, record, seat)
-                            if shown is not None:
-                                yield shown
+                async for records in receive:
+                    for record in records:
+                        if record.seq <= last:
+                            continue
+                        last = record.seq
+                        shown = self.redact_record(ruleset, record, seat)
+                        if shown is not None:
+                            yield shown
             finally:
                 self.hub.unsubscribe(match, send)
+                receive.close()
 
     async def fork(self, match: str, at_seq: int, *, seed: int | None = None, match_id: str | None = None) -> str:
         """Start a new match from the first ``at_seq`` events of another; return its id."""
