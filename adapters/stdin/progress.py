@@ -24,6 +24,7 @@ class Progress:
         self.done = 0
         self._drawn = 0.0
         self._shown = False
+        self._shown_done = -1
 
     def advance(self, steps: int = 1) -> None:
         """Count ``steps`` more units of work done."""
@@ -46,11 +47,13 @@ class Progress:
         self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total}")
         self.stream.flush()
         self._shown = True
+        self._shown_done = self.done
 
     def close(self) -> None:
         """Finish the line so that later output starts on a fresh one."""
         if self.enabled and self._shown:
-            self._draw()
+            if self._shown_done != self.done:
+                self._draw()
             self.stream.write("\n")
             self.stream.flush()
             self._shown = False
