@@ -1,0 +1,103 @@
+"""The ASGI app factory: gamehall over HTTP, mountable inside another service.
+
+``create_app(hall)`` returns a Litestar app that drives a running :class:`Hall`. A service that
+embeds gamehall owns the hall (``async with Hall(store) as hall``) and mounts the app; with
+``manage_hall=True`` the app's own lifespan starts and stops the hall instead, which is what
+``gamehall serve`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from litestar import Litestar, Request, Response, get
+from litestar.datastructures import State
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.serialization import encode_json
+
+from gamehall.core.hall import Hall
+from gamehall.core.store import SQLiteStore
+
+from .errors import HANDLERS
+from .gateway import Gateway
+from .routes import ROUTES, bare
+from .seats import SeatTokens
+
+MAX_BODY = 64 * 1024
+HEARTBEAT = 15.0
+SAME_FILE: Any = object()
+
+
+@get("/openapi.json", include_in_schema=False, media_type="application/vnd.oai.openapi+json")
+async def openapi_json(request: Request[Any, Any, Any]) -> Response[bytes]:
+    """Return the OpenAPI document."""
+    state = request.app.state
+    if state.get("openapi") is None:
+        state.openapi = encode_json(request.app.openapi_schema.to_schema())
+    return Response(state.openapi, media_type="application/vnd.oai.openapi+json")
+
+
+def create_app(
+    hall: Hall,
+    *,
+    admin_token: str | None = None,
+    seat_db: str | None = SAME_FILE,
+    max_body: int = MAX_BODY,
+    heartbeat: float = HEARTBEAT,
+    manage_hall: bool = False,
+    bare_endpoint: bool = False,
+) -> Litestar:
+    """Return the HTTP app of a hall.
+
+    ``seat_db`` is the SQLite file of the seat tokens: by default the store's own file (in
+    memory for a memory store). ``admin_token`` unlocks full logs and forks of running
+    matches. ``max_body`` bounds request bodies in bytes. ``bare_endpoint`` adds ``POST /bare``,
+    which only decodes a command body: the baseline of the benchmark.
+    """
+    if seat_db is SAME_FILE:
+        seat_db = hall.store.path if isinstance(hall.store, SQLiteStore) else None
+    gateway = Gateway(hall, SeatTokens(seat_db), admin_token, heartbeat)
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        try:
+            if manage_hall:
+                async with hall:
+                    yield
+            else:
+                yield
+        finally:
+            gateway.seats.close()
+
+    routes: list[Any] = [*ROUTES, openapi_json]
+    if bare_endpoint:
+        routes.append(bare)
+    return Litestar(
+        route_handlers=routes,
+        lifespan=[lifespan],
+        exception_handlers=HANDLERS,
+        request_max_body_size=max_body,
+        openapi_config=OpenAPIConfig(
+            title="gamehall",
+            version="1",
+            description="Board games as event-sourced matches: create, play, watch, fork, export.",
+            path="/schema",
+            render_plugins=[JsonRenderPlugin()],
+            components=Components(
+                security_schemes={
+                    "seat": SecurityScheme(
+                        type="http", scheme="bearer", description="a seat token of the match"
+                    ),
+                    "admin": SecurityScheme(
+                        type="http", scheme="bearer", description="the server's admin token"
+                    ),
+                }
+            ),
+        ),
+        state=State({"gamehall": gateway, "openapi": None}),
+        debug=False,
+    )

@@ -1,0 +1,97 @@
+"""``gamehall serve``: the HTTP API on the embedded SQLite store, served by uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import socket
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import anyio
+import uvicorn
+
+from gamehall.core import default_registry
+from gamehall.core.hall import Hall
+from gamehall.core.store import SQLiteStore
+
+from .app import MAX_BODY, create_app
+
+ADMIN_TOKEN_ENV = "GAMEHALL_ADMIN_TOKEN"
+
+
+def register(sub: Any) -> None:
+    """Add the ``serve`` subcommand."""
+    parser = sub.add_parser("serve", help="serve the HTTP API (OpenAPI at /openapi.json)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument("--db", default="gamehall.db", help="SQLite file (default ./gamehall.db)")
+    parser.add_argument("--max-body", type=int, default=MAX_BODY, help="largest request body in bytes")
+    parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
+    parser.set_defaults(func=run)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn, but a signal only stops serving: the hall then closes in order."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        handled = (signal.SIGINT, signal.SIGTERM)
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted; print the address once listening."""
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((args.host, args.port))
+    try:
+        anyio.run(_serve, args, sock)
+    finally:
+        sock.close()
+    return 0
+
+
+async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
+    registry = default_registry()
+    store = SQLiteStore(args.db, registry.codec)
+    try:
+        app = create_app(
+            Hall(store, registry),
+            admin_token=os.environ.get(ADMIN_TOKEN_ENV) or None,
+            max_body=args.max_body,
+            manage_hall=True,
+            bare_endpoint=args.bare_endpoint,
+        )
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=3,
+        )
+        server = _Server(config)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_announce, server, sock, args.db)
+            await server.serve(sockets=[sock])
+            tg.cancel_scope.cancel()
+    finally:
+        store.close()
+
+
+async def _announce(server: uvicorn.Server, sock: socket.socket, db: str) -> None:
+    while not server.started:
+        await anyio.sleep(0.01)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"gamehall serving http://{shown}:{port} (store {db}; OpenAPI at /openapi.json)", flush=True)
+    if not os.environ.get(ADMIN_TOKEN_ENV):
+        print(f"no {ADMIN_TOKEN_ENV} set: full logs and forks only after a match ends", file=sys.stderr, flush=True)

@@ -1,0 +1,148 @@
+"""Every error as a JSON body with a status, a code and a message that names the problem.
+
+Client errors carry the engine's message (it is about the asker's own request). A server error
+carries only an incident id: the details, which might name hidden state, go to the log.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import structlog
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+
+from gamehall.core.errors import (
+    ConcurrencyError,
+    GamehallError,
+    IllegalCommand,
+    InvalidCommand,
+    InvalidOptions,
+    MatchOver,
+    NotAwaited,
+    StoreClosed,
+    UnknownGame,
+    UnknownMatch,
+)
+
+from .schemas import ErrorOut
+from .seats import NoFreeSeat
+
+log = structlog.get_logger("gamehall.http")
+
+STATUS: dict[type[GamehallError], int] = {
+    InvalidCommand: 400,
+    InvalidOptions: 400,
+    UnknownGame: 400,
+    UnknownMatch: 404,
+    NotAwaited: 409,
+    MatchOver: 409,
+    IllegalCommand: 409,
+    NoFreeSeat: 409,
+    ConcurrencyError: 409,
+    StoreClosed: 503,
+}
+HTTP_CODES = {
+    400: "invalid_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+}
+
+
+class ApiError(Exception):
+    """An error the adapter raises itself (auth, permissions, paths)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def error_response(status: int, code: str, message: str, rule: str | None = None) -> Response[Any]:
+    """Return the JSON error answer."""
+    body = ErrorOut(status=status, error=code, message=message, rule=rule)
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def status_of(exc: GamehallError) -> int | None:
+    """Return the HTTP status of an engine error, or ``None`` for a server error."""
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]  # type: ignore[index]
+    return None
+
+
+def on_api_error(request: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:
+    """Answer an adapter error."""
+    return error_response(exc.status, exc.code, exc.message)
+
+
+def on_gamehall_error(request: Request[Any, Any, Any], exc: GamehallError) -> Response[Any]:
+    """Answer an engine error: a 4xx with its message, or a 500 without."""
+    status = status_of(exc)
+    if status is None:
+        return on_unexpected(request, exc)
+    if isinstance(exc, IllegalCommand):
+        return error_response(status, exc.code, exc.reason, exc.rule)
+    return error_response(status, exc.code, exc.message)
+
+
+def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    """Answer the framework's own errors (bad JSON, validation, size, routing) in our shape."""
+    status = exc.status_code
+    if status >= 500:
+        return on_unexpected(request, exc)
+    code = HTTP_CODES.get(status, "client_error")
+    message = str(exc.detail)
+    if isinstance(exc, ValidationException):
+        message = _validation_message(exc)
+    elif status == 413:
+        message = "the request body is larger than the limit of this server"
+    elif status == 404:
+        message = f"no route {request.url.path!r}"
+    return error_response(status, code, message)
+
+
+def _validation_message(exc: ValidationException) -> str:
+    problems = []
+    for item in exc.extra or ():
+        if not isinstance(item, dict):
+            continue
+        key, text = item.get("key"), str(item.get("message", ""))
+        if key == "data" and text == "'data'":
+            problems.append("the request needs a JSON object as its body")
+        elif item.get("source") == "body" or key in (None, "data"):
+            problems.append(text if key in (None, "data") else f"{key}: {text}")
+        else:
+            problems.append(f"{item.get('source', 'parameter')} {key!r}: {text}")
+    return "; ".join(problems) or "the request is invalid"
+
+
+def on_unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """Log an unexpected error and answer a 500 that names only an incident id."""
+    incident = secrets.token_hex(6)
+    log.error(
+        "request failed",
+        incident=incident,
+        method=request.method,
+        path=request.url.path,
+        error=repr(exc),
+        exc_info=exc,
+    )
+    return error_response(
+        500, "internal_error", f"the server failed on this request (incident {incident})"
+    )
+
+
+HANDLERS: dict[type[Exception], Any] = {
+    ApiError: on_api_error,
+    GamehallError: on_gamehall_error,
+    HTTPException: on_http_error,
+    Exception: on_unexpected,
+}

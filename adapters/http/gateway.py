@@ -1,0 +1,162 @@
+"""What the routes share: the hall, the seat tokens, the admin token and who is asking."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import anyio
+import msgspec
+from litestar import Request
+
+from gamehall.core.errors import UnknownGame, UnknownMatch
+from gamehall.core.hall import Hall
+from gamehall.core.registry import Registry
+
+from .errors import ApiError
+from .schemas import Created, ExpansionOut, GameOut, SeatToken, Seating
+from .seats import SeatTokens, same_secret
+
+T = TypeVar("T")
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class Asker(msgspec.Struct, frozen=True):
+    """Who sent a request: a seat, a spectator (``seat is None``) or the operator (``admin``)."""
+
+    seat: int | None
+    admin: bool = False
+
+
+SPECTATOR = Asker(None)
+ADMIN = Asker(None, admin=True)
+
+
+class Gateway:
+    """The hall as the HTTP routes use it."""
+
+    def __init__(
+        self, hall: Hall, seats: SeatTokens, admin_token: str | None, heartbeat: float
+    ) -> None:
+        self.hall = hall
+        self.seats = seats
+        self.admin_token = admin_token or None
+        self.heartbeat = heartbeat
+        self._games: dict[str, GameOut] | None = None
+
+    # -- who asks ----------------------------------------------------------------------------
+
+    def asker(self, request: Request[Any, Any, Any], match: str, *, query_token: bool = False) -> Asker:
+        """Return who sends a request about ``match``: no token is a spectator."""
+        token = bearer(request)
+        if token is None and query_token:
+            token = request.query_params.get("token") or None
+        if token is None:
+            self.check_match(match)
+            return SPECTATOR
+        if self.admin_token is not None and same_secret(token, self.admin_token):
+            self.check_match(match)
+            return ADMIN
+        seat = self.seats.seat_of(check_id(match), token)
+        if seat is None:
+            self.check_match(match)
+            raise ApiError(401, "unauthorized", f"the token is not a seat token of match {match!r}")
+        return Asker(seat)
+
+    def seat_of(self, request: Request[Any, Any, Any], match: str) -> int:
+        """Return the seat whose token the request carries, or refuse."""
+        asker = self.asker(request, match)
+        if asker.admin:
+            raise ApiError(403, "forbidden", "the admin token acts for no seat: use a seat token")
+        if asker.seat is None:
+            raise ApiError(401, "unauthorized", "no seat token: send 'Authorization: Bearer <token>'")
+        return asker.seat
+
+    def check_match(self, match: str) -> None:
+        """Raise :class:`UnknownMatch` unless the store holds the match."""
+        if self.hall.store.stream_info(check_id(match)) is None:
+            raise UnknownMatch(match)
+
+    def ended(self, match: str) -> bool:
+        """Tell whether a match has an outcome."""
+        return self.hall.view(match, None).outcome is not None
+
+    def may_see_all(self, asker: Asker, match: str, what: str) -> None:
+        """Refuse the whole truth of a running match to anyone but the operator."""
+        if not asker.admin and not self.ended(match):
+            raise ApiError(
+                403,
+                "forbidden",
+                f"{what} is given only once the match has ended, or with the admin token",
+            )
+
+    async def run_sync(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking call (a seat-table write) in a worker thread."""
+        return await anyio.to_thread.run_sync(fn, *args)
+
+    # -- seats -------------------------------------------------------------------------------
+
+    async def seat(self, match: str, game: str, players: int, seating: Seating) -> Created:
+        """Give a new match its seats; return the answer for its creator."""
+        open_seats = seating == "open"
+        tokens = await self.run_sync(lambda: self.seats.seat_match(match, players, open_seats=open_seats))
+        seats = [SeatToken(seat, token) for seat, token in enumerate(tokens)]
+        return Created(match, game, players, seating, seats)
+
+    # -- games -------------------------------------------------------------------------------
+
+    def games(self) -> dict[str, GameOut]:
+        """Return every installed game as the API lists it."""
+        if self._games is None:
+            registry = self.hall.registry
+            self._games = {gid: game_out(registry, gid) for gid in sorted(registry.games)}
+        return self._games
+
+    def game(self, game_id: str) -> GameOut:
+        """Return one game, or a 404 that lists the installed ones."""
+        game = self.games().get(game_id)
+        if game is None:
+            known = ", ".join(self.games()) or "none"
+            raise ApiError(404, UnknownGame.code, f"unknown game {game_id!r} (installed: {known})")
+        return game
+
+
+def bearer(request: Request[Any, Any, Any]) -> str | None:
+    """Return the token of an ``Authorization: Bearer`` header."""
+    header = request.headers.get("authorization")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "unauthorized", "the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def check_id(match: str) -> str:
+    """Return a match id, or raise :class:`UnknownMatch` for one that cannot exist."""
+    if not MATCH_ID.fullmatch(match):
+        raise UnknownMatch(match[:80])
+    return match
+
+
+def _schema(struct: type[Any] | None) -> dict[str, Any] | None:
+    return msgspec.json.schema(struct) if struct is not None else None
+
+
+def game_out(registry: Registry, game_id: str) -> GameOut:
+    """Describe an installed game with its expansions and the schema of every command."""
+    spec = registry.games[game_id]
+    commands = sorted(registry.ruleset(game_id).command_types, key=lambda c: c.__name__)
+    schemas = {c.__struct_config__.tag: msgspec.json.schema(c) for c in commands}
+    expansions = [
+        ExpansionOut(
+            e.id, e.name, e.version, e.description, list(e.requires), list(e.conflicts),
+            e.min_players, e.max_players, _schema(e.options),
+        )
+        for e in sorted(registry.expansions_of(game_id), key=lambda e: e.id)
+    ]  # fmt: skip
+    return GameOut(
+        spec.id, spec.name, spec.version, spec.description, spec.min_players, spec.max_players,
+        spec.hidden_information, _schema(spec.options), expansions, schemas,
+    )  # fmt: skip

@@ -1,0 +1,144 @@
+"""Seat tokens: who may act for which seat of which match, kept across restarts.
+
+A token is 32 random bytes from :mod:`secrets`, shown to its holder once. Only its SHA-256
+digest is stored, in the adapter's own table ``http_seats`` of the same SQLite file as the
+events, so a restarted server still knows every seat and a copy of the database hands out no
+usable token. A fast hash is enough: tokens have 256 bits of entropy and cannot be guessed
+from their digest. Lookups compare the digest with every seat's digest of the match with
+:func:`hmac.compare_digest`, in constant time and without stopping at the first match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+
+from gamehall.core.errors import GamehallError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS http_seats (
+    match   TEXT    NOT NULL,
+    seat    INTEGER NOT NULL,
+    digest  BLOB,
+    claimed REAL,
+    PRIMARY KEY (match, seat)
+) WITHOUT ROWID;
+"""
+CACHE_SIZE = 10_000
+
+
+class NoFreeSeat(GamehallError):
+    """A claim on a match whose seats are all taken (or that has no open seating)."""
+
+    code = "no_free_seat"
+
+
+def new_token() -> str:
+    """Return a fresh seat or admin token."""
+    return secrets.token_urlsafe(32)
+
+
+def digest(token: str) -> bytes:
+    """Return the stored form of a token."""
+    return hashlib.sha256(token.encode()).digest()
+
+
+def same_secret(given: str, expected: str) -> bool:
+    """Compare two secrets in constant time."""
+    return hmac.compare_digest(digest(given), digest(expected))
+
+
+class SeatTokens:
+    """The seat table of one database file (``None``: in memory, for a memory store)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path or ":memory:"
+        self._db = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=30
+        )
+        if path:
+            self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[str, tuple[bytes | None, ...]] = OrderedDict()
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._db.close()
+
+    # -- writing (blocking: call from a worker thread) ---------------------------------------
+
+    def seat_match(self, match: str, players: int, *, open_seats: bool) -> list[str]:
+        """Create a match's seats; return one token per seat, or none when seats are open."""
+        tokens = [] if open_seats else [new_token() for _ in range(players)]
+        now = time.time()
+        rows = [
+            (match, seat, None if open_seats else digest(tokens[seat]), None if open_seats else now)
+            for seat in range(players)
+        ]
+        with self._lock:
+            self._db.executemany("INSERT INTO http_seats VALUES (?, ?, ?, ?)", rows)
+            self._cache.pop(match, None)
+        return tokens
+
+    def claim(self, match: str, seat: int | None) -> tuple[int, str]:
+        """Give a free seat (``seat`` or the lowest free one) a token; return both."""
+        token = new_token()
+        with self._lock:
+            digests = self._load(match)
+            if not digests:
+                raise NoFreeSeat(f"match {match!r} has no seats to claim over HTTP")
+            free = [s for s, d in enumerate(digests) if d is None]
+            if seat is None:
+                if not free:
+                    raise NoFreeSeat(f"every seat of match {match!r} is taken")
+                seat = free[0]
+            elif not 0 <= seat < len(digests):
+                raise NoFreeSeat(f"seat {seat} does not exist: seats are 0 to {len(digests) - 1}")
+            elif seat not in free:
+                raise NoFreeSeat(f"seat {seat} of match {match!r} is taken")
+            changed = self._db.execute(
+                "UPDATE http_seats SET digest=?, claimed=? WHERE match=? AND seat=? AND digest IS NULL",
+                (digest(token), time.time(), match, seat),
+            ).rowcount
+            self._cache.pop(match, None)
+            if changed != 1:  # another process took it between the read and the write
+                raise NoFreeSeat(f"seat {seat} of match {match!r} is taken")
+        return seat, token
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def _load(self, match: str) -> tuple[bytes | None, ...]:
+        cached = self._cache.get(match)
+        if cached is not None:
+            self._cache.move_to_end(match)
+            return cached
+        rows = self._db.execute(
+            "SELECT seat, digest FROM http_seats WHERE match=? ORDER BY seat", (match,)
+        ).fetchall()
+        digests = tuple(d for _, d in rows)
+        self._cache[match] = digests
+        if len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return digests
+
+    def seats(self, match: str) -> tuple[bytes | None, ...]:
+        """Return each seat's token digest (``None`` while free); empty if not seated here."""
+        with self._lock:
+            return self._load(match)
+
+    def seat_of(self, match: str, token: str) -> int | None:
+        """Return the seat a token belongs to in a match, or ``None``."""
+        given = digest(token)
+        found = None
+        for seat, stored in enumerate(self.seats(match)):
+            # Compare with every seat, in constant time, so timing tells nothing.
+            if hmac.compare_digest(given, stored or b"") and found is None:
+                found = seat
+        return found
