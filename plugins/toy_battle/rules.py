@@ -118,7 +118,7 @@ class ToyBattle(Rules[State]):
     def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
         """Return the events of one action or one effect step, then of what follows by itself."""
         if state.over:
-            raise IllegalCommand("the match is over", "TB-END-1")
+            raise IllegalCommand("the match is over")
         batch, seat = Batch(self, state), state.turn
         if state.queue:
             self._effect_step(batch, state.queue[0], command, ctx)

@@ -22,7 +22,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     kwak_on_restricted: bool = False
     """True lets Kwak onto Pool spots restricted to certain values (TB-POOL-2)."""
     tie_loser: Literal["stuck", "last"] = "stuck"
-    """Who ended a match that stops for want of moves: the stuck seat or the last mover (TB-END-4)."""
+    """Who ended a match stopped for want of moves: the stuck seat or the last mover (TB-END-4)."""
 
 
 class Pending(msgspec.Struct, frozen=True, gc=False):

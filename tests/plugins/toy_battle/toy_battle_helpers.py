@@ -47,8 +47,8 @@ def make(
     used = {t for stack in stacks.values() for t in stack} | set(discard)
     used |= set(racks[0]) | set(racks[1])
     if supply is None:
-        supply = tuple(tuple(t for t in _army(c) if t not in used) for c in ("blue", "red"))  # type: ignore[assignment]
-    assert supply is not None
+        blue, red = ([t for t in _army(c) if t not in used] for c in ("blue", "red"))
+        supply = (blue, red)
     return State(
         terrain=terrain,
         options=Options(terrain=terrain, **options),
