@@ -6,8 +6,7 @@ import argparse
 from typing import Any
 
 from gamehall.adapters.stdin.common import DEFAULT_DB, open_store
-from gamehall.core import GamehallError, UnknownMatch, default_registry
-from gamehall.core.hall import Hall
+from gamehall.core import GamehallError, default_registry
 
 from . import tools
 
@@ -76,10 +75,7 @@ def run_export(args: argparse.Namespace) -> int:
     registry = default_registry()
     store = open_store(args.db, registry)
     try:
-        records = store.read(args.match)
-        if not records:
-            raise UnknownMatch(args.match)
-        count = tools.export(Hall(store, registry), args.match, records, args.seat, args.output)
+        count = tools.export(store, registry, args.match, args.seat, args.output)
     finally:
         store.close()
     whose = "full log" if args.seat is None else f"seat {args.seat}'s view"

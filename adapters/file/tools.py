@@ -6,10 +6,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import anyio
 import msgspec
 from gamehall.adapters.stdin.human import outcome_text
 from gamehall.adapters.stdin.progress import Progress
-from gamehall.core import Event, GamehallError, MatchStarted, Recorded, Registry, Table
+from gamehall.core import (
+    Event,
+    GamehallError,
+    MatchStarted,
+    Recorded,
+    Registry,
+    Table,
+    UnknownMatch,
+)
 from gamehall.core import replay as core
 from gamehall.core.events import redact_started
 from gamehall.core.hall import Hall
@@ -39,17 +48,24 @@ def write(path: str, records: Sequence[Recorded], seat: int | None, registry: Re
 # -- export and import ------------------------------------------------------------------------
 
 
-def export(hall: Hall, match: str, records: list[Recorded], seat: int | None, path: str) -> int:
+def export(store: Store, registry: Registry, match: str, seat: int | None, path: str) -> int:
     """Write a match's full log, or what ``seat`` may see of it; return the number of events."""
-    registry = hall.registry
-    ruleset = core.ruleset_for(registry, records)
+    records = store.read(match)
+    if not records:
+        raise UnknownMatch(match)
+    core.ruleset_for(registry, records)  # refuse a match whose plugins are not installed
     if seat is not None:
         players = core.started_of(records).players
         if not 0 <= seat < players:
             raise GamehallError(f"seat {seat} does not exist: seats are 0 to {players - 1}")
-        records = hall.redact_records(ruleset, records, seat)
+        records = anyio.run(_history, store, registry, match, seat)
     write(path, records, seat, registry)
     return len(records)
+
+
+async def _history(store: Store, registry: Registry, match: str, seat: int) -> list[Recorded]:
+    async with Hall(store, registry) as hall:
+        return hall.history(match, seat)
 
 
 def check_importable(log: Log) -> None:

@@ -15,6 +15,12 @@ from gamehall.core import Registry
 from gamehall.core.store import SQLiteStore
 
 
+@pytest.fixture(autouse=True)
+def _keep_logging_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop ``main`` from pointing structlog at this test's captured stderr for later tests."""
+    monkeypatch.setattr("gamehall.adapters.cli.configure", lambda **_: None)
+
+
 @pytest.fixture
 def logs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """Return a directory with a store of one finished match and its exports."""

@@ -13,6 +13,12 @@ from gamehall.core import Registry
 MOVES = [4, 0, 2, 6, 3, 1, 5]  # X completes 3-4-5 with its fourth mark
 
 
+@pytest.fixture(autouse=True)
+def _keep_logging_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop ``main`` from pointing structlog at this test's captured stderr for later tests."""
+    monkeypatch.setattr("gamehall.adapters.cli.configure", lambda **_: None)
+
+
 def commands(*cells: int, header: dict[str, object] | None = None) -> str:
     lines = [header or {"game": "tictactoe", "seed": 9, "match": "r"}]
     lines += [

@@ -19,6 +19,12 @@ from gamehall.core.store import SQLiteStore
 GAMEHALL = [sys.executable, "-m", "gamehall.adapters.cli"]
 
 
+@pytest.fixture(autouse=True)
+def _keep_logging_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop ``main`` from pointing structlog at this test's captured stderr for later tests."""
+    monkeypatch.setattr("gamehall.adapters.cli.configure", lambda **_: None)
+
+
 def play(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str, *argv: str
 ) -> tuple[int, str, str]:

@@ -19,6 +19,12 @@ from gamehall.core.replay import ruleset_for, verify
 from gamehall.core.store import MemoryStore, SQLiteStore
 
 
+@pytest.fixture(autouse=True)
+def _keep_logging_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop ``main`` from pointing structlog at this test's captured stderr for later tests."""
+    monkeypatch.setattr("gamehall.adapters.cli.configure", lambda **_: None)
+
+
 def test_simulate_counts_every_match_once_and_repeats_with_a_seed(registry: Registry) -> None:
     one = simulate(registry, "tictactoe", 300, seed=11)
     two = simulate(registry, "tictactoe", 300, seed=11)
