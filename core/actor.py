@@ -9,6 +9,7 @@ the match from the store, so no half-applied state survives.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ import structlog
 from . import engine
 from .errors import GamehallError, MatchFailed
 from .events import Command, Event, Meta, Recorded
-from .journal import Pending
+from .journal import FuturePending, Pending, new_pending
 from .registry import Ruleset
 from .rules import Context
 from .store.base import AppendRequest, Snapshot
@@ -46,7 +47,7 @@ class SendCommand(msgspec.Struct):
     seat: int
     command: Command
     command_id: str | None
-    reply: Pending
+    reply: Pending | FuturePending
 
 
 class Loaded(msgspec.Struct):
@@ -73,40 +74,53 @@ class Actor:
         self.version = loaded.version
         self.commands = loaded.commands
         self._versions_recorded = False
+        self.busy = False
+        self._inflight: Pending | FuturePending | None = None
+        self.touched = time.monotonic()
         self.send, self._receive = anyio.create_memory_object_stream[SendCommand](
             hall.mailbox_size
         )
         self.log = log.bind(match=match, ruleset=self.ruleset.name)
 
     async def run(self) -> None:
-        """Handle commands until idle for too long or until the hall closes."""
+        """Handle commands until the hall closes the mailbox (at shutdown or when idle)."""
         receive = self._receive
-        idle = self.hall.idle_seconds
         with receive, self.send:
             while True:
-                message = None
-                with anyio.move_on_after(idle):
+                try:
+                    message = receive.receive_nowait()
+                except anyio.WouldBlock:
                     try:
                         message = await receive.receive()
                     except anyio.EndOfStream:
                         return
-                if message is None:
-                    if receive.statistics().current_buffer_used == 0:
-                        self.hall._retire(self)  # noqa: SLF001 - the hall's own bookkeeping
-                        self.send.close()
-                        self.log.debug("passivated", seq=self.version)
-                        return
-                    continue
+                except anyio.EndOfStream:
+                    return
                 batch = [message]
                 while True:
                     try:
                         batch.append(receive.receive_nowait())
                     except (anyio.WouldBlock, anyio.EndOfStream):
                         break
-                await self.handle(batch)
+                self.busy = True
+                try:
+                    await self.handle(batch)
+                finally:
+                    self.busy = False
+                    self.touched = time.monotonic()
+        if self._inflight is not None:
+            await self._inflight.wait()
+
+    def idle_since(self, now: float) -> float:
+        """Return for how long the actor has had nothing to do (0 while it works)."""
+        if self.busy or self._inflight is not None or self._receive.statistics().current_buffer_used:
+            return 0.0
+        return now - self.touched
 
     async def handle(self, batch: Sequence[SendCommand]) -> None:
         """Decide every command of a drained batch, store their events together, answer each."""
+        if self._inflight is not None:
+            await self._inflight.wait()  # decide only on a state whose events are durable
         state, version = self.state, self.version
         accepted: list[tuple[SendCommand, Sequence[Event]]] = []
         in_batch: dict[str, SendCommand] = {}
@@ -124,50 +138,67 @@ class Actor:
             except Exception as exc:  # noqa: BLE001 - a rules bug must not kill the hall
                 self.log.exception("rules error", seq=version, command=repr(message.command))
                 message.reply.fail(MatchFailed(f"the rules failed on this command: {exc!r}"))
-                await self._commit(accepted, state, version)
-                self.rebuild()
+                self._submit(accepted, state, version, rebuild=True)
                 return
             accepted.append((message, events))
             version += len(events)
             if cid is not None:
                 in_batch[cid] = message
-        await self._commit(accepted, state, version)
+        self._submit(accepted, state, version)
 
-    async def _commit(
-        self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], state: Any, version: int
+    def _submit(
+        self,
+        accepted: Sequence[tuple[SendCommand, Sequence[Event]]],
+        state: Any,
+        version: int,
+        rebuild: bool = False,
     ) -> None:
+        # The journal calls ``done`` right after the commit, in its own task: the answer reaches
+        # the sender without waking this actor, and the actor decides nothing new until then.
         if not accepted:
+            if rebuild:
+                self.rebuild()
             return
         events: list[Event] = []
         metas: list[Meta] = []
+        versions = None if self._versions_recorded else self.ruleset.versions
         for message, batch in accepted:
-            head = Meta(message.command_id, message.seat, message.command, self._versions())
-            tail = Meta(message.command_id, message.seat)
             events.extend(batch)
-            metas.append(head)
-            metas.extend([tail] * (len(batch) - 1))
-        request = AppendRequest(self.match, self.version, events, metas)
-        try:
-            records = await self.hall.journal.append(request)
-        except GamehallError as exc:
-            self.log.warning("append refused", seq=self.version, error=str(exc))
+            metas.append(Meta(message.command_id, message.seat, message.command, versions))
+            metas.extend([Meta(message.command_id, message.seat)] * (len(batch) - 1))
+            versions = None
+        inflight = self._inflight = new_pending()
+
+        def done(result: list[Recorded] | GamehallError) -> None:
+            try:
+                self._committed(accepted, state, version, result)
+                if rebuild:
+                    self.rebuild()
+            finally:
+                self._inflight = None
+                inflight.resolve(None)
+
+        self.hall.journal.submit(AppendRequest(self.match, self.version, events, metas), done)
+
+    def _committed(
+        self,
+        accepted: Sequence[tuple[SendCommand, Sequence[Event]]],
+        state: Any,
+        version: int,
+        result: list[Recorded] | GamehallError,
+    ) -> None:
+        if isinstance(result, GamehallError):
+            self.log.warning("append refused", seq=self.version, error=str(result))
             for message, _ in accepted:
-                message.reply.fail(exc)
+                message.reply.fail(result)
             self.rebuild()
             return
         previous = self.version
         self.state, self.version = state, version
         self._versions_recorded = True
-        self._answer(accepted, records)
-        self.hall.hub.publish(self.match, records)
+        self._answer(accepted, result)
+        self.hall.hub.publish(self.match, result)
         self._maybe_snapshot(previous)
-
-    def _versions(self) -> dict[str, str] | None:
-        # Record plugin versions once per activation: they can only change across restarts.
-        if self._versions_recorded:
-            return None
-        self._versions_recorded = True
-        return self.ruleset.versions
 
     def _answer(self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], records: list[Recorded]) -> None:
         start = 0
@@ -210,7 +241,7 @@ class Actor:
         self.log.info("rebuilt from the store", seq=self.version)
 
 
-async def _forward(source: Pending, target: Pending) -> None:
+async def _forward(source: Pending | FuturePending, target: Pending | FuturePending) -> None:
     try:
         ack = await source.wait()
     except BaseException as exc:  # noqa: BLE001 - the retry gets the same answer, error or not

@@ -9,6 +9,7 @@ views, histories, live streams, acknowledgements — is redacted for the asking 
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -21,7 +22,7 @@ from . import engine
 from .actor import Ack, Actor, Loaded, SendCommand
 from .errors import GamehallError, InvalidCommand, StoreClosed, UnknownMatch
 from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded, redact_started
-from .journal import Journal, Pending
+from .journal import Journal, new_pending
 from .registry import Registry, Ruleset, default_registry
 from .replay import batches
 from .rules import Decision, Outcome
@@ -116,12 +117,14 @@ class Hall:
         self._actors: dict[str, Actor] = {}
         self._tg: TaskGroup | None = None
         self._closed = False
+        self._reaper = anyio.CancelScope()
 
     # -- lifecycle --------------------------------------------------------------------------
 
     async def __aenter__(self) -> Hall:
         self._tg = await anyio.create_task_group().__aenter__()
         self._tg.start_soon(self.journal.run)
+        self._tg.start_soon(self._passivate_idle)
         return self
 
     async def __aexit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> bool | None:
@@ -140,6 +143,7 @@ class Hall:
         if self._closed:
             return
         self._closed = True
+        self._reaper.cancel()
         for actor in list(self._actors.values()):
             actor.send.close()
         while self._actors:
@@ -180,7 +184,6 @@ class Hall:
         await self.journal.append(AppendRequest(match, 0, events, metas, _info(started)))
         loaded = Loaded(ruleset, started.seed or 0, started.players, state, len(events), {})
         self._start_actor(match, loaded)
-        log.debug("match created", match=match, ruleset=ruleset.name, players=started.players)
         return match
 
     async def send(
@@ -192,9 +195,13 @@ class Hall:
         command = self.registry.codec.command_from_builtins(command)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < actor.players:
             raise InvalidCommand(f"seat {seat!r} does not exist: seats are 0 to {actor.players - 1}")
-        pending = Pending()
+        pending = new_pending()
+        message = SendCommand(seat, command, command_id, pending)
         try:
-            await actor.send.send(SendCommand(seat, command, command_id, pending))
+            try:
+                actor.send.send_nowait(message)
+            except anyio.WouldBlock:
+                await actor.send.send(message)  # a full mailbox pushes back on the sender
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             raise StoreClosed("the hall is shutting down") from None
         ack: Ack = await pending.wait()
@@ -214,6 +221,16 @@ class Hall:
             legal,
             rules.outcome(state),
         )
+
+    def awaiting(self, match: str) -> dict[int, Decision]:
+        """Return the seats a match waits for (empty once it is over)."""
+        actor = self._actor(match)
+        return dict(actor.ruleset.rules.awaiting(actor.state))
+
+    def legal(self, match: str, seat: int) -> list[Command]:
+        """Return the commands a seat may send now."""
+        actor = self._actor(match)
+        return list(actor.ruleset.rules.legal(actor.state, seat))
 
     def render(self, match: str, seat: int | None) -> str:
         """Return a seat's board as text."""
@@ -334,6 +351,7 @@ class Hall:
         if actor is None:
             self._check_open()
             actor = self._start_actor(match, self.load(match))
+        actor.touched = time.monotonic()
         return actor
 
     def _start_actor(self, match: str, loaded: Loaded) -> Actor:
@@ -350,9 +368,17 @@ class Hall:
             if self._actors.get(actor.match) is actor:
                 del self._actors[actor.match]
 
-    def _retire(self, actor: Actor) -> None:
-        if self._actors.get(actor.match) is actor:
-            del self._actors[actor.match]
+    async def _passivate_idle(self) -> None:
+        # One sweep for all actors instead of a timeout around every mailbox read.
+        interval = max(min(self.idle_seconds / 4, 5.0), 0.005)
+        with self._reaper:
+            while not self._closed:
+                await anyio.sleep(interval)
+                now = time.monotonic()
+                for actor in list(self._actors.values()):
+                    if actor.idle_since(now) >= self.idle_seconds:
+                        del self._actors[actor.match]
+                        actor.send.close()
 
     def _started(self, match: str) -> MatchStarted:
         head = self.store.read(match, 0, 1)

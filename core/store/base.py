@@ -17,7 +17,7 @@ import msgspec
 
 from ..codec import Codec
 from ..errors import ConcurrencyError, DuplicateMatch, GamehallError
-from ..events import Event, Meta, Recorded
+from ..events import Event, Meta, Recorded, tag_of
 
 
 class AppendRequest(msgspec.Struct, frozen=True):
@@ -28,6 +28,32 @@ class AppendRequest(msgspec.Struct, frozen=True):
     events: Sequence[Event]
     metas: Sequence[Meta]
     info: dict[str, Any] | None = None
+
+
+Row = tuple[str, int, bytes, bytes, str | None]  # tag, version, data, meta, batch mark
+
+
+class Encoded(msgspec.Struct, frozen=True):
+    """A batch ready for the writer: rows of (tag, version, payload, metadata, batch mark)."""
+
+    stream: str
+    expected: int
+    rows: list[Row]
+    info: dict[str, Any] | None = None
+
+
+class Written(msgspec.Struct, frozen=True):
+    """Where a batch was written: the global position of its first event, and the time."""
+
+    position: int
+    time: float
+
+
+def batch_mark(meta: Meta) -> str | None:
+    """Return the command id of a batch's first event ('' without one), None inside a batch."""
+    if meta.command is None:
+        return None
+    return meta.command_id or ""
 
 
 class StreamInfo(msgspec.Struct, frozen=True):
@@ -76,11 +102,54 @@ class Store(ABC):
             raise result
         return result
 
-    @abstractmethod
     def append_many(
         self, requests: Sequence[AppendRequest]
     ) -> list[list[Recorded] | GamehallError]:
         """Commit many batches in one transaction; each gets its records or its error."""
+        return self.finish(requests, self.write(self.encode(requests)))
+
+    def encode(self, requests: Sequence[AppendRequest]) -> list[Encoded | GamehallError]:
+        """Encode batches into rows: pure CPU work, done before the writer takes them.
+
+        Kept apart from :meth:`write` so that a caller with an event loop encodes on the loop
+        and hands only SQL to the writer thread, which then barely holds the GIL.
+        """
+        codec = self.codec
+        out: list[Encoded | GamehallError] = []
+        for request in requests:
+            try:
+                rows = [
+                    (tag_of(type(e)), type(e).version, codec.encode_event(e), codec.encode_meta(m),
+                     batch_mark(m))
+                    for e, m in zip(request.events, request.metas, strict=True)
+                ]  # fmt: skip
+            except (TypeError, ValueError, msgspec.EncodeError) as exc:
+                out.append(GamehallError(f"cannot encode an event of {request.stream!r}: {exc}"))
+                continue
+            out.append(Encoded(request.stream, request.expected, rows, request.info))
+        return out
+
+    @abstractmethod
+    def write(self, encoded: Sequence[Encoded | GamehallError]) -> list[Written | GamehallError]:
+        """Commit encoded batches in one transaction; each gets its place or its error."""
+
+    def finish(
+        self, requests: Sequence[AppendRequest], written: Sequence[Written | GamehallError]
+    ) -> list[list[Recorded] | GamehallError]:
+        """Return the records of each written batch (or its error)."""
+        out: list[list[Recorded] | GamehallError] = []
+        for request, place in zip(requests, written, strict=True):
+            if isinstance(place, GamehallError):
+                out.append(place)
+                continue
+            stream, first, position, at = request.stream, request.expected + 1, place.position, place.time
+            out.append(
+                [
+                    Recorded(stream, first + i, position + i, at, event, meta)
+                    for i, (event, meta) in enumerate(zip(request.events, request.metas, strict=True))
+                ]
+            )
+        return out
 
     @abstractmethod
     def read(

@@ -13,8 +13,8 @@ from typing import Any
 
 from ..codec import Codec
 from ..errors import GamehallError, StoreClosed
-from ..events import Event, Recorded, tag_of
-from .base import AppendRequest, Snapshot, Store, StreamInfo, batch_command_ids, conflict
+from ..events import Event, Recorded
+from .base import Encoded, Snapshot, Store, StreamInfo, Written, batch_command_ids, conflict
 
 _Row = tuple[int, float, str, int, bytes, bytes]  # position, time, tag, version, data, meta
 
@@ -35,48 +35,30 @@ class MemoryStore(Store):
         if self._closed:
             raise StoreClosed("the store is closed")
 
-    def append_many(self, requests: Sequence[AppendRequest]) -> list[list[Recorded] | GamehallError]:
+    def write(self, encoded: Sequence[Encoded | GamehallError]) -> list[Written | GamehallError]:
         """Append each batch whose stream is at its expected version."""
         with self._lock:
-            return self._append_many(requests)
+            self._check_open()
+            now = time.time()
+            return [self._write(batch, now) for batch in encoded]
 
-    def _append_many(self, requests: Sequence[AppendRequest]) -> list[list[Recorded] | GamehallError]:
-        self._check_open()
-        now = time.time()
-        results: list[list[Recorded] | GamehallError] = []
-        for request in requests:
-            rows = self._streams.get(request.stream, [])
-            if len(rows) != request.expected:
-                results.append(conflict(request.stream, request.expected, len(rows)))
-                continue
-            try:
-                encoded = self._encode(request, now)
-            except (TypeError, ValueError) as exc:
-                results.append(GamehallError(f"cannot encode an event: {exc}"))
-                continue
-            self._commit(request, rows, encoded, now)
-            results.append(self._records(request.stream, request.expected, encoded))
-        return results
-
-    def _encode(self, request: AppendRequest, now: float) -> list[_Row]:
-        codec = self.codec
-        position = len(self._global)
-        return [
-            (position + i + 1, now, tag_of(type(e)), type(e).version, codec.encode_event(e),
-             codec.encode_meta(m))
-            for i, (e, m) in enumerate(zip(request.events, request.metas, strict=True))
-        ]  # fmt: skip
-
-    def _commit(self, request: AppendRequest, rows: list[_Row], encoded: list[_Row], now: float) -> None:
-        stream = request.stream
-        if not rows:
-            self._streams[stream] = rows
-            self._info[stream] = StreamInfo(stream, 0, now, now, dict(request.info or {}))
-        rows.extend(encoded)
-        first = request.expected + 1
-        self._global.extend((stream, first + i) for i in range(len(encoded)))
+    def _write(self, batch: Encoded | GamehallError, now: float) -> Written | GamehallError:
+        if isinstance(batch, GamehallError):
+            return batch
+        stream = batch.stream
+        rows = self._streams.get(stream)
+        if len(rows or ()) != batch.expected:
+            return conflict(stream, batch.expected, len(rows or ()))
+        if rows is None:
+            rows = self._streams[stream] = []
+            self._info[stream] = StreamInfo(stream, 0, now, now, dict(batch.info or {}))
+        position = len(self._global) + 1
+        for i, (tag, version, data, meta, _) in enumerate(batch.rows):
+            rows.append((position + i, now, tag, version, data, meta))
+            self._global.append((stream, batch.expected + i + 1))
         info = self._info[stream]
         self._info[stream] = StreamInfo(stream, len(rows), info.created, now, info.info)
+        return Written(position, now)
 
     def _records(self, stream: str, after: int, rows: Sequence[_Row]) -> list[Recorded]:
         codec = self.codec

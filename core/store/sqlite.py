@@ -21,8 +21,8 @@ import msgspec
 
 from ..codec import Codec
 from ..errors import CorruptRecord, GamehallError, StoreClosed
-from ..events import Event, Meta, Recorded, tag_of
-from .base import AppendRequest, Snapshot, Store, StreamInfo, conflict
+from ..events import Event, Recorded
+from .base import Encoded, Snapshot, Store, StreamInfo, Written, conflict
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -41,9 +41,7 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE UNIQUE INDEX IF NOT EXISTS events_position ON events (position);
 CREATE TABLE IF NOT EXISTS streams (
     stream  TEXT    PRIMARY KEY,
-    version INTEGER NOT NULL,
     created REAL    NOT NULL,
-    updated REAL    NOT NULL,
     info    BLOB
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -57,6 +55,12 @@ CREATE TABLE IF NOT EXISTS gamehall (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _COLUMNS = "seq, position, time, type, v, data, meta"
+_LISTING = """SELECT s.stream,
+    (SELECT max(seq) FROM events e WHERE e.stream = s.stream),
+    s.created,
+    (SELECT time FROM events e WHERE e.stream = s.stream ORDER BY seq DESC LIMIT 1),
+    s.info
+FROM streams s"""
 
 
 class SQLiteStore(Store):
@@ -72,6 +76,7 @@ class SQLiteStore(Store):
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._closed = False
+        self._versions: dict[str, int] = {}
         self._writer = self._connect()
         self._migrate()
 
@@ -114,86 +119,92 @@ class SQLiteStore(Store):
 
     # -- writing ----------------------------------------------------------------------------
 
-    def append_many(self, requests: Sequence[AppendRequest]) -> list[list[Recorded] | GamehallError]:
+    def write(self, encoded: Sequence[Encoded | GamehallError]) -> list[Written | GamehallError]:
         """Commit every batch that is at its expected version, in one transaction."""
         if self._closed:
             raise StoreClosed("the store is closed")
         now = time.time()
-        prepared = [self._prepare(r) for r in requests]
         with self._lock:
             db = self._writer
             db.execute("BEGIN IMMEDIATE")
             try:
-                results = self._write_all(db, requests, prepared, now)
+                try:
+                    results = self._write_fast(db, encoded, now)
+                except sqlite3.IntegrityError:
+                    # Another process wrote since this writer last looked: check each batch.
+                    db.execute("ROLLBACK")
+                    self._versions.clear()
+                    db.execute("BEGIN IMMEDIATE")
+                    results = self._write_careful(db, encoded, now)
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                self._versions.clear()
                 raise
+        for batch, result in zip(encoded, results, strict=True):
+            if isinstance(result, Written) and isinstance(batch, Encoded):
+                self._versions[batch.stream] = batch.expected + len(batch.rows)
         return results
 
-    def _prepare(self, request: AppendRequest) -> list[tuple[Any, ...]] | GamehallError:
-        codec = self.codec
-        rows = []
-        try:
-            for event, meta in zip(request.events, request.metas, strict=True):
-                cls = type(event)
-                rows.append((tag_of(cls), cls.version, codec.encode_event(event),
-                             codec.encode_meta(meta), _batch_mark(meta)))
-        except (TypeError, ValueError, msgspec.EncodeError) as exc:
-            return GamehallError(f"cannot encode an event of {request.stream!r}: {exc}")
-        return rows  # fmt: skip
-
-    def _write_all(
-        self,
-        db: sqlite3.Connection,
-        requests: Sequence[AppendRequest],
-        prepared: Sequence[list[tuple[Any, ...]] | GamehallError],
-        now: float,
-    ) -> list[list[Recorded] | GamehallError]:
-        position = db.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
-        results: list[list[Recorded] | GamehallError] = []
-        for request, rows in zip(requests, prepared, strict=True):
-            if isinstance(rows, GamehallError):
-                results.append(rows)
+    def _write_fast(
+        self, db: sqlite3.Connection, encoded: Sequence[Encoded | GamehallError], now: float
+    ) -> list[Written | GamehallError]:
+        # Versions come from this writer's cache; the (stream, seq) key catches a stale one,
+        # since the first row of a batch then collides with a row another writer stored.
+        position = db.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0] + 1
+        results: list[Written | GamehallError] = []
+        rows: list[tuple[Any, ...]] = []
+        created: list[tuple[Any, ...]] = []
+        for batch in encoded:
+            if isinstance(batch, GamehallError):
+                results.append(batch)
                 continue
-            version = self._version(db, request.stream)
-            if version != request.expected:
-                results.append(conflict(request.stream, request.expected, version))
+            stream, expected = batch.stream, batch.expected
+            version = self._known_version(db, stream)
+            if version != expected:
+                results.append(conflict(stream, expected, version))
                 continue
-            results.append(self._write(db, request, rows, position, now))
-            position += len(rows)
-        return results
-
-    def _write(
-        self,
-        db: sqlite3.Connection,
-        request: AppendRequest,
-        rows: list[tuple[Any, ...]],
-        position: int,
-        now: float,
-    ) -> list[Recorded]:
-        stream, first = request.stream, request.expected + 1
-        db.executemany(
-            _INSERT,
-            [(stream, first + i, position + i + 1, now, *row) for i, row in enumerate(rows)],
-        )
-        last = request.expected + len(rows)
-        if request.expected == 0:
-            info = msgspec.msgpack.encode(request.info or {})
-            db.execute("INSERT INTO streams VALUES (?, ?, ?, ?, ?)", (stream, last, now, now, info))
-        else:
-            db.execute(
-                "UPDATE streams SET version=?, updated=? WHERE stream=?", (last, now, stream)
+            rows.extend(
+                (stream, expected + i + 1, position + i, now, *row) for i, row in enumerate(batch.rows)
             )
-        return [
-            Recorded(stream, first + i, position + i + 1, now, event, meta)
-            for i, (event, meta) in enumerate(zip(request.events, request.metas, strict=True))
-        ]
+            if expected == 0:
+                created.append((stream, now, msgspec.msgpack.encode(batch.info or {})))
+            results.append(Written(position, now))
+            position += len(batch.rows)
+        db.executemany(_INSERT, rows)
+        db.executemany("INSERT INTO streams VALUES (?, ?, ?)", created)
+        return results
+
+    def _known_version(self, db: sqlite3.Connection, stream: str) -> int:
+        version = self._versions.get(stream)
+        if version is None:
+            if len(self._versions) > 100_000:
+                self._versions.clear()
+            version = self._versions[stream] = self._version(db, stream)
+        return version
+
+    def _write_careful(
+        self, db: sqlite3.Connection, encoded: Sequence[Encoded | GamehallError], now: float
+    ) -> list[Written | GamehallError]:
+        results: list[Written | GamehallError] = []
+        for batch in encoded:
+            db.execute("SAVEPOINT batch")
+            try:
+                results.append(self._write_fast(db, [batch], now)[0])
+            except sqlite3.IntegrityError:
+                db.execute("ROLLBACK TO batch")
+                assert isinstance(batch, Encoded)
+                self._versions.pop(batch.stream, None)
+                version = self._version(db, batch.stream)
+                results.append(conflict(batch.stream, batch.expected, version))
+            db.execute("RELEASE batch")
+        return results
 
     @staticmethod
     def _version(db: sqlite3.Connection, stream: str) -> int:
-        row = db.execute("SELECT version FROM streams WHERE stream=?", (stream,)).fetchone()
-        return int(row[0]) if row else 0
+        row = db.execute("SELECT max(seq) FROM events WHERE stream=?", (stream,)).fetchone()
+        return int(row[0] or 0)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -248,7 +259,7 @@ class SQLiteStore(Store):
 
     def streams(self, after: str = "", limit: int | None = None) -> list[StreamInfo]:
         """Return streams in id order."""
-        sql = "SELECT stream, version, created, updated, info FROM streams WHERE stream>? ORDER BY stream"
+        sql = f"{_LISTING} WHERE s.stream>? ORDER BY s.stream"
         args: list[Any] = [after]
         if limit is not None:
             sql += " LIMIT ?"
@@ -261,7 +272,7 @@ class SQLiteStore(Store):
     def stream_info(self, stream: str) -> StreamInfo | None:
         """Return one stream's listing entry."""
         row = self._reader().execute(
-            "SELECT stream, version, created, updated, info FROM streams WHERE stream=?", (stream,)
+            f"{_LISTING} WHERE s.stream=?", (stream,)
         ).fetchone()
         if row is None:
             return None
@@ -312,13 +323,6 @@ class SQLiteStore(Store):
             for conn in self._readers:
                 conn.close()
             self._writer.close()
-
-
-def _batch_mark(meta: Meta) -> str | None:
-    """Return the command id of a batch's first event ('' without one), None inside a batch."""
-    if meta.command is None:
-        return None
-    return meta.command_id or ""
 
 
 def _blob(value: Any, stream: str, seq: int) -> bytes:
