@@ -50,7 +50,10 @@ class _Server(uvicorn.Server):
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; print the address once listening."""
-    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that name it, and
+    # without it every keep-alive answer waits for a delayed ACK (about 40 ms).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))
     try:

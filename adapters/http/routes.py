@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, Response, get, post
-from litestar.params import Parameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
 
 from gamehall.core.errors import GamehallError
@@ -35,7 +35,7 @@ SEAT = [{"seat": []}]
 OPTIONAL_SEAT = [{}, {"seat": []}]
 ADMIN_OR_ENDED = [{}, {"admin": []}]
 HISTORY_LIMIT = 1000
-After = Annotated[int, Parameter(ge=0, description="only events with a larger seq")]
+After = Annotated[int, QueryParameter(ge=0, description="only events with a larger seq")]
 Req = Request[Any, Any, Any]
 
 
@@ -59,13 +59,13 @@ async def list_games(request: Req) -> list[GameOut]:
 
 
 @get("/games/{game:str}", tags=["games"])
-async def get_game(request: Req, game: str) -> GameOut:
+async def get_game(request: Req, game: FromPath[str]) -> GameOut:
     """Describe one installed game."""
     return gw(request).game(game)
 
 
 @post("/matches", status_code=201, tags=["matches"])
-async def create_match(request: Req, data: CreateMatch) -> Created:
+async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     """Start a match; with ``tokens`` seating the answer holds one secret token per seat."""
     gateway = gw(request)
     match = await gateway.hall.create(
@@ -81,7 +81,7 @@ async def create_match(request: Req, data: CreateMatch) -> Created:
 
 
 @get("/matches/{match:str}", tags=["matches"])
-async def get_match(request: Req, match: str) -> MatchOut:
+async def get_match(request: Req, match: FromPath[str]) -> MatchOut:
     """Describe a match as anyone may see it: seq, awaited seats, outcome, claimed seats."""
     gateway = gw(request)
     info = gateway.hall.info(check_id(match))
@@ -96,7 +96,7 @@ async def get_match(request: Req, match: str) -> MatchOut:
 
 
 @post("/matches/{match:str}/seats", status_code=201, tags=["matches"])
-async def claim_seat(request: Req, match: str, data: ClaimSeat) -> SeatToken:
+async def claim_seat(request: Req, match: FromPath[str], data: JSONBody[ClaimSeat]) -> SeatToken:
     """Claim a free seat of an open match; the answer holds its token, shown only once."""
     gateway = gw(request)
     gateway.check_match(match)
@@ -105,7 +105,7 @@ async def claim_seat(request: Req, match: str, data: ClaimSeat) -> SeatToken:
 
 
 @get("/matches/{match:str}/view", tags=["play"], security=OPTIONAL_SEAT)
-async def get_view(request: Req, match: str) -> ViewOut:
+async def get_view(request: Req, match: FromPath[str]) -> ViewOut:
     """Return the asker's view, the decisions awaited and the asker's legal commands."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
@@ -115,7 +115,7 @@ async def get_view(request: Req, match: str) -> ViewOut:
 
 
 @get("/matches/{match:str}/board", tags=["play"], security=OPTIONAL_SEAT, media_type="text/plain")
-async def get_board(request: Req, match: str) -> str:
+async def get_board(request: Req, match: FromPath[str]) -> str:
     """Return the asker's board as text."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
@@ -123,7 +123,7 @@ async def get_board(request: Req, match: str) -> str:
 
 
 @post("/matches/{match:str}/commands", status_code=200, tags=["play"], security=SEAT)
-async def post_command(request: Req, match: str, data: PostCommand) -> AckOut:
+async def post_command(request: Req, match: FromPath[str], data: JSONBody[PostCommand]) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gw(request)
     seat = gateway.seat_of(request, match)
@@ -135,9 +135,9 @@ async def post_command(request: Req, match: str, data: PostCommand) -> AckOut:
 @get("/matches/{match:str}/history", tags=["play"], security=OPTIONAL_SEAT)
 async def get_history(
     request: Req,
-    match: str,
+    match: FromPath[str],
     after: After = 0,
-    limit: Annotated[int, Parameter(ge=1, le=HISTORY_LIMIT)] = 500,
+    limit: Annotated[int, QueryParameter(ge=1, le=HISTORY_LIMIT)] = 500,
 ) -> HistoryOut:
     """Return the asker's redacted events after a seq, at most ``limit`` stored events."""
     gateway = gw(request)
@@ -158,10 +158,10 @@ async def get_history(
 )
 async def get_events(
     request: Req,
-    match: str,
+    match: FromPath[str],
     after: After = 0,
-    token: Annotated[str | None, Parameter(description="a seat token, for clients that cannot send headers")] = None,
-    last_event_id: Annotated[int | None, Parameter(header="Last-Event-ID", ge=0)] = None,
+    token: Annotated[str | None, QueryParameter(description="a seat token, for clients that cannot send headers")] = None,
+    last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0)] = None,
 ) -> ServerSentEvent:
     """Stream the asker's events as Server-Sent Events from a seq on, live; ends with ``end``."""
     gateway = gw(request)
@@ -172,7 +172,7 @@ async def get_events(
 
 
 @post("/matches/{match:str}/fork", status_code=201, tags=["matches"], security=ADMIN_OR_ENDED)
-async def fork_match(request: Req, match: str, data: ForkMatch) -> Created:
+async def fork_match(request: Req, match: FromPath[str], data: JSONBody[ForkMatch]) -> Created:
     """Start a new match from the first ``at_seq`` events (admin, or once the match ended)."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
@@ -195,7 +195,7 @@ async def fork_match(request: Req, match: str, data: ForkMatch) -> Created:
     security=ADMIN_OR_ENDED,
     media_type="application/x-ndjson",
 )
-async def export_log(request: Req, match: str) -> Response[bytes]:
+async def export_log(request: Req, match: FromPath[str]) -> Response[bytes]:
     """Export the whole log as JSON Lines (admin, or once the match ended)."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
@@ -207,7 +207,7 @@ async def export_log(request: Req, match: str) -> Response[bytes]:
 
 
 @post("/bare", status_code=200, include_in_schema=False)
-async def bare(data: PostCommand) -> BareOk:
+async def bare(data: JSONBody[PostCommand]) -> BareOk:
     """Decode a command body and answer 200: the benchmark's baseline."""
     return BareOk(True)
 
