@@ -102,6 +102,8 @@ def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Respon
     message = str(exc.detail)
     if isinstance(exc, ValidationException):
         message = _validation_message(exc)
+    elif status == 400:
+        message = f"malformed JSON body: {message}"
     elif status == 413:
         message = "the request body is larger than the limit of this server"
     elif status == 404:
