@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
 import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -154,3 +159,35 @@ async def read_sse(response: httpx.Response) -> AsyncIterator[SseEvent]:
                 current.event = value
             elif name == "id":
                 current.id = value
+
+
+@contextmanager
+def gamehall_serve(db: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run ``gamehall serve`` on a free port in a subprocess; yield its URL; stop it with SIGINT."""
+    command = [sys.executable, "-m", "gamehall.adapters.cli", "serve", "--port", "0", "--db", db]
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # printed once the server listens
+        match = re.search(r"http://\S+", line)
+        assert match, f"gamehall serve did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}"
+        yield match.group(0)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            code = proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise
+        finally:
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+    assert code == 0, f"gamehall serve exited with {code}"
