@@ -23,7 +23,7 @@ $(VENV)/.bench: $(BIN)/python $(DEPS)
 	@touch $@ $(VENV)/.run
 
 run: $(VENV)/.run
-	$(BIN)/gamehall demo --db gamehall.db
+	$(BIN)/gamehall serve --db gamehall.db
 
 test: $(VENV)/.test
 	$(BIN)/python -m pytest
