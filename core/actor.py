@@ -75,7 +75,9 @@ class Actor:
         self.commands = loaded.commands
         self._versions_recorded = False
         self.busy = False
-        self._inflight: Pending | FuturePending | None = None
+        self.committing = False
+        self.queued = 0
+        self._waiter: Pending | FuturePending | None = None
         self.touched = time.monotonic()
         self.send, self._receive = anyio.create_memory_object_stream[SendCommand](
             hall.mailbox_size
@@ -102,25 +104,51 @@ class Actor:
                         batch.append(receive.receive_nowait())
                     except (anyio.WouldBlock, anyio.EndOfStream):
                         break
+                self.queued -= len(batch)
                 self.busy = True
                 try:
                     await self.handle(batch)
                 finally:
                     self.busy = False
                     self.touched = time.monotonic()
-        if self._inflight is not None:
-            await self._inflight.wait()
+        await self._committed_yet()
+
+    async def _committed_yet(self) -> None:
+        if self.committing:
+            waiter = self._waiter = new_pending()
+            await waiter.wait()
 
     def idle_since(self, now: float) -> float:
         """Return for how long the actor has had nothing to do (0 while it works)."""
-        if self.busy or self._inflight is not None or self._receive.statistics().current_buffer_used:
+        if self.busy or self.committing or self.queued:
             return 0.0
         return now - self.touched
 
+    def can_decide_now(self) -> bool:
+        """Tell whether a command may be decided at once, in the sender's task.
+
+        True when nothing is queued, decided or being committed: the command would be the next
+        one the actor takes anyway, so deciding it right away keeps commands one at a time and
+        in order, and saves a task switch per command.
+        """
+        return not (self.busy or self.committing or self.queued)
+
+    def decide_now(self, message: SendCommand) -> None:
+        """Decide one command in the caller's task (only when :meth:`can_decide_now`)."""
+        self.busy = True
+        try:
+            self.decide([message])
+        finally:
+            self.busy = False
+            self.touched = time.monotonic()
+
     async def handle(self, batch: Sequence[SendCommand]) -> None:
-        """Decide every command of a drained batch, store their events together, answer each."""
-        if self._inflight is not None:
-            await self._inflight.wait()  # decide only on a state whose events are durable
+        """Wait until earlier events are durable, then decide a drained batch."""
+        await self._committed_yet()  # decide only on a state whose events are durable
+        self.decide(batch)
+
+    def decide(self, batch: Sequence[SendCommand]) -> None:
+        """Decide every command of a batch, store their events together, answer each."""
         state, version = self.state, self.version
         accepted: list[tuple[SendCommand, Sequence[Event]]] = []
         in_batch: dict[str, SendCommand] = {}
@@ -167,7 +195,7 @@ class Actor:
             metas.append(Meta(message.command_id, message.seat, message.command, versions))
             metas.extend([Meta(message.command_id, message.seat)] * (len(batch) - 1))
             versions = None
-        inflight = self._inflight = new_pending()
+        self.committing = True
 
         def done(result: list[Recorded] | GamehallError) -> None:
             try:
@@ -175,8 +203,10 @@ class Actor:
                 if rebuild:
                     self.rebuild()
             finally:
-                self._inflight = None
-                inflight.resolve(None)
+                self.committing = False
+                waiter, self._waiter = self._waiter, None
+                if waiter is not None:
+                    waiter.resolve(None)
 
         self.hall.journal.submit(AppendRequest(self.match, self.version, events, metas), done)
 
@@ -207,7 +237,7 @@ class Actor:
             start += len(batch)
             if message.command_id is not None:
                 self.commands[message.command_id] = (mine[0].seq, mine[-1].seq)
-            shown = self.hall.redact_records(self.ruleset, mine, message.seat)
+            shown = engine.redact_records(self.ruleset, mine, message.seat)
             message.reply.resolve(Ack(self.match, mine[0].seq, mine[-1].seq, shown))
 
     def _answer_duplicate(self, message: SendCommand, first: SendCommand | None) -> None:
@@ -219,7 +249,7 @@ class Actor:
         low, high = self.commands[message.command_id]
         records = self.hall.store.read(self.match, low - 1, high)
         seat = records[0].meta.seat if records else message.seat
-        shown = self.hall.redact_records(self.ruleset, records, seat)
+        shown = engine.redact_records(self.ruleset, records, seat)
         message.reply.resolve(Ack(self.match, low, high, shown, duplicate=True))
 
     def _maybe_snapshot(self, previous: int) -> None:

@@ -166,7 +166,12 @@ class Codec:
 
     def record_from_json(self, line: bytes | str) -> Recorded:
         """Decode a line written by :meth:`record_to_json` (upcasting old event versions)."""
-        row = self._json_record.decode(line)
+        try:
+            row = self._json_record.decode(line)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise CorruptRecord("?", 0, f"not an event line: {exc}") from None
+        if not isinstance(row.event, dict):
+            raise CorruptRecord(row.stream, row.seq, "the event is not an object")
         tag = row.event.get("type")
         if not isinstance(tag, str):
             raise CorruptRecord(row.stream, row.seq, "event has no 'type'")

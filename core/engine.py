@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .errors import IllegalCommand, InvalidCommand, MatchOver, NotAwaited
-from .events import Command, Event, MatchStarted, tag_of
+from .events import Command, Event, MatchStarted, Meta, Recorded, redact_started, tag_of
 from .registry import Ruleset
 from .rules import Context, match_rng
 
@@ -69,3 +69,34 @@ def fold(ruleset: Ruleset, state: Any, events: Iterable[Event]) -> Any:
     for event in events:
         state = evolve(state, event)
     return state
+
+
+def redact_record(ruleset: Ruleset, record: Recorded, seat: int | None) -> Recorded | None:
+    """Return a record as ``seat`` may see it (``None`` is a spectator), or ``None``.
+
+    The event goes through the game's ``redact``; the first event loses its seed; the metadata
+    keeps the command and its id only for the seat that sent it.
+    """
+    event = record.event
+    if isinstance(event, MatchStarted):
+        shown: Event | None = redact_started(event)
+    else:
+        shown = ruleset.rules.redact(event, seat)
+    if shown is None:
+        return None
+    meta = record.meta
+    if seat is None or meta.seat != seat:
+        meta = Meta(seat=meta.seat, versions=meta.versions)
+    if shown is event and meta is record.meta:
+        return record
+    return Recorded(record.stream, record.seq, record.position, record.time, shown, meta)
+
+
+def redact_records(ruleset: Ruleset, records: Iterable[Recorded], seat: int | None) -> list[Recorded]:
+    """Return the records ``seat`` may see, each as it may see it."""
+    out = []
+    for record in records:
+        shown = redact_record(ruleset, record, seat)
+        if shown is not None:
+            out.append(shown)
+    return out

@@ -21,12 +21,12 @@ from anyio.abc import TaskGroup
 from . import engine
 from .actor import Ack, Actor, Loaded, SendCommand
 from .errors import GamehallError, InvalidCommand, StoreClosed, UnknownMatch
-from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded, redact_started
+from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
 from .journal import Journal, new_pending
 from .registry import Registry, Ruleset, default_registry
-from .replay import batches
+from .replay import batches, check_sequence, started_of
 from .rules import Decision, Outcome
-from .store.base import AppendRequest, Store
+from .store.base import AppendRequest, Snapshot, Store
 
 log = structlog.get_logger("gamehall.hall")
 
@@ -117,11 +117,13 @@ class Hall:
         self._actors: dict[str, Actor] = {}
         self._tg: TaskGroup | None = None
         self._closed = False
-        self._reaper = anyio.CancelScope()
+        self._reaper: anyio.CancelScope | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
 
     async def __aenter__(self) -> Hall:
+        self._reaper = anyio.CancelScope()
+        self.journal.open()
         self._tg = await anyio.create_task_group().__aenter__()
         self._tg.start_soon(self.journal.run)
         self._tg.start_soon(self._passivate_idle)
@@ -143,7 +145,8 @@ class Hall:
         if self._closed:
             return
         self._closed = True
-        self._reaper.cancel()
+        if self._reaper is not None:
+            self._reaper.cancel()
         for actor in list(self._actors.values()):
             actor.send.close()
         while self._actors:
@@ -173,15 +176,20 @@ class Hall:
         expansion_options: Mapping[str, Mapping[str, Any]] | None = None,
         seed: int | None = None,
         match_id: str | None = None,
+        info: Mapping[str, Any] | None = None,
     ) -> str:
-        """Start a match and return its id once its first events are durable."""
+        """Start a match and return its id once its first events are durable.
+
+        ``info`` is kept with the match in the store's listing (``matches()``), for adapters
+        that remember things about a match outside its events (who plays which seat, …).
+        """
         self._check_open()
         ruleset = self.registry.ruleset(game, expansions)
         started = ruleset.started(players, options, expansion_options, seed)
         state, events = engine.begin(ruleset, started)
         match = match_id or new_match_id()
         metas = [Meta(versions=ruleset.versions), *[NO_META] * (len(events) - 1)]
-        await self.journal.append(AppendRequest(match, 0, events, metas, _info(started)))
+        await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, info)))
         loaded = Loaded(ruleset, started.seed or 0, started.players, state, len(events), {})
         self._start_actor(match, loaded)
         return match
@@ -197,13 +205,17 @@ class Hall:
             raise InvalidCommand(f"seat {seat!r} does not exist: seats are 0 to {actor.players - 1}")
         pending = new_pending()
         message = SendCommand(seat, command, command_id, pending)
-        try:
+        if actor.can_decide_now():
+            actor.decide_now(message)
+        else:
             try:
-                actor.send.send_nowait(message)
-            except anyio.WouldBlock:
-                await actor.send.send(message)  # a full mailbox pushes back on the sender
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            raise StoreClosed("the hall is shutting down") from None
+                try:
+                    actor.send.send_nowait(message)
+                except anyio.WouldBlock:
+                    await actor.send.send(message)  # a full mailbox pushes back on the sender
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                raise StoreClosed("the hall is shutting down") from None
+            actor.queued += 1
         ack: Ack = await pending.wait()
         return ack
 
@@ -320,29 +332,34 @@ class Hall:
         await self.journal.append(AppendRequest(new, 0, events, metas, _info(forked)))
         return new
 
+    async def import_records(
+        self, records: Sequence[Recorded], *, match_id: str | None = None, info: Mapping[str, Any] | None = None
+    ) -> str:
+        """Store a whole log (from a file, another store) as a new match; return its id.
+
+        The log must be complete and in order, and its plugins installed; the store gives the
+        events new positions and times. Verifying the commands is the caller's choice
+        (:func:`gamehall.core.replay.verify`).
+        """
+        self._check_open()
+        check_sequence(records)
+        started = started_of(records)
+        self.registry.ruleset_of(started)
+        match = match_id or records[0].stream
+        events = [r.event for r in records]
+        metas = [r.meta for r in records]
+        await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, info)))
+        return match
+
     # -- redaction --------------------------------------------------------------------------
 
     def redact_record(self, ruleset: Ruleset, record: Recorded, seat: int | None) -> Recorded | None:
-        """Return a record as ``seat`` may see it, or ``None``."""
-        event = record.event
-        shown = redact_started(event) if isinstance(event, MatchStarted) else ruleset.rules.redact(event, seat)
-        if shown is None:
-            return None
-        meta = record.meta
-        if meta.seat != seat or seat is None:
-            meta = Meta(seat=meta.seat, versions=meta.versions)
-        if shown is event and meta is record.meta:
-            return record
-        return Recorded(record.stream, record.seq, record.position, record.time, shown, meta)
+        """Return a record as ``seat`` may see it, or ``None`` (see :func:`engine.redact_record`)."""
+        return engine.redact_record(ruleset, record, seat)
 
     def redact_records(self, ruleset: Ruleset, records: Sequence[Recorded], seat: int | None) -> list[Recorded]:
         """Return records as ``seat`` may see them."""
-        out = []
-        for record in records:
-            shown = self.redact_record(ruleset, record, seat)
-            if shown is not None:
-                out.append(shown)
-        return out
+        return engine.redact_records(ruleset, records, seat)
 
     # -- actors -----------------------------------------------------------------------------
 
@@ -371,6 +388,7 @@ class Hall:
     async def _passivate_idle(self) -> None:
         # One sweep for all actors instead of a timeout around every mailbox read.
         interval = max(min(self.idle_seconds / 4, 5.0), 0.005)
+        assert self._reaper is not None
         with self._reaper:
             while not self._closed:
                 await anyio.sleep(interval)
@@ -388,25 +406,32 @@ class Hall:
 
     def load(self, match: str) -> Loaded:
         """Rebuild a match from its snapshot and the events after it."""
-        started = self._started(match)
-        ruleset = self.registry.ruleset_of(started)
-        state, after = self._from_snapshot(match, ruleset)
-        if state is None:
-            state, after = engine.initial_state(ruleset, started), 1
-        events = self.store.read_events(match, after)
-        state = engine.fold(ruleset, state, events)
-        commands = self.store.command_ids(match)
-        return Loaded(ruleset, started.seed or 0, started.players, state, after + len(events), commands)
-
-    def _from_snapshot(self, match: str, ruleset: Ruleset) -> tuple[Any, int]:
         snapshot = self.store.load_snapshot(match)
-        if snapshot is None or snapshot.key != self.snapshot_key(ruleset):
-            return None, 0
+        stored = self.store.load_stream(match, snapshot.seq if snapshot else 1)
+        started = stored.first
+        if not isinstance(started, MatchStarted):
+            raise UnknownMatch(match)
+        ruleset = self.registry.ruleset_of(started)
+        state = self._from_snapshot(snapshot, ruleset) if snapshot else None
+        if state is None:
+            if snapshot is not None:  # unusable snapshot: fold from the start instead
+                stored = self.store.load_stream(match, 1)
+            after = 1
+            state = engine.initial_state(ruleset, started)
+        else:
+            after = snapshot.seq  # type: ignore[union-attr]
+        state = engine.fold(ruleset, state, stored.events)
+        version = after + len(stored.events)
+        return Loaded(ruleset, started.seed or 0, started.players, state, version, stored.commands)
+
+    def _from_snapshot(self, snapshot: Snapshot, ruleset: Ruleset) -> Any:
+        if snapshot.key != self.snapshot_key(ruleset):
+            return None
         try:
-            return msgspec.msgpack.decode(snapshot.data, type=ruleset.game.state), snapshot.seq
+            return msgspec.msgpack.decode(snapshot.data, type=ruleset.game.state)
         except msgspec.DecodeError:
-            log.warning("snapshot ignored: it does not decode", match=match, seq=snapshot.seq)
-            return None, 0
+            log.warning("snapshot ignored: it does not decode", match=snapshot.stream, seq=snapshot.seq)
+            return None
 
     @staticmethod
     def snapshot_key(ruleset: Ruleset) -> str:
@@ -424,8 +449,9 @@ def new_match_id() -> str:
     return secrets.token_hex(8)
 
 
-def _info(started: MatchStarted) -> dict[str, Any]:
+def _info(started: MatchStarted, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     return {
+        **(extra or {}),
         "game": started.game,
         "expansions": [e.id for e in started.expansions],
         "players": started.players,

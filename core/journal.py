@@ -14,7 +14,6 @@ from typing import Any
 import asyncio
 
 import anyio
-import anyio.lowlevel
 import structlog
 
 from .errors import GamehallError, StoreClosed
@@ -60,8 +59,6 @@ class FuturePending:
 
     def __init__(self) -> None:
         self._future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        # A reply nobody waits for any more must not warn when it is collected.
-        self._future.add_done_callback(_consume)
 
     def resolve(self, value: Any) -> None:
         """Give the answer (ignored if the waiter has gone)."""
@@ -72,6 +69,8 @@ class FuturePending:
         """Give an error (ignored if the waiter has gone)."""
         if not self._future.done():
             self._future.set_exception(error)
+            # A refusal nobody waits for any more must not warn when it is collected.
+            self._future.add_done_callback(_consume)
 
     async def wait(self) -> Any:
         """Wait for the answer; raise the error if one was given."""
@@ -99,12 +98,13 @@ class Journal:
         self.store = store
         self._queue: list[tuple[AppendRequest, Done]] = []
         self._snapshots: list[Snapshot] = []
-        self._wake = anyio.Event()
-        self._limiter = anyio.CapacityLimiter(1)
+        # Events and the limiter belong to an event loop: made when the journal starts.
+        self._wake: Any = None
+        self._limiter: Any = None
         self._closing = False
-        self._stopped = anyio.Event()
+        self._stopped: Any = None
         self.commits = 0
-        self.gather = 0
+        self.max_batch = 10_000
 
     def submit(self, request: AppendRequest, done: Done) -> None:
         """Queue a batch; ``done`` gets its records (or the error) right after the commit."""
@@ -112,7 +112,8 @@ class Journal:
             done(StoreClosed("the hall is shutting down"))
             return
         self._queue.append((request, done))
-        self._wake.set()
+        if self._wake is not None:
+            self._wake.set()
 
     async def append(self, request: AppendRequest) -> list[Recorded]:
         """Queue a batch and return its records once they are durable."""
@@ -128,20 +129,31 @@ class Journal:
         records: list[Recorded] = await pending.wait()
         return records
 
+    def open(self) -> None:
+        """Make the loop-bound parts; call it inside the event loop before :meth:`run`."""
+        self._wake = anyio.Event()
+        self._stopped = anyio.Event()
+        self._limiter = anyio.CapacityLimiter(1)
+        if self._queue or self._snapshots:
+            self._wake.set()
+
     def snapshot(self, snapshot: Snapshot) -> None:
         """Queue a snapshot; it is written with the next commit (losing it is harmless)."""
         self._snapshots.append(snapshot)
-        self._wake.set()
+        if self._wake is not None:
+            self._wake.set()
 
     async def run(self) -> None:
         """Commit queued batches until :meth:`close` is called and the queue is empty."""
+        if self._wake is None:
+            self.open()
         try:
             while True:
                 await self._wake.wait()
-                for _ in range(self.gather):
-                    await anyio.lowlevel.checkpoint()
                 self._wake = anyio.Event()
-                batch, self._queue = self._queue, []
+                batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
+                if self._queue:
+                    self._wake.set()  # the rest goes in the next commit
                 snapshots, self._snapshots = self._snapshots, []
                 if batch or snapshots:
                     with anyio.CancelScope(shield=True):
@@ -191,5 +203,7 @@ class Journal:
     async def close(self) -> None:
         """Stop after committing what is queued."""
         self._closing = True
+        if self._wake is None:
+            return
         self._wake.set()
         await self._stopped.wait()

@@ -8,7 +8,7 @@ today's rules still produce the recorded events.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -18,6 +18,9 @@ from .errors import CorruptRecord, GamehallError
 from .events import Event, MatchStarted, Recorded
 from .registry import Registry, Ruleset
 from .rules import Context
+
+
+Progress = Callable[[int], None]
 
 
 class Batch(msgspec.Struct, frozen=True):
@@ -113,8 +116,13 @@ def fold(ruleset: Ruleset, records: Sequence[Recorded], to_seq: int | None = Non
     return state
 
 
-def verify(ruleset: Ruleset, records: Sequence[Recorded]) -> Difference | None:
-    """Re-decide every command against the state before it; return the first difference."""
+def verify(
+    ruleset: Ruleset, records: Sequence[Recorded], progress: Progress | None = None
+) -> Difference | None:
+    """Re-decide every command against the state before it; return the first difference.
+
+    ``progress`` is called with the seq reached after each command, for progress bars.
+    """
     check_sequence(records)
     started = started_of(records)
     if started.seed is None:
@@ -139,6 +147,8 @@ def verify(ruleset: Ruleset, records: Sequence[Recorded]) -> Difference | None:
             return Difference(
                 head.seq, "events", "re-deciding gives other events", recorded, list(redecided)
             )
+        if progress is not None:
+            progress(batch[-1].seq)
     return None
 
 
@@ -171,7 +181,10 @@ def _shown(value: Any) -> Any:
 
 
 def bisect(
-    ruleset: Ruleset, records: Sequence[Recorded], invariant: str | None = None
+    ruleset: Ruleset,
+    records: Sequence[Recorded],
+    invariant: str | None = None,
+    progress: Progress | None = None,
 ) -> Violation | None:
     """Return the first event after which an invariant (all by default) fails.
 
@@ -189,4 +202,6 @@ def bisect(
             message = inv.check(state)
             if message is not None:
                 return Violation(record.seq, name, message, record.event)
+        if progress is not None:
+            progress(record.seq)
     return None

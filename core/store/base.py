@@ -56,6 +56,14 @@ def batch_mark(meta: Meta) -> str | None:
     return meta.command_id or ""
 
 
+class Loaded(msgspec.Struct):
+    """A stream as activation reads it."""
+
+    first: Event | None
+    events: list[Event]
+    commands: dict[str, tuple[int, int]]
+
+
 class StreamInfo(msgspec.Struct, frozen=True):
     """A stream as a listing shows it; ``info`` is what its first append recorded."""
 
@@ -160,6 +168,13 @@ class Store(ABC):
     def read_events(self, stream: str, after: int = 0) -> list[Event]:
         """Return only the events after ``after`` (no envelopes): the fast path of replay."""
         return [r.event for r in self.read(stream, after)]
+
+    def load_stream(self, stream: str, after: int = 1) -> Loaded:
+        """Return what activating a match needs: its first event, the events after ``after``
+        and its command ids (``first`` is ``None`` for a stream that does not exist)."""
+        head = self.read(stream, 0, 1)
+        events = self.read_events(stream, after)
+        return Loaded(head[0].event if head else None, events, self.command_ids(stream))
 
     @abstractmethod
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:

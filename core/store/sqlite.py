@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ import msgspec
 from ..codec import Codec
 from ..errors import CorruptRecord, GamehallError, StoreClosed
 from ..events import Event, Recorded
-from .base import Encoded, Snapshot, Store, StreamInfo, Written, conflict
+from .base import Encoded, Loaded, Snapshot, Store, StreamInfo, Written, conflict
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -241,6 +241,21 @@ class SQLiteStore(Store):
         decode = self.codec.decode_event
         return [decode(tag, v, _blob(data, stream, seq), stream, seq) for seq, tag, v, data in rows]
 
+    def load_stream(self, stream: str, after: int = 1) -> Loaded:
+        """Read a match for activation in one query: first event, tail, command ids."""
+        rows = self._reader().execute(
+            "SELECT seq, type, v, data, cmd FROM events WHERE stream=? ORDER BY seq", (stream,)
+        ).fetchall()
+        if not rows:
+            return Loaded(None, [], {})
+        decode = self.codec.decode_event
+        first = decode(rows[0][1], rows[0][2], _blob(rows[0][3], stream, 1), stream, 1)
+        events = [
+            decode(tag, v, _blob(data, stream, seq), stream, seq)
+            for seq, tag, v, data, _ in rows[after:]
+        ]
+        return Loaded(first, events, _command_ranges((seq, cmd) for seq, *_, cmd in rows))
+
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
         """Return events of every stream in global order."""
         sql = f"SELECT stream, {_COLUMNS} FROM events WHERE position>? ORDER BY position"
@@ -283,17 +298,8 @@ class SQLiteStore(Store):
         """Return each command id of a stream with the seq range of its events."""
         rows = self._reader().execute(
             "SELECT seq, cmd FROM events WHERE stream=? ORDER BY seq", (stream,)
-        ).fetchall()
-        out: dict[str, tuple[int, int]] = {}
-        current: str | None = None
-        for seq, cmd in rows:
-            if cmd is not None:  # the first event of a command's batch
-                current = cmd or None
-                if current is not None:
-                    out[current] = (seq, seq)
-            elif current is not None:
-                out[current] = (out[current][0], seq)
-        return out
+        )
+        return _command_ranges(rows)
 
     # -- snapshots --------------------------------------------------------------------------
 
@@ -323,6 +329,19 @@ class SQLiteStore(Store):
             for conn in self._readers:
                 conn.close()
             self._writer.close()
+
+
+def _command_ranges(rows: Iterable[tuple[int, str | None]]) -> dict[str, tuple[int, int]]:
+    out: dict[str, tuple[int, int]] = {}
+    current: str | None = None
+    for seq, cmd in rows:
+        if cmd is not None:  # the first event of a command's batch
+            current = cmd or None
+            if current is not None:
+                out[current] = (seq, seq)
+        elif current is not None:
+            out[current] = (out[current][0], seq)
+    return out
 
 
 def _blob(value: Any, stream: str, seq: int) -> bytes:
