@@ -8,7 +8,7 @@ from typing import Any
 from .errors import IllegalCommand, InvalidCommand, MatchOver, NotAwaited
 from .events import Command, Event, MatchStarted, Meta, Recorded, redact_started, tag_of
 from .registry import Ruleset
-from .rules import Context, match_rng
+from .rules import Context, LazyRandom
 
 
 def begin(ruleset: Ruleset, started: MatchStarted) -> tuple[Any, list[Event]]:
@@ -17,7 +17,7 @@ def begin(ruleset: Ruleset, started: MatchStarted) -> tuple[Any, list[Event]]:
     config = ruleset.config(started)
     state = rules.initial(config)
     events: list[Event] = [started]
-    setup = rules.start(state, config, match_rng(started.seed or 0, 2))
+    setup = rules.start(state, config, LazyRandom(started.seed or 0, 2))
     for event in setup:
         state = rules.evolve(state, event)
         events.append(event)

@@ -405,23 +405,24 @@ class Hall:
         return head[0].event
 
     def load(self, match: str) -> Loaded:
-        """Rebuild a match from its snapshot and the events after it."""
-        snapshot = self.store.load_snapshot(match)
-        stored = self.store.load_stream(match, snapshot.seq if snapshot else 1)
+        """Rebuild a match from its events, starting from a snapshot where one helps."""
+        stored = self.store.load_stream(match)
         started = stored.first
         if not isinstance(started, MatchStarted):
             raise UnknownMatch(match)
         ruleset = self.registry.ruleset_of(started)
-        state = self._from_snapshot(snapshot, ruleset) if snapshot else None
+        events, after, state = stored.events, 1, None
+        # Only a match longer than the snapshot interval can have a snapshot worth reading.
+        if self.snapshot_every and len(events) >= self.snapshot_every:
+            snapshot = self.store.load_snapshot(match)
+            state = self._from_snapshot(snapshot, ruleset) if snapshot else None
+            if state is not None:
+                after = snapshot.seq  # type: ignore[union-attr]
+                events = events[after - 1 :]
         if state is None:
-            if snapshot is not None:  # unusable snapshot: fold from the start instead
-                stored = self.store.load_stream(match, 1)
-            after = 1
             state = engine.initial_state(ruleset, started)
-        else:
-            after = snapshot.seq  # type: ignore[union-attr]
-        state = engine.fold(ruleset, state, stored.events)
-        version = after + len(stored.events)
+        state = engine.fold(ruleset, state, events)
+        version = after + len(events)
         return Loaded(ruleset, started.seed or 0, started.players, state, version, stored.commands)
 
     def _from_snapshot(self, snapshot: Snapshot, ruleset: Ruleset) -> Any:

@@ -242,6 +242,10 @@ class Ruleset:
 
     def check_versions(self, started: MatchStarted) -> None:
         """Refuse a match recorded by a major version of a plugin that is not installed."""
+        if started.game_version == self.game.version and all(
+            self.versions.get(e.id) == e.version for e in started.expansions
+        ):
+            return  # the common case: recorded with exactly what is installed
         recorded = {started.game: started.game_version} | {
             e.id: e.version for e in started.expansions
         }

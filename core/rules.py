@@ -49,6 +49,20 @@ def match_rng(seed: int, seq: int) -> random.Random:
     return random.Random(f"gamehall:{seed}:{seq}")
 
 
+class LazyRandom(random.Random):
+    """A :func:`match_rng` generator that is only seeded when first used (seeding is costly)."""
+
+    def __init__(self, seed: int, seq: int) -> None:  # noqa: D107 - seeding deferred on purpose
+        self._key = f"gamehall:{seed}:{seq}"
+        self._seeded = False
+
+    def __getattribute__(self, name: str) -> Any:
+        if name[0] != "_" and not object.__getattribute__(self, "_seeded"):
+            object.__setattr__(self, "_seeded", True)
+            random.Random.seed(self, object.__getattribute__(self, "_key"))
+        return object.__getattribute__(self, name)
+
+
 class Context:
     """What ``decide`` knows besides the state: who asks, and a generator it may draw from."""
 

@@ -25,7 +25,8 @@ class Table:
         self.stream = stream
         self._seed = started.seed or 0
         self.state, self.events = engine.begin(ruleset, started)
-        self._metas: list[tuple[int, Meta]] = [(1, Meta(versions=ruleset.versions))]
+        # (first seq, command id, seat, command) of each batch; envelopes are built on demand.
+        self._batches: list[tuple[int, str | None, int | None, Command | None]] = [(1, None, None, None)]
 
     @classmethod
     def new(
@@ -74,12 +75,12 @@ class Table:
         ctx = Context(seat, seq, self._seed, command_id)
         events, self.state = engine.decide(self.ruleset, self.state, seat, command, ctx)
         self.events.extend(events)
-        self._metas.append((seq, Meta(command_id, seat, command)))
+        self._batches.append((seq, command_id, seat, command))
         return events
 
     def play(self, bots: Bot | Mapping[int, Bot], max_commands: int = 100_000) -> Outcome | None:
         """Let bots play every awaited seat until the match ends or ``max_commands`` is reached."""
-        rules, ruleset, events, metas = self.rules, self.ruleset, self.events, self._metas
+        rules, events, batches = self.rules, self.events, self._batches
         awaiting, legal, evolve = rules.awaiting, rules.legal, rules.evolve
         pick = bots.get if isinstance(bots, Mapping) else (lambda _seat: bots)
         for _ in range(max_commands):
@@ -98,19 +99,21 @@ class Table:
                 state = evolve(state, event)
             self.state = state
             events.extend(new)
-            metas.append((seq, Meta(None, seat, command)))
-        del ruleset
+            batches.append((seq, None, seat, command))
         return rules.outcome(self.state)
 
     def records(self) -> list[Recorded]:
         """Return the log in envelopes, as a store would hold it (time 0, position = seq)."""
         out: list[Recorded] = []
-        starts = dict(self._metas)
-        meta = Meta()
+        starts = {first: (cid, seat, command) for first, cid, seat, command in self._batches}
+        meta = tail = Meta()
         for seq, event in enumerate(self.events, start=1):
-            if seq in starts:
-                meta = starts[seq]
-            elif meta.command is not None or meta.versions is not None:
-                meta = Meta(meta.command_id, meta.seat)
+            batch = starts.get(seq)
+            if seq == 1:
+                meta, tail = Meta(versions=self.ruleset.versions), Meta()
+            elif batch is not None:
+                cid, seat, command = batch
+                meta, tail = Meta(cid, seat, command), Meta(cid, seat)
             out.append(Recorded(self.stream, seq, seq, 0.0, event, meta))
+            meta = tail
         return out

@@ -1,0 +1,371 @@
+"""The engine's figures: playouts, durable commands, replay and memory (issue targets inside).
+
+Every ratio compares two things measured in this same run, as medians of at least 3 repeats:
+
+* ``playouts.vs_bare``: bare random tic-tac-toe games/s ÷ ``Table`` games/s (target <= 3);
+* ``durable.vs_eventsourcing`` and ``durable.vs_raw``: Hall commands/s on SQLite (100 matches
+  at once, default durability) ÷ events/s saved by ``eventsourcing`` / raw batched inserts
+  (targets >= 10 and >= 0.5);
+* ``replay.vs_raw`` and ``replay.vs_eventsourcing``: events/s rebuilding finished matches ÷
+  SELECT + decode of the same rows / ``eventsourcing`` replaying the same events (targets
+  >= 0.3 and >= 10);
+* ``memory.active_match_bytes`` / ``memory.idle_match_bytes`` (reported only).
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import msgspec
+
+from gamehall.core import Meta, RandomBot, Table, default_registry
+from gamehall.core.hall import Hall
+from gamehall.core.store import SQLiteStore
+
+from .bare_tictactoe import play as bare_play
+
+TARGETS = {
+    "playouts.vs_bare": ("<=", 3.0),
+    "durable.vs_eventsourcing": (">=", 10.0),
+    "durable.vs_raw": (">=", 0.5),
+    "replay.vs_raw": (">=", 0.3),
+    "replay.vs_eventsourcing": (">=", 10.0),
+}
+SYNCHRONOUS = "FULL"  # the Hall's default durability; every store here uses the same
+
+
+def median_rate(fn: Callable[[], tuple[int, float]], repeats: int = 3) -> float:
+    """Return the median of ``count / seconds`` over repeats."""
+    rates = []
+    for _ in range(repeats):
+        count, seconds = fn()
+        rates.append(count / seconds)
+    return statistics.median(rates)
+
+
+# -- playouts ----------------------------------------------------------------------------------
+
+
+def bare_games(n: int) -> tuple[int, float]:
+    rng = random.Random(1)
+    started = time.perf_counter()
+    for _ in range(n):
+        bare_play(rng)
+    return n, time.perf_counter() - started
+
+
+def table_games(n: int) -> tuple[int, float]:
+    registry = default_registry()
+    bot = RandomBot(1)
+    started = time.perf_counter()
+    for seed in range(n):
+        Table.new("tictactoe", seed=seed, registry=registry).play(bot)
+    return n, time.perf_counter() - started
+
+
+# -- durable commands ------------------------------------------------------------------------
+
+
+def hall_commands(folder: Path, matches: int, rounds: int) -> tuple[int, float]:
+    """Play ``rounds`` x ``matches`` tic-tac-toe matches at once; time the commands only."""
+    path = folder / f"hall-{time.monotonic_ns()}.db"
+    registry = default_registry()
+    store = SQLiteStore(path, registry.codec, synchronous=SYNCHRONOUS)
+    counted = [0, 0.0]
+
+    async def play(hall: Hall, match: str, seed: int) -> None:
+        bot = RandomBot(seed)
+        while True:
+            asked = hall.awaiting(match)
+            if not asked:
+                return
+            seat = next(iter(asked))
+            await hall.send(match, seat, bot.choose(seat, hall.legal(match, seat), _no_view))
+            counted[0] += 1
+
+    async def main() -> None:
+        async with Hall(store, registry) as hall:
+            for r in range(rounds):
+                ids = [await hall.create("tictactoe", seed=r * matches + i) for i in range(matches)]
+                started = time.perf_counter()
+                async with anyio.create_task_group() as tg:
+                    for i, match in enumerate(ids):
+                        tg.start_soon(play, hall, match, i)
+                counted[1] += time.perf_counter() - started
+
+    try:
+        anyio.run(main)
+    finally:
+        store.close()
+    return int(counted[0]), float(counted[1])
+
+
+def _no_view() -> None:
+    return None
+
+
+def raw_inserts(folder: Path, batches: int) -> tuple[int, float]:
+    """Insert encoded events, 100 rows a transaction over 100 streams, into the same table."""
+    registry = default_registry()
+    from gamehall.plugins.tictactoe.commands import PlaceMark
+    from gamehall.plugins.tictactoe.events import MarkPlaced
+
+    path = folder / f"raw-{time.monotonic_ns()}.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
+    from gamehall.core.store.sqlite import SCHEMA
+
+    db.executescript(SCHEMA)
+    data = registry.codec.encode_event(MarkPlaced(seat=0, cell=4))
+    meta = registry.codec.encode_meta(Meta("c", 0, PlaceMark(cell=4)))
+    streams = [f"s{i:03d}" for i in range(100)]
+    position = 0
+    started = time.perf_counter()
+    for seq in range(1, batches + 1):
+        rows = [
+            (s, seq, position + i + 1, time.time(), "tictactoe.MarkPlaced", 1, data, meta, "c")
+            for i, s in enumerate(streams)
+        ]
+        position += len(rows)
+        db.execute("BEGIN")
+        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.execute("COMMIT")
+    seconds = time.perf_counter() - started
+    db.close()
+    return batches * 100, seconds
+
+
+def _es_app(path: Path) -> Any:
+    from eventsourcing.application import Application
+
+    app = Application(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)})
+    # eventsourcing leaves SQLite's default in place, FULL: the same as the Hall's default.
+    with app.recorder.datastore.transaction(commit=False) as cursor:
+        cursor.execute("PRAGMA synchronous")
+        level = cursor.fetchone()[0]
+    if level != 2:
+        raise RuntimeError(f"eventsourcing runs with synchronous={level}, not FULL")
+    return app
+
+
+@functools.cache
+def _es_match() -> type:
+    from eventsourcing.domain import Aggregate, event
+
+    class Match(Aggregate):  # type: ignore[misc]
+        @event("Started")
+        def __init__(self) -> None:
+            self.cells: list[int] = []
+
+        @event("MarkPlaced")
+        def place(self, seat: int, cell: int) -> None:
+            self.cells.append(cell)
+
+    return Match
+
+
+def eventsourcing_saves(folder: Path, matches: int) -> tuple[int, float]:
+    """Save tic-tac-toe events one by one, as ``eventsourcing`` applications do."""
+    match_type = _es_match()
+    app = _es_app(folder / f"es-{time.monotonic_ns()}.db")
+    games = [match_type() for _ in range(matches)]
+    for game in games:
+        app.save(game)
+    started = time.perf_counter()
+    count = 0
+    for move in range(8):
+        for game in games:
+            game.place(seat=move % 2, cell=move)
+            app.save(game)
+            count += 1
+    return count, time.perf_counter() - started
+
+
+# -- replay ----------------------------------------------------------------------------------
+
+
+def finished_matches(path: Path, count: int) -> tuple[list[str], int]:
+    """Store ``count`` finished tic-tac-toe matches; return their ids and the event total."""
+    registry = default_registry()
+    store = SQLiteStore(path, registry.codec, synchronous="OFF")
+    bot = RandomBot(3)
+    ids, total = [], 0
+    from gamehall.core.store import AppendRequest
+
+    requests = []
+    for i in range(count):
+        table = Table.new("tictactoe", seed=i, registry=registry)
+        table.play(bot)
+        records = table.records()
+        match = f"m{i:06d}"
+        ids.append(match)
+        total += len(records)
+        requests.append(AppendRequest(match, 0, [r.event for r in records], [r.meta for r in records]))
+        if len(requests) == 500:
+            store.append_many(requests)
+            requests = []
+    if requests:
+        store.append_many(requests)
+    store.close()
+    return ids, total
+
+
+def hall_replay(path: Path, ids: list[str], events: int) -> tuple[int, float]:
+    """Rebuild every match as the Hall activates one (snapshot check, one read, fold)."""
+    registry = default_registry()
+    store = SQLiteStore(path, registry.codec)
+    hall = Hall(store, registry)
+    started = time.perf_counter()
+    for match in ids:
+        hall.load(match)
+    seconds = time.perf_counter() - started
+    store.close()
+    return events, seconds
+
+
+def raw_replay(path: Path, ids: list[str], events: int) -> tuple[int, float]:
+    """SELECT the same rows per match and decode each payload with msgspec."""
+    registry = default_registry()
+    decoders = {tag: msgspec.msgpack.Decoder(cls) for tag, cls in registry.codec.event_types.items()}
+    db = sqlite3.connect(path)
+    started = time.perf_counter()
+    count = 0
+    for match in ids:
+        for tag, data in db.execute("SELECT type, data FROM events WHERE stream=? ORDER BY seq", (match,)):
+            decoders[tag].decode(data)
+            count += 1
+    seconds = time.perf_counter() - started
+    db.close()
+    return count, seconds
+
+
+def eventsourcing_replay(folder: Path, matches: int) -> tuple[int, float]:
+    """Replay tic-tac-toe aggregates of 9-10 events with ``eventsourcing``."""
+    match_type = _es_match()
+    app = _es_app(folder / f"es-replay-{time.monotonic_ns()}.db")
+    ids = []
+    for i in range(matches):
+        game = match_type()
+        for move in range(8 + i % 2):
+            game.place(seat=move % 2, cell=move)
+        app.save(game)
+        ids.append(game.id)
+    started = time.perf_counter()
+    count = 0
+    for game_id in ids:
+        count += len(app.repository.get(game_id).cells) + 1
+    return count, time.perf_counter() - started
+
+
+# -- memory ----------------------------------------------------------------------------------
+
+
+def match_memory(folder: Path, count: int) -> tuple[float, float]:
+    """Return bytes per active match and per idle (passivated) match in a running Hall."""
+    registry = default_registry()
+    store = SQLiteStore(folder / f"mem-{time.monotonic_ns()}.db", registry.codec, synchronous="OFF")
+    figures: list[float] = []
+
+    async def main() -> None:
+        async with Hall(store, registry, idle_seconds=0.2) as hall:
+            gc.collect()
+            tracemalloc.start()
+            base = tracemalloc.get_traced_memory()[0]
+            ids = [await hall.create("tictactoe", seed=i) for i in range(count)]
+            for match in ids:
+                await hall.send(match, 0, {"type": "tictactoe.PlaceMark", "cell": 4})
+            gc.collect()
+            active = tracemalloc.get_traced_memory()[0] - base
+            while hall.active:
+                await anyio.sleep(0.05)
+            await anyio.sleep(0.05)
+            gc.collect()
+            idle = tracemalloc.get_traced_memory()[0] - base
+            tracemalloc.stop()
+            figures.extend([active / count, max(idle, 0) / count])
+
+    try:
+        anyio.run(main)
+    finally:
+        store.close()
+    return figures[0], figures[1]
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+
+def run(quick: bool) -> dict[str, float]:
+    """Measure every figure; ``quick`` shrinks the sizes for the test suite."""
+    sizes = (
+        {"games": 300, "rounds": 1, "matches": 100, "raw": 5, "es": 20, "replay": 200, "memory": 200}
+        if quick
+        else {"games": 20_000, "rounds": 4, "matches": 100, "raw": 100, "es": 100, "replay": 10_000, "memory": 10_000}
+    )
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        bare = median_rate(lambda: bare_games(sizes["games"]))
+        table = median_rate(lambda: table_games(sizes["games"]))
+        out["playouts.tictactoe.bare_games_per_s"] = bare
+        out["playouts.tictactoe.table_games_per_s"] = table
+        out["playouts.vs_bare"] = bare / table
+
+        hall = median_rate(lambda: hall_commands(folder, sizes["matches"], sizes["rounds"]))
+        raw = median_rate(lambda: raw_inserts(folder, sizes["raw"]))
+        out["durable.hall_commands_per_s"] = hall
+        out["durable.raw_inserts_per_s"] = raw
+        out["durable.vs_raw"] = hall / raw
+        es = _optional(lambda: median_rate(lambda: eventsourcing_saves(folder, sizes["es"])))
+        if es:
+            out["durable.eventsourcing_events_per_s"] = es
+            out["durable.vs_eventsourcing"] = hall / es
+
+        path = folder / "replay.db"
+        ids, events = finished_matches(path, sizes["replay"])
+        rebuilt = median_rate(lambda: hall_replay(path, ids, events))
+        selected = median_rate(lambda: raw_replay(path, ids, events))
+        out["replay.hall_events_per_s"] = rebuilt
+        out["replay.raw_events_per_s"] = selected
+        out["replay.vs_raw"] = rebuilt / selected
+        es_replay = _optional(lambda: median_rate(lambda: eventsourcing_replay(folder, min(sizes["replay"], 2000))))
+        if es_replay:
+            out["replay.eventsourcing_events_per_s"] = es_replay
+            out["replay.vs_eventsourcing"] = rebuilt / es_replay
+
+        active, idle = match_memory(folder, sizes["memory"])
+        out["memory.active_match_bytes"] = active
+        out["memory.idle_match_bytes"] = idle
+    for name, (op, target) in TARGETS.items():
+        if name in out:
+            met = out[name] <= target if op == "<=" else out[name] >= target
+            print(f"  target {name} {op} {target}: {'met' if met else 'NOT met'} ({out[name]:.3f})", file=sys.stderr)
+    return out
+
+
+def _optional(fn: Callable[[], float]) -> float | None:
+    try:
+        import eventsourcing  # noqa: F401
+    except ImportError:
+        print("  eventsourcing is not installed (make bench installs it): skipped", file=sys.stderr)
+        return None
+    return fn()
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    for key, value in run("--quick" in sys.argv).items():
+        print(f"{key:<44} {value:>16,.3f}")
