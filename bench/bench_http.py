@@ -54,7 +54,11 @@ class _server:
         command = [sys.executable, "-m", "gamehall.adapters.cli", "serve", "--port", "0",
                    "--db", self.db, "--bare-endpoint"]  # fmt: skip
         self.proc = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ.copy()
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=os.environ.copy(),
         )
         assert self.proc.stdout is not None
         found = re.search(r"http://\S+", self.proc.stdout.readline())
@@ -107,7 +111,9 @@ def _body(cell: int, cid: str) -> dict[str, Any]:
     return {"command": {"type": "tictactoe.PlaceMark", "cell": cell}, "command_id": cid}
 
 
-async def _bare_client(client: httpx.AsyncClient, count: int, latencies: list[float], n: int) -> None:
+async def _bare_client(
+    client: httpx.AsyncClient, count: int, latencies: list[float], n: int
+) -> None:
     for i in range(count):
         started = time.perf_counter()
         response = await client.post("/bare", json=_body(i % 9, f"b{n}-{i}"))

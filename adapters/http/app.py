@@ -12,15 +12,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from gamehall.core.hall import Hall
+from gamehall.core.store import SQLiteStore
 from litestar import Litestar, Request, Response, get
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.serialization import encode_json
-
-from gamehall.core.hall import Hall
-from gamehall.core.store import SQLiteStore
 
 from .errors import HANDLERS
 from .gateway import Gateway

@@ -13,7 +13,6 @@ from typing import Any
 
 import anyio
 import uvicorn
-
 from gamehall.core import default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
@@ -26,10 +25,16 @@ ADMIN_TOKEN_ENV = "GAMEHALL_ADMIN_TOKEN"
 def register(sub: Any) -> None:
     """Add the ``serve`` subcommand."""
     parser = sub.add_parser("serve", help="serve the HTTP API (OpenAPI at /openapi.json)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)"
+    )
     parser.add_argument("--db", default="gamehall.db", help="SQLite file (default ./gamehall.db)")
-    parser.add_argument("--max-body", type=int, default=MAX_BODY, help="largest request body in bytes")
+    parser.add_argument(
+        "--max-body", type=int, default=MAX_BODY, help="largest request body in bytes"
+    )
     parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
 
@@ -95,6 +100,12 @@ async def _announce(server: uvicorn.Server, sock: socket.socket, db: str) -> Non
         await anyio.sleep(0.01)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"gamehall serving http://{shown}:{port} (store {db}; OpenAPI at /openapi.json)", flush=True)
+    print(
+        f"gamehall serving http://{shown}:{port} (store {db}; OpenAPI at /openapi.json)", flush=True
+    )
     if not os.environ.get(ADMIN_TOKEN_ENV):
-        print(f"no {ADMIN_TOKEN_ENV} set: full logs and forks only after a match ends", file=sys.stderr, flush=True)
+        print(
+            f"no {ADMIN_TOKEN_ENV} set: full logs and forks only after a match ends",
+            file=sys.stderr,
+            flush=True,
+        )

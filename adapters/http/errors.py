@@ -10,9 +10,6 @@ import secrets
 from typing import Any
 
 import structlog
-from litestar import Request, Response
-from litestar.exceptions import HTTPException, ValidationException
-
 from gamehall.core.errors import (
     ConcurrencyError,
     GamehallError,
@@ -25,6 +22,8 @@ from gamehall.core.errors import (
     UnknownGame,
     UnknownMatch,
 )
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
 
 from .schemas import ErrorOut
 from .seats import NoFreeSeat

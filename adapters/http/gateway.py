@@ -8,14 +8,13 @@ from typing import Any, TypeVar
 
 import anyio
 import msgspec
-from litestar import Request
-
 from gamehall.core.errors import UnknownGame, UnknownMatch
 from gamehall.core.hall import Hall
 from gamehall.core.registry import Registry
+from litestar import Request
 
 from .errors import ApiError
-from .schemas import Created, ExpansionOut, GameOut, SeatToken, Seating
+from .schemas import Created, ExpansionOut, GameOut, Seating, SeatToken
 from .seats import SeatTokens, same_secret
 
 T = TypeVar("T")
@@ -47,7 +46,9 @@ class Gateway:
 
     # -- who asks ----------------------------------------------------------------------------
 
-    def asker(self, request: Request[Any, Any, Any], match: str, *, query_token: bool = False) -> Asker:
+    def asker(
+        self, request: Request[Any, Any, Any], match: str, *, query_token: bool = False
+    ) -> Asker:
         """Return who sends a request about ``match``: no token is a spectator."""
         token = bearer(request)
         if token is None and query_token:
@@ -70,7 +71,9 @@ class Gateway:
         if asker.admin:
             raise ApiError(403, "forbidden", "the admin token acts for no seat: use a seat token")
         if asker.seat is None:
-            raise ApiError(401, "unauthorized", "no seat token: send 'Authorization: Bearer <token>'")
+            raise ApiError(
+                401, "unauthorized", "no seat token: send 'Authorization: Bearer <token>'"
+            )
         return asker.seat
 
     def check_match(self, match: str) -> None:
@@ -100,7 +103,9 @@ class Gateway:
     async def seat(self, match: str, game: str, players: int, seating: Seating) -> Created:
         """Give a new match its seats; return the answer for its creator."""
         open_seats = seating == "open"
-        tokens = await self.run_sync(lambda: self.seats.seat_match(match, players, open_seats=open_seats))
+        tokens = await self.run_sync(
+            lambda: self.seats.seat_match(match, players, open_seats=open_seats)
+        )
         seats = [SeatToken(seat, token) for seat, token in enumerate(tokens)]
         return Created(match, game, players, seating, seats)
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
+from gamehall.core.errors import GamehallError
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
-
-from gamehall.core.errors import GamehallError
 
 from . import stream
 from .errors import ApiError
@@ -18,8 +17,8 @@ from .schemas import (
     AckOut,
     BareOk,
     ClaimSeat,
-    CreateMatch,
     Created,
+    CreateMatch,
     ForkMatch,
     GameOut,
     Health,
@@ -160,7 +159,9 @@ async def get_events(
     request: Req,
     match: FromPath[str],
     after: After = 0,
-    token: Annotated[str | None, QueryParameter(description="a seat token, for clients that cannot send headers")] = None,
+    token: Annotated[
+        str | None, QueryParameter(description="a seat token, for clients that cannot send headers")
+    ] = None,
     last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0)] = None,
 ) -> ServerSentEvent:
     """Stream the asker's events as Server-Sent Events from a seq on, live; ends with ``end``."""
@@ -168,7 +169,9 @@ async def get_events(
     asker = gateway.asker(request, match, query_token=True)
     start = last_event_id if last_event_id is not None else after
     messages = stream.messages(gateway.hall, match, asker.seat, start, gateway.heartbeat)
-    return ServerSentEvent(messages, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return ServerSentEvent(
+        messages, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )
 
 
 @post("/matches/{match:str}/fork", status_code=201, tags=["matches"], security=ADMIN_OR_ENDED)
@@ -203,7 +206,9 @@ async def export_log(request: Req, match: FromPath[str]) -> Response[bytes]:
     codec = gateway.hall.registry.codec
     lines = b"".join(codec.record_to_json(r) + b"\n" for r in gateway.hall.store.read(match))
     disposition = f'attachment; filename="{match}.jsonl"'
-    return Response(lines, media_type="application/x-ndjson", headers={"Content-Disposition": disposition})
+    return Response(
+        lines, media_type="application/x-ndjson", headers={"Content-Disposition": disposition}
+    )
 
 
 @post("/bare", status_code=200, include_in_schema=False)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
-
 from gamehall.core.events import Recorded
 from gamehall.core.rules import Decision, Outcome
 

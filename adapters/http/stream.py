@@ -14,11 +14,10 @@ from contextlib import aclosing
 import anyio
 import msgspec
 import structlog
-from litestar.response import ServerSentEventMessage
-
 from gamehall.core.errors import GamehallError
 from gamehall.core.events import Recorded
 from gamehall.core.hall import Hall
+from litestar.response import ServerSentEventMessage
 
 log = structlog.get_logger("gamehall.http")
 
@@ -40,7 +39,7 @@ class Feed:
                         await self.send.send(record)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                 pass
-            except Exception as exc:  # noqa: BLE001 - a failing feed must not stop the hall
+            except Exception as exc:
                 log.error("live stream failed", match=self.match, error=repr(exc), exc_info=exc)
 
 
@@ -49,7 +48,9 @@ def _over_at(hall: Hall, match: str) -> tuple[int, msgspec.Struct | None]:
     return view.seq, view.outcome
 
 
-def _end(hall: Hall, match: str, seq: int, outcome: msgspec.Struct | None) -> ServerSentEventMessage:
+def _end(
+    hall: Hall, match: str, seq: int, outcome: msgspec.Struct | None
+) -> ServerSentEventMessage:
     data = hall.registry.codec.to_json({"match": match, "seq": seq, "outcome": outcome})
     return ServerSentEventMessage(data=data.decode(), event="end")
 
@@ -77,7 +78,9 @@ async def messages(
                 if record is None:
                     yield ServerSentEventMessage(data=None, comment="keep-alive")
                     continue
-                yield ServerSentEventMessage(data=encode(record).decode(), event="event", id=record.seq)
+                yield ServerSentEventMessage(
+                    data=encode(record).decode(), event="event", id=record.seq
+                )
                 try:
                     seq, outcome = _over_at(hall, match)
                 except GamehallError:

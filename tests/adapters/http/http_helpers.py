@@ -17,7 +17,6 @@ from typing import Any
 import anyio
 import httpx
 import uvicorn
-
 from gamehall.adapters.http import create_app
 from gamehall.core import Registry
 from gamehall.core.hall import Hall
@@ -176,7 +175,9 @@ def gamehall_serve(db: str, env: dict[str, str] | None = None) -> Iterator[str]:
         assert proc.stdout is not None
         line = proc.stdout.readline()  # printed once the server listens
         match = re.search(r"http://\S+", line)
-        assert match, f"gamehall serve did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}"
+        assert match, (
+            f"gamehall serve did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}"
+        )
         yield match.group(0)
     finally:
         proc.send_signal(signal.SIGINT)

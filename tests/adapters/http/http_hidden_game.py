@@ -12,7 +12,6 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import msgspec
-
 from gamehall.core import (
     Command,
     Context,
@@ -148,7 +147,12 @@ class Plugin:
 
     @hookimpl
     def gamehall_games(self) -> list[GameSpec]:
-        spec = dict(state=State, min_players=2, max_players=2, hidden_information=True)
+        spec: dict[str, Any] = {
+            "state": State,
+            "min_players": 2,
+            "max_players": 2,
+            "hidden_information": True,
+        }
         return [
             GameSpec(id="draws", name="Draws", version="1.0.0", rules=Draws, **spec),  # type: ignore[arg-type]
             GameSpec(id="leaky-draws", name="Leaky", version="1.0.0", rules=LeakyDraws, **spec),  # type: ignore[arg-type]

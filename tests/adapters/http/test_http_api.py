@@ -7,9 +7,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from http_helpers import Served, bearer, serve
-
 from gamehall.core import Registry
+from http_helpers import Served, bearer, serve
 
 pytestmark = pytest.mark.anyio
 ADMIN = "admin-secret-for-tests"
@@ -54,7 +53,9 @@ async def test_create_gives_one_distinct_token_per_seat_and_play_works(served: S
     assert sorted(tokens) == [0, 1] and len(set(tokens.values())) == 2
     assert all(len(t) >= 40 for t in tokens.values())
     view = (await served.client.get(f"/matches/{match}/view", headers=bearer(tokens[0]))).json()
-    assert view["seat"] == 0 and view["awaiting"] == {"0": {"kind": "place", "prompt": view["awaiting"]["0"]["prompt"]}}
+    assert view["seat"] == 0 and view["awaiting"] == {
+        "0": {"kind": "place", "prompt": view["awaiting"]["0"]["prompt"]}
+    }
     assert place(4) in view["legal"]
     ack = await send(served, match, tokens[0], place(4), "m1")
     assert ack.status_code == 200 and ack.json()["events"][0]["event"]["cell"] == 4
@@ -83,7 +84,7 @@ async def test_a_token_acts_only_for_its_own_seat(served: Served) -> None:
     match, tokens = await new_match(served)
     refused = await send(served, match, tokens[1], place(0), "x")
     assert refused.status_code == 409 and refused.json()["error"] == "not_awaited"
-    other_match, other_tokens = await new_match(served)
+    _, other_tokens = await new_match(served)
     foreign = await send(served, match, other_tokens[0], place(0), "y")
     assert foreign.status_code == 401 and foreign.json()["error"] == "unauthorized"
     admin = await send(served, match, ADMIN, place(0), "z")
@@ -125,7 +126,9 @@ async def test_history_pages_from_a_seq(served: Served) -> None:
     assert [e["seq"] for e in rest["events"]] == [5]
     mine = (await served.client.get(f"/matches/{match}/history", headers=bearer(tokens[0]))).json()
     assert mine["seat"] == 0 and mine["events"][1]["meta"]["command_id"] == "0:h0"
-    theirs = (await served.client.get(f"/matches/{match}/history", headers=bearer(tokens[1]))).json()
+    theirs = (
+        await served.client.get(f"/matches/{match}/history", headers=bearer(tokens[1]))
+    ).json()
     assert "command_id" not in theirs["events"][1]["meta"]
 
 
@@ -140,13 +143,17 @@ async def test_full_log_and_fork_only_for_admin_or_after_the_end(served: Served)
     for token in (None, tokens[0], tokens[1]):
         log = await served.client.get(f"/matches/{match}/log", headers=bearer(token))
         assert log.status_code == 403 and "admin" in log.json()["message"]
-        fork = await served.client.post(f"/matches/{match}/fork", json={"at_seq": 1}, headers=bearer(token))
+        fork = await served.client.post(
+            f"/matches/{match}/fork", json={"at_seq": 1}, headers=bearer(token)
+        )
         assert fork.status_code == 403
     log = await served.client.get(f"/matches/{match}/log", headers=bearer(ADMIN))
     lines = [json.loads(line) for line in log.text.splitlines()]
     assert log.headers["content-type"].startswith("application/x-ndjson")
     assert [r["seq"] for r in lines] == [1, 2] and lines[0]["event"]["seed"] == 5
-    fork = await served.client.post(f"/matches/{match}/fork", json={"at_seq": 2}, headers=bearer(ADMIN))
+    fork = await served.client.post(
+        f"/matches/{match}/fork", json={"at_seq": 2}, headers=bearer(ADMIN)
+    )
     assert fork.status_code == 201
     forked = fork.json()
     info = (await served.client.get(f"/matches/{forked['match']}")).json()
@@ -174,7 +181,7 @@ BAD_CREATES = [
     (b'{"game": "tictactoe", "players": "two"}', 400, "invalid_request", "players"),
     (b'{"game": "tictactoe", "colour": "red"}', 400, "invalid_request", "colour"),
     (b'{"game": "tictactoe", "seating": "lobby"}', 400, "invalid_request", "seating"),
-    (b'[1, 2]', 400, "invalid_request", "object"),
+    (b"[1, 2]", 400, "invalid_request", "object"),
     (b"", 400, "invalid_request", "body"),
     (b'{"game": "chess"}', 400, "unknown_game", "chess"),
     (b'{"game": "tictactoe", "players": 3}', 400, "invalid_options", "3"),
@@ -206,25 +213,81 @@ async def test_bad_commands_are_4xx_that_name_the_problem_and_store_nothing(serv
     cases: list[tuple[Any, dict[str, str], int, str, str]] = [
         (b'{"command": ', bearer(t0), 400, "invalid_request", "malformed"),
         ({"command": place(1)}, bearer(t0), 400, "invalid_request", "command_id"),
-        ({"command": place(1), "command_id": "a", "extra": 1}, bearer(t0), 400, "invalid_request", "extra"),
-        ({"command": place(1), "command_id": "bad id!"}, bearer(t0), 400, "invalid_request", "command_id"),
-        ({"command": "PlaceMark", "command_id": "a"}, bearer(t0), 400, "invalid_request", "command"),
-        ({"command": {"type": "tictactoe.PlaceMark", "cell": "x"}, "command_id": "a"}, bearer(t0), 400, "invalid_command", "cell"),
-        ({"command": {"type": "tictactoe.PlaceMark", "cell": 9}, "command_id": "a"}, bearer(t0), 400, "invalid_command", "8"),
-        ({"command": {"type": "tictactoe.Resign"}, "command_id": "a"}, bearer(t0), 400, "invalid_command", "Resign"),
-        ({"command": {"type": "tictactoe.PlaceMark", "cell": 1, "z": 0}, "command_id": "a"}, bearer(t0), 400, "invalid_command", "z"),
+        (
+            {"command": place(1), "command_id": "a", "extra": 1},
+            bearer(t0),
+            400,
+            "invalid_request",
+            "extra",
+        ),
+        (
+            {"command": place(1), "command_id": "bad id!"},
+            bearer(t0),
+            400,
+            "invalid_request",
+            "command_id",
+        ),
+        (
+            {"command": "PlaceMark", "command_id": "a"},
+            bearer(t0),
+            400,
+            "invalid_request",
+            "command",
+        ),
+        (
+            {"command": {"type": "tictactoe.PlaceMark", "cell": "x"}, "command_id": "a"},
+            bearer(t0),
+            400,
+            "invalid_command",
+            "cell",
+        ),
+        (
+            {"command": {"type": "tictactoe.PlaceMark", "cell": 9}, "command_id": "a"},
+            bearer(t0),
+            400,
+            "invalid_command",
+            "8",
+        ),
+        (
+            {"command": {"type": "tictactoe.Resign"}, "command_id": "a"},
+            bearer(t0),
+            400,
+            "invalid_command",
+            "Resign",
+        ),
+        (
+            {"command": {"type": "tictactoe.PlaceMark", "cell": 1, "z": 0}, "command_id": "a"},
+            bearer(t0),
+            400,
+            "invalid_command",
+            "z",
+        ),
         ({"command": place(1), "command_id": "a"}, {}, 401, "unauthorized", "token"),
         ({"command": place(1), "command_id": "a"}, bearer("forged"), 401, "unauthorized", "token"),
-        ({"command": place(1), "command_id": "a"}, {"authorization": "Basic abc"}, 401, "unauthorized", "Bearer"),
+        (
+            {"command": place(1), "command_id": "a"},
+            {"authorization": "Basic abc"},
+            401,
+            "unauthorized",
+            "Bearer",
+        ),
         ({"command": place(1), "command_id": "a"}, bearer(tokens[1]), 409, "not_awaited", "seat 0"),
-        ({"command": place(1), "command_id": "x" * 5000}, bearer(t0), 413, "body_too_large", "limit"),
+        (
+            {"command": place(1), "command_id": "x" * 5000},
+            bearer(t0),
+            413,
+            "body_too_large",
+            "limit",
+        ),
     ]
     for body, headers, status, code, named in cases:
         content = body if isinstance(body, bytes) else json.dumps(body).encode()
         headers = {**headers, "content-type": "application/json"}
         response = await served.client.post(url, content=content, headers=headers)
         assert response.status_code == status, (body, response.text)
-        assert response.json()["error"] == code and named in response.json()["message"], response.text
+        assert response.json()["error"] == code and named in response.json()["message"], (
+            response.text
+        )
         assert served.hall.info(match).version == 1
     await send(served, match, t0, place(4), "ok")
     illegal = await send(served, match, tokens[1], place(4), "taken")
@@ -265,5 +328,7 @@ async def test_health_and_body_limit_option(registry: Registry) -> None:
         assert health["status"] == "ok" and health["games"] == len(registry.games)
         small = await served.client.post("/matches", json={"game": "tictactoe", "seating": "open"})
         assert small.status_code == 201
-        big = await served.client.post("/matches", json={"game": "tictactoe", "options": {"x": "y" * 100}})
+        big = await served.client.post(
+            "/matches", json={"game": "tictactoe", "options": {"x": "y" * 100}}
+        )
         assert big.status_code == 413

@@ -16,10 +16,9 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from gamehall.core import Registry, default_registry
 from http_helpers import Served, bearer, leaked, read_sse, serve
 from http_hidden_game import Plugin
-
-from gamehall.core import Registry, default_registry
 
 
 class Leak(AssertionError):
@@ -29,7 +28,9 @@ class Leak(AssertionError):
 class Checker:
     """Play a match over HTTP and check every body against the hidden tokens."""
 
-    def __init__(self, served: Served, match: str, tokens: dict[int, str], history_every: int) -> None:
+    def __init__(
+        self, served: Served, match: str, tokens: dict[int, str], history_every: int
+    ) -> None:
         self.s, self.match, self.tokens = served, match, tokens
         self.askers: list[int | None] = [*sorted(tokens), None]
         self.rules = served.hall.ruleset(match).rules
@@ -75,7 +76,9 @@ class Checker:
     async def follow(self, asker: int | None) -> None:
         url = f"/matches/{self.match}/events"
         timeout = httpx.Timeout(30, read=None)
-        async with self.s.client.stream("GET", url, headers=bearer(self.tokens.get(asker)), timeout=timeout) as r:  # type: ignore[arg-type]
+        async with self.s.client.stream(
+            "GET", url, headers=bearer(self.tokens.get(asker)), timeout=timeout
+        ) as r:  # type: ignore[arg-type]
             assert r.status_code == 200
             async for event in read_sse(r):
                 if event.data:
@@ -120,7 +123,9 @@ class Checker:
                 known = [c for c in legal if not leaked(json.dumps(c), hidden[other])]
                 if str(other) not in public["awaiting"] and known:
                     await self.refused(other, known[0], f"na-{step}")
-            stale = [c for c in previous if c not in legal and not leaked(json.dumps(c), hidden[seat])]
+            stale = [
+                c for c in previous if c not in legal and not leaked(json.dumps(c), hidden[seat])
+            ]
             if stale:
                 await self.refused(seat, stale[0], f"stale-{step}")
             previous = legal
@@ -163,7 +168,9 @@ async def _check_match(
         ended = await _play_followed(checker, seed, max_steps)
         checker.check_streams(ended)
         for asker in checker.askers:
-            log = await served.client.get(f"/matches/{body['match']}/log", headers=bearer(tokens.get(asker)))  # type: ignore[arg-type]
+            log = await served.client.get(
+                f"/matches/{body['match']}/log", headers=bearer(tokens.get(asker))
+            )  # type: ignore[arg-type]
             assert log.status_code == (200 if ended else 403), log.text
         return checker
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from http_helpers import serve
-
 from gamehall.core import Registry
+from http_helpers import serve
 
 pytestmark = pytest.mark.anyio
 UNDOCUMENTED = {"/openapi.json", "/bare"}

@@ -7,10 +7,9 @@ from typing import Any
 
 import anyio
 import pytest
+from gamehall.core import Registry
 from http_helpers import Served, SseEvent, bearer, read_sse, serve
 from http_hidden_game import Plugin
-
-from gamehall.core import Registry
 
 pytestmark = pytest.mark.anyio
 MOVES = [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]
@@ -28,7 +27,9 @@ async def new_match(served: Served, game: str = "tictactoe") -> tuple[str, dict[
 async def move(served: Served, match: str, tokens: dict[int, str], n: int) -> None:
     seat, cell = MOVES[n]
     body = {"command": place(cell), "command_id": f"m{n}"}
-    response = await served.client.post(f"/matches/{match}/commands", json=body, headers=bearer(tokens[seat]))
+    response = await served.client.post(
+        f"/matches/{match}/commands", json=body, headers=bearer(tokens[seat])
+    )
     assert response.status_code == 200, response.text
 
 
@@ -93,14 +94,20 @@ async def test_a_seat_token_in_the_query_sees_its_own_hidden_events() -> None:
     async with serve(registry, live=True) as served:
         match, tokens = await new_match(served, "draws")
         body = {"command": {"type": "draws.Draw"}, "command_id": "d"}
-        ack = await served.client.post(f"/matches/{match}/commands", json=body, headers=bearer(tokens[0]))
+        ack = await served.client.post(
+            f"/matches/{match}/commands", json=body, headers=bearer(tokens[0])
+        )
         gem = ack.json()["events"][0]["event"]["gem"]
         assert gem.startswith("gem-")
         url = f"/matches/{match}/events"
-        async with served.client.stream("GET", url, params={"token": tokens[0], "after": 1}) as mine:
+        async with served.client.stream(
+            "GET", url, params={"token": tokens[0], "after": 1}
+        ) as mine:
             (event,) = await take(read_sse(mine), 1)
         assert json.loads(event.data)["event"]["gem"] == gem
-        async with served.client.stream("GET", url, params={"token": tokens[1], "after": 1}) as theirs:
+        async with served.client.stream(
+            "GET", url, params={"token": tokens[1], "after": 1}
+        ) as theirs:
             (event,) = await take(read_sse(theirs), 1)
         assert json.loads(event.data)["event"]["gem"] is None and gem not in event.data
         forged = await served.client.get(url, params={"token": "forged"})
@@ -114,5 +121,5 @@ async def test_closing_the_stream_frees_the_subscription(registry: Registry) -> 
             async with served.client.stream("GET", f"/matches/{match}/events") as response:
                 await take(read_sse(response), 1)
         with anyio.fail_after(5):
-            while served.hall.hub._subs.get(match):  # noqa: SLF001 - what a leak would leave
+            while served.hall.hub._subs.get(match):
                 await anyio.sleep(0.01)
