@@ -73,7 +73,7 @@ def status_of(exc: GamehallError) -> int | None:
     """Return the HTTP status of an engine error, or ``None`` for a server error."""
     for cls in type(exc).__mro__:
         if cls in STATUS:
-            return STATUS[cls]  # type: ignore[index]
+            return STATUS[cls]
     return None
 
 
@@ -141,7 +141,7 @@ def on_unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[A
     )
 
 
-HANDLERS: dict[type[Exception], Any] = {
+HANDLERS: dict[int | type[Exception], Any] = {
     ApiError: on_api_error,
     GamehallError: on_gamehall_error,
     HTTPException: on_http_error,

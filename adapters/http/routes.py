@@ -30,9 +30,9 @@ from .schemas import (
     ViewOut,
 )
 
-SEAT = [{"seat": []}]
-OPTIONAL_SEAT = [{}, {"seat": []}]
-ADMIN_OR_ENDED = [{}, {"admin": []}]
+SEAT: list[dict[str, list[str]]] = [{"seat": []}]
+OPTIONAL_SEAT: list[dict[str, list[str]]] = [{}, {"seat": []}]
+ADMIN_OR_ENDED: list[dict[str, list[str]]] = [{}, {"admin": []}]
 HISTORY_LIMIT = 1000
 After = Annotated[int, QueryParameter(ge=0, description="only events with a larger seq")]
 Req = Request[Any, Any, Any]
@@ -118,7 +118,7 @@ async def get_board(request: Req, match: FromPath[str]) -> str:
     """Return the asker's board as text."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
-    return gateway.hall.render(match, asker.seat) + "\n"
+    return str(gateway.hall.render(match, asker.seat)) + "\n"
 
 
 @post("/matches/{match:str}/commands", status_code=200, tags=["play"], security=SEAT)
