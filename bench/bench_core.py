@@ -281,7 +281,7 @@ def match_memory(folder: Path, count: int) -> tuple[float, float]:
     figures: list[float] = []
 
     async def main() -> None:
-        async with Hall(store, registry, idle_seconds=0.2) as hall:
+        async with Hall(store, registry, idle_seconds=3600) as hall:
             gc.collect()
             tracemalloc.start()
             base = tracemalloc.get_traced_memory()[0]
@@ -290,8 +290,9 @@ def match_memory(folder: Path, count: int) -> tuple[float, float]:
                 await hall.send(match, 0, {"type": "tictactoe.PlaceMark", "cell": 4})
             gc.collect()
             active = tracemalloc.get_traced_memory()[0] - base
+            hall.passivate()
             while hall.active:
-                await anyio.sleep(0.05)
+                await anyio.sleep(0.01)
             await anyio.sleep(0.05)
             gc.collect()
             idle = tracemalloc.get_traced_memory()[0] - base

@@ -18,7 +18,7 @@ import msgspec
 import structlog
 
 from . import engine
-from .errors import GamehallError, MatchFailed
+from .errors import GamehallError, InvalidCommand, MatchFailed
 from .events import Command, Event, Meta, Recorded
 from .journal import FuturePending, Pending, new_pending
 from .registry import Ruleset
@@ -82,7 +82,11 @@ class Actor:
         self.send, self._receive = anyio.create_memory_object_stream[SendCommand](
             hall.mailbox_size
         )
-        self.log = log.bind(match=match, ruleset=self.ruleset.name)
+
+    @property
+    def log(self) -> Any:
+        """Return the actor's logger, bound to its match (made on first use: logs are rare)."""
+        return log.bind(match=self.match, ruleset=self.ruleset.name)
 
     async def run(self) -> None:
         """Handle commands until the hall closes the mailbox (at shutdown or when idle)."""
@@ -243,12 +247,19 @@ class Actor:
     def _answer_duplicate(self, message: SendCommand, first: SendCommand | None) -> None:
         if first is not None:
             # The same id twice in one batch: answer when the first is answered.
+            if first.seat != message.seat:
+                message.reply.fail(_taken(message, first.seat))
+                return
             self.hall.spawn(_forward, first.reply, message.reply)
             return
         assert message.command_id is not None
         low, high = self.commands[message.command_id]
         records = self.hall.store.read(self.match, low - 1, high)
         seat = records[0].meta.seat if records else message.seat
+        if seat != message.seat:
+            # Another seat's answer would show that seat's view of the events: refuse instead.
+            message.reply.fail(_taken(message, seat))
+            return
         shown = engine.redact_records(self.ruleset, records, seat)
         message.reply.resolve(Ack(self.match, low, high, shown, duplicate=True))
 
@@ -269,6 +280,13 @@ class Actor:
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
         self._versions_recorded = False
         self.log.info("rebuilt from the store", seq=self.version)
+
+
+def _taken(message: SendCommand, seat: int | None) -> InvalidCommand:
+    return InvalidCommand(
+        f"command id {message.command_id!r} was already used by seat {seat} in this match; "
+        "use a fresh id"
+    )
 
 
 async def _forward(source: Pending | FuturePending, target: Pending | FuturePending) -> None:

@@ -387,16 +387,25 @@ class Hall:
 
     async def _passivate_idle(self) -> None:
         # One sweep for all actors instead of a timeout around every mailbox read.
-        interval = max(min(self.idle_seconds / 4, 5.0), 0.005)
         assert self._reaper is not None
         with self._reaper:
             while not self._closed:
-                await anyio.sleep(interval)
-                now = time.monotonic()
-                for actor in list(self._actors.values()):
-                    if actor.idle_since(now) >= self.idle_seconds:
-                        del self._actors[actor.match]
-                        actor.send.close()
+                await anyio.sleep(max(min(self.idle_seconds / 4, 5.0), 0.005))
+                self.passivate(self.idle_seconds)
+
+    def passivate(self, idle_for: float = 0.0) -> int:
+        """Stop every actor idle for at least ``idle_for`` seconds; return how many stopped.
+
+        Their matches stay in the store and activate again on the next use.
+        """
+        now = time.monotonic()
+        stopped = 0
+        for actor in list(self._actors.values()):
+            if actor.idle_since(now) >= idle_for and not (actor.busy or actor.committing or actor.queued):
+                del self._actors[actor.match]
+                actor.send.close()
+                stopped += 1
+        return stopped
 
     def _started(self, match: str) -> MatchStarted:
         head = self.store.read(match, 0, 1)

@@ -282,3 +282,12 @@ async def test_actor_log_lines_carry_match_and_seq(store: SQLiteStore) -> None:
                 await hall.send(match, 1, PlaceMark(cell=2))
         refused = [line for line in logs if line["event"] == "append refused"]
         assert refused and refused[0]["match"] == match and refused[0]["seq"] == 2
+
+
+async def test_command_id_of_another_seat_is_refused_without_its_events(store: SQLiteStore) -> None:
+    async with Hall(store) as hall:
+        match = await hall.create("tictactoe")
+        await hall.send(match, 0, PlaceMark(cell=4), command_id="mine")
+        with pytest.raises(InvalidCommand, match="already used by seat 0"):
+            await hall.send(match, 1, PlaceMark(cell=0), command_id="mine")
+        assert store.version(match) == 2
