@@ -1,0 +1,48 @@
+"""The docs stay true: included code is the tested code, README commands are the two."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.docs.includes import ROOT, blocks
+
+DOCS = sorted((ROOT / "docs").rglob("*.md"))
+INCLUDES = [(doc, path, body) for doc in DOCS for path, body in blocks(doc)]
+
+
+def test_docs_include_code() -> None:
+    assert any(doc.name == "writing-a-game.md" for doc, _, _ in INCLUDES)
+
+
+@pytest.mark.parametrize(("doc", "path", "body"), INCLUDES, ids=[f"{d.name}:{p}" for d, p, _ in INCLUDES])
+def test_included_code_is_the_tested_file(doc: Path, path: str, body: str) -> None:
+    assert body == (ROOT / path).read_text(), (
+        f"{doc.name} includes an old copy of {path}: run python -m tests.docs.includes"
+    )
+
+
+def test_required_docs_exist() -> None:
+    for name in ["architecture.md", "writing-a-game.md", "writing-an-expansion.md", "events.md"]:
+        assert (ROOT / "docs" / name).stat().st_size > 1000, name
+
+
+def test_readme_quickstart_has_exactly_the_two_commands() -> None:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"```\n(.*?)```", section, re.S)
+    assert commands and [line for block in commands for line in block.splitlines() if line.strip()] == [
+        "make run",
+        "make test",
+    ]
+
+
+def test_every_core_hook_is_named_in_the_docs() -> None:
+    import gamehall.core.hookspecs as specs
+
+    hooks = [name for name in dir(specs) if name.startswith("gamehall_")]
+    text = "".join(doc.read_text() for doc in DOCS)
+    missing = [h for h in hooks if h not in text]
+    assert not missing, f"hooks not named in docs/: {missing}"
