@@ -166,12 +166,9 @@ class Codec:
 
     def record_from_json(self, line: bytes | str) -> Recorded:
         """Decode a line written by :meth:`record_to_json` (upcasting old event versions)."""
-        try:
-            row = self._json_record.decode(line)
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise CorruptRecord("?", 0, f"not an event line: {exc}") from None
+        row = self._json_record.decode(line)  # msgspec errors name the field that is wrong
         if not isinstance(row.event, dict):
-            raise CorruptRecord(row.stream, row.seq, "the event is not an object")
+            raise CorruptRecord(row.stream, row.seq, "invalid record: 'event' must be an object")
         tag = row.event.get("type")
         if not isinstance(tag, str):
             raise CorruptRecord(row.stream, row.seq, "event has no 'type'")
