@@ -46,3 +46,18 @@ def test_every_core_hook_is_named_in_the_docs() -> None:
     text = "".join(doc.read_text() for doc in DOCS)
     missing = [h for h in hooks if h not in text]
     assert not missing, f"hooks not named in docs/: {missing}"
+
+
+def test_readme_embedding_example_runs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    text = (ROOT / "README.md").read_text()
+    code = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert code, "the README has no Python example"
+    done = subprocess.run(
+        [sys.executable, "-c", code[0]], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("2 ") and "O to move" in done.stdout
+    assert (tmp_path / "gamehall.db").exists()
