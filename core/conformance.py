@@ -278,8 +278,13 @@ class _Checker:
 
 
 def _strings(data: bytes) -> set[str]:
+    return strings_in(msgspec.json.decode(data))
+
+
+def strings_in(data: Any) -> set[str]:
+    """Return every string (values and keys) inside decoded JSON: where a leak would show."""
     out: set[str] = set()
-    stack = [msgspec.json.decode(data)]
+    stack = [data]
     while stack:
         item = stack.pop()
         if isinstance(item, str):

@@ -19,6 +19,7 @@ import httpx
 import uvicorn
 from gamehall.adapters.http import create_app
 from gamehall.core import Registry
+from gamehall.core.conformance import strings_in
 from gamehall.core.hall import Hall
 from gamehall.core.store import MemoryStore, Store
 
@@ -86,20 +87,7 @@ def bearer(token: str | None) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"} if token else {}
 
 
-def strings(data: Any) -> set[str]:
-    """Return every string (values and keys) inside decoded JSON."""
-    out: set[str] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.add(item)
-        elif isinstance(item, dict):
-            out.update(k for k in item if isinstance(k, str))
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return out
+strings = strings_in  # the conformance suite's own walk: one definition of "shown"
 
 
 def leaked(body: bytes | str, hidden: Iterable[str]) -> set[str]:
