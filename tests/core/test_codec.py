@@ -8,7 +8,6 @@ from typing import Any
 
 import msgspec
 import pytest
-
 from gamehall.core import (
     Command,
     CorruptRecord,
