@@ -43,7 +43,7 @@ def _index(types: Iterable[type[msgspec.Struct]], kind: str) -> dict[str, type[A
 def _union(types: Iterable[type[Any]]) -> Any:
     members = tuple(types)
     if not members:
-        return msgspec.Struct  # never matches a tagged payload: decoding reports an error
+        return type(None)  # nothing of this kind is declared: only "no value" decodes
     return Union[members]  # noqa: UP007 - a runtime union of a dynamic tuple
 
 
@@ -93,6 +93,8 @@ class Codec:
     def _upcast(
         self, cls: type[Event], tag: str, version: int, raw: Any, stream: str, seq: int
     ) -> Event:
+        if not isinstance(raw, dict):
+            raise CorruptRecord(stream, seq, f"{tag} v{version} payload is not a map")
         if version > cls.version:
             raise CorruptRecord(
                 stream, seq, f"{tag} v{version} is newer than the installed v{cls.version}"
@@ -126,6 +128,7 @@ class Codec:
 
     def command_from_json(self, data: bytes | str) -> Command:
         """Decode a command sent as JSON; a bad one raises :class:`InvalidCommand` naming why."""
+        self._check_commands()
         try:
             return self._json_command.decode(data)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
@@ -135,10 +138,15 @@ class Codec:
         """Convert a decoded JSON object (a dict with ``type``) into a command."""
         if isinstance(data, Command):
             return data
+        self._check_commands()
         try:
             return msgspec.convert(data, self.commands)
         except msgspec.ValidationError as exc:
             raise InvalidCommand(f"invalid command: {exc}") from None
+
+    def _check_commands(self) -> None:
+        if not self.command_types:
+            raise InvalidCommand("invalid command: no installed game takes commands")
 
     def event_from_builtins(self, data: Any) -> Event:
         """Convert a decoded JSON object (a dict with ``type``) into an event."""
@@ -166,7 +174,12 @@ class Codec:
 
     def record_from_json(self, line: bytes | str) -> Recorded:
         """Decode a line written by :meth:`record_to_json` (upcasting old event versions)."""
-        row = self._json_record.decode(line)  # msgspec errors name the field that is wrong
+        try:
+            row = self._json_record.decode(line)
+        except msgspec.ValidationError as exc:  # msgspec's message names the field
+            raise CorruptRecord("?", 0, f"invalid record: {exc}") from None
+        except msgspec.DecodeError as exc:
+            raise CorruptRecord("?", 0, f"invalid JSON: {exc}") from None
         if not isinstance(row.event, dict):
             raise CorruptRecord(row.stream, row.seq, "invalid record: 'event' must be an object")
         tag = row.event.get("type")
@@ -180,7 +193,7 @@ class Codec:
                 event = msgspec.convert(row.event, cls)
             else:
                 event = self._upcast(cls, tag, row.v, row.event, row.stream, row.seq)
-            meta = _meta_from_builtins(self, row.meta)
+            meta = _meta_from_builtins(self, row.meta, row.stream, row.seq)
         except msgspec.ValidationError as exc:
             raise CorruptRecord(row.stream, row.seq, str(exc)) from None
         return Recorded(row.stream, row.seq, row.position, row.time, event, meta)
@@ -196,15 +209,24 @@ class _JsonRecord(msgspec.Struct, array_like=False):
     meta: Any = None
 
 
-def _meta_from_builtins(codec: Codec, raw: Any) -> Meta:
+def _meta_from_builtins(codec: Codec, raw: Any, stream: str, seq: int) -> Meta:
     if raw is None:
         return Meta()
+    if not isinstance(raw, dict):
+        raise CorruptRecord(stream, seq, "invalid record: 'meta' must be an object")
     raw = dict(raw)
     command = raw.pop("command", None)
     meta = msgspec.convert(raw, Meta)
-    if command is not None:
-        meta = msgspec.structs.replace(meta, command=codec.command_from_builtins(command))
-    return meta
+    if command is None:
+        return meta
+    tag = command.get("type") if isinstance(command, dict) else None
+    if isinstance(tag, str) and tag not in codec.command_types:
+        raise UnknownEventType(tag, stream, seq)
+    try:
+        decoded = codec.command_from_builtins(command)
+    except InvalidCommand as exc:
+        raise CorruptRecord(stream, seq, f"the recorded command: {exc}") from None
+    return msgspec.structs.replace(meta, command=decoded)
 
 
 def _command_tag(data: bytes) -> str | None:

@@ -37,17 +37,18 @@ class Registry:
     """Every installed game and expansion, and the codec that covers them all."""
 
     def __init__(self, plugins: Iterable[object] = (), *, entry_points: bool = True) -> None:
-        self.pm = _new_manager()
-        if entry_points:
-            self.pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
-        for plugin in plugins:
-            self.pm.register(plugin)
         self.games: dict[str, GameSpec] = {}
         self.expansions: dict[str, ExpansionSpec] = {}
         self._owners: dict[str, object] = {}
-        self._collect()
         try:
+            self.pm = _new_manager()
+            if entry_points:
+                self.pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+            for plugin in plugins:
+                self.pm.register(plugin)
+            self._collect()
             self.pm.check_pending()
+            self._check_spec_hookimpls()
         except pluggy.PluginValidationError as exc:
             raise PluginError(f"plugin {exc.plugin!r}: {exc}") from None
         events = list(CORE_EVENTS) + _flatten(self.pm.hook.gamehall_event_types())
@@ -71,6 +72,19 @@ class Registry:
                     f"expansion {expansion.id!r} is for game {expansion.game!r}, "
                     "which no installed plugin registers"
                 )
+
+    def _check_spec_hookimpls(self) -> None:
+        # Objects listed in a spec's hookimpls join rulesets only; check their names now, so a
+        # misspelled hook fails at load like any other.
+        pm = _new_manager()
+        for game in self.games.values():
+            for spec in game.hookspecs:
+                pm.add_hookspecs(spec)
+        for spec in [*self.games.values(), *self.expansions.values()]:
+            for impl in spec.hookimpls:
+                if not pm.is_registered(impl):
+                    pm.register(impl)
+        pm.check_pending()
 
     def _add(self, table: dict[str, Any], key: str, spec: Any, owner: object, kind: str) -> None:
         if key in table or key in self.games or key in self.expansions:
@@ -118,13 +132,13 @@ class Ruleset:
         self.game = registry.game(game_id)
         self.expansions = tuple(self._expansion(registry, x) for x in expansion_ids)
         self._check_combination()
-        self.pm = _new_manager()
-        for spec in self.game.hookspecs:
-            self.pm.add_hookspecs(spec)
-        self._register(registry.owner(game_id), *self.game.hookimpls)
-        for expansion in self.expansions:
-            self._register(registry.owner(expansion.id), *expansion.hookimpls)
         try:
+            self.pm = _new_manager()
+            for spec in self.game.hookspecs:
+                self.pm.add_hookspecs(spec)
+            self._register(registry.owner(game_id), *self.game.hookimpls)
+            for expansion in self.expansions:
+                self._register(registry.owner(expansion.id), *expansion.hookimpls)
             self.pm.check_pending()
         except pluggy.PluginValidationError as exc:
             raise PluginError(f"plugin {exc.plugin!r}: {exc}") from None
@@ -302,6 +316,13 @@ def _typed_options(
         if options:
             raise InvalidOptions(f"{owner} takes no options, got {sorted(options)}")
         return None
+    known = set(getattr(schema, "__struct_encode_fields__", ())) | set(schema.__struct_fields__)
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise InvalidOptions(
+            f"unknown {owner} option{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}"
+            f" (options: {', '.join(sorted(known)) or 'none'})"
+        )
     try:
         return msgspec.convert(dict(options), schema, strict=False)
     except msgspec.ValidationError as exc:

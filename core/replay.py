@@ -81,6 +81,8 @@ def check_sequence(records: Sequence[Recorded]) -> None:
 
 def batches(records: Sequence[Recorded]) -> list[Batch]:
     """Split a log into the batches of its commands (the first batch is the start)."""
+    if not records:
+        return []
     starts = [
         i
         for i, r in enumerate(records)
@@ -166,7 +168,11 @@ def _diff(path: str, before: Any, after: Any, out: list[Change]) -> None:
         for key in sorted(set(before) | set(after), key=str):
             step = f"{path}.{key}" if path else str(key)
             _diff(step, before.get(key, _MISSING), after.get(key, _MISSING), out)
-    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+    elif (
+        isinstance(before, (list, tuple))
+        and isinstance(after, (list, tuple))
+        and len(before) == len(after)
+    ):
         for index, (x, y) in enumerate(zip(before, after, strict=True)):
             _diff(f"{path}[{index}]", x, y, out)
     elif before != after:

@@ -234,12 +234,6 @@ def test_corrupt_metadata_raises_corrupt_record(dice_registry: Registry) -> None
     assert unk.value.tag == "chess.Move" and unk.value.seq == 3
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="codec bug: record_from_json lets msgspec.DecodeError/ValidationError (not a "
-    "GamehallError) escape for a line that is not JSON or not an event-line object, instead of "
-    "CorruptRecord; callers must catch msgspec's own errors",
-)
 @pytest.mark.parametrize(
     "line",
     [
@@ -299,11 +293,6 @@ def test_an_event_line_with_bad_fields_is_corrupt(dice_registry: Registry) -> No
         codec.record_from_json(bad_meta)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="codec bug: record_from_json lets InvalidCommand (without the line's place) escape "
-    "when the command stored in a line's metadata does not decode, instead of CorruptRecord",
-)
 def test_a_malformed_command_in_a_line_is_corrupt_and_names_its_place(dice_registry: Registry) -> None:
     line = (
         b'{"stream":"m","seq":6,"position":9,"time":0.0,'
@@ -315,11 +304,6 @@ def test_a_malformed_command_in_a_line_is_corrupt_and_names_its_place(dice_regis
     assert info.value.seq == 6 and "cell" in str(info.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="codec bug: record_from_json raises InvalidCommand without stream or seq for a "
-    "command of an unknown type in a line's metadata; decode_meta raises UnknownEventType",
-)
 def test_an_unknown_command_type_in_a_line_is_named_with_its_place(dice_registry: Registry) -> None:
     line = (
         b'{"stream":"m","seq":6,"position":9,"time":0.0,'
@@ -518,11 +502,6 @@ def test_a_truncated_old_payload_is_corrupt(upcasting: Codec) -> None:
         upcasting.decode_event("upc.Scored", 1, stored[:-3], "m", 3)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="codec bug: an old-version payload that is not a map is handed to the plugin's "
-    "upcaster as is, so a TypeError escapes instead of CorruptRecord",
-)
 def test_an_old_payload_that_is_not_a_map_is_corrupt(upcasting: Codec) -> None:
     with pytest.raises(CorruptRecord) as info:
         upcasting.decode_event("upc.Scored", 1, msgspec.msgpack.encode(7), "m", 3)
@@ -571,11 +550,6 @@ def test_json_that_is_not_a_command_object_is_refused(dice_registry: Registry, t
         dice_registry.codec.command_from_json(text)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="codec bug: with no command types the union falls back to msgspec.Struct, which "
-    "decodes any object into an empty Struct() instead of refusing it",
-)
 def test_a_codec_without_commands_refuses_every_command() -> None:
     codec = Codec([], [])
     with pytest.raises(InvalidCommand):

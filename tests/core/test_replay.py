@@ -369,12 +369,6 @@ def test_diff_names_the_changed_fields(reg: Registry) -> None:
     assert changes(ruleset, records, 2, 1)["turn"] == (1, 0)  # backwards, before and after swap
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="replay bug: diff only descends into dicts and lists, but msgspec.to_builtins keeps "
-    "tuples, so a changed element of a tuple field (a board cell, a rack) is reported as the "
-    "whole field instead of its path (board[0], racks[1][0])",
-)
 def test_diff_lists_exactly_the_changed_elements(reg: Registry) -> None:
     table = tictactoe_table(reg, [0, 3, 1, 4, 2])
     records, ruleset = table.records(), table.ruleset
@@ -524,10 +518,5 @@ def test_batches_of_a_setup_with_several_events(reg: Registry) -> None:
     assert [(b.start, b.end) for b in replay.batches(records)] == [(0, 3)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="replay bug: batches([]) raises ValueError from zip(strict=True) instead of "
-    "returning no batches",
-)
 def test_batches_of_an_empty_log() -> None:
     assert replay.batches([]) == []

@@ -104,7 +104,7 @@ BAD_LOGS: dict[str, tuple[Callable[[list[str]], list[str]], str]] = {
     ),
     "unknown-command": (
         _edit_line(3, lambda s: s.replace("tictactoe.PlaceMark", "tictactoe.Wipe")),
-        "line 3: invalid command: Invalid value 'tictactoe.Wipe'",
+        "line 3: unknown type 'tictactoe.Wipe'",
     ),
     "plugin-not-installed": (
         _edit_line(2, lambda s: s.replace('"game_version":"1.0.0"', '"game_version":"7.0.0"')),

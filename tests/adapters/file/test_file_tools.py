@@ -151,7 +151,7 @@ def test_verify_reports_the_first_difference(log: Path, capsys: pytest.CaptureFi
 
 def test_diff_lists_changed_fields(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", str(log), "2", "3"]) == 0
-    assert out_of(capsys)[0] == "board: [0,0,0,0,1,0,0,0,0] -> [2,0,0,0,1,0,0,0,0]\nturn: 1 -> 0\n"
+    assert out_of(capsys)[0] == "board[0]: 0 -> 2\nturn: 1 -> 0\n"
     assert main(["diff", str(log), "8", "9"]) == 0
     out, _ = out_of(capsys)
     assert "over: false -> true" in out and "winner: null -> 0" in out
