@@ -99,7 +99,14 @@ def hall_commands(folder: Path, matches: int, rounds: int) -> tuple[int, float]:
     async def main() -> None:
         async with Hall(store, registry) as hall:
             for r in range(rounds):
-                ids = [await hall.create("tictactoe", seed=r * matches + i) for i in range(matches)]
+                ids: list[str] = []
+
+                async def create(seed: int) -> None:
+                    ids.append(await hall.create("tictactoe", seed=seed))
+
+                async with anyio.create_task_group() as tg:
+                    for i in range(matches):
+                        tg.start_soon(create, r * matches + i)
                 started = time.perf_counter()
                 async with anyio.create_task_group() as tg:
                     for i, match in enumerate(ids):
@@ -314,7 +321,7 @@ def run(quick: bool) -> dict[str, float]:
     sizes = (
         {"games": 300, "rounds": 1, "matches": 100, "raw": 5, "es": 20, "replay": 200, "memory": 200}
         if quick
-        else {"games": 20_000, "rounds": 4, "matches": 100, "raw": 100, "es": 100, "replay": 10_000, "memory": 10_000}
+        else {"games": 20_000, "rounds": 20, "matches": 100, "raw": 100, "es": 100, "replay": 10_000, "memory": 10_000}
     )
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:

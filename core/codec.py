@@ -68,7 +68,8 @@ class Codec:
         self._json = msgspec.json.Encoder()
         self._json_command = msgspec.json.Decoder(self.commands)
         self._json_event = msgspec.json.Decoder(self.events)
-        meta_shape = tuple[str | None, int | None, self.commands | None, dict[str, str] | None]
+        commands: Any = self.commands
+        meta_shape: Any = tuple[str | None, int | None, commands | None, dict[str, str] | None]
         self._meta_decoder = msgspec.msgpack.Decoder(meta_shape)
         self._json_record = msgspec.json.Decoder(_JsonRecord)
 
@@ -130,7 +131,8 @@ class Codec:
         """Decode a command sent as JSON; a bad one raises :class:`InvalidCommand` naming why."""
         self._check_commands()
         try:
-            return self._json_command.decode(data)
+            command: Command = self._json_command.decode(data)
+            return command
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise InvalidCommand(f"invalid command: {exc}") from None
 
@@ -140,7 +142,8 @@ class Codec:
             return data
         self._check_commands()
         try:
-            return msgspec.convert(data, self.commands)
+            command: Command = msgspec.convert(data, self.commands)
+            return command
         except msgspec.ValidationError as exc:
             raise InvalidCommand(f"invalid command: {exc}") from None
 
@@ -150,7 +153,8 @@ class Codec:
 
     def event_from_builtins(self, data: Any) -> Event:
         """Convert a decoded JSON object (a dict with ``type``) into an event."""
-        return msgspec.convert(data, self.events)
+        event: Event = msgspec.convert(data, self.events)
+        return event
 
     # -- JSON for people --------------------------------------------------------------------
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
 import anyio
 import msgspec
 import structlog
 from anyio.abc import TaskGroup
+from anyio.streams.memory import MemoryObjectSendStream
 
 from . import engine
 from .actor import Ack, Actor, Loaded, SendCommand
@@ -62,7 +63,7 @@ class Hub:
 
     def __init__(self, buffer: int) -> None:
         self.buffer = buffer
-        self._subs: dict[str, set[anyio.abc.ObjectSendStream[list[Recorded]]]] = {}
+        self._subs: dict[str, set[MemoryObjectSendStream[list[Recorded]]]] = {}
 
     def subscribe(self, match: str) -> tuple[Any, Any]:
         """Return a (send, receive) pair registered for a match."""
@@ -154,7 +155,7 @@ class Hall:
         await self.journal.close()
         self.hub.close()
 
-    def spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+    def spawn(self, fn: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> None:
         """Run a task in the hall's task group."""
         if self._tg is None:
             raise StoreClosed("the hall is not running (use 'async with Hall(...)')")

@@ -9,7 +9,7 @@ side, each with its own hooks.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import pluggy
@@ -59,12 +59,14 @@ class Registry:
 
     def _collect(self) -> None:
         for impl in self.pm.hook.gamehall_games.get_hookimpls():
-            for game in impl.function() or ():
+            games = cast("list[GameSpec]", impl.function() or [])
+            for game in games:
                 self._add(self.games, game.id, game, impl.plugin, "game")
                 for spec in game.hookspecs:
                     self.pm.add_hookspecs(spec)
         for impl in self.pm.hook.gamehall_expansions.get_hookimpls():
-            for expansion in impl.function() or ():
+            expansions = cast("list[ExpansionSpec]", impl.function() or [])
+            for expansion in expansions:
                 self._add(self.expansions, expansion.id, expansion, impl.plugin, "expansion")
         for expansion in self.expansions.values():
             if expansion.game not in self.games:
@@ -80,8 +82,9 @@ class Registry:
         for game in self.games.values():
             for spec in game.hookspecs:
                 pm.add_hookspecs(spec)
-        for spec in [*self.games.values(), *self.expansions.values()]:
-            for impl in spec.hookimpls:
+        specs: list[GameSpec | ExpansionSpec] = [*self.games.values(), *self.expansions.values()]
+        for owner in specs:
+            for impl in owner.hookimpls:
                 if not pm.is_registered(impl):
                     pm.register(impl)
         pm.check_pending()

@@ -159,7 +159,7 @@ class GameSpec:
     min_players: int
     max_players: int
     options: type[msgspec.Struct] | None = None
-    hookspecs: tuple[object, ...] = ()
+    hookspecs: tuple[Any, ...] = ()
     hookimpls: tuple[object, ...] = ()
     hidden_information: bool = False
     test_options: tuple[dict[str, Any], ...] = ({},)
