@@ -30,7 +30,6 @@ from typing import Any
 
 import anyio
 import msgspec
-
 from gamehall.core import Meta, RandomBot, Table, default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
@@ -96,17 +95,16 @@ def hall_commands(folder: Path, matches: int, rounds: int) -> tuple[int, float]:
             await hall.send(match, seat, bot.choose(seat, hall.legal(match, seat), _no_view))
             counted[0] += 1
 
+    async def create(hall: Hall, seed: int, into: list[str]) -> None:
+        into.append(await hall.create("tictactoe", seed=seed))
+
     async def main() -> None:
         async with Hall(store, registry) as hall:
             for r in range(rounds):
                 ids: list[str] = []
-
-                async def create(seed: int) -> None:
-                    ids.append(await hall.create("tictactoe", seed=seed))
-
                 async with anyio.create_task_group() as tg:
                     for i in range(matches):
-                        tg.start_soon(create, r * matches + i)
+                        tg.start_soon(create, hall, r * matches + i, ids)
                 started = time.perf_counter()
                 async with anyio.create_task_group() as tg:
                     for i, match in enumerate(ids):

@@ -167,7 +167,7 @@ class Actor:
             except GamehallError as exc:
                 message.reply.fail(exc)
                 continue
-            except Exception as exc:  # noqa: BLE001 - a rules bug must not kill the hall
+            except Exception as exc:
                 self.log.exception("rules error", seq=version, command=repr(message.command))
                 message.reply.fail(MatchFailed(f"the rules failed on this command: {exc!r}"))
                 self._submit(accepted, state, version, rebuild=True)
@@ -274,7 +274,7 @@ class Actor:
         """Reload the match from the store after an error (no in-memory state is trusted)."""
         try:
             loaded = self.hall.load(self.match)
-        except Exception:  # noqa: BLE001 - keep the old state; the next command will tell
+        except Exception:
             self.log.exception("rebuild failed", seq=self.version)
             return
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands

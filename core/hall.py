@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
-from typing import Any
+from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
+from types import TracebackType
+from typing import Any, Self
 
 import anyio
 import msgspec
@@ -122,7 +123,7 @@ class Hall:
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    async def __aenter__(self) -> Hall:
+    async def __aenter__(self) -> Self:
         self._reaper = anyio.CancelScope()
         self.journal.open()
         self._tg = await anyio.create_task_group().__aenter__()
@@ -130,7 +131,9 @@ class Hall:
         self._tg.start_soon(self._passivate_idle)
         return self
 
-    async def __aexit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> bool | None:
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool | None:
         assert self._tg is not None
         if exc is None or isinstance(exc, anyio.get_cancelled_exc_class()):
             await self.aclose()
@@ -284,7 +287,7 @@ class Hall:
         ruleset = self.ruleset(match)
         return self.redact_records(ruleset, self.store.read(match, after, limit=limit), seat)
 
-    async def watch(self, match: str, seat: int | None, after: int = 0) -> AsyncIterator[Recorded]:
+    async def watch(self, match: str, seat: int | None, after: int = 0) -> AsyncGenerator[Recorded, None]:
         """Yield a seat's redacted events from ``after`` on, then live ones, until the hall closes."""
         ruleset = self.ruleset(match)
         last = after

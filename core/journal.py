@@ -8,10 +8,9 @@ with load instead of paying one fsync per command.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
-
-import asyncio
 
 import anyio
 import structlog
@@ -176,7 +175,7 @@ class Journal:
         for (_, done), result in zip(batch, results, strict=True):
             try:
                 done(result)
-            except Exception as exc:  # noqa: BLE001 - one waiter's bug must not stop the writer
+            except Exception as exc:
                 log.exception("commit callback failed", error=repr(exc))
 
     async def _write(

@@ -19,7 +19,6 @@ from .events import Event, MatchStarted, Recorded
 from .registry import Registry, Ruleset
 from .rules import Context
 
-
 Progress = Callable[[int], None]
 
 

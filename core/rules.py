@@ -52,7 +52,7 @@ def match_rng(seed: int, seq: int) -> random.Random:
 class LazyRandom(random.Random):
     """A :func:`match_rng` generator that is only seeded when first used (seeding is costly)."""
 
-    def __init__(self, seed: int, seq: int) -> None:  # noqa: D107 - seeding deferred on purpose
+    def __init__(self, seed: int, seq: int) -> None:
         self._key = f"gamehall:{seed}:{seq}"
         self._seeded = False
 

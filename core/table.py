@@ -7,6 +7,7 @@ store, no tasks and no clock, so a playout costs little more than the rules them
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from . import engine
@@ -92,7 +93,7 @@ class Table:
             if bot is None:
                 raise KeyError(f"no bot for seat {seat}")
             state = self.state
-            command = bot.choose(seat, legal(state, seat), lambda: rules.view(state, seat))
+            command = bot.choose(seat, legal(state, seat), partial(rules.view, state, seat))
             seq = len(events) + 1
             new = rules.decide(state, command, Context(seat, seq, self._seed))
             for event in new:

@@ -13,14 +13,13 @@ from gamehall.adapters.stdin.progress import Progress
 from gamehall.core import (
     Event,
     GamehallError,
-    MatchStarted,
     Recorded,
     Registry,
     Table,
     UnknownMatch,
+    engine,
 )
 from gamehall.core import replay as core
-from gamehall.core.events import redact_started
 from gamehall.core.hall import Hall
 from gamehall.core.store import Store
 
@@ -139,10 +138,8 @@ def _event_at(log: Log, record: Recorded, to: int, seat: int | None) -> str:
         return "(hidden from this seat)"
     event: Event | None = record.event
     if log.header.seat is None:  # a seat's log is redacted already
-        if isinstance(event, MatchStarted):
-            event = redact_started(event)
-        else:
-            event = log.ruleset.rules.redact(event, seat)
+        shown = engine.redact_record(log.ruleset, record, seat)
+        event = shown.event if shown is not None else None
     if event is None:
         return "(hidden from this seat)"
     return log.ruleset.codec.to_json(event).decode()

@@ -153,7 +153,7 @@ def game_out(registry: Registry, game_id: str) -> GameOut:
     """Describe an installed game with its expansions and the schema of every command."""
     spec = registry.games[game_id]
     commands = sorted(registry.ruleset(game_id).command_types, key=lambda c: c.__name__)
-    schemas = {c.__struct_config__.tag: msgspec.json.schema(c) for c in commands}
+    schemas = {str(c.__struct_config__.tag): msgspec.json.schema(c) for c in commands}
     expansions = [
         ExpansionOut(
             e.id, e.name, e.version, e.description, list(e.requires), list(e.conflicts),

@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 from gamehall.core import GamehallError, UnknownMatch, default_registry
 from gamehall.core.hall import Hall
-from gamehall.core.replay import fold, ruleset_for
+from gamehall.core.replay import fold, ruleset_for, started_of
 from gamehall.core.store import MemoryStore, Store
 
 from .common import DEFAULT_DB, describe_options, open_store, parse_options, parse_seats
@@ -162,7 +162,7 @@ def run_resume(args: argparse.Namespace) -> int:
         if not records:
             raise UnknownMatch(args.match)
         ruleset = ruleset_for(registry, records)
-        started = records[0].event
+        started = started_of(records)
         players = started.players
         roles = resumed_roles(ruleset, records, players)
         roles |= parse_seats(args.seat, players)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 import msgspec
 
@@ -212,7 +212,7 @@ class Store(ABC):
     def close(self) -> None:
         """Release the store's resources; it cannot be used afterwards."""
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from typing import Any
 
 from ..codec import Codec
 from ..errors import GamehallError, StoreClosed

@@ -93,7 +93,9 @@ def medals_match_regions(state: State) -> str | None:
     if len(regions) != len(set(regions)):
         return "a region was taken twice"
     board = _components()[1].get(state.terrain)
-    for seat in (0, 1) if board else ():
+    if board is None:
+        return None  # a terrain from an expansion: its regions are not in the box
+    for seat in (0, 1):
         earned = sum(board.terrain.regions[r].medals for r, s in state.taken if s == seat)
         if state.medals[seat] != earned:
             return f"seat {seat} has {state.medals[seat]} medals but took regions worth {earned}"

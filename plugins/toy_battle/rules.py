@@ -106,10 +106,10 @@ class ToyBattle(Rules[State]):
         first = rng.randrange(2)
         events.append(StartPlayerChosen(seat=first))
         for seat, count in ((first, OPENING_RACKS[0]), (1 - first, OPENING_RACKS[1])):
-            order = next(
+            shuffled = next(
                 e.order for e in events if isinstance(e, SupplyShuffled) and e.seat == seat
             )
-            drawn = (order or ())[REMOVED : REMOVED + count]
+            drawn = (shuffled or ())[REMOVED : REMOVED + count]
             events.append(TroopsDrawn(seat=seat, count=count, cause="setup", troops=drawn))
         return events
 
@@ -169,8 +169,8 @@ class ToyBattle(Rules[State]):
         """Award completed regions (the mover's first) and end the match on a medal target."""
         board = self.board(batch.state)
         for seat, region in completed_regions(board, batch.state, mover):
-            medals = board.terrain.regions[region].medals
-            batch.add(RegionTaken(seat=seat, region=region, medals=medals))
+            worth = board.terrain.regions[region].medals
+            batch.add(RegionTaken(seat=seat, region=region, medals=worth))
         medals = batch.state.medals
         for seat in (mover, 1 - mover):
             if medals[seat] >= board.terrain.medal_target and not batch.state.over:
@@ -215,7 +215,8 @@ class ToyBattle(Rules[State]):
 
     def placement_commands(self, state: State, seat: int) -> list[Command]:
         """Return a PlaceTroop for every legal placement of ``seat``."""
-        cache, out = self._places, []
+        cache = self._places
+        out: list[Command] = []
         for key in placements(self.board(state), self.army, state, seat):
             command = cache.get(key)
             if command is None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from gamehall.core import default_registry
 from gamehall.core.conformance import Case, cases, check_playout
 

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-
 from gamehall.core import Command, Context, Event, Registry
 from gamehall.core.conformance import Case, ConformanceError, cases, check_playout
 

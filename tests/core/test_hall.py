@@ -7,8 +7,6 @@ from pathlib import Path
 import anyio
 import msgspec
 import pytest
-from structlog.testing import capture_logs
-
 from gamehall.core import (
     IllegalCommand,
     InvalidCommand,
@@ -22,6 +20,7 @@ from gamehall.core.hall import Hall
 from gamehall.core.store import MemoryStore, Snapshot, SQLiteStore
 from gamehall.plugins.tictactoe.commands import PlaceMark
 from gamehall.plugins.tictactoe.events import MarkPlaced
+from structlog.testing import capture_logs
 
 from tests.core.sample_games import BUGGY, SECRETS, Count, Pass, Reveal, SamplePlugin
 
@@ -173,9 +172,8 @@ async def test_rules_crash_rebuilds_and_keeps_nothing(registry: Registry) -> Non
     async with Hall(store, reg) as hall:
         match = await hall.create("buggy")
         await hall.send(match, 0, Count())
-        with capture_logs() as logs:
-            with pytest.raises(MatchFailed, match="boom"):
-                await hall.send(match, 0, Count(crash=True))
+        with capture_logs() as logs, pytest.raises(MatchFailed, match="boom"):
+            await hall.send(match, 0, Count(crash=True))
         assert any(line["event"] == "rules error" and line["match"] == match for line in logs)
         assert hall.state(match).value == 1 and store.version(match) == 2
         await hall.send(match, 0, Count())
@@ -277,9 +275,8 @@ async def test_actor_log_lines_carry_match_and_seq(store: SQLiteStore) -> None:
         match = await hall.create("tictactoe")
         await hall.send(match, 0, PlaceMark(cell=0))
         store.append(match, 2, [MarkPlaced(seat=1, cell=1)])  # someone else writes
-        with capture_logs() as logs:
-            with pytest.raises(ConcurrencyError):
-                await hall.send(match, 1, PlaceMark(cell=2))
+        with capture_logs() as logs, pytest.raises(ConcurrencyError):
+            await hall.send(match, 1, PlaceMark(cell=2))
         refused = [line for line in logs if line["event"] == "append refused"]
         assert refused and refused[0]["match"] == match and refused[0]["seq"] == 2
 

@@ -7,8 +7,14 @@ from pathlib import Path
 
 import msgspec
 import pytest
-
-from gamehall.core import ConcurrencyError, CorruptRecord, DuplicateMatch, Meta, Registry, UnknownEventType
+from gamehall.core import (
+    ConcurrencyError,
+    CorruptRecord,
+    DuplicateMatch,
+    Meta,
+    Registry,
+    UnknownEventType,
+)
 from gamehall.core.errors import StoreClosed
 from gamehall.core.store import AppendRequest, MemoryStore, Snapshot, SQLiteStore, Store
 from gamehall.plugins.tictactoe.commands import PlaceMark
@@ -243,28 +249,28 @@ class TestSQLiteStore(StoreContract):
             SQLiteStore(tmp_path / "x.db", registry.codec, synchronous="sometimes")
         store = SQLiteStore(tmp_path / "y.db", registry.codec, synchronous="normal")
         try:
-            level = store._reader().execute("PRAGMA synchronous").fetchone()[0]  # noqa: SLF001
+            level = store._reader().execute("PRAGMA synchronous").fetchone()[0]
             assert level == 1
-            mode = store._reader().execute("PRAGMA journal_mode").fetchone()[0]  # noqa: SLF001
+            mode = store._reader().execute("PRAGMA journal_mode").fetchone()[0]
             assert mode == "wal"
         finally:
             store.close()
 
     def test_corrupted_row_names_stream_and_seq(self, store: Store) -> None:
         store.append("a", 0, marks(3))
-        db = store._writer  # noqa: SLF001 - simulate damage behind the store's back
+        db = store._writer
         db.execute("UPDATE events SET data=x'c1ff' WHERE stream='a' AND seq=2")
         with pytest.raises(CorruptRecord, match="'a' seq 2"):
             store.read("a")
 
     def test_truncated_row_is_reported(self, store: Store) -> None:
         store.append("a", 0, marks(1))
-        store._writer.execute("UPDATE events SET data=substr(data, 1, 3)")  # noqa: SLF001
+        store._writer.execute("UPDATE events SET data=substr(data, 1, 3)")
         with pytest.raises(CorruptRecord):
             store.read("a")
 
     def test_unknown_event_type_is_an_error_naming_it(self, store: Store) -> None:
         store.append("a", 0, marks(2))
-        store._writer.execute("UPDATE events SET type='nowhere.Thing' WHERE seq=2")  # noqa: SLF001
+        store._writer.execute("UPDATE events SET type='nowhere.Thing' WHERE seq=2")
         with pytest.raises(UnknownEventType, match="'nowhere.Thing' at stream 'a' seq 2"):
             store.read("a")
