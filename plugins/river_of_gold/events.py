@@ -59,6 +59,10 @@ class DieRolled(RogEvent, frozen=True):
     face: int
 
 
+class SetupFinished(RogEvent, frozen=True):
+    """Personal setup is done: ships launched, hands drawn, opening dice rolled (ROG-SETUP-7..9)."""
+
+
 class RowRefilled(RogEvent, frozen=True):
     """The top tile of the current era's stack entered the row's first slot."""
 
@@ -200,7 +204,7 @@ class GameEnded(RogEvent, frozen=True):
 
 EVENTS: tuple[type[RogEvent], ...] = (
     BoardDealt, StacksDealt, DeckShuffled, ShipsLaunched, CustomersDrawn, DieRolled, RowRefilled,
-    DieShifted, ResourcesChanged, FavourCapRaised, InfluenceMoved, BuildingBuilt, TileDiscarded,
+    SetupFinished, DieShifted, ResourcesChanged, FavourCapRaised, InfluenceMoved, BuildingBuilt, TileDiscarded,
     ShipSailed, CustomerDelivered, CustomerDiscarded, MarkerPlaced, ShipUpgraded, MasteryClaimed,
     ChoiceOpened, ChoiceClosed, TurnEnded, ImperialVisitPaid, EndTriggered, GameEnded,
 )  # fmt: skip

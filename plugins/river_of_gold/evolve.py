@@ -51,6 +51,10 @@ def die_set(state: State, e: ev.DieRolled | ev.DieShifted) -> State:
     return _player(state, e.seat, die=e.face)
 
 
+def setup_finished(state: State, e: ev.SetupFinished) -> State:
+    return replace(state, started=True)
+
+
 def row_refilled(state: State, e: ev.RowRefilled) -> State:
     row = (e.tile, *state.row)
     if state.era1:
@@ -165,6 +169,7 @@ EVOLVE: dict[type[Any], Callable[[State, Any], State]] = {
     ev.DieRolled: die_set,
     ev.DieShifted: die_set,
     ev.RowRefilled: row_refilled,
+    ev.SetupFinished: setup_finished,
     ev.ResourcesChanged: resources_changed,
     ev.FavourCapRaised: favour_cap_raised,
     ev.InfluenceMoved: influence_moved,

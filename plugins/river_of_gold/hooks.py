@@ -41,6 +41,15 @@ class RiverOfGoldSpecs:
         their typed options.
         """
 
+    @hookspec(firstresult=True)
+    def rog_opening_roll(self, turn: Turn, seat: int) -> bool | None:  # type: ignore[empty-body]
+        """Settle ``seat``'s opening die instead of rolling it; return ``True`` when handled.
+
+        Fires once per seat in personal setup (ROG-SETUP-9), after every setup decision of
+        :func:`rog_decision` is made; the base game rolls the die when no implementation
+        returns ``True``. A die left open is settled through :func:`rog_decision`.
+        """
+
     # -- extra decisions and commands --------------------------------------------------------
 
     @hookspec(firstresult=True)

@@ -22,6 +22,7 @@ from .events import (
     DeckShuffled,
     DieRolled,
     MarkerPlaced,
+    SetupFinished,
     ShipsLaunched,
     ShipUpgraded,
     StacksDealt,
@@ -51,7 +52,11 @@ class RiverOfGold(Rules[State]):
         )
 
     def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:
-        """Deal the board, stacks, deck, ships, hands and the first rolls (ROG-SETUP-1..9)."""
+        """Deal the board, stacks and deck; then ships, hands and first rolls (ROG-SETUP-1..9).
+
+        Expansions set up after the board (``rog_setup``); personal setup waits for their setup
+        decisions (a draft), as the clan comes first in the rulebook's personal setup.
+        """
         turn = Turn(self, state, lambda: rng)
         turn.emit(deal_board(state.count, rng), deal_stacks(state.count, rng))
         for _ in range(C.setup.row):
@@ -59,14 +64,25 @@ class RiverOfGold(Rules[State]):
         deck = [c.id for c in C.customers]
         rng.shuffle(deck)
         turn.emit(DeckShuffled(order=tuple(deck), size=len(deck)))
-        for seat in range(state.count):
-            rolls = (rng.randint(1, 6), rng.randint(1, 6))
+        self.hook.rog_setup(turn=turn, options=config.expansion_options, rng=rng)
+        self._personal_setup(turn)
+        return turn.events
+
+    def _personal_setup(self, turn: Turn) -> None:
+        """Launch the ships, deal the hands and roll the opening dice (ROG-SETUP-7, -3, -9).
+
+        Runs once, as soon as no setup decision of an expansion holds the match.
+        """
+        if turn.state.started or self.hook.rog_decision(state=turn.state) is not None:
+            return
+        for seat in range(turn.state.count):
+            rolls = (turn.rng.randint(1, 6), turn.rng.randint(1, 6))
             turn.emit(ShipsLaunched(seat=seat, rolls=rolls))
             turn.draw(seat, C.setup.hand)
-        for seat in range(state.count):
-            turn.emit(DieRolled(seat=seat, face=rng.randint(1, 6)))
-        self.hook.rog_setup(turn=turn, options=config.expansion_options, rng=rng)
-        return turn.events
+        for seat in range(turn.state.count):
+            if not self.hook.rog_opening_roll(turn=turn, seat=seat):
+                turn.emit(DieRolled(seat=seat, face=turn.rng.randint(1, 6)))
+        turn.emit(SetupFinished())
 
     def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
         """Return the events of a command, or refuse it with the rule it breaks."""
@@ -81,6 +97,8 @@ class RiverOfGold(Rules[State]):
         if handler is None:
             if not self.hook.rog_decide(turn=turn, seat=seat, command=command):
                 raise IllegalCommand(f"{type(command).__name__} is not possible now", "ROG-TURN-1")
+            if ahead is not None:
+                self._personal_setup(turn)
         else:
             handler(turn, seat, command)
         return turn.events

@@ -44,7 +44,8 @@ class State(msgspec.Struct, frozen=True):
 
     ``tiles`` and ``markers`` are indexed by shore space - 1. ``row`` runs from the slot where
     tiles enter to the end slot (the last item). ``ext`` is data that expansions keep in the
-    match, by key; the base game never reads it.
+    match, by key; the base game never reads it. ``started`` turns true once personal setup
+    (ships, hands, opening dice) is done.
     """
 
     players: tuple[Player, ...]
@@ -60,6 +61,7 @@ class State(msgspec.Struct, frozen=True):
     masteries: tuple[str, ...] = ()
     claims: tuple[tuple[int, ...], ...] = ((), (), ())
     turn: int = 0
+    started: bool = False
     acted: bool = False
     choices: tuple[Choice, ...] = ()
     visit_due: bool = False

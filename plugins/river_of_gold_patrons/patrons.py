@@ -12,6 +12,7 @@ from gamehall.core import Command, Decision, Event, IllegalCommand, hookimpl, na
 from gamehall.plugins.river_of_gold.actions import end_turn, wrap_die
 from gamehall.plugins.river_of_gold.data import CUSTOMERS, RIVERS_BY_SPACE, TOUCHES, C
 from gamehall.plugins.river_of_gold.effects import Turn
+from gamehall.plugins.river_of_gold.events import DieRolled
 from gamehall.plugins.river_of_gold.legal import phase
 from gamehall.plugins.river_of_gold.state import State
 from msgspec.structs import replace
@@ -87,14 +88,33 @@ class ChoosePatron(Command, frozen=True, gc=False, tag=namespaced("river_of_gold
     patron: str
 
 
+class OpeningRollSkipped(Event, frozen=True, gc=False, tag=namespaced("river_of_gold_patrons")):
+    """A seat did not roll its opening die; it settles the die before the first turn."""
+
+    seat: int
+
+
+class OpeningDieSettled(Event, frozen=True, gc=False, tag=namespaced("river_of_gold_patrons")):
+    """A seat that skipped the opening roll has rolled or set its die."""
+
+    seat: int
+
+
 class SetDie(Command, frozen=True, gc=False, tag=namespaced("river_of_gold_patrons")):
-    """Pay 1 favour to set the die to ``face`` instead of rolling, and end the turn."""
+    """Pay 1 favour to set the die to ``face`` instead of rolling (ROG-PATRON-8, -12).
+
+    At the end of a turn this ends the turn; in setup it settles the opening die.
+    """
 
     face: int
 
 
-EVENTS = (PatronsOffered, PatronChosen)
-COMMANDS = (ChoosePatron, SetDie)
+class RollDie(Command, frozen=True, gc=False, tag=namespaced("river_of_gold_patrons")):
+    """Roll the opening die after all, without paying (ROG-PATRON-12)."""
+
+
+EVENTS = (PatronsOffered, PatronChosen, OpeningRollSkipped, OpeningDieSettled)
+COMMANDS = (ChoosePatron, SetDie, RollDie)
 
 
 # -- state kept in ``State.ext`` ---------------------------------------------------------------
@@ -113,6 +133,11 @@ def has(state: State, seat: int, patron: str) -> bool:
 
 def _order(state: State) -> tuple[str, ...]:
     return state.ext.get("patrons.order", ())
+
+
+def opening(state: State) -> tuple[str, ...]:
+    """Return the seats (as text) that still owe their opening die (ROG-PATRON-12)."""
+    return state.ext.get("opening.die", ())
 
 
 def offered(state: State, seat: int) -> tuple[str, ...]:
@@ -146,17 +171,24 @@ class Patrons:
     def rog_decision(self, state: State) -> tuple[int, Decision] | None:
         """Ask the next seat in draft order for its patron before the first turn."""
         order = _order(state)
-        if not order:
-            return None
-        return int(order[0]), Decision("patron", "choose your clan patron")
+        if order:
+            return int(order[0]), Decision("patron", "choose your clan patron")
+        owed = opening(state)
+        if owed:
+            prompt = "roll your opening die, or pay 1 favour to set it"
+            return int(owed[0]), Decision("opening-die", prompt)
+        return None
 
     @hookimpl
     def rog_extra_commands(self, state: State, seat: int, phase: str) -> list[Command]:
         """Offer the patrons while drafting, and Kakita Ryoku's die setting at the turn's end."""
         if phase == "expansion" and _order(state) and int(_order(state)[0]) == seat:
             return [ChoosePatron(patron=p) for p in offered(state, seat)]
+        affords = state.players[seat].favour >= N.kakita_cost
+        if phase == "expansion" and not _order(state) and opening(state)[:1] == (str(seat),):
+            return [RollDie(), *(SetDie(face=face) for face in range(1, 7) if affords)]
         kakita = phase == "finish" and has(state, seat, "kakita-ryoku")
-        if kakita and state.players[seat].favour >= N.kakita_cost:
+        if kakita and affords:
             return [SetDie(face=face) for face in range(1, 7)]
         return []
 
@@ -166,8 +198,14 @@ class Patrons:
         if isinstance(command, ChoosePatron):
             choose(turn, seat, command.patron)
             return True
+        if isinstance(command, SetDie) and opening(turn.state):
+            settle_opening(turn, seat, command.face)
+            return True
         if isinstance(command, SetDie):
             set_die(turn, seat, command.face)
+            return True
+        if isinstance(command, RollDie):
+            settle_opening(turn, seat, None)
             return True
         return None
 
@@ -188,7 +226,24 @@ class Patrons:
             if not ext["patrons.order"]:
                 ext = {k: v for k, v in ext.items() if k.startswith("patron.")}
             return replace(state, ext=ext)
+        if type(event) is OpeningRollSkipped:
+            ext["opening.die"] = (*opening(state), str(event.seat))
+            return replace(state, ext=ext)
+        if type(event) is OpeningDieSettled:
+            owed = tuple(s for s in opening(state) if s != str(event.seat))
+            ext.pop("opening.die", None)
+            if owed:
+                ext["opening.die"] = owed
+            return replace(state, ext=ext)
         return None
+
+    @hookimpl
+    def rog_opening_roll(self, turn: Turn, seat: int) -> bool | None:
+        """Let Kakita Ryoku skip the opening roll; she settles her die later (ROG-PATRON-12)."""
+        if not has(turn.state, seat, "kakita-ryoku"):
+            return None
+        turn.emit(OpeningRollSkipped(seat=seat))
+        return True
 
     # -- costs and regions ---------------------------------------------------------------------
 
@@ -281,3 +336,18 @@ def set_die(turn: Turn, seat: int, face: int) -> None:
         raise IllegalCommand("setting the die costs 1 favour", "ROG-PATRON-8")
     turn.gain(seat, "Kakita Ryoku", favour=-N.kakita_cost)
     end_turn(turn, seat, face)
+
+
+def settle_opening(turn: Turn, seat: int, face: int | None) -> None:
+    """Roll the skipped opening die, or pay 1 favour to set it (ROG-PATRON-12)."""
+    state = turn.state
+    if opening(state)[:1] != (str(seat),):
+        raise IllegalCommand("you owe no opening die", "ROG-PATRON-12")
+    if face is not None:
+        if not 1 <= face <= 6:
+            raise IllegalCommand(f"a die has no face {face}", "ROG-PATRON-12")
+        if state.players[seat].favour < N.kakita_cost:
+            raise IllegalCommand("setting the die costs 1 favour", "ROG-PATRON-12")
+        turn.gain(seat, "Kakita Ryoku", favour=-N.kakita_cost)
+    rolled = turn.rng.randint(1, 6) if face is None else face
+    turn.emit(DieRolled(seat=seat, face=rolled), OpeningDieSettled(seat=seat))

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from gamehall.core import IllegalCommand, InvalidCommand
 from gamehall.plugins.river_of_gold.commands import Build, Deliver, EndTurn, Sail
-from gamehall.plugins.river_of_gold_patrons.patrons import PATRONS, ChoosePatron, SetDie
+from gamehall.plugins.river_of_gold.events import DieRolled
+from gamehall.plugins.river_of_gold_patrons.patrons import PATRONS, ChoosePatron, RollDie, SetDie
 
 from tests.plugins.river_of_gold.rog_helpers import build_on, clean, player, state, table
 
@@ -26,8 +27,11 @@ def with_patrons(*patrons: str):  # type: ignore[no-untyped-def]
 
 
 def test_ROG_PATRON_1_draft_from_the_last_player_counter_clockwise() -> None:
-    t = drafting(3)
+    t = drafting(3, seed=2)
     assert list(t.awaiting()) == [2] and t.awaiting()[2].kind == "patron"
+    # personal setup waits for the draft: no hands, ships on the start spaces, no first roll
+    assert [(p.hand, p.ships) for p in t.state.players] == [((), (1, 8))] * 3
+    assert not t.state.started
     offer = [c.patron for c in t.legal(2)]
     assert sorted(PATRONS[p].clan for p in offer) == ["crab", "crane", "mantis", "scorpion"]
     with pytest.raises(IllegalCommand):
@@ -39,6 +43,8 @@ def test_ROG_PATRON_1_draft_from_the_last_player_counter_clockwise() -> None:
         t.send(0, ChoosePatron(patron=offer[0]))
     t.send(0, ChoosePatron(patron=offer[2]))
     assert t.awaiting()[0].kind == "action"
+    assert t.state.started and [len(p.hand) for p in t.state.players] == [2, 2, 2]
+    assert all(p.ships[0] > 1 and p.ships[1] > 8 for p in t.state.players)
     assert t.state.ext == {
         "patron.2": (offer[0],),
         "patron.1": (offer[1],),
@@ -46,10 +52,22 @@ def test_ROG_PATRON_1_draft_from_the_last_player_counter_clockwise() -> None:
     }
 
 
+def test_ROG_PATRON_1_four_players_last_seat_takes_the_last_patron() -> None:
+    t = drafting(4, seed=2)
+    for seat in (3, 2, 1):
+        t.send(seat, ChoosePatron(patron=t.legal(seat)[0].patron))
+    assert list(t.awaiting()) == [0] and len(t.legal(0)) == 1
+    t.send(0, t.legal(0)[0])
+    assert sorted(PATRONS[t.state.ext[f"patron.{s}"][0]].clan for s in range(4)) == sorted(
+        ["crab", "crane", "mantis", "scorpion"]
+    )
+
+
 def test_ROG_PATRON_2_alternative_random_clan_then_one_of_two() -> None:
     t = drafting(4, mode="alternative")
     clans = []
     for seat in (3, 2, 1, 0):
+        assert list(t.awaiting()) == [seat]
         offer = [c.patron for c in t.legal(seat)]
         assert len(offer) == 2 and len({PATRONS[p].clan for p in offer}) == 1
         clans.append(PATRONS[offer[0]].clan)
@@ -71,8 +89,10 @@ def test_ROG_PATRON_3_kaiu_shihobu_koku_and_any_region() -> None:
     clean(t)
     player(t, 0, die=2)
     assert Build(space=1, slot=0) in t.legal(0)
+    koku = t.state.players[0].koku
     t.send(0, Build(space=30, slot=0))
     assert t.state.markers[29] == (0,)
+    assert t.state.players[0].koku == koku - 5  # the space's cost still applies
 
 
 def test_ROG_PATRON_4_yasuki_taka_points_per_touching_river_space() -> None:
@@ -113,6 +133,13 @@ def test_ROG_PATRON_7_daidoji_uji_visiting_another_clan() -> None:
     build_on(t, 12, "bldg-05", 0)
     t.send(0, Sail(ship=0))
     assert t.state.players[0].points == 1  # only the own shrine's owner point
+    # his own building with another clan's monk marker counts as that clan's building too
+    t = with_patrons("daidoji-uji", "kudaka")
+    player(t, 0, die=1, ships=(5, 9))
+    build_on(t, 12, "bldg-05", 0, 1)
+    build_on(t, 11, "bldg-05", 1)
+    t.send(0, Sail(ship=0))
+    assert t.state.players[0].points == 1 + 2  # owner point, and 2 once per sail
 
 
 def test_ROG_PATRON_8_kakita_ryoku_sets_the_die() -> None:
@@ -130,6 +157,47 @@ def test_ROG_PATRON_8_kakita_ryoku_sets_the_die() -> None:
     assert info.value.rule == "ROG-PATRON-8"
 
 
+def kakita_drafted(seat: int):  # type: ignore[no-untyped-def]
+    """Return a 3-player draft (seed 1 offers Kakita Ryoku) where ``seat`` takes her."""
+    t = drafting(3, seed=1)
+    for chooser in (2, 1, 0):
+        offer = [c.patron for c in t.legal(chooser)]
+        pick = "kakita-ryoku" if chooser == seat else next(p for p in offer if p != "kakita-ryoku")
+        t.send(chooser, ChoosePatron(patron=pick))
+    return t
+
+
+def test_ROG_PATRON_12_kakita_ryoku_skips_the_opening_roll() -> None:
+    t = kakita_drafted(1)
+    rolled = [e.seat for e in t.events if isinstance(e, DieRolled)]
+    assert rolled == [0, 2]  # everyone else rolled; seat 1 did not
+    assert t.state.started and [len(p.hand) for p in t.state.players] == [2, 2, 2]
+    assert list(t.awaiting()) == [1] and t.awaiting()[1].kind == "opening-die"
+    assert RollDie() in t.legal(1) and SetDie(face=6) in t.legal(1)
+    with pytest.raises(IllegalCommand):
+        t.send(0, Build(space=1, slot=0))  # the first turn waits for her die
+    favour = t.state.players[1].favour
+    t.send(1, SetDie(face=6))
+    assert (t.state.players[1].die, t.state.players[1].favour) == (6, favour - 1)
+    assert list(t.awaiting()) == [0] and t.awaiting()[0].kind == "action"
+    assert "opening.die" not in t.state.ext
+    with pytest.raises(IllegalCommand):
+        t.send(0, SetDie(face=2))  # seat 0 is no Kakita Ryoku
+    # or she rolls after all, for free
+    t = kakita_drafted(0)
+    favour = t.state.players[0].favour
+    t.send(0, RollDie())
+    assert t.state.players[0].favour == favour and isinstance(t.events[-2], DieRolled)
+    assert t.awaiting()[0].kind == "action"
+    # without favour only the roll is left
+    t = kakita_drafted(2)
+    player(t, 2, favour=0)
+    assert t.legal(2) == [RollDie()]
+    with pytest.raises(IllegalCommand) as info:
+        t.send(2, SetDie(face=3))
+    assert info.value.rule == "ROG-PATRON-12"
+
+
 def test_ROG_PATRON_9_shosuro_hyobu_when_passed() -> None:
     t = with_patrons("kudaka", "shosuro-hyobu")
     player(t, 0, die=2, koku=10, influence=(0, 1, 0, 0, 0, 0))
@@ -143,6 +211,13 @@ def test_ROG_PATRON_9_shosuro_hyobu_when_passed() -> None:
     state(t, row=("bldg-13", "bldg-01", "bldg-07", "bldg-03"))
     t.send(0, Build(space=8, slot=2))  # 1 -> 5 stays behind
     assert t.state.players[1].points == 0
+    for hers, points in ((1, 3), (5, 0), (4, 3)):  # from her step; onto it; over it
+        t = with_patrons("kudaka", "shosuro-hyobu")
+        player(t, 0, die=2, koku=10, influence=(0, 1, 0, 0, 0, 0))
+        player(t, 1, influence=(0, hers, 0, 0, 0, 0))
+        state(t, row=("bldg-13", "bldg-01", "bldg-07", "bldg-03"))
+        t.send(0, Build(space=8, slot=2))  # 1 -> 5
+        assert t.state.players[1].points == points, hers
 
 
 def test_ROG_PATRON_10_bayushi_kachiko_jumps_markers() -> None:
@@ -153,6 +228,19 @@ def test_ROG_PATRON_10_bayushi_kachiko_jumps_markers() -> None:
     t.send(0, Build(space=8, slot=1))  # bldg-01, bonus 1: jumps 2, lands on 3
     assert t.state.players[0].influence[1] == 3
     assert t.state.players[0].goods == (0, 1, 0)  # step 2's rice, passed over
+    # she never ends on a marker: 16 + 1 over 17 lands on 18, the top ends the track
+    t = with_patrons("bayushi-kachiko", "kudaka")
+    player(t, 0, die=2, koku=10, influence=(0, 16, 0, 0, 0, 0))
+    player(t, 1, influence=(0, 17, 0, 0, 0, 0))
+    state(t, row=("bldg-13", "bldg-01", "bldg-07", "bldg-03"))
+    t.send(0, Build(space=8, slot=1))
+    assert t.state.players[0].influence[1] == 18
+    t = with_patrons("bayushi-kachiko", "kudaka")
+    player(t, 0, die=2, koku=10, influence=(0, 16, 0, 0, 0, 0))
+    player(t, 1, influence=(0, 18, 0, 0, 0, 0))
+    state(t, row=("bldg-13", "bldg-01", "bldg-07", "bldg-03"))
+    t.send(0, Build(space=8, slot=2))  # bldg-07, bonus 4: 17, then the top with its marker
+    assert t.state.players[0].influence[1] == 18
 
 
 def test_ROG_PATRON_11_base_game_knows_no_patron() -> None:
