@@ -319,7 +319,7 @@ def run(quick: bool) -> dict[str, float]:
     sizes = (
         {"games": 300, "rounds": 1, "matches": 100, "raw": 5, "es": 20, "replay": 200, "memory": 200}
         if quick
-        else {"games": 20_000, "rounds": 20, "matches": 100, "raw": 100, "es": 100, "replay": 10_000, "memory": 10_000}
+        else {"games": 20_000, "rounds": 10, "matches": 100, "raw": 100, "es": 100, "replay": 10_000, "memory": 10_000}
     )
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:

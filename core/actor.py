@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 log = structlog.get_logger("gamehall.actor")
 
 
-class Ack(msgspec.Struct, frozen=True):
+class Ack(msgspec.Struct, frozen=True, gc=False):
     """The answer to an accepted command: its events, as the sender may see them."""
 
     match: str

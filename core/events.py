@@ -74,7 +74,9 @@ class MatchStarted(Event, frozen=True, tag="gamehall.MatchStarted"):
 CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted,)
 
 
-class Meta(msgspec.Struct, frozen=True, omit_defaults=True):
+# Envelopes hold data only and never take part in a reference cycle, so the garbage collector
+# need not track them (``gc=False``): a busy hall allocates several per command.
+class Meta(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """Why an event was stored: the command, who sent it, and the plugin versions that decided.
 
     ``command`` and ``versions`` are carried by the first event of each command's batch only;
@@ -90,7 +92,7 @@ class Meta(msgspec.Struct, frozen=True, omit_defaults=True):
 NO_META = Meta()
 
 
-class Recorded(msgspec.Struct, frozen=True):
+class Recorded(msgspec.Struct, frozen=True, gc=False):
     """An event in its envelope: where it sits in its match and in the whole store."""
 
     stream: str

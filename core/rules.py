@@ -20,14 +20,14 @@ from .events import Command, Event
 S = TypeVar("S")
 
 
-class Decision(msgspec.Struct, frozen=True):
+class Decision(msgspec.Struct, frozen=True, gc=False):
     """What a seat is asked to decide now: ``kind`` for programs, ``prompt`` for people."""
 
     kind: str
     prompt: str = ""
 
 
-class Outcome(msgspec.Struct, frozen=True):
+class Outcome(msgspec.Struct, frozen=True, gc=False):
     """How a match ended. No winners means a draw; several winners share the win."""
 
     winners: tuple[int, ...]

@@ -81,21 +81,22 @@ class Table:
 
     def play(self, bots: Bot | Mapping[int, Bot], max_commands: int = 100_000) -> Outcome | None:
         """Let bots play every awaited seat until the match ends or ``max_commands`` is reached."""
-        rules, events, batches = self.rules, self.events, self._batches
-        awaiting, legal, evolve = rules.awaiting, rules.legal, rules.evolve
-        pick = bots.get if isinstance(bots, Mapping) else (lambda _seat: bots)
+        rules, events, batches, seed = self.rules, self.events, self._batches, self._seed
+        awaiting, legal, evolve, decide = rules.awaiting, rules.legal, rules.evolve, rules.decide
+        per_seat = bots if isinstance(bots, Mapping) else None
+        only: Bot | None = None if isinstance(bots, Mapping) else bots
         for _ in range(max_commands):
             asked = awaiting(self.state)
             if not asked:
                 break
             seat = next(iter(asked))
-            bot = pick(seat)
+            bot = only if per_seat is None else per_seat.get(seat)
             if bot is None:
                 raise KeyError(f"no bot for seat {seat}")
             state = self.state
             command = bot.choose(seat, legal(state, seat), partial(rules.view, state, seat))
             seq = len(events) + 1
-            new = rules.decide(state, command, Context(seat, seq, self._seed))
+            new = decide(state, command, Context(seat, seq, seed))
             for event in new:
                 state = evolve(state, event)
             self.state = state

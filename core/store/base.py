@@ -20,7 +20,7 @@ from ..errors import ConcurrencyError, DuplicateMatch, GamehallError
 from ..events import Event, Meta, Recorded, tag_of
 
 
-class AppendRequest(msgspec.Struct, frozen=True):
+class AppendRequest(msgspec.Struct, frozen=True, gc=False):
     """A batch for one stream: its events and their metadata, if it is at ``expected``."""
 
     stream: str
@@ -33,7 +33,7 @@ class AppendRequest(msgspec.Struct, frozen=True):
 Row = tuple[str, int, bytes, bytes, str | None]  # tag, version, data, meta, batch mark
 
 
-class Encoded(msgspec.Struct, frozen=True):
+class Encoded(msgspec.Struct, frozen=True, gc=False):
     """A batch ready for the writer: rows of (tag, version, payload, metadata, batch mark)."""
 
     stream: str
@@ -42,7 +42,7 @@ class Encoded(msgspec.Struct, frozen=True):
     info: dict[str, Any] | None = None
 
 
-class Written(msgspec.Struct, frozen=True):
+class Written(msgspec.Struct, frozen=True, gc=False):
     """Where a batch was written: the global position of its first event, and the time."""
 
     position: int

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-
 from gamehall.core import Command, namespaced
 
 Cell = Annotated[int, msgspec.Meta(ge=0, le=8, description="cell 0-8, row by row")]

@@ -12,8 +12,9 @@ class TicTacToeSpecs:
     def tictactoe_line_winner(self, seat: int) -> int:  # type: ignore[empty-body]
         """Return the seat that wins when ``seat`` completes a line of three.
 
-        Fires in ``decide`` when a mark completes a line (TTT-3). Stops at the first
-        non-``None`` result; the game's default returns ``seat``.
+        Fires the first time a mark completes a line in a ruleset, once per seat; the answer is
+        kept, so it may depend on nothing but the seat (TTT-3). Stops at the first non-``None``
+        result; the game's default returns ``seat``.
 
         :param seat: the seat that placed the mark.
         """

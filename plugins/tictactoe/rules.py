@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
 from gamehall.core.rules import MatchConfig
@@ -24,6 +25,18 @@ MOVES = tuple(PlaceMark(cell=cell) for cell in range(9))
 class TicTacToe(Rules[State]):
     """Two seats take turns placing X and O; three in a row wins."""
 
+    def __init__(self, hook: Any) -> None:
+        super().__init__(hook)
+        self._line_winner: tuple[int, int] | None = None
+
+    def line_winner(self, seat: int) -> int:
+        """Return who wins when ``seat`` completes a line (TTT-3), asking the hook only once."""
+        # The hook's answer depends only on the seat: ask once per ruleset, not once per line.
+        if self._line_winner is None:
+            ask = self.hook.tictactoe_line_winner
+            self._line_winner = (ask(seat=0), ask(seat=1))
+        return self._line_winner[seat]
+
     def initial(self, config: MatchConfig) -> State:
         """Return an empty board with X (seat 0) to move (TTT-1)."""
         return State()
@@ -40,8 +53,7 @@ class TicTacToe(Rules[State]):
         placed = MarkPlaced(seat=seat, cell=cell)
         for line in LINES_THROUGH[cell]:
             if board[line[0]] == board[line[1]] == board[line[2]]:
-                winner = self.hook.tictactoe_line_winner(seat=seat)
-                return (placed, LineCompleted(line=line, winner=winner))
+                return (placed, LineCompleted(line=line, winner=self.line_winner(seat)))
         if EMPTY not in board:
             return (placed, BoardFilled())
         return (placed,)
