@@ -83,7 +83,10 @@ class Hub:
 
     def publish(self, match: str, records: list[Recorded]) -> None:
         """Hand new records to every subscriber of a match without waiting."""
-        for send in list(self._subs.get(match, ())):
+        subs = self._subs.get(match)
+        if not subs:
+            return
+        for send in list(subs):
             try:
                 send.send_nowait(records)
             except (anyio.WouldBlock, anyio.BrokenResourceError, anyio.ClosedResourceError):

@@ -111,8 +111,9 @@ class Journal:
             done(StoreClosed("the hall is shutting down"))
             return
         self._queue.append((request, done))
-        if self._wake is not None:
-            self._wake.set()
+        wake = self._wake
+        if wake is not None and not self._queue[1:]:
+            wake.set()  # the first of a batch wakes the writer; the rest join it
 
     async def append(self, request: AppendRequest) -> list[Recorded]:
         """Queue a batch and return its records once they are durable."""

@@ -17,7 +17,7 @@ import msgspec
 
 from ..codec import Codec
 from ..errors import ConcurrencyError, DuplicateMatch, GamehallError
-from ..events import Event, Meta, Recorded, tag_of
+from ..events import Event, Meta, Recorded
 
 
 class AppendRequest(msgspec.Struct, frozen=True, gc=False):
@@ -123,14 +123,17 @@ class Store(ABC):
         and hands only SQL to the writer thread, which then barely holds the GIL.
         """
         codec = self.codec
+        tags, encode_event, encode_meta = codec.tags, codec.encode_event, codec.encode_meta
         out: list[Encoded | GamehallError] = []
         for request in requests:
             try:
                 rows = [
-                    (tag_of(type(e)), type(e).version, codec.encode_event(e), codec.encode_meta(m),
-                     batch_mark(m))
+                    (*tags[type(e)], encode_event(e), encode_meta(m), batch_mark(m))
                     for e, m in zip(request.events, request.metas, strict=True)
-                ]  # fmt: skip
+                ]
+            except KeyError as exc:
+                out.append(GamehallError(f"cannot store {exc}: no loaded plugin declares it"))
+                continue
             except (TypeError, ValueError, msgspec.EncodeError) as exc:
                 out.append(GamehallError(f"cannot encode an event of {request.stream!r}: {exc}"))
                 continue

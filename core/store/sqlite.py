@@ -238,8 +238,7 @@ class SQLiteStore(Store):
             "SELECT seq, type, v, data FROM events WHERE stream=? AND seq>? ORDER BY seq",
             (stream, after),
         )
-        decode = self.codec.decode_event
-        return [decode(tag, v, _blob(data, stream, seq), stream, seq) for seq, tag, v, data in rows]
+        return self.codec.decode_events(rows, stream)
 
     def load_stream(self, stream: str, after: int = 1) -> Loaded:
         """Read a match for activation in one query: first event, tail, command ids."""
@@ -248,13 +247,10 @@ class SQLiteStore(Store):
         ).fetchall()
         if not rows:
             return Loaded(None, [], {})
-        decode = self.codec.decode_event
-        first = decode(rows[0][1], rows[0][2], _blob(rows[0][3], stream, 1), stream, 1)
-        events = [
-            decode(tag, v, _blob(data, stream, seq), stream, seq)
-            for seq, tag, v, data, _ in rows[after:]
-        ]
-        return Loaded(first, events, _command_ranges((seq, cmd) for seq, *_, cmd in rows))
+        decode = self.codec.decode_events
+        first = decode([rows[0][:4]], stream)[0]
+        events = decode([row[:4] for row in rows[after:]], stream)
+        return Loaded(first, events, _command_ranges((row[0], row[4]) for row in rows))
 
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
         """Return events of every stream in global order."""
