@@ -25,7 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for the test suite")
     parser.add_argument("-o", "--output", default=str(HERE / "results.json"))
     args = parser.parse_args(argv)
-    modules = sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if m.name.startswith("bench_"))
+    modules = sorted(
+        m.name for m in pkgutil.iter_modules([str(HERE)]) if m.name.startswith("bench_")
+    )
     if args.names:
         modules = [m for m in modules if m.removeprefix("bench_") in args.names]
     results: dict[str, float] = {}

@@ -157,7 +157,9 @@ def raw_inserts(folder: Path, batches: int) -> tuple[int, float]:
 def _es_app(path: Path) -> Any:
     from eventsourcing.application import Application
 
-    app = Application(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)})
+    app = Application(
+        env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)}
+    )
     # eventsourcing leaves SQLite's default in place, FULL: the same as the Hall's default.
     with app.recorder.datastore.transaction(commit=False) as cursor:
         cursor.execute("PRAGMA synchronous")
@@ -219,7 +221,9 @@ def finished_matches(path: Path, count: int) -> tuple[list[str], int]:
         match = f"m{i:06d}"
         ids.append(match)
         total += len(records)
-        requests.append(AppendRequest(match, 0, [r.event for r in records], [r.meta for r in records]))
+        requests.append(
+            AppendRequest(match, 0, [r.event for r in records], [r.meta for r in records])
+        )
         if len(requests) == 500:
             store.append_many(requests)
             requests = []
@@ -245,12 +249,16 @@ def hall_replay(path: Path, ids: list[str], events: int) -> tuple[int, float]:
 def raw_replay(path: Path, ids: list[str], events: int) -> tuple[int, float]:
     """SELECT the same rows per match and decode each payload with msgspec."""
     registry = default_registry()
-    decoders = {tag: msgspec.msgpack.Decoder(cls) for tag, cls in registry.codec.event_types.items()}
+    decoders = {
+        tag: msgspec.msgpack.Decoder(cls) for tag, cls in registry.codec.event_types.items()
+    }
     db = sqlite3.connect(path)
     started = time.perf_counter()
     count = 0
     for match in ids:
-        for tag, data in db.execute("SELECT type, data FROM events WHERE stream=? ORDER BY seq", (match,)):
+        for tag, data in db.execute(
+            "SELECT type, data FROM events WHERE stream=? ORDER BY seq", (match,)
+        ):
             decoders[tag].decode(data)
             count += 1
     seconds = time.perf_counter() - started
@@ -317,9 +325,25 @@ def match_memory(folder: Path, count: int) -> tuple[float, float]:
 def run(quick: bool) -> dict[str, float]:
     """Measure every figure; ``quick`` shrinks the sizes for the test suite."""
     sizes = (
-        {"games": 300, "rounds": 1, "matches": 100, "raw": 5, "es": 20, "replay": 200, "memory": 200}
+        {
+            "games": 300,
+            "rounds": 1,
+            "matches": 100,
+            "raw": 5,
+            "es": 20,
+            "replay": 200,
+            "memory": 200,
+        }
         if quick
-        else {"games": 20_000, "rounds": 10, "matches": 100, "raw": 100, "es": 100, "replay": 10_000, "memory": 10_000}
+        else {
+            "games": 20_000,
+            "rounds": 10,
+            "matches": 100,
+            "raw": 100,
+            "es": 100,
+            "replay": 10_000,
+            "memory": 10_000,
+        }
     )
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -347,7 +371,9 @@ def run(quick: bool) -> dict[str, float]:
         out["replay.hall_events_per_s"] = rebuilt
         out["replay.raw_events_per_s"] = selected
         out["replay.vs_raw"] = rebuilt / selected
-        es_replay = _optional(lambda: median_rate(lambda: eventsourcing_replay(folder, min(sizes["replay"], 2000))))
+        es_replay = _optional(
+            lambda: median_rate(lambda: eventsourcing_replay(folder, min(sizes["replay"], 2000)))
+        )
         if es_replay:
             out["replay.eventsourcing_events_per_s"] = es_replay
             out["replay.vs_eventsourcing"] = rebuilt / es_replay
@@ -358,7 +384,10 @@ def run(quick: bool) -> dict[str, float]:
     for name, (op, target) in TARGETS.items():
         if name in out:
             met = out[name] <= target if op == "<=" else out[name] >= target
-            print(f"  target {name} {op} {target}: {'met' if met else 'NOT met'} ({out[name]:.3f})", file=sys.stderr)
+            print(
+                f"  target {name} {op} {target}: {'met' if met else 'NOT met'} ({out[name]:.3f})",
+                file=sys.stderr,
+            )
     return out
 
 

@@ -79,9 +79,7 @@ class Actor:
         self.queued = 0
         self._waiter: Pending | FuturePending | None = None
         self.touched = time.monotonic()
-        self.send, self._receive = anyio.create_memory_object_stream[SendCommand](
-            hall.mailbox_size
-        )
+        self.send, self._receive = anyio.create_memory_object_stream[SendCommand](hall.mailbox_size)
 
     @property
     def log(self) -> Any:
@@ -163,7 +161,9 @@ class Actor:
                 continue
             ctx = Context(message.seat, version + 1, self.seed, cid)
             try:
-                events, state = engine.decide(self.ruleset, state, message.seat, message.command, ctx)
+                events, state = engine.decide(
+                    self.ruleset, state, message.seat, message.command, ctx
+                )
             except GamehallError as exc:
                 message.reply.fail(exc)
                 continue
@@ -234,7 +234,9 @@ class Actor:
         self.hall.hub.publish(self.match, result)
         self._maybe_snapshot(previous)
 
-    def _answer(self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], records: list[Recorded]) -> None:
+    def _answer(
+        self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], records: list[Recorded]
+    ) -> None:
         start = 0
         for message, batch in accepted:
             mine = records[start : start + len(batch)]

@@ -108,7 +108,12 @@ def table_for(registry: Registry, case: Case, seed: int) -> Table:
 
 
 def check_playout(
-    registry: Registry, case: Case, seed: int, *, max_commands: int = 20_000, illegal_samples: int = 3
+    registry: Registry,
+    case: Case,
+    seed: int,
+    *,
+    max_commands: int = 20_000,
+    illegal_samples: int = 3,
 ) -> Table:
     """Play one seeded random match of a case with every check; return the finished Table."""
     table = table_for(registry, case, seed)
@@ -175,9 +180,13 @@ class _Checker:
             try:
                 engine.decide(self.ruleset, state, seat, command, ctx)
             except GamehallError as exc:
-                raise self.fail(f"legal command {command!r} of seat {seat} refused: {exc}") from None
+                raise self.fail(
+                    f"legal command {command!r} of seat {seat} refused: {exc}"
+                ) from None
 
-    def refuse_samples(self, seat: int, legal: Sequence[Command], rng: random.Random, k: int) -> None:
+    def refuse_samples(
+        self, seat: int, legal: Sequence[Command], rng: random.Random, k: int
+    ) -> None:
         allowed = set(legal)
         pool = [c for c in self.seen if c not in allowed]
         for command in rng.sample(pool, min(k, len(pool))):
@@ -272,7 +281,9 @@ class _Checker:
             raise self.fail("replaying the log does not give the live state")
         difference = replay.verify(self.ruleset, records)
         if difference is not None:
-            raise self.fail(f"verify: {difference.kind} at seq {difference.seq}: {difference.message}")
+            raise self.fail(
+                f"verify: {difference.kind} at seq {difference.seq}: {difference.message}"
+            )
         if self.ruleset.game.hidden_information and not self.hidden_seen:
             raise self.fail("the game declares hidden information but hid nothing from any seat")
 

@@ -92,7 +92,9 @@ def redact_record(ruleset: Ruleset, record: Recorded, seat: int | None) -> Recor
     return Recorded(record.stream, record.seq, record.position, record.time, shown, meta)
 
 
-def redact_records(ruleset: Ruleset, records: Iterable[Recorded], seat: int | None) -> list[Recorded]:
+def redact_records(
+    ruleset: Ruleset, records: Iterable[Recorded], seat: int | None
+) -> list[Recorded]:
     """Return the records ``seat`` may see, each as it may see it."""
     out = []
     for record in records:

@@ -33,7 +33,12 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=Tru
 
 
 class Command(
-    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True, forbid_unknown_fields=True
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    tag_field="type",
+    tag=True,
+    forbid_unknown_fields=True,
 ):
     """Base of every command: what a seat asks for. Unknown fields are refused by name."""
 

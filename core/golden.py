@@ -24,7 +24,12 @@ def golden_cases(registry: Registry) -> list[Case]:
     """Return one case per game, expansion set and test option set, at the lowest player count."""
     chosen: dict[tuple[object, ...], Case] = {}
     for case in cases(registry):
-        key = (case.game, case.expansions, repr(sorted(case.options.items())), repr(case.expansion_options))
+        key = (
+            case.game,
+            case.expansions,
+            repr(sorted(case.options.items())),
+            repr(case.expansion_options),
+        )
         if key not in chosen:
             chosen[key] = case
     return list(chosen.values())
@@ -34,7 +39,10 @@ def playthrough(registry: Registry, case: Case, seed: int = GOLDEN_SEED) -> str:
     """Return the golden text of one seeded random match."""
     table = table_for(registry, case, seed)
     codec = table.ruleset.codec
-    lines = [f"# golden replay: {case.name}, seed {seed}", "# regenerate: python -m gamehall.core.golden --update"]
+    lines = [
+        f"# golden replay: {case.name}, seed {seed}",
+        "# regenerate: python -m gamehall.core.golden --update",
+    ]
     for seq, event in enumerate(table.events, start=1):
         lines.append(f"[{seq}] {codec.to_json(event).decode()}")
     lines.extend(table.render(None).splitlines())

@@ -18,12 +18,12 @@ import anyio
 import msgspec
 import structlog
 from anyio.abc import TaskGroup
-from anyio.streams.memory import MemoryObjectSendStream
 
 from . import engine
 from .actor import Ack, Actor, Loaded, SendCommand
 from .errors import GamehallError, InvalidCommand, StoreClosed, UnknownMatch
 from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
+from .hub import Hub
 from .journal import Journal, new_pending
 from .registry import Registry, Ruleset, default_registry
 from .replay import batches, check_sequence, started_of
@@ -57,46 +57,6 @@ class MatchInfo(msgspec.Struct, frozen=True):
     updated: float
     forked_from: str | None = None
     fork_seq: int | None = None
-
-
-class Hub:
-    """Live subscribers per match; a subscriber that falls behind is dropped and catches up."""
-
-    def __init__(self, buffer: int) -> None:
-        self.buffer = buffer
-        self._subs: dict[str, set[MemoryObjectSendStream[list[Recorded]]]] = {}
-
-    def subscribe(self, match: str) -> tuple[Any, Any]:
-        """Return a (send, receive) pair registered for a match."""
-        send, receive = anyio.create_memory_object_stream[list[Recorded]](self.buffer)
-        self._subs.setdefault(match, set()).add(send)
-        return send, receive
-
-    def unsubscribe(self, match: str, send: Any) -> None:
-        """Forget a subscriber."""
-        subs = self._subs.get(match)
-        if subs is not None:
-            subs.discard(send)
-            if not subs:
-                del self._subs[match]
-        send.close()
-
-    def publish(self, match: str, records: list[Recorded]) -> None:
-        """Hand new records to every subscriber of a match without waiting."""
-        subs = self._subs.get(match)
-        if not subs:
-            return
-        for send in list(subs):
-            try:
-                send.send_nowait(records)
-            except (anyio.WouldBlock, anyio.BrokenResourceError, anyio.ClosedResourceError):
-                self.unsubscribe(match, send)  # it re-reads from the store and resubscribes
-
-    def close(self) -> None:
-        """End every subscription."""
-        for match, subs in list(self._subs.items()):
-            for send in list(subs):
-                self.unsubscribe(match, send)
 
 
 class Hall:
@@ -135,7 +95,10 @@ class Hall:
         return self
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> bool | None:
         assert self._tg is not None
         if exc is None or isinstance(exc, anyio.get_cancelled_exc_class()):
@@ -202,14 +165,20 @@ class Hall:
         return match
 
     async def send(
-        self, match: str, seat: int, command: Command | Mapping[str, Any], command_id: str | None = None
+        self,
+        match: str,
+        seat: int,
+        command: Command | Mapping[str, Any],
+        command_id: str | None = None,
     ) -> Ack:
         """Send a seat's command; return its events once durable, or raise why it was refused."""
         self._check_open()
         actor = self._actor(match)
         command = self.registry.codec.command_from_builtins(command)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < actor.players:
-            raise InvalidCommand(f"seat {seat!r} does not exist: seats are 0 to {actor.players - 1}")
+            raise InvalidCommand(
+                f"seat {seat!r} does not exist: seats are 0 to {actor.players - 1}"
+            )
         pending = new_pending()
         message = SendCommand(seat, command, command_id, pending)
         if actor.can_decide_now():
@@ -285,12 +254,16 @@ class Hall:
         """Return stored matches in id order."""
         return self.store.streams(after, limit)
 
-    def history(self, match: str, seat: int | None, after: int = 0, limit: int | None = None) -> list[Recorded]:
+    def history(
+        self, match: str, seat: int | None, after: int = 0, limit: int | None = None
+    ) -> list[Recorded]:
         """Return a match's events after ``after`` as ``seat`` may see them."""
         ruleset = self.ruleset(match)
         return self.redact_records(ruleset, self.store.read(match, after, limit=limit), seat)
 
-    async def watch(self, match: str, seat: int | None, after: int = 0) -> AsyncGenerator[Recorded, None]:
+    async def watch(
+        self, match: str, seat: int | None, after: int = 0
+    ) -> AsyncGenerator[Recorded, None]:
         """Yield a seat's redacted events from ``after`` on, then live ones, until the hall closes."""
         ruleset = self.ruleset(match)
         last = after
@@ -314,7 +287,9 @@ class Hall:
                 self.hub.unsubscribe(match, send)
                 receive.close()
 
-    async def fork(self, match: str, at_seq: int, *, seed: int | None = None, match_id: str | None = None) -> str:
+    async def fork(
+        self, match: str, at_seq: int, *, seed: int | None = None, match_id: str | None = None
+    ) -> str:
         """Start a new match from the first ``at_seq`` events of another; return its id."""
         self._check_open()
         records = self.store.read(match, 0, at_seq)
@@ -340,7 +315,11 @@ class Hall:
         return new
 
     async def import_records(
-        self, records: Sequence[Recorded], *, match_id: str | None = None, info: Mapping[str, Any] | None = None
+        self,
+        records: Sequence[Recorded],
+        *,
+        match_id: str | None = None,
+        info: Mapping[str, Any] | None = None,
     ) -> str:
         """Store a whole log (from a file, another store) as a new match; return its id.
 
@@ -360,11 +339,15 @@ class Hall:
 
     # -- redaction --------------------------------------------------------------------------
 
-    def redact_record(self, ruleset: Ruleset, record: Recorded, seat: int | None) -> Recorded | None:
+    def redact_record(
+        self, ruleset: Ruleset, record: Recorded, seat: int | None
+    ) -> Recorded | None:
         """Return a record as ``seat`` may see it, or ``None`` (see :func:`engine.redact_record`)."""
         return engine.redact_record(ruleset, record, seat)
 
-    def redact_records(self, ruleset: Ruleset, records: Sequence[Recorded], seat: int | None) -> list[Recorded]:
+    def redact_records(
+        self, ruleset: Ruleset, records: Sequence[Recorded], seat: int | None
+    ) -> list[Recorded]:
         """Return records as ``seat`` may see them."""
         return engine.redact_records(ruleset, records, seat)
 
@@ -408,7 +391,9 @@ class Hall:
         now = time.monotonic()
         stopped = 0
         for actor in list(self._actors.values()):
-            if actor.idle_since(now) >= idle_for and not (actor.busy or actor.committing or actor.queued):
+            if actor.idle_since(now) >= idle_for and not (
+                actor.busy or actor.committing or actor.queued
+            ):
                 del self._actors[actor.match]
                 actor.send.close()
                 stopped += 1
@@ -447,7 +432,9 @@ class Hall:
         try:
             return msgspec.msgpack.decode(snapshot.data, type=ruleset.game.state)
         except msgspec.DecodeError:
-            log.warning("snapshot ignored: it does not decode", match=snapshot.stream, seq=snapshot.seq)
+            log.warning(
+                "snapshot ignored: it does not decode", match=snapshot.stream, seq=snapshot.seq
+            )
             return None
 
     @staticmethod
@@ -474,4 +461,3 @@ def _info(started: MatchStarted, extra: Mapping[str, Any] | None = None) -> dict
         "players": started.players,
         "forked_from": started.forked_from,
     }
-

@@ -163,7 +163,9 @@ class Journal:
         finally:
             self._stopped.set()
 
-    async def _commit(self, batch: Sequence[tuple[AppendRequest, Done]], snapshots: list[Snapshot]) -> None:
+    async def _commit(
+        self, batch: Sequence[tuple[AppendRequest, Done]], snapshots: list[Snapshot]
+    ) -> None:
         requests = [request for request, _ in batch]
         try:
             results = await self._write(requests, snapshots)
@@ -186,13 +188,17 @@ class Journal:
         written = await self._call(self._write_sync, encoded, snapshots)
         return self.store.finish(requests, written)
 
-    def _write_sync(self, encoded: Sequence[Encoded | GamehallError], snapshots: list[Snapshot]) -> list[Written | GamehallError]:
+    def _write_sync(
+        self, encoded: Sequence[Encoded | GamehallError], snapshots: list[Snapshot]
+    ) -> list[Written | GamehallError]:
         results = self.store.write(encoded) if encoded else []
         for snapshot in snapshots:
             try:
                 self.store.save_snapshot(snapshot)
             except Exception as exc:  # noqa: BLE001 - a lost snapshot only costs replay time
-                log.warning("snapshot not saved", match=snapshot.stream, seq=snapshot.seq, error=repr(exc))
+                log.warning(
+                    "snapshot not saved", match=snapshot.stream, seq=snapshot.seq, error=repr(exc)
+                )
         return results
 
     async def _call(self, fn: Any, *args: Any) -> Any:

@@ -71,7 +71,9 @@ def check_sequence(records: Sequence[Recorded]) -> None:
     stream = records[0].stream if records else "?"
     for expected, record in enumerate(records, start=1):
         if record.stream != stream:
-            raise CorruptRecord(record.stream, record.seq, f"belongs to another match than {stream!r}")
+            raise CorruptRecord(
+                record.stream, record.seq, f"belongs to another match than {stream!r}"
+            )
         if record.seq != expected:
             raise CorruptRecord(
                 stream, record.seq, f"expected seq {expected}: events are missing or repeated"

@@ -27,7 +27,9 @@ class Table:
         self._seed = started.seed or 0
         self.state, self.events = engine.begin(ruleset, started)
         # (first seq, command id, seat, command) of each batch; envelopes are built on demand.
-        self._batches: list[tuple[int, str | None, int | None, Command | None]] = [(1, None, None, None)]
+        self._batches: list[tuple[int, str | None, int | None, Command | None]] = [
+            (1, None, None, None)
+        ]
 
     @classmethod
     def new(

@@ -153,11 +153,18 @@ class Store(ABC):
             if isinstance(place, GamehallError):
                 out.append(place)
                 continue
-            stream, first, position, at = request.stream, request.expected + 1, place.position, place.time
+            stream, first, position, at = (
+                request.stream,
+                request.expected + 1,
+                place.position,
+                place.time,
+            )
             out.append(
                 [
                     Recorded(stream, first + i, position + i, at, event, meta)
-                    for i, (event, meta) in enumerate(zip(request.events, request.metas, strict=True))
+                    for i, (event, meta) in enumerate(
+                        zip(request.events, request.metas, strict=True)
+                    )
                 ]
             )
         return out
@@ -231,4 +238,3 @@ def batch_command_ids(records: Sequence[Recorded]) -> dict[str, tuple[int, int]]
             first = out.get(cid, (record.seq, record.seq))[0]
             out[cid] = (first, record.seq)
     return out
-

@@ -64,7 +64,9 @@ class MemoryStore(Store):
         out = []
         for seq, (position, at, tag, version, data, meta) in enumerate(rows, start=after + 1):
             event = codec.decode_event(tag, version, data, stream, seq)
-            out.append(Recorded(stream, seq, position, at, event, codec.decode_meta(meta, stream, seq)))
+            out.append(
+                Recorded(stream, seq, position, at, event, codec.decode_meta(meta, stream, seq))
+            )
         return out
 
     def read(

@@ -166,7 +166,8 @@ class SQLiteStore(Store):
                 results.append(conflict(stream, expected, version))
                 continue
             rows.extend(
-                (stream, expected + i + 1, position + i, now, *row) for i, row in enumerate(batch.rows)
+                (stream, expected + i + 1, position + i, now, *row)
+                for i, row in enumerate(batch.rows)
             )
             if expected == 0:
                 created.append((stream, now, msgspec.msgpack.encode(batch.info or {})))
@@ -242,9 +243,13 @@ class SQLiteStore(Store):
 
     def load_stream(self, stream: str, after: int = 1) -> Loaded:
         """Read a match for activation in one query: first event, tail, command ids."""
-        rows = self._reader().execute(
-            "SELECT seq, type, v, data, cmd FROM events WHERE stream=? ORDER BY seq", (stream,)
-        ).fetchall()
+        rows = (
+            self._reader()
+            .execute(
+                "SELECT seq, type, v, data, cmd FROM events WHERE stream=? ORDER BY seq", (stream,)
+            )
+            .fetchall()
+        )
         if not rows:
             return Loaded(None, [], {})
         decode = self.codec.decode_events
@@ -282,9 +287,7 @@ class SQLiteStore(Store):
 
     def stream_info(self, stream: str) -> StreamInfo | None:
         """Return one stream's listing entry."""
-        row = self._reader().execute(
-            f"{_LISTING} WHERE s.stream=?", (stream,)
-        ).fetchone()
+        row = self._reader().execute(f"{_LISTING} WHERE s.stream=?", (stream,)).fetchone()
         if row is None:
             return None
         s, v, c, u, i = row
@@ -311,9 +314,11 @@ class SQLiteStore(Store):
 
     def load_snapshot(self, stream: str) -> Snapshot | None:
         """Return a stream's snapshot."""
-        row = self._reader().execute(
-            "SELECT seq, key, data FROM snapshots WHERE stream=?", (stream,)
-        ).fetchone()
+        row = (
+            self._reader()
+            .execute("SELECT seq, key, data FROM snapshots WHERE stream=?", (stream,))
+            .fetchone()
+        )
         return Snapshot(stream, row[0], row[1], row[2]) if row else None
 
     def close(self) -> None:

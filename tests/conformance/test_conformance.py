@@ -25,7 +25,9 @@ def _params() -> list[object]:
         for case in game_cases:
             for start in range(0, per_case, CHUNK):
                 seeds = range(start, min(start + CHUNK, per_case))
-                params.append(pytest.param(case, seeds, id=f"{case.name}-seeds{seeds.start}-{seeds.stop - 1}"))
+                params.append(
+                    pytest.param(case, seeds, id=f"{case.name}-seeds{seeds.start}-{seeds.stop - 1}")
+                )
     return params
 
 

@@ -61,12 +61,17 @@ async def test_commands_as_dicts_are_decoded(store: SQLiteStore) -> None:
         assert hall.view(match, None).view.board[8] == 1
 
 
-async def test_retry_with_same_command_id_gets_the_first_answer(store: SQLiteStore, registry: Registry) -> None:
+async def test_retry_with_same_command_id_gets_the_first_answer(
+    store: SQLiteStore, registry: Registry
+) -> None:
     async with Hall(store) as hall:
         match = await hall.create("tictactoe")
         first = await hall.send(match, 0, PlaceMark(cell=4), command_id="same")
         again = await hall.send(match, 0, PlaceMark(cell=4), command_id="same")
-        assert again.duplicate and (again.first_seq, again.events) == (first.first_seq, first.events)
+        assert again.duplicate and (again.first_seq, again.events) == (
+            first.first_seq,
+            first.events,
+        )
         assert store.version(match) == 2
     async with Hall(store, registry) as hall:  # and after a restart
         third = await hall.send(match, 0, PlaceMark(cell=4), command_id="same")
@@ -78,8 +83,10 @@ async def test_same_command_id_twice_in_one_batch(store: SQLiteStore) -> None:
         match = await hall.create("tictactoe")
         acks = []
         async with anyio.create_task_group() as tg:
+
             async def go() -> None:
                 acks.append(await hall.send(match, 0, PlaceMark(cell=1), command_id="dup"))
+
             tg.start_soon(go)
             tg.start_soon(go)
         assert sorted(a.duplicate for a in acks) == [False, True]
@@ -92,7 +99,12 @@ async def test_same_command_id_twice_in_one_batch(store: SQLiteStore) -> None:
         (1, PlaceMark(cell=4), IllegalCommand, "TTT-2: cell 4 is already taken"),
         (1, {"type": "tictactoe.PlaceMark", "cell": 9}, InvalidCommand, r"<= 8 - at `\$.cell`"),
         (1, {"type": "tictactoe.PlaceMark"}, InvalidCommand, "missing required field `cell`"),
-        (1, {"type": "tictactoe.PlaceMark", "cell": 1, "x": 1}, InvalidCommand, "unknown field `x`"),
+        (
+            1,
+            {"type": "tictactoe.PlaceMark", "cell": 1, "x": 1},
+            InvalidCommand,
+            "unknown field `x`",
+        ),
         (1, {"type": "tictactoe.Nope"}, InvalidCommand, "Invalid value 'tictactoe.Nope'"),
         (1, {"type": "secrets.Reveal"}, InvalidCommand, "not part of tictactoe"),
         (0, PlaceMark(cell=1), NotAwaited, "seat 0 is not asked to act now"),
@@ -139,7 +151,9 @@ async def test_unknown_match(store: SQLiteStore) -> None:
             hall.view("nope", 0)
 
 
-async def test_passivation_and_activation_from_snapshot_and_tail(store: SQLiteStore, registry: Registry) -> None:
+async def test_passivation_and_activation_from_snapshot_and_tail(
+    store: SQLiteStore, registry: Registry
+) -> None:
     async with Hall(store, snapshot_every=3, idle_seconds=0.05) as hall:
         match = await hall.create("tictactoe", seed=1)
         await play(hall, match, [4, 0, 2, 6])
@@ -180,7 +194,9 @@ async def test_rules_crash_rebuilds_and_keeps_nothing(registry: Registry) -> Non
         assert hall.state(match).value == 2
 
 
-async def test_concurrent_halls_on_one_file_never_both_win(store: SQLiteStore, registry: Registry, tmp_path: Path) -> None:
+async def test_concurrent_halls_on_one_file_never_both_win(
+    store: SQLiteStore, registry: Registry, tmp_path: Path
+) -> None:
     other = SQLiteStore(tmp_path / "hall.db", registry.codec)
     try:
         async with Hall(store) as one, Hall(other) as two:
@@ -219,7 +235,10 @@ async def test_watch_streams_redacted_events_live(registry: Registry) -> None:
             assert [r.seq for r in records] == [1, 2, 3, 4, 5, 6]
             assert records[0].event.seed is None
             dealt = [r.event.card for r in records[1:3]]
-            assert dealt == [secret0 if seat == 0 else None, records[2].event.card if seat == 1 else None]
+            assert dealt == [
+                secret0 if seat == 0 else None,
+                records[2].event.card if seat == 1 else None,
+            ]
             assert (records[3].meta.command_id == "p0") == (seat == 0)
 
 

@@ -232,7 +232,9 @@ class TestSQLiteStore(StoreContract):
         finally:
             again.close()
 
-    def test_two_connections_on_one_file_respect_versions(self, store: Store, registry: Registry) -> None:
+    def test_two_connections_on_one_file_respect_versions(
+        self, store: Store, registry: Registry
+    ) -> None:
         other = SQLiteStore(self.tmp_path / "events.db", registry.codec)
         try:
             store.append("a", 0, marks(1))

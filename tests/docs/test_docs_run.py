@@ -17,7 +17,9 @@ def test_docs_include_code() -> None:
     assert any(doc.name == "writing-a-game.md" for doc, _, _ in INCLUDES)
 
 
-@pytest.mark.parametrize(("doc", "path", "body"), INCLUDES, ids=[f"{d.name}:{p}" for d, p, _ in INCLUDES])
+@pytest.mark.parametrize(
+    ("doc", "path", "body"), INCLUDES, ids=[f"{d.name}:{p}" for d, p, _ in INCLUDES]
+)
 def test_included_code_is_the_tested_file(doc: Path, path: str, body: str) -> None:
     assert body == (ROOT / path).read_text(), (
         f"{doc.name} includes an old copy of {path}: run python -m tests.docs.includes"
@@ -33,7 +35,9 @@ def test_readme_quickstart_has_exactly_the_two_commands() -> None:
     text = (ROOT / "README.md").read_text()
     section = text.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
     commands = re.findall(r"```\n(.*?)```", section, re.S)
-    assert commands and [line for block in commands for line in block.splitlines() if line.strip()] == [
+    assert commands and [
+        line for block in commands for line in block.splitlines() if line.strip()
+    ] == [
         "make run",
         "make test",
     ]

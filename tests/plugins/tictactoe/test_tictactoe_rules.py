@@ -82,5 +82,7 @@ def test_every_rule_id_has_a_scenario_test() -> None:
     ids = re.findall(r"\*\*(TTT-[A-Z0-9-]+)\*\*", DOC.read_text())
     assert ids, "no rule ids found"
     names = [name for name in globals() if name.startswith("test_")]
-    missing = [i for i in ids if not any(n.startswith(f"test_{i.replace('-', '_')}_") for n in names)]
+    missing = [
+        i for i in ids if not any(n.startswith(f"test_{i.replace('-', '_')}_") for n in names)
+    ]
     assert not missing, f"rules without a scenario test: {missing}"
