@@ -7,7 +7,7 @@ from typing import Any
 from gamehall.core import Command, GameSpec, Invariant, hookimpl
 
 from .commands import COMMANDS, Build, Deliver, Sail
-from .data import CUSTOMERS, SPACES, TILES, C
+from .components import CUSTOMERS, SPACES, TILES, C
 from .events import EVENTS
 from .hooks import Defaults, RiverOfGoldSpecs
 from .render import render

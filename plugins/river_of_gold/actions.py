@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gamehall.core import IllegalCommand
 
-from .data import CUSTOMERS, GOODS, RIVER_LENGTH, SPACES, TILES, C, request_of
+from .components import CUSTOMERS, GOODS, RIVER_LENGTH, SPACES, TILES, C, request_of
 from .effects import Turn, owned, pay_owners, royal_abilities, visit
 from .events import (
     BuildingBuilt,

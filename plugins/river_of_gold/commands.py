@@ -7,7 +7,8 @@ from typing import Annotated, Literal
 import msgspec
 from gamehall.core import Command, namespaced
 
-Good = Literal["silk", "rice", "porcelain"]
+from .components import Good
+
 Space = Annotated[int, msgspec.Meta(ge=1, le=30, description="shore space 1-30")]
 Slot = Annotated[int, msgspec.Meta(ge=0, le=3, description="row slot, 0 = entry, 3 = end")]
 Ship = Annotated[int, msgspec.Meta(ge=0, le=1, description="ship 0 or 1")]

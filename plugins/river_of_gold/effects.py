@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamehall.core import Event
 
-from .data import CUSTOMERS, GOODS, MARKET_SPACES, SPACES, TILES, TOUCHES, C, Reward
+from .components import CUSTOMERS, GOODS, MARKET_SPACES, SPACES, TILES, TOUCHES, C, Reward
 from .events import (
     ChoiceOpened,
     CustomersDrawn,

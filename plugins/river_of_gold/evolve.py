@@ -8,7 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from . import events as ev
-from .data import GOODS
+from .components import GOODS
 from .state import Player, State
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from gamehall.core import Command, Decision, hookimpl, hookspec
 
-from .data import CUSTOMERS, SPACES, C
+from .components import CUSTOMERS, SPACES, C
 
 if TYPE_CHECKING:
     from .effects import Turn
@@ -42,7 +42,7 @@ class RiverOfGoldSpecs:
         """
 
     @hookspec(firstresult=True)
-    def rog_opening_roll(self, turn: Turn, seat: int) -> bool | None:  # type: ignore[empty-body]
+    def rog_opening_roll(self, turn: Turn, seat: int) -> bool | None:
         """Settle ``seat``'s opening die instead of rolling it; return ``True`` when handled.
 
         Fires once per seat in personal setup (ROG-SETUP-9), after every setup decision of
@@ -53,7 +53,7 @@ class RiverOfGoldSpecs:
     # -- extra decisions and commands --------------------------------------------------------
 
     @hookspec(firstresult=True)
-    def rog_decision(self, state: State) -> tuple[int, Decision] | None:  # type: ignore[empty-body]
+    def rog_decision(self, state: State) -> tuple[int, Decision] | None:
         """Return a decision that comes before the base game's (a setup draft), or ``None``.
 
         Fires in ``awaiting``, ``legal`` and ``decide``; the first non-``None`` result wins and
@@ -68,7 +68,7 @@ class RiverOfGoldSpecs:
         """
 
     @hookspec(firstresult=True)
-    def rog_decide(self, turn: Turn, seat: int, command: Command) -> bool | None:  # type: ignore[empty-body]
+    def rog_decide(self, turn: Turn, seat: int, command: Command) -> bool | None:
         """Decide an expansion's command by emitting events; return ``True`` when handled.
 
         Fires in ``decide`` for commands the base game does not know (and for every command
@@ -76,7 +76,7 @@ class RiverOfGoldSpecs:
         """
 
     @hookspec(firstresult=True)
-    def rog_evolve(self, state: State, event: Any) -> State | None:  # type: ignore[empty-body]
+    def rog_evolve(self, state: State, event: Any) -> State | None:
         """Return the state after an expansion's event, or ``None`` if it is not yours."""
 
     # -- costs and caps ----------------------------------------------------------------------

@@ -23,7 +23,7 @@ from .commands import (
     TradeGoods,
     UpgradeShip,
 )
-from .data import CUSTOMERS, GOODS, SPACES_BY_REGION, request_of
+from .components import CUSTOMERS, GOODS, SPACES_BY_REGION, request_of
 from .effects import royal_abilities
 from .state import Choice, State
 
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from .rules import RiverOfGold
 
 SHIFTS = (ShiftDie(by=1), ShiftDie(by=-1))
-TAKE_GOOD = {good: TakeGood(good=good) for good in GOODS}
+# Keyed by plain names: a choice's options are strings, whatever the choice is about.
+TAKE_GOOD: dict[str, TakeGood] = {good: TakeGood(good=good) for good in GOODS}
 SELL = {good: SellGood(good=good) for good in GOODS}
 TRADES = tuple(TradeGoods(give=a, take=b) for a in GOODS for b in GOODS if a != b)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .data import CUSTOMERS, GOODS, SCORE_TILES, SPACES, TILES, TOUCHES, C
+from .components import CUSTOMERS, GOODS, SCORE_TILES, SPACES, TILES, TOUCHES, C
 from .state import HIDDEN, Player, State
 
 TYPE_MARK = {"port": "P", "market": "M", "manor": "H", "shrine": "S"}

@@ -13,7 +13,7 @@ from . import actions as act
 from . import commands as cmd
 from . import legal as legal_
 from . import view as view_
-from .data import GOODS, C, start_spaces
+from .components import GOODS, C, start_spaces
 from .effects import Turn
 from .events import (
     BoardDealt,

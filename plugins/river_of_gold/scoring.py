@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .data import CUSTOMERS, MASTERIES, SCORE_TILES, SPACES, TILES, TYPES, C
+from .components import CUSTOMERS, MASTERIES, SCORE_TILES, SPACES, TILES, TYPES, C
 from .events import MasteryClaimed
 from .state import State
 

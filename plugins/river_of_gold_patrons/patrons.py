@@ -10,7 +10,7 @@ from typing import Any, Literal
 import msgspec
 from gamehall.core import Command, Decision, Event, IllegalCommand, hookimpl, namespaced
 from gamehall.plugins.river_of_gold.actions import end_turn, wrap_die
-from gamehall.plugins.river_of_gold.data import CUSTOMERS, RIVERS_BY_SPACE, TOUCHES, C
+from gamehall.plugins.river_of_gold.components import CUSTOMERS, RIVERS_BY_SPACE, TOUCHES, C
 from gamehall.plugins.river_of_gold.effects import Turn
 from gamehall.plugins.river_of_gold.events import DieRolled
 from gamehall.plugins.river_of_gold.legal import phase

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamehall.core import Table
-from gamehall.plugins.river_of_gold.data import MARKET_SPACES
+from gamehall.plugins.river_of_gold.components import MARKET_SPACES
 from gamehall.plugins.river_of_gold.state import Player, State
 from msgspec.structs import replace
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from gamehall.core import IllegalCommand
 from gamehall.plugins.river_of_gold.commands import Build, TakeGood
-from gamehall.plugins.river_of_gold.data import TILES
+from gamehall.plugins.river_of_gold.components import TILES
 
 from tests.plugins.river_of_gold.rog_helpers import clean, player, state, table
 

@@ -56,7 +56,7 @@ def test_ROG_MASTERY_2_goals() -> None:
 
 
 def _masteries():  # type: ignore[no-untyped-def]
-    from gamehall.plugins.river_of_gold.data import C
+    from gamehall.plugins.river_of_gold.components import C
 
     return C.masteries
 

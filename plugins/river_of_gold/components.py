@@ -5,10 +5,12 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from importlib import resources
+from typing import Literal
 
 import msgspec
 
-GOODS = ("silk", "rice", "porcelain")
+Good = Literal["silk", "rice", "porcelain"]
+GOODS: tuple[Good, ...] = ("silk", "rice", "porcelain")
 TYPES = ("port", "market", "manor", "shrine")
 KINDS = ("artisan", "elder", "merchant", "monk", "noble")
 REGIONS = (1, 2, 3, 4, 5, 6)
