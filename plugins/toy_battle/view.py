@@ -106,15 +106,14 @@ def view(board: Board, state: State, seat: int | None) -> View:
 
 def redact(event: Event, seat: int | None) -> Event:
     """Return the event without the troops ``seat`` may not see."""
-    kind = type(event)
-    if kind is SupplyShuffled and event.order is not None:  # type: ignore[attr-defined]
+    if isinstance(event, SupplyShuffled) and event.order is not None:
         return msgspec.structs.replace(event, order=None)
-    if kind is TroopsRemoved and event.troops is not None:  # type: ignore[attr-defined]
+    if isinstance(event, TroopsRemoved) and event.troops is not None:
         return msgspec.structs.replace(event, troops=None)
-    if kind is TroopsDrawn or kind is TroopTurnedDown:
-        if event.seat != seat:  # type: ignore[attr-defined]
-            field = "troops" if kind is TroopsDrawn else "troop"
-            return msgspec.structs.replace(event, **{field: None})
+    if isinstance(event, TroopsDrawn) and event.seat != seat:
+        return msgspec.structs.replace(event, troops=None)
+    if isinstance(event, TroopTurnedDown) and event.seat != seat:
+        return msgspec.structs.replace(event, troop=None)
     return event
 
 
