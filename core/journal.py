@@ -56,8 +56,9 @@ class FuturePending:
 
     __slots__ = ("_future",)
 
-    def __init__(self) -> None:
-        self._future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        loop = loop or asyncio.get_running_loop()
+        self._future: asyncio.Future[Any] = loop.create_future()
 
     def resolve(self, value: Any) -> None:
         """Give the answer (ignored if the waiter has gone)."""
@@ -84,10 +85,10 @@ def _consume(future: asyncio.Future[Any]) -> None:
 def new_pending() -> Pending | FuturePending:
     """Return a reply slot suited to the running event loop."""
     try:
-        asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
     except RuntimeError:  # another backend (trio): no asyncio loop runs here
         return Pending()
-    return FuturePending()
+    return FuturePending(loop)
 
 
 class Journal:
