@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEPS := pyproject.toml setup.py
 
-.PHONY: run test bench clean
+.PHONY: run test test-long bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,11 @@ run: $(VENV)/.run
 	$(BIN)/gamehall serve --db gamehall.db
 
 test: $(VENV)/.test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not long"
+
+# The long runs: full fuzzing, kill tests, every game in the browser, bot strength.
+test-long: $(VENV)/.test
+	$(BIN)/python -m pytest -m long
 
 bench: $(VENV)/.bench
 	$(BIN)/python -m bench

@@ -1,0 +1,36 @@
+"""The conformance suite's long run: ten times the playouts of ``make test`` for every game."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from gamehall.core import default_registry
+from gamehall.core.conformance import Case, cases, check_playout
+
+PLAYOUTS_PER_GAME = 2000
+CHUNK = 100
+FIRST_SEED = 10_000  # past the seeds of the short run, so the long run adds new matches
+
+
+def _params() -> list[object]:
+    registry = default_registry()
+    params = []
+    for game in sorted(registry.games):
+        game_cases = cases(registry, game)
+        per_case = max(1, math.ceil(PLAYOUTS_PER_GAME / len(game_cases)))
+        for case in game_cases:
+            for start in range(0, per_case, CHUNK):
+                seeds = range(FIRST_SEED + start, FIRST_SEED + min(start + CHUNK, per_case))
+                params.append(
+                    pytest.param(case, seeds, id=f"{case.name}-seeds{seeds.start}-{seeds.stop - 1}")
+                )
+    return params
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(("case", "seeds"), _params())
+def test_many_random_playouts_conform(case: Case, seeds: range) -> None:
+    registry = default_registry()
+    for seed in seeds:
+        check_playout(registry, case, seed)
