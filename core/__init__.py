@@ -24,12 +24,14 @@ from .registry import Registry, Ruleset, default_registry
 from .rules import (
     Context,
     Decision,
+    Emitter,
     ExpansionSpec,
     GameSpec,
     Invariant,
     MatchConfig,
     Outcome,
     Rules,
+    ScoreLine,
 )
 from .table import Table
 
@@ -41,6 +43,7 @@ __all__ = [
     "Context",
     "CorruptRecord",
     "Decision",
+    "Emitter",
     "DuplicateMatch",
     "Event",
     "ExpansionRef",
@@ -63,6 +66,7 @@ __all__ = [
     "Recorded",
     "Registry",
     "Rules",
+    "ScoreLine",
     "Ruleset",
     "Table",
     "UnknownEventType",

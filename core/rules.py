@@ -27,12 +27,25 @@ class Decision(msgspec.Struct, frozen=True, gc=False):
     prompt: str = ""
 
 
+class ScoreLine(msgspec.Struct, frozen=True, gc=False):
+    """One category of the final scoring: its name and what each seat got from it."""
+
+    category: str
+    points: tuple[int, ...]
+
+
 class Outcome(msgspec.Struct, frozen=True, gc=False):
-    """How a match ended. No winners means a draw; several winners share the win."""
+    """How a match ended. No winners means a draw; several winners share the win.
+
+    ``reason`` says why in words ("reached the enemy headquarters"); ``scores`` are the totals
+    per seat where the game counts points, and ``breakdown`` the categories that make them up,
+    in the rulebook's scoring order.
+    """
 
     winners: tuple[int, ...]
     reason: str = ""
     scores: tuple[int, ...] | None = None
+    breakdown: tuple[ScoreLine, ...] = ()
 
 
 class MatchConfig(msgspec.Struct, frozen=True):
@@ -122,8 +135,21 @@ class Rules(Generic[S]):
         raise NotImplementedError
 
     def legal(self, state: S, seat: int) -> Sequence[Command]:
-        """Return every command ``seat`` may send now (empty when it is not awaited)."""
+        """Return every command ``seat`` may send now, its free actions included.
+
+        A seat that is not awaited has no legal command but its free actions (see :meth:`free`).
+        """
         raise NotImplementedError
+
+    def free(self, state: S, seat: int) -> Collection[type[Command]]:
+        """Return the command types ``seat`` may send now without being awaited.
+
+        Free actions are commands a seat may send whenever the rules allow it, also on another
+        seat's turn or while another seat owes a choice (River of Gold's trades). The engine
+        lets a command of one of these types through to :meth:`decide` from a seat that is not
+        awaited; :meth:`decide` still judges it. Empty once the match is over.
+        """
+        return ()
 
     def outcome(self, state: S) -> Outcome | None:
         """Return how the match ended, or ``None`` while it goes on."""
@@ -145,6 +171,28 @@ class Rules(Generic[S]):
         that no view or redacted event given to ``seat`` contains one of them.
         """
         return ()
+
+
+class Emitter(Generic[S]):
+    """Collect the events a command causes, applying each one as it is emitted.
+
+    Rules that decide in several steps read ``state`` between steps: it is always the state
+    after every event emitted so far, so a later step sees what an earlier one did.
+    """
+
+    __slots__ = ("events", "rules", "state")
+
+    def __init__(self, rules: Rules[S], state: S) -> None:
+        self.rules = rules
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        """Record events and apply them to ``state`` in order."""
+        evolve = self.rules.evolve
+        for event in events:
+            self.state = evolve(self.state, event)
+            self.events.append(event)
 
 
 @dataclass(frozen=True)
