@@ -32,6 +32,8 @@ from .rules import (
     Outcome,
     Rules,
     ScoreLine,
+    extension_state,
+    with_extension_state,
 )
 from .table import Table
 
@@ -74,7 +76,9 @@ __all__ = [
     "UnknownMatch",
     "Upcaster",
     "default_registry",
+    "extension_state",
     "hookimpl",
     "hookspec",
     "namespaced",
+    "with_extension_state",
 ]

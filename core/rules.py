@@ -163,6 +163,25 @@ class Rules(Generic[S]):
         """Return the event as ``seat`` may see it, or ``None`` when it sees nothing of it."""
         return event
 
+    def sample(self, view: Any, seat: int, rng: random.Random) -> S:
+        """Return a whole state that ``seat`` could be in, given only its view (for IS-MCTS).
+
+        Draw every part hidden from ``seat`` (other hands, the deck order) uniformly from what
+        the seat has not seen, consistent with everything it has seen, so that
+        ``view(sample(view(s, seat), seat, rng), seat) == view(s, seat)``. A bot that searches
+        over samples never reads the real hidden state. Games without hidden information may
+        keep the default, which refuses.
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot sample a state from a view")
+
+    def timeout(self, state: S, seat: int) -> Command | None:
+        """Return what a seat that ran out of time does: a pass where the rules allow one.
+
+        ``None`` (the default) lets the engine choose one of the seat's legal commands for it,
+        from its own view, as a bot would.
+        """
+        return None
+
     def hidden(self, state: S, seat: int | None) -> Collection[str]:
         """Return tokens (component ids) of facts hidden from ``seat``, for the leak checks.
 
@@ -212,6 +231,7 @@ class GameSpec:
     hidden_information: bool = False
     test_options: tuple[dict[str, Any], ...] = ({},)
     description: str = ""
+    rules_doc: str = ""  # the numbered rules, relative to the distribution's root
 
 
 @dataclass(frozen=True)
@@ -230,3 +250,26 @@ class ExpansionSpec:
     max_players: int | None = None
     test_options: tuple[dict[str, Any], ...] = field(default=({},))
     description: str = ""
+    rules_doc: str = ""
+
+
+T = TypeVar("T", bound=msgspec.Struct)
+
+
+def extension_state(ext: Mapping[str, Any], expansion: str, kind: type[T]) -> T:
+    """Return an expansion's own typed state from a game state's ``ext`` map.
+
+    A game keeps ``ext: dict[str, Any]`` in its state, one entry per expansion id holding the
+    plain data of that expansion's Struct, so the game's state decodes without knowing its
+    expansions; each expansion reads and writes its own typed Struct through these two
+    functions. An expansion that has not written yet gets ``kind()``.
+    """
+    raw = ext.get(expansion)
+    return kind() if raw is None else msgspec.convert(raw, kind)
+
+
+def with_extension_state(
+    ext: Mapping[str, Any], expansion: str, value: msgspec.Struct
+) -> dict[str, Any]:
+    """Return a copy of an ``ext`` map holding an expansion's new state."""
+    return {**ext, expansion: msgspec.to_builtins(value)}
