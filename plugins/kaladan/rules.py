@@ -263,7 +263,9 @@ class Kaladan(Rules[State]):
 
     def _deploy(self, em: Em, seat: int, command: Command, ctx: Context) -> None:
         cat = self.catalogue
-        if not isinstance(command, Deploy) or command not in turn.deploy_choices(cat, em.state, seat):
+        if not isinstance(command, Deploy):
+            raise IllegalCommand("it is your Reinforcement phase: place what you paid for", "KAL-TURN-2")
+        if command not in turn.deploy_choices(cat, em.state, seat):
             raise IllegalCommand(
                 "place a unit you paid for onto a tile you control with room", "KAL-REINFORCE-1"
             )

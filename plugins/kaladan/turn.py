@@ -191,6 +191,8 @@ def settle_event(catalogue: Catalogue, em: Em) -> None:
 
 def answer_event(catalogue: Catalogue, em: Em, seat: int, command: Command) -> None:
     """Apply a touched seat's answer to the event card (KAL-EVENT-2 … 5)."""
+    if not isinstance(command, (AddEventUnit, UpgradeUnit, RaiseUnit, TakeGold)):
+        raise IllegalCommand("first answer the event card", "KAL-TURN-2")
     if command not in event_choices(catalogue, em.state, seat):
         raise IllegalCommand(
             "that is not what this event card offers you: see its choices", "KAL-EVENT-2"
@@ -238,6 +240,8 @@ def spawn_choices(catalogue: Catalogue, state: State, seat: int) -> list[Command
 
 def spawn(catalogue: Catalogue, em: Em, seat: int, command: Command) -> None:
     """Apply the free spawn or its skip, then begin the Action phase (KAL-SPAWN-1)."""
+    if not isinstance(command, (Spawn, SkipSpawn)):
+        raise IllegalCommand("it is your Free Spawn phase: spawn or skip", "KAL-TURN-2")
     if command not in spawn_choices(catalogue, em.state, seat):
         raise IllegalCommand(
             "the free spawn is a Sword, Archer or Shield from your reserve onto a Castle you "
