@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
+from gamehall.core.calculators import Calculator
 
-from . import words
+from . import odds, words
 from .commands import COMMANDS
 from .components import realm_of
 from .events import EVENTS
@@ -40,6 +41,27 @@ GAME = GameSpec(
 def gamehall_games() -> list[GameSpec]:
     """Register Generals of Kaladan."""
     return [GAME]
+
+
+def _odds(request: odds.OddsRequest) -> odds.OddsAnswer:
+    return odds.calculate(request, words.catalogue())
+
+
+ODDS = Calculator(
+    game="kaladan",
+    name="odds",
+    description="Win, loss and casualty chances of one battle between two given armies.",
+    request=odds.OddsRequest,
+    answer=odds.OddsAnswer,
+    run=_odds,
+    text=odds.describe,
+)
+
+
+@hookimpl
+def gamehall_calculators() -> list[Calculator]:
+    """Offer the battle odds calculator."""
+    return [ODDS]
 
 
 @hookimpl
