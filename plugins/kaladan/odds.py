@@ -235,7 +235,7 @@ def describe(answer: OddsAnswer) -> str:
     how = "counted exactly" if answer.method == "exact" else f"{answer.samples:,} seeded rolls"
     lines = [
         f"attacker rolls {dice(answer.attacker_dice)}; defender rolls {dice(answer.defender_dice)}",
-        f"{answer.pairs} pairs compared ({how})",
+        f"{answer.pairs} pair{'s' if answer.pairs != 1 else ''} compared ({how})",
         f"attacker takes the tile: {_pct(answer.attacker_takes_tile)}",
         f"defender holds:          {_pct(answer.defender_holds)}",
         f"both armies fall:        {_pct(answer.both_fall)}",
