@@ -254,3 +254,27 @@ def test_every_op_is_documented() -> None:
     text = DOC.read_text()
     for op in protocol.PARAMS:
         assert f"| `{op}` |" in text, op
+
+
+def test_a_clan_trades_on_another_clans_turn_over_stdio(registry: Registry) -> None:
+    async def body(s: Session) -> None:
+        create = {"id": 1, "op": "create", "game": "river-of-gold", "seed": 1, "match": "r"}
+        await s.ask(create)
+        [legal] = await s.ask({"id": 2, "op": "legal", "match": "r", "seat": 1})
+        assert [entry["command"]["type"] for entry in legal["result"]["legal"]] == [
+            "river_of_gold.BuyFavour"
+        ]
+        command = {"type": "river_of_gold.BuyFavour"}
+        [done] = await s.ask(
+            {"id": 3, "op": "command", "match": "r", "seat": 1, "command": command}
+        )
+        assert done["ok"], done
+        [view] = await s.ask({"id": 4, "op": "view", "match": "r", "seat": 1})
+        assert list(view["result"]["awaiting"]) == ["0"]
+        [refused] = await s.ask(
+            {"id": 5, "op": "command", "match": "r", "seat": 1,
+             "command": {"type": "river_of_gold.EndTurn"}}
+        )  # fmt: skip
+        assert refused["error"]["code"] == "not_awaited"
+
+    run_session(registry, body)
