@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-
 from gamehall.core import Command, namespaced
 
 Tile = Annotated[int, msgspec.Meta(ge=0, le=63, description="a tile number")]

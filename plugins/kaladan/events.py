@@ -7,7 +7,6 @@ declared but not yet revealed) are ``None`` in the copies a seat may not see (``
 from __future__ import annotations
 
 import msgspec
-
 from gamehall.core import Event, namespaced
 
 Units = tuple[str, ...]

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-
 from gamehall.core import Event
 
 from . import events as ev
@@ -37,8 +36,12 @@ class Evolver:
             ev.EventDrawn: lambda s, e: replace(
                 s, deck=s.deck[1:], discard=(*s.discard, e.card), event=e.card, queue=e.seats
             ),
-            ev.EventAnswered: lambda s, e: replace(s, queue=tuple(q for q in s.queue if q != e.seat)),
-            ev.GoldGained: lambda s, e: replace(s, gold=put(s.gold, e.seat, s.gold[e.seat] + e.gold)),
+            ev.EventAnswered: lambda s, e: replace(
+                s, queue=tuple(q for q in s.queue if q != e.seat)
+            ),
+            ev.GoldGained: lambda s, e: replace(
+                s, gold=put(s.gold, e.seat, s.gold[e.seat] + e.gold)
+            ),
             ev.UnitPlaced: _unit_placed,
             ev.UnitUpgraded: lambda s, e: replace(
                 s,
@@ -163,7 +166,9 @@ def _add(state: State, seat: int, units: Units, tile: int) -> State:
 def _remove(state: State, units: Units, tile: int) -> State:
     left = without(state.board[tile], *units)
     holder = state.holder[tile] if left else NOBODY
-    return replace(state, board=put(state.board, tile, left), holder=put(state.holder, tile, holder))
+    return replace(
+        state, board=put(state.board, tile, left), holder=put(state.holder, tile, holder)
+    )
 
 
 def _move(state: State, seat: int, units: Units, origin: int, to: int) -> State:
@@ -217,7 +222,9 @@ def _magic_declared(state: State, event: ev.MagicDeclared) -> State:
     assert battle is not None
     side = battle.seats.index(event.seat)
     card = event.card or ""
-    state = replace(state, hands=put(state.hands, event.seat, without(state.hands[event.seat], card)))
+    state = replace(
+        state, hands=put(state.hands, event.seat, without(state.hands[event.seat], card))
+    )
     return _battle(
         state, declared=put(battle.declared, side, True), cards=put(battle.cards, side, card)
     )
@@ -252,7 +259,9 @@ def _killed(state: State, seat: int, units: Units) -> State:
 
 
 def _unit_assassinated(state: State, event: ev.UnitAssassinated) -> State:
-    state = _killed(_defeat(state, event.owner, event.seat, (event.unit,)), event.owner, (event.unit,))
+    state = _killed(
+        _defeat(state, event.owner, event.seat, (event.unit,)), event.owner, (event.unit,)
+    )
     assert state.battle is not None
     return _battle(state, effect_left=state.battle.effect_left - 1)
 
@@ -320,4 +329,3 @@ def _crown_fell(state: State, event: ev.CrownFell) -> State:
         castles={**state.castles, **dict(event.castles)},
         upgraded=without(state.upgraded, *event.removed, *event.specials),
     )
-

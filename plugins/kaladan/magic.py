@@ -180,9 +180,7 @@ def _options(
 
 def _shifts(catalogue: Catalogue, state: State, seat: int, own: int, enemy: int) -> list[Command]:
     out: list[Command] = []
-    near = [
-        t for t in neighbours(catalogue, state, own) if t != enemy and state.controls(seat, t)
-    ]
+    near = [t for t in neighbours(catalogue, state, own) if t != enemy and state.controls(seat, t)]
     if state.holder[own] == seat:
         for to in near:
             if room(catalogue, state, to) > 0:
@@ -250,4 +248,3 @@ def _rule(card: MagicCard) -> str:
         "keep": "KAL-CARD-5",
         "assassinate": "KAL-CARD-6",
     }.get(card.effect, "KAL-CARD-1")
-

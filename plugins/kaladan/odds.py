@@ -101,7 +101,9 @@ def _plan(catalogue: Catalogue, request: OddsRequest, side: str) -> SidePlan:
     other = request.defender_terrain if attack else request.attacker_terrain
     for key in (terrain, other):
         if key not in catalogue.terrains:
-            raise ValueError(f"{side}_terrain: unknown terrain {key!r} ({', '.join(catalogue.terrains)})")
+            raise ValueError(
+                f"{side}_terrain: unknown terrain {key!r} ({', '.join(catalogue.terrains)})"
+            )
     ids = tuple(f"{side}-{i}" for i in range(len(names)))
     kinds = tuple(n.rstrip("+") for n in names)
     unknown = [k for k in kinds if k not in catalogue.units]
@@ -217,9 +219,7 @@ def _answer(
         both_fall=chance(both),
         expected_attacker_losses=sum(la * w for (la, _), w in losses.items()) / total,
         expected_defender_losses=sum(ld * w for (_, ld), w in losses.items()) / total,
-        outcomes=tuple(
-            Casualties(la, ld, chance(w)) for (la, ld), w in sorted(losses.items())
-        ),
+        outcomes=tuple(Casualties(la, ld, chance(w)) for (la, ld), w in sorted(losses.items())),
     )
 
 
@@ -231,7 +231,10 @@ def _pct(c: Chance) -> str:
 
 def describe(answer: OddsAnswer) -> str:
     """Return the odds in words, for a terminal."""
-    dice = lambda pool_: " ".join(f"D{n}" for n in pool_)  # noqa: E731
+
+    def dice(sides: tuple[int, ...]) -> str:
+        return " ".join(f"D{n}" for n in sides)
+
     how = "counted exactly" if answer.method == "exact" else f"{answer.samples:,} seeded rolls"
     lines = [
         f"attacker rolls {dice(answer.attacker_dice)}; defender rolls {dice(answer.defender_dice)}",
@@ -239,8 +242,10 @@ def describe(answer: OddsAnswer) -> str:
         f"attacker takes the tile: {_pct(answer.attacker_takes_tile)}",
         f"defender holds:          {_pct(answer.defender_holds)}",
         f"both armies fall:        {_pct(answer.both_fall)}",
-        f"expected losses: attacker {answer.expected_attacker_losses:.3f}, "
-        f"defender {answer.expected_defender_losses:.3f}",
+        (
+            f"expected losses: attacker {answer.expected_attacker_losses:.3f}, "
+            f"defender {answer.expected_defender_losses:.3f}"
+        ),
         "casualties (attacker loses, defender loses):",
     ]
     lines.extend(

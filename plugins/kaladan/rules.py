@@ -24,7 +24,6 @@ from . import battle as fight
 from . import magic, turn
 from . import view as seen
 from .commands import (
-    AddEventUnit,
     AssassinateUnit,
     Attack,
     BuyMagic,
@@ -37,7 +36,6 @@ from .commands import (
     Invade,
     LevyUnit,
     MoveUnit,
-    RaiseUnit,
     Recruit,
     RestoreUnit,
     ShiftUnit,
@@ -45,10 +43,8 @@ from .commands import (
     SwapMagic,
     TakeGold,
     UpgradeSpecial,
-    UpgradeUnit,
 )
 from .components import Catalogue
-from .evolve import Evolver
 from .events import (
     BattleEnded,
     EventDeckShuffled,
@@ -63,8 +59,9 @@ from .events import (
     UnitRecruited,
     UnitUpgraded,
 )
+from .evolve import Evolver
 from .state import NOBODY, Options, State
-from .world import neighbours, room
+from .world import first_of_kind, neighbours, room
 
 Em = Emitter[State]
 EFFECT_COMMANDS = (ShiftUnit, LevyUnit, AssassinateUnit, RestoreUnit, FinishMagic)
@@ -82,7 +79,7 @@ DECISIONS = {
     "losses": Decision("losses", "choose the units you lose"),
     "invade": Decision("invade", "choose the units that invade"),
 }
-PURCHASE_RULES = {
+PURCHASE_RULES: dict[type[Command], str] = {
     Recruit: "KAL-BUY-1",
     UpgradeSpecial: "KAL-SPECIAL-2",
     SwapMagic: "KAL-MAGIC-6",
@@ -97,7 +94,13 @@ class Kaladan(Rules[State]):
         super().__init__(hook)
 
         def gather(results: list[list[Any]]) -> list[Any]:
-            return list({item.key if hasattr(item, "key") else id(item): item for r in results for item in r}.values())
+            return list(
+                {
+                    item.key if hasattr(item, "key") else id(item): item
+                    for r in results
+                    for item in r
+                }.values()
+            )
 
         self.catalogue = Catalogue(
             gather(hook.kaladan_unit_kinds()),
@@ -156,7 +159,8 @@ class Kaladan(Rules[State]):
             TilesShuffled(count=len(tiles), order=tuple(tiles)),
         ]
         events.extend(
-            TilePlaced(seat=order[i % n], tile=i, terrain=terrain) for i, terrain in enumerate(tiles)
+            TilePlaced(seat=order[i % n], tile=i, terrain=terrain)
+            for i, terrain in enumerate(tiles)
         )
         deck = self.catalogue.deck()
         rng.shuffle(deck)
@@ -245,11 +249,13 @@ class Kaladan(Rules[State]):
         state, cat = em.state, self.catalogue
         if command not in turn.purchase_choices(cat, state, seat):
             rule = PURCHASE_RULES.get(type(command), "KAL-TURN-2")
-            raise IllegalCommand("you cannot pay for that now (see what you hold and your gold)", rule)
+            raise IllegalCommand(
+                "you cannot pay for that now (see what you hold and your gold)", rule
+            )
         if isinstance(command, EndPurchase):
             turn.begin_reinforcement(cat, em, ctx.rng)
         elif isinstance(command, Recruit):
-            unit = turn.first_of_kind(state.reserve[seat], command.kind) or ""
+            unit = first_of_kind(state.reserve[seat], command.kind) or ""
             em.emit(UnitRecruited(seat=seat, unit=unit, cost=cat.units[command.kind].cost))
         elif isinstance(command, UpgradeSpecial):
             em.emit(UnitUpgraded(seat=seat, unit=command.unit, cost=2))
@@ -264,12 +270,14 @@ class Kaladan(Rules[State]):
     def _deploy(self, em: Em, seat: int, command: Command, ctx: Context) -> None:
         cat = self.catalogue
         if not isinstance(command, Deploy):
-            raise IllegalCommand("it is your Reinforcement phase: place what you paid for", "KAL-TURN-2")
+            raise IllegalCommand(
+                "it is your Reinforcement phase: place what you paid for", "KAL-TURN-2"
+            )
         if command not in turn.deploy_choices(cat, em.state, seat):
             raise IllegalCommand(
                 "place a unit you paid for onto a tile you control with room", "KAL-REINFORCE-1"
             )
-        unit = turn.first_of_kind(em.state.ready[seat], command.kind) or ""
+        unit = first_of_kind(em.state.ready[seat], command.kind) or ""
         em.emit(UnitPlaced(seat=seat, unit=unit, tile=command.tile, cause="deploy"))
         if not turn.deploy_choices(cat, em.state, seat):
             turn.end_turn(cat, em, ctx.rng)
@@ -316,7 +324,9 @@ class Kaladan(Rules[State]):
         if phase == "spawn":
             return turn.spawn_choices(cat, state, seat)
         if phase == "action":
-            attacks = [Attack(origin=o, target=t) for o, t in fight.attack_targets(cat, state, seat)]
+            attacks = [
+                Attack(origin=o, target=t) for o, t in fight.attack_targets(cat, state, seat)
+            ]
             return [*turn.move_choices(cat, state, seat), *attacks, turn.END_ACTIONS]
         if phase == "purchase":
             return turn.purchase_choices(cat, state, seat)
@@ -347,7 +357,10 @@ class Kaladan(Rules[State]):
         if not state.over:
             return None
         if state.reason.startswith("the round limit"):
-            lines = [turn.standing(state, s) if state.alive[s] else (0, 0, 0) for s in range(state.players)]
+            lines = [
+                turn.standing(state, s) if state.alive[s] else (0, 0, 0)
+                for s in range(state.players)
+            ]
             breakdown = tuple(
                 ScoreLine(name, tuple(line[i] for line in lines))
                 for i, name in enumerate(("tiles held", "units on the board", "gold"))
@@ -372,5 +385,3 @@ class Kaladan(Rules[State]):
     def sample(self, view: Any, seat: int, rng: random.Random) -> State:
         """Return a state consistent with ``seat``'s view, its secrets drawn uniformly."""
         return seen.sample(self.catalogue, view, rng)
-
-

@@ -60,7 +60,12 @@ from .world import (
 
 Em = Emitter[State]
 RAISABLE = (*BASIC, "catapult")  # ours: a General never comes back, a Crown is never dead
-TAKE_GOLD, SKIP_SPAWN, END_ACTIONS, END_PURCHASE = TakeGold(), SkipSpawn(), EndActions(), EndPurchase()
+TAKE_GOLD, SKIP_SPAWN, END_ACTIONS, END_PURCHASE = (
+    TakeGold(),
+    SkipSpawn(),
+    EndActions(),
+    EndPurchase(),
+)
 
 
 # -- setup ------------------------------------------------------------------------------------
@@ -98,9 +103,13 @@ def choose_setup(
                 "a Castle goes on a tile without one, not next to another where possible",
                 "KAL-SETUP-5",
             )
-        raise IllegalCommand("setup comes first: choose a realm or place your Castle", "KAL-SETUP-1")
+        raise IllegalCommand(
+            "setup comes first: choose a realm or place your Castle", "KAL-SETUP-1"
+        )
     if isinstance(command, ChooseRealm):
-        em.emit(RealmChosen(seat=seat, realm=command.realm, army=tuple(catalogue.army(command.realm))))
+        em.emit(
+            RealmChosen(seat=seat, realm=command.realm, army=tuple(catalogue.army(command.realm)))
+        )
         pile = em.state.piles[command.realm]
         em.emit(MagicDealt(seat=seat, card=rng.choice(pile)))
         if all(em.state.realms):
@@ -307,7 +316,8 @@ def purchase_choices(catalogue: Catalogue, state: State, seat: int) -> list[Comm
         out.extend(
             SwapMagic(card=c)
             for c in state.hands[seat]
-            if state.piles.get(c.split("/", 1)[0]) and state.pile_owner.get(c.split("/", 1)[0]) == seat
+            if state.piles.get(c.split("/", 1)[0])
+            and state.pile_owner.get(c.split("/", 1)[0]) == seat
         )
     if gold >= 4:
         out.extend(

@@ -12,7 +12,6 @@ import random
 from collections.abc import Collection
 
 import msgspec
-
 from gamehall.core import Event
 
 from . import events as ev

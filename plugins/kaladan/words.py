@@ -7,7 +7,7 @@ is named from its key.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 
 from gamehall.core import Command, Event
 
@@ -110,7 +110,7 @@ def tile_name(view: View, tile: int) -> str:
 
 def describe_command(command: Command, view: View, seat: int | None) -> str | None:
     """Describe a command in the rulebook's words."""
-    t = lambda tile: tile_name(view, tile)  # noqa: E731 - a short local alias reads best here
+    t = partial(tile_name, view)
     if isinstance(command, cmd.ChooseRealm):
         realm = catalogue().realms.get(command.realm)
         title = f", {realm.title}" if realm else ""
@@ -134,7 +134,9 @@ def describe_command(command: Command, view: View, seat: int | None) -> str | No
         up = "upgraded " if command.upgraded else ""
         return f"move a {up}{kind_name(command.kind)} from {t(command.origin)} to {t(command.to)}"
     if isinstance(command, cmd.Attack):
-        defender = view.state.holder[command.target] if command.target < len(view.state.holder) else -1
+        defender = (
+            view.state.holder[command.target] if command.target < len(view.state.holder) else -1
+        )
         return f"attack {seat_name(view, defender)} on {t(command.target)} from {t(command.origin)}"
     if isinstance(command, cmd.EndActions):
         return "end your actions"
@@ -189,8 +191,8 @@ def command_group(command: Command, view: View, seat: int | None) -> str | None:
 
 def describe_event(event: Event, view: View, seat: int | None) -> str | None:
     """Tell what an event was, as ``seat`` may know it."""
-    name = lambda s: seat_name(view, s)  # noqa: E731
-    t = lambda tile: tile_name(view, tile)  # noqa: E731
+    name = partial(seat_name, view)
+    t = partial(tile_name, view)
     if isinstance(event, ev.TurnOrderRolled):
         last = ", ".join(f"{name(s)} {v}" for s, v in event.rounds[-1])
         return f"Everyone rolled a D10 ({last}); {name(event.order[0])} plays first."
@@ -216,8 +218,8 @@ def describe_event(event: Event, view: View, seat: int | None) -> str | None:
 
 
 def _turn_event(event: Event, view: View) -> str | None:
-    name = lambda s: seat_name(view, s)  # noqa: E731
-    t = lambda tile: tile_name(view, tile)  # noqa: E731
+    name = partial(seat_name, view)
+    t = partial(tile_name, view)
     if isinstance(event, ev.EventDrawn):
         who = "everyone" if len(event.seats) > 1 else name(event.seat)
         return f"{name(event.seat)} drew the event {event_name(event.card)} (for {who})."
@@ -252,8 +254,8 @@ def _turn_event(event: Event, view: View) -> str | None:
 
 
 def _battle_event(event: Event, view: View) -> str | None:
-    name = lambda s: seat_name(view, s)  # noqa: E731
-    t = lambda tile: tile_name(view, tile)  # noqa: E731
+    name = partial(seat_name, view)
+    t = partial(tile_name, view)
     if isinstance(event, ev.AttackDeclared):
         return f"{name(event.seat)} attacks {name(event.defender)} on {t(event.target)} from {t(event.origin)}."
     if isinstance(event, ev.MagicDeclared):
@@ -263,7 +265,9 @@ def _battle_event(event: Event, view: View) -> str | None:
         return f"{name(event.seat)} declares a magic card{card}."
     if isinstance(event, ev.MagicRevealed):
         shown = [f"{card_name(c)}" for c in (event.attacker, event.defender) if c]
-        return f"The magic cards are revealed: {', '.join(shown)}." if shown else "No magic is used."
+        return (
+            f"The magic cards are revealed: {', '.join(shown)}." if shown else "No magic is used."
+        )
     if isinstance(event, ev.MagicInEffect):
         return f"{name(event.seat)}'s {card_name(event.card)} takes effect."
     if isinstance(event, ev.UnitShifted):
@@ -275,8 +279,13 @@ def _battle_event(event: Event, view: View) -> str | None:
     if isinstance(event, ev.BattleJoined):
         return f"Fighting: {units_named(event.attackers)} against {units_named(event.defenders)}."
     if isinstance(event, ev.DiceRolled):
-        roll = lambda dice: ", ".join(f"{d.value} (D{d.sides})" for d in dice)  # noqa: E731
-        return f"All dice rolled at once: attack {roll(event.attack)}; defence {roll(event.defence)}."
+
+        def roll(dice: tuple[ev.Die, ...]) -> str:
+            return ", ".join(f"{d.value} (D{d.sides})" for d in dice)
+
+        return (
+            f"All dice rolled at once: attack {roll(event.attack)}; defence {roll(event.defence)}."
+        )
     if isinstance(event, ev.DiceCompared):
         saved = " (a Ward saved one)" if any(event.warded) else ""
         return (

@@ -8,7 +8,6 @@ from typing import Any
 
 import msgspec
 import pytest
-
 from gamehall.core import Command, Context, Event, IllegalCommand, default_registry, engine
 from gamehall.plugins.kaladan.components import kind_of
 from gamehall.plugins.kaladan.state import NOBODY, Battle, Options, State

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import msgspec
-from kaladan_helpers import CAT, RULESET, battle_of, make, names, of, refused, send, unit
-
 from gamehall.plugins.kaladan import battle as fight
 from gamehall.plugins.kaladan import two_armies_never_share
 from gamehall.plugins.kaladan.commands import (
@@ -30,6 +28,7 @@ from gamehall.plugins.kaladan.events import (
     UnitsDefeated,
 )
 from gamehall.plugins.kaladan.state import NOBODY, Options
+from kaladan_helpers import CAT, RULESET, battle_of, make, names, of, refused, send, unit
 
 # In the 2-player world tile 0 is the centre and tiles 1-6 a ring (1 next to 2 and 6).
 CROWNS = {4: (0, ["crown"]), 6: (1, ["crown"])}
@@ -115,7 +114,7 @@ def test_KAL_DECLARE_2_one_battle_per_turn() -> None:
 
 def test_KAL_SEQ_1_every_step_in_the_chapters_order() -> None:
     state = duel(["sword", "general"], ["shield"])
-    events, after = send(state, 0, Attack(origin=1, target=2), rolls=[8, 12, 3])
+    events, _after = send(state, 0, Attack(origin=1, target=2), rolls=[8, 12, 3])
     assert names(events) == [
         "AttackDeclared",
         "MagicDeclared",
@@ -148,7 +147,7 @@ def test_KAL_DICE_1_all_dice_in_one_event() -> None:
 
 def test_KAL_DICE_2_nothing_is_added_up() -> None:
     state = duel(["catapult"], ["shield"])
-    events, after = send(state, 0, Attack(origin=1, target=2), rolls=[6, 6, 10])
+    events, _after = send(state, 0, Attack(origin=1, target=2), rolls=[6, 6, 10])
     compared = of(events, DiceCompared)[0]
     assert compared.attacker_losses == 1 and compared.defender_losses == 0  # 6+6 > 10, still lost
 
@@ -169,7 +168,7 @@ def test_KAL_COMPARE_2_lower_die_loses_a_unit_ties_lose_nothing() -> None:
     assert compare((9, 9, 7), (12, 9, 2)) == (1, 1)
     assert compare((5,), (5,)) == (0, 0)
     state = duel(["sword"], ["shield"])
-    events, after = send(state, 0, Attack(origin=1, target=2), rolls=[4, 4])
+    events, _after = send(state, 0, Attack(origin=1, target=2), rolls=[4, 4])
     assert of(events, DiceCompared)[0].attacker_losses == 0 and not of(events, UnitsDefeated)
 
 
@@ -235,7 +234,9 @@ def test_KAL_INVADE_1_mandatory_up_to_capacity_the_rest_stays() -> None:
 
 def test_KAL_INVADE_2_all_survivors_move_in_when_they_fit() -> None:
     terrain = ["field", "mountain", "field", "field", "field", "field", "field"]
-    state = make(terrain=terrain, units={1: (0, ["sword", "sword", "archer"]), 2: (1, ["sword"])} | CROWNS)
+    state = make(
+        terrain=terrain, units={1: (0, ["sword", "sword", "archer"]), 2: (1, ["sword"])} | CROWNS
+    )
     events, after = send(state, 0, Attack(origin=1, target=2), rolls=[8, 8, 10, 1])
     assert of(events, Invaded)[0].units == state.board[1]
     assert not after.board[1] and after.board[2] == state.board[1] and after.battle is None

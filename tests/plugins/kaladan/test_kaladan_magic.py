@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from kaladan_helpers import RULESET, battle_of, make, of, refused, send, unit
-
 from gamehall.core import NotAwaited
 from gamehall.plugins.kaladan.commands import (
     AssassinateUnit,
     Attack,
     BuyMagic,
-    ChooseLosses,
     DeclareMagic,
     FinishMagic,
     LevyUnit,
@@ -35,6 +32,7 @@ from gamehall.plugins.kaladan.events import (
 )
 from gamehall.plugins.kaladan.render import render
 from gamehall.plugins.kaladan.state import Options
+from kaladan_helpers import RULESET, battle_of, make, of, refused, send, unit
 
 RULES = RULESET.rules
 DAWN, HARMONY, KEEP, LEVIES = (
@@ -47,7 +45,9 @@ PINES, SNARE = "verdance/whispering-pines", "verdance/root-snare"
 CROWNS = {4: (0, ["crown"]), 6: (1, ["crown"])}
 
 
-def armed(attack: list[str], defence: list[str], hands: dict[int, list[str]], **kw: object) -> object:
+def armed(
+    attack: list[str], defence: list[str], hands: dict[int, list[str]], **kw: object
+) -> object:
     state = make(units={1: (0, attack), 2: (1, defence), **CROWNS}, hands=hands, **kw)  # type: ignore[arg-type]
     _, declaring = send(state, 0, Attack(origin=1, target=2))  # type: ignore[arg-type]
     return declaring
@@ -68,7 +68,9 @@ def test_KAL_MAGIC_2_the_attacker_declares_first_then_the_defender() -> None:
     refused(declaring, 1, DeclareMagic(card=PINES), "KAL-MAGIC-2")  # type: ignore[arg-type]
     _, after = send(declaring, 0, DeclareMagic(card=DAWN))  # type: ignore[arg-type]
     assert set(RULES.awaiting(after)) == {1}
-    both = armed(["sword"], ["shield"], {0: [DAWN], 1: [PINES]}, options=Options(magic_order="simultaneous"))
+    both = armed(
+        ["sword"], ["shield"], {0: [DAWN], 1: [PINES]}, options=Options(magic_order="simultaneous")
+    )
     assert set(RULES.awaiting(both)) == {0, 1}
     _, after = send(both, 1, DeclareMagic(card=""))  # type: ignore[arg-type]
     assert set(RULES.awaiting(after)) == {0}
@@ -125,7 +127,12 @@ def test_KAL_MAGIC_7_buy_an_extra_card_for_4_gold() -> None:
     assert after.hands[0] == (bought.card,) and after.gold[0] == 0
     assert RULES.redact(bought, 1).card is None
     refused(after, 0, BuyMagic(realm="khalisia"), "KAL-MAGIC-7")
-    refused(make(units=CROWNS, phase="purchase", gold=[9, 9]), 0, BuyMagic(realm="verdance"), "KAL-MAGIC-7")
+    refused(
+        make(units=CROWNS, phase="purchase", gold=[9, 9]),
+        0,
+        BuyMagic(realm="verdance"),
+        "KAL-MAGIC-7",
+    )
 
 
 # -- what the cards do ---------------------------------------------------------------------------
@@ -197,7 +204,9 @@ def test_KAL_CARD_5_keep_brings_killed_units_back_onto_the_castle() -> None:
     events, after = send(after, 0, FinishMagic())
     assert not of(events, CrownFell) and after.alive[0] and after.board[2] == (crown,)
     assert of(events, BattleEnded)[0].result == "defender"
-    elsewhere = make(units={1: (0, ["sword"]), 2: (1, ["shield"]), **CROWNS}, hands={1: ["highcrag/deep-halls"]})
+    elsewhere = make(
+        units={1: (0, ["sword"]), 2: (1, ["shield"]), **CROWNS}, hands={1: ["highcrag/deep-halls"]}
+    )
     _, after = send(elsewhere, 0, Attack(origin=1, target=2))
     refused(after, 1, DeclareMagic(card="highcrag/deep-halls"), "KAL-CARD-5")
 
@@ -219,7 +228,10 @@ def test_KAL_CARD_7_extra_dice_and_wards() -> None:
     state = make(units={1: (0, ["sword"]), 2: (1, ["shield"]), **CROWNS}, hands={1: [PINES]})
     _, after = send(state, 0, Attack(origin=1, target=2))
     events, _ = send(after, 1, DeclareMagic(card=PINES), rolls=[8, 1, 10])
-    assert [(d.sides, d.source) for d in of(events, DiceRolled)[0].defence][-1] == (10, "whispering-pines")
+    assert [(d.sides, d.source) for d in of(events, DiceRolled)[0].defence][-1] == (
+        10,
+        "whispering-pines",
+    )
     tide = make(5, units={1: (0, ["sword", "sword"]), 2: (4, ["shield", "shield"]), 5: (0, ["crown"]), 9: (4, ["crown"])},
                 hands={4: ["tidereach/sea-wall"]})  # fmt: skip
     _, after = send(tide, 0, Attack(origin=1, target=2))

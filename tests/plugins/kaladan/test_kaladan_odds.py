@@ -7,7 +7,6 @@ import math
 
 import msgspec
 import pytest
-
 from gamehall.adapters.cli import main
 from gamehall.core import GamehallError, default_registry
 from gamehall.core import calculators as calc
@@ -15,19 +14,19 @@ from gamehall.plugins.kaladan.dice import compare, sort_high
 from gamehall.plugins.kaladan.odds import OddsRequest, calculate, top_table
 from gamehall.plugins.kaladan.words import catalogue
 
-WORKED = dict(
-    attacker=("general", "archer", "archer", "sword"),
-    attacker_terrain="forest",
-    defender=("general", "shield"),
-    defender_terrain="mountain",
-)
+WORKED = {
+    "attacker": ("general", "archer", "archer", "sword"),
+    "attacker_terrain": "forest",
+    "defender": ("general", "shield"),
+    "defender_terrain": "mountain",
+}
 SMALL = [
-    dict(attacker=("sword",), defender=("shield",)),
-    dict(attacker=("catapult", "sword"), defender=("shield", "crown"), defender_castle=True),
-    dict(attacker=("archer", "archer"), attacker_terrain="forest", defender=("shield",),
-         defender_terrain="mountain", defender_card="verdance/whispering-pines"),
-    dict(attacker=("sword+", "zhoji"), attacker_terrain="forest", defender=("sword", "sword"),
-         attacker_card="khalisia/dawns-sword", defender_card="sand-veil"),
+    {"attacker": ("sword",), "defender": ("shield",)},
+    {"attacker": ("catapult", "sword"), "defender": ("shield", "crown"), "defender_castle": True},
+    {"attacker": ("archer", "archer"), "attacker_terrain": "forest", "defender": ("shield",),
+         "defender_terrain": "mountain", "defender_card": "verdance/whispering-pines"},
+    {"attacker": ("sword+", "zhoji"), "attacker_terrain": "forest", "defender": ("sword", "sword"),
+         "attacker_card": "khalisia/dawns-sword", "defender_card": "sand-veil"},
 ]  # fmt: skip
 
 
@@ -97,7 +96,9 @@ def test_large_pools_are_sampled_with_an_interval() -> None:
     assert again == big  # seeded
 
 
-def test_the_calculator_through_the_core_registry_and_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_calculator_through_the_core_registry_and_the_cli(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     calculator = calc.find(default_registry(), "kaladan")
     answer = calc.calculate(calculator, calc.decode(calculator, msgspec.json.encode(WORKED)))
     assert answer == odds(**WORKED)
@@ -115,8 +116,14 @@ def test_the_calculator_through_the_core_registry_and_the_cli(capsys: pytest.Cap
     ("fields", "message"),
     [
         ({"attacker": ["knight"], "defender": ["sword"]}, "unknown unit 'knight'"),
-        ({"attacker": ["sword"], "defender": ["sword"], "defender_terrain": "sea"}, "unknown terrain"),
-        ({"attacker": ["sword"], "defender": ["sword"], "attacker_card": "root-snare"}, "changes the armies"),
+        (
+            {"attacker": ["sword"], "defender": ["sword"], "defender_terrain": "sea"},
+            "unknown terrain",
+        ),
+        (
+            {"attacker": ["sword"], "defender": ["sword"], "attacker_card": "root-snare"},
+            "changes the armies",
+        ),
         ({"attacker": [], "defender": ["sword"]}, "at least one unit"),
         ({"attacker": ["sword"], "defender": ["sword"], "samples": 5}, "samples"),
         ({"attacker": ["sword"], "defender": ["sword"], "colour": "red"}, "colour"),

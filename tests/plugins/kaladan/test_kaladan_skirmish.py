@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from kaladan_helpers import CAT, RULESET, Scripted, make, names, of, refused, send, unit
-
 from gamehall.core import Table
 from gamehall.core.rules import MatchConfig
 from gamehall.plugins.kaladan.commands import (
@@ -38,6 +36,7 @@ from gamehall.plugins.kaladan.events import (
 )
 from gamehall.plugins.kaladan.state import NOBODY, Options
 from gamehall.plugins.kaladan.world import capacity, neighbours
+from kaladan_helpers import CAT, RULESET, Scripted, make, names, of, refused, send, unit
 
 RULES = RULESET.rules
 CROWNS = {4: (0, ["crown"]), 6: (1, ["crown"])}
@@ -180,7 +179,7 @@ def test_KAL_UNIT_5_a_general_never_comes_back() -> None:
     assert CAT.units["general"].cost == 2 and not CAT.units["general"].returns
     graves = (("verdance/general-1",), ())
     events, after = into_turn_of_seat_1("raise-the-fallen#1", units=CROWNS, graveyard=graves)
-    assert [e.cause for e in of(events, GoldGained)][0] == "event"  # nothing to raise: gold
+    assert next(e.cause for e in of(events, GoldGained)) == "event"  # nothing to raise: gold
     assert after.graveyard[0] == ("verdance/general-1",)
 
 
@@ -195,7 +194,9 @@ def test_KAL_UNIT_6_the_crown_rolls_a_d8_defending_its_own_castle() -> None:
 
 def test_KAL_UNIT_7_seventeen_pieces_per_realm() -> None:
     army = CAT.army("khalisia")
-    kinds = [u.split("/")[1].rsplit("-", 1)[0] if u[-1].isdigit() else u.split("/")[1] for u in army]
+    kinds = [
+        u.split("/")[1].rsplit("-", 1)[0] if u[-1].isdigit() else u.split("/")[1] for u in army
+    ]
     assert len(army) == 17
     assert {k: kinds.count(k) for k in set(kinds)} == {
         "crown": 1, "general": 1, "catapult": 2, "archer": 4, "shield": 4, "sword": 4,
@@ -225,13 +226,19 @@ def test_KAL_TERRAIN_2_forest_holds_3_and_gives_attackers_a_d10() -> None:
     assert capacity(CAT, state, 1) == 3 and capacity(CAT, state, 2) == 4
     attack = SidePlan("attack", ("u",), ("sword",), "forest", "field")
     defend = SidePlan("defence", ("u",), ("sword",), "forest", "field")
-    assert pool(CAT, Options(), attack)[-1] == (10, "forest") and len(pool(CAT, Options(), defend)) == 1
+    assert (
+        pool(CAT, Options(), attack)[-1] == (10, "forest")
+        and len(pool(CAT, Options(), defend)) == 1
+    )
 
 
 def test_KAL_TERRAIN_3_mountain_holds_3_and_gives_defenders_a_d10() -> None:
     defend = SidePlan("defence", ("u",), ("sword",), "mountain", "field")
     attack = SidePlan("attack", ("u",), ("sword",), "mountain", "field")
-    assert pool(CAT, Options(), defend)[-1] == (10, "mountain") and len(pool(CAT, Options(), attack)) == 1
+    assert (
+        pool(CAT, Options(), defend)[-1] == (10, "mountain")
+        and len(pool(CAT, Options(), attack)) == 1
+    )
 
 
 def test_KAL_TERRAIN_4_no_castle_die_unless_the_option_gives_one() -> None:
@@ -257,7 +264,9 @@ def test_KAL_REALM_2_special_units_roll_a_d12_when_their_condition_holds() -> No
     assert dice("zhoji") == (10,)
     strict = SidePlan("defence", ("u",), ("zhoji",), "forest", "field")
     assert unit_dice(CAT, Options(zhoji="attack-from-forest"), strict, "u", "zhoji") == (10,)
-    assert dice("ardan", "defence", "mountain") == (12,) and dice("ardan", "attack", "mountain") == (10,)
+    assert dice("ardan", "defence", "mountain") == (12,) and dice(
+        "ardan", "attack", "mountain"
+    ) == (10,)
     assert dice("iron-warden", "defence", own_castle=True) == (12,)
     assert dice("dune-lancer") == (12,)  # attacking onto a Field
     assert dice("tide-caller", "defence") == (12,) and dice("tide-caller") == (10,)
@@ -434,7 +443,11 @@ def test_KAL_END_1_the_last_crown_standing_wins() -> None:
     state = make(units={1: (0, ["general"]), 2: (1, ["crown"]), 4: (0, ["crown"])})
     events, after = send(state, 0, Attack(origin=1, target=2), rolls=[12, 1])
     ended = of(events, MatchEnded)[0]
-    assert ended.winners == (0,) and after.over and RULES.outcome(after).reason == "the last Crown standing"
+    assert (
+        ended.winners == (0,)
+        and after.over
+        and RULES.outcome(after).reason == "the last Crown standing"
+    )
     assert RULES.awaiting(after) == {}
 
 
@@ -461,7 +474,11 @@ def test_KAL_END_3_round_limit_most_tiles_then_units_then_gold() -> None:
     ended = of(events, MatchEnded)[0]
     assert ended.winners == (0,) and ended.scores == (3, 1)
     outcome = RULES.outcome(after)
-    assert [line.category for line in outcome.breakdown] == ["tiles held", "units on the board", "gold"]
+    assert [line.category for line in outcome.breakdown] == [
+        "tiles held",
+        "units on the board",
+        "gold",
+    ]
     tie = make(units={1: (0, ["sword"]), 2: (1, ["sword"]), 4: (0, ["crown"]), 6: (1, ["crown"])},
                phase="purchase", turn=1, round=3, options=Options(round_limit=3))  # fmt: skip
     events, _ = send(tie, 1, EndPurchase())

@@ -12,7 +12,6 @@ from pathlib import Path
 import msgspec
 import pytest
 from frostmark import FrostmarkPlugin
-
 from gamehall.core import RandomBot, Registry, Table, default_registry
 from gamehall.core.conformance import cases, check_playout
 from gamehall.core.golden import golden_cases, path_for, playthrough
@@ -24,7 +23,7 @@ PLUGIN = ROOT / "plugins" / "kaladan"
 
 
 def _doc_ids() -> list[str]:
-    return re.findall(r"^- \*\*(KAL-[A-Z0-9]+-\d+)\*\*", DOC.read_text(), re.M)
+    return re.findall(r"^- \*\*(KAL-[A-Z0-9]+-\d+)\*\*", DOC.read_text(), re.MULTILINE)
 
 
 def test_every_rule_id_in_the_doc_has_a_scenario_test() -> None:
@@ -64,9 +63,7 @@ def test_conformance_at_every_player_count(case: object) -> None:
 def test_conformance_with_the_other_options(options: dict[str, object]) -> None:
     registry = default_registry()
     for players in (2, 4):
-        case = msgspec.structs.replace(
-            cases(registry, "kaladan")[players - 2], options=options
-        )
+        case = msgspec.structs.replace(cases(registry, "kaladan")[players - 2], options=options)
         for seed in range(3):
             check_playout(registry, case, seed)
 
@@ -77,12 +74,16 @@ def test_golden_replay_is_current() -> None:
     assert len(mine) == 1
     for case in mine:
         path = path_for(ROOT / "tests" / "golden", case)
-        assert path.exists(), f"no golden replay {path.name}: python -m gamehall.core.golden --update"
+        assert path.exists(), (
+            f"no golden replay {path.name}: python -m gamehall.core.golden --update"
+        )
         assert path.read_text() == playthrough(registry, case), f"{path.name} is stale"
 
 
 def test_bench_reports_its_figures() -> None:
-    spec = importlib.util.spec_from_file_location("bench_kaladan", ROOT / "bench" / "bench_kaladan.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_kaladan", ROOT / "bench" / "bench_kaladan.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -123,7 +124,9 @@ def test_every_command_and_event_has_words_without_json() -> None:
                     seen[type(event).__name__] = text
         assert "DiceRolled" in seen and "TurnBegan" in seen
         names = ruleset.hook.gamehall_seat_names(view=table.view(None))
-        assert sorted(names) == sorted(ruleset.rules.catalogue.realms[r].name for r in table.state.realms)
+        assert sorted(names) == sorted(
+            ruleset.rules.catalogue.realms[r].name for r in table.state.realms
+        )
         board = table.render(0)
         assert "legend:" in board and "{" not in board
 
