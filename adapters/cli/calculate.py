@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 import msgspec
-from gamehall.core import default_registry
 from gamehall.core import calculators as calc
+from gamehall.core import default_registry
 from gamehall.core.calculators import Calculator, InvalidRequest
 
 LISTS = (

@@ -59,7 +59,7 @@ from .world import (
 )
 
 Em = Emitter[State]
-RAISABLE = (*BASIC, "catapult")  # ours: a General never comes back, a Crown is never dead
+RAISABLE = (*BASIC, "catapult")  # ours: a General never comes back; a fallen Crown ends its realm
 TAKE_GOLD, SKIP_SPAWN, END_ACTIONS, END_PURCHASE = (
     TakeGold(),
     SkipSpawn(),

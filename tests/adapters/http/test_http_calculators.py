@@ -39,8 +39,12 @@ async def test_the_odds_calculator_answers_the_worked_example_in_data_and_words(
 async def test_bad_calculator_requests_are_refused_by_name() -> None:
     async with serve(default_registry()) as served:
         post = served.client.post
-        unknown_unit = await post("/games/kaladan/calculators/odds", json={"attacker": ["x"], "defender": ["sword"]})
-        assert unknown_unit.status_code == 400 and "unknown unit 'x'" in unknown_unit.json()["message"]
+        unknown_unit = await post(
+            "/games/kaladan/calculators/odds", json={"attacker": ["x"], "defender": ["sword"]}
+        )
+        assert (
+            unknown_unit.status_code == 400 and "unknown unit 'x'" in unknown_unit.json()["message"]
+        )
         typo = await post("/games/kaladan/calculators/odds", json={**WORKED_EXAMPLE, "atacker": []})
         assert typo.status_code == 400 and "atacker" in typo.json()["message"]
         nothing = await post("/games/kaladan/calculators/nope", json={})
