@@ -87,25 +87,20 @@ PURCHASE_RULES: dict[type[Command], str] = {
 }
 
 
+def gather(results: list[list[Any]]) -> list[Any]:
+    """Return the items the hook implementations gave, a later one replacing an earlier key."""
+    return list({item.key: item for result in results for item in result}.values())
+
+
 class Kaladan(Rules[State]):
     """Realms fight tile against tile until one Crown is left standing."""
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
-
-        def gather(results: list[list[Any]]) -> list[Any]:
-            return list(
-                {
-                    item.key if hasattr(item, "key") else id(item): item
-                    for r in results
-                    for item in r
-                }.values()
-            )
-
         self.catalogue = Catalogue(
             gather(hook.kaladan_unit_kinds()),
             gather(hook.kaladan_terrains()),
-            [w for ws in hook.kaladan_worlds() for w in ws],
+            [world for worlds in hook.kaladan_worlds() for world in worlds],
             gather(hook.kaladan_realms()),
             gather(hook.kaladan_event_cards()),
         )
