@@ -77,16 +77,27 @@ class LazyRandom(random.Random):
 
 
 class Context:
-    """What ``decide`` knows besides the state: who asks, and a generator it may draw from."""
+    """What ``decide`` knows besides the state: who asks, and a generator it may draw from.
+
+    The engine's generator is seeded from the match seed and ``seq``; a bot that searches
+    passes its own generator as ``rng`` instead, so its look-ahead never touches the match's.
+    """
 
     __slots__ = ("_rng", "_seed", "command_id", "seat", "seq")
 
-    def __init__(self, seat: int | None, seq: int, seed: int, command_id: str | None = None):
+    def __init__(
+        self,
+        seat: int | None,
+        seq: int,
+        seed: int,
+        command_id: str | None = None,
+        rng: random.Random | None = None,
+    ):
         self.seat = seat
         self.seq = seq
         self.command_id = command_id
         self._seed = seed
-        self._rng: random.Random | None = None
+        self._rng = rng
 
     @property
     def rng(self) -> random.Random:
@@ -173,6 +184,16 @@ class Rules(Generic[S]):
         keep the default, which refuses.
         """
         raise NotImplementedError(f"{type(self).__name__} cannot sample a state from a view")
+
+    def estimate(self, state: S) -> Sequence[float] | None:
+        """Return a quick guess at what a match still going on is worth to each seat (0 to 1).
+
+        Optional: bots that search stop their random playouts early and take this guess
+        instead, which makes them stronger for the same time. Seats' values should add up to
+        about 1 (a win shared); ``None`` (the default) means the game gives no guess, and
+        playouts then run to the end of the match.
+        """
+        return None
 
     def timeout(self, state: S, seat: int) -> Command | None:
         """Return what a seat that ran out of time does: a pass where the rules allow one.

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from . import events as ev
 from .components import GOODS
-from .state import Player, State
+from .state import Player, State, deck_of
 
 
 def _player(state: State, seat: int, **changes: Any) -> State:
@@ -34,7 +34,9 @@ def stacks_dealt(state: State, e: ev.StacksDealt) -> State:
 
 
 def deck_shuffled(state: State, e: ev.DeckShuffled) -> State:
-    return replace(state, deck=e.order, discard=())
+    # A deck shuffled from the discards holds cards everyone saw: remember which (not the order).
+    shuffles = (*state.shuffles, tuple(sorted(e.order))) if state.discard else state.shuffles
+    return replace(state, deck=e.order, discard=(), shuffles=shuffles)
 
 
 def ships_launched(state: State, e: ev.ShipsLaunched) -> State:
@@ -42,9 +44,17 @@ def ships_launched(state: State, e: ev.ShipsLaunched) -> State:
     return _player(state, e.seat, ships=tuple(s + r for s, r in zip(starts, e.rolls, strict=True)))
 
 
+def _hand_decks(player: Player, deck: int, change: int) -> tuple[int, ...]:
+    counts = list(player.hand_decks) + [0] * (deck + 1 - len(player.hand_decks))
+    counts[deck] = max(0, counts[deck] + change)
+    return tuple(counts)
+
+
 def customers_drawn(state: State, e: ev.CustomersDrawn) -> State:
-    hand = state.players[e.seat].hand + e.cards
-    return replace(_player(state, e.seat, hand=hand), deck=state.deck[len(e.cards) :])
+    p = state.players[e.seat]
+    decks = _hand_decks(p, len(state.shuffles), len(e.cards))
+    state = _player(state, e.seat, hand=p.hand + e.cards, hand_decks=decks)
+    return replace(state, deck=state.deck[len(e.cards) :])
 
 
 def die_set(state: State, e: ev.DieRolled | ev.DieShifted) -> State:
@@ -98,7 +108,8 @@ def building_built(state: State, e: ev.BuildingBuilt) -> State:
 
 
 def tile_discarded(state: State, e: ev.TileDiscarded) -> State:
-    return replace(state, row=tuple(t for t in state.row if t != e.tile))
+    row = tuple(t for t in state.row if t != e.tile)
+    return replace(state, row=row, gone=(*state.gone, e.tile))
 
 
 def ship_sailed(state: State, e: ev.ShipSailed) -> State:
@@ -109,13 +120,16 @@ def ship_sailed(state: State, e: ev.ShipSailed) -> State:
 def customer_delivered(state: State, e: ev.CustomerDelivered) -> State:
     p = state.players[e.seat]
     hand = tuple(c for c in p.hand if c != e.card)
-    state = _player(state, e.seat, hand=hand, delivered=(*p.delivered, e.card))
+    decks = _hand_decks(p, deck_of(state, e.card), -1)
+    state = _player(state, e.seat, hand=hand, delivered=(*p.delivered, e.card), hand_decks=decks)
     return replace(state, acted=True)
 
 
 def customer_discarded(state: State, e: ev.CustomerDiscarded) -> State:
-    hand = tuple(c for c in state.players[e.seat].hand if c != e.card)
-    return replace(_player(state, e.seat, hand=hand), discard=(*state.discard, e.card))
+    p = state.players[e.seat]
+    hand = tuple(c for c in p.hand if c != e.card)
+    state = _player(state, e.seat, hand=hand, hand_decks=_hand_decks(p, deck_of(state, e.card), -1))
+    return replace(state, discard=(*state.discard, e.card))
 
 
 def marker_placed(state: State, e: ev.MarkerPlaced) -> State:

@@ -79,6 +79,29 @@ class RiverOfGoldSpecs:
     def rog_evolve(self, state: State, event: Any) -> State | None:
         """Return the state after an expansion's event, or ``None`` if it is not yours."""
 
+    # -- hidden parts ------------------------------------------------------------------------
+
+    @hookspec
+    def rog_view(self, state: State, seat: int | None) -> dict[str, tuple[str, ...]] | None:
+        """Return your entries of ``state.ext`` as ``seat`` may see them (``None``: all shown).
+
+        Fires in ``view`` for every seat and spectator; every result is laid over ``ext``.
+        An expansion that keeps something hidden there masks it here (with ``"?"``) and
+        draws it again in :func:`rog_sample`.
+        """
+
+    @hookspec
+    def rog_sample(
+        self, view: State, seat: int, rng: random.Random
+    ) -> dict[str, tuple[str, ...]] | None:
+        """Return your entries of ``ext`` with what ``seat`` cannot see drawn at random.
+
+        Fires when a bot samples a state from ``seat``'s view (``Rules.sample``); draw from
+        ``rng`` only, uniformly from what the seat has not seen, so that viewing the result
+        for ``seat`` gives ``view`` again. Every result is laid over ``ext``; ``None`` when
+        nothing of yours is hidden.
+        """
+
     # -- costs and caps ----------------------------------------------------------------------
 
     @hookspec(firstresult=True)

@@ -11,6 +11,7 @@ from gamehall.core.rules import MatchConfig
 
 from . import actions as act
 from . import commands as cmd
+from . import estimate as guess
 from . import legal as legal_
 from . import view as view_
 from .components import GOODS, C, start_spaces
@@ -153,7 +154,7 @@ class RiverOfGold(Rules[State]):
 
     def view(self, state: State, seat: int | None) -> State:
         """Return the state with hidden cards and tiles masked (ROG-HIDDEN-1)."""
-        return view_.view(state, seat)
+        return view_.view(state, seat, self.hook)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return an event without the cards and tiles ``seat`` may not see (ROG-HIDDEN-1)."""
@@ -162,6 +163,14 @@ class RiverOfGold(Rules[State]):
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the ids of the components hidden from ``seat``."""
         return view_.hidden(state, seat)
+
+    def sample(self, view: Any, seat: int, rng: random.Random) -> State:
+        """Return a state ``seat`` could be in, its unseen cards and tiles drawn at random."""
+        return view_.sample(view, seat, rng, self.hook)
+
+    def estimate(self, state: State) -> Sequence[float]:
+        """Return each clan's chance of winning, as a rule of thumb (for bots' playouts)."""
+        return guess.estimate(state, self.hook)
 
 
 def deal_board(players: int, rng: random.Random) -> BoardDealt:

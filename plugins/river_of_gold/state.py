@@ -12,6 +12,9 @@ class Player(msgspec.Struct, frozen=True):
 
     ``goods`` is (silk, rice, porcelain); ``influence`` is indexed by region - 1; ``ships`` holds
     river spaces; ``royal`` is the index of the ship replaced by the imperial ship, if any.
+    ``hand_decks`` counts the hand's cards by the deck they were drawn from (index 0 the first
+    deck, index k the deck shuffled from ``State.shuffles[k - 1]``): public, since everyone
+    sees who draws from which deck, and what lets a seat tell which cards another may hold.
     """
 
     koku: int
@@ -25,6 +28,7 @@ class Player(msgspec.Struct, frozen=True):
     delivered: tuple[str, ...] = ()
     die: int = 1
     points: int = 0
+    hand_decks: tuple[int, ...] = ()
 
 
 class Choice(msgspec.Struct, frozen=True):
@@ -45,7 +49,9 @@ class State(msgspec.Struct, frozen=True):
     ``tiles`` and ``markers`` are indexed by shore space - 1. ``row`` runs from the slot where
     tiles enter to the end slot (the last item). ``ext`` is data that expansions keep in the
     match, by key; the base game never reads it. ``started`` turns true once personal setup
-    (ships, hands, opening dice) is done.
+    (ships, hands, opening dice) is done. ``shuffles`` keeps each discard pile that was
+    shuffled into a new deck (sorted: which cards a new deck holds is public, not their
+    order); ``gone`` keeps the tiles discarded from the row's end, out of the game.
     """
 
     players: tuple[Player, ...]
@@ -72,6 +78,8 @@ class State(msgspec.Struct, frozen=True):
     final: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     ext: dict[str, tuple[str, ...]] = {}
+    shuffles: tuple[tuple[str, ...], ...] = ()
+    gone: tuple[str, ...] = ()
 
     @property
     def count(self) -> int:
@@ -87,3 +95,11 @@ def owners(state: State, space: int) -> tuple[int, ...]:
 def owned_spaces(state: State, seat: int) -> tuple[int, ...]:
     """Return the shore spaces where ``seat`` has a clan marker."""
     return tuple(i + 1 for i, marks in enumerate(state.markers) if seat in marks)
+
+
+def deck_of(state: State, card: str) -> int:
+    """Return the deck a hidden customer belongs to: the last reshuffle it was part of, or 0."""
+    for index in range(len(state.shuffles), 0, -1):
+        if card in state.shuffles[index - 1]:
+            return index
+    return 0

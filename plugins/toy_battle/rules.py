@@ -10,6 +10,7 @@ from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Out
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
 
+from . import estimate as guess
 from . import evolve as fold
 from . import view as seen
 from .commands import DRAW, SKIP, DrawTroops, PlaceTroop, SkipEffect
@@ -300,3 +301,11 @@ class ToyBattle(Rules[State]):
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the tokens of every troop whose identity ``seat`` does not know."""
         return seen.hidden(state, seat)
+
+    def sample(self, view: Any, seat: int, rng: random.Random) -> State:
+        """Return a state ``seat`` could be in, its unseen troops drawn at random (for IS-MCTS)."""
+        return seen.sample(self.army.tokens, view, seat, rng)
+
+    def estimate(self, state: State) -> tuple[float, float]:
+        """Return each seat's chance of winning, as a rule of thumb (for bots' playouts)."""
+        return guess.estimate(self.board(state), state)

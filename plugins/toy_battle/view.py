@@ -1,4 +1,5 @@
-"""What each seat may see: views, redacted events and the hidden tokens (TB-HIDDEN-1 … 5).
+"""What each seat may see: views, redacted events, the hidden tokens (TB-HIDDEN-1 … 5) and
+the sampler that draws a whole state from a view, for bots that must not peek.
 
 A seat sees its own rack and face-down troops, the size of the other rack (plus the troops
 there that it saw go back, e.g. through the Castle), the sizes of both supplies but never their
@@ -7,14 +8,14 @@ order or contents, never the removed troops, and everything on the terrain and d
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import random
+from collections.abc import Collection, Mapping
 
 import msgspec
-
 from gamehall.core import Event
 
 from .events import SupplyShuffled, TroopsDrawn, TroopsRemoved, TroopTurnedDown
-from .state import Pending, State
+from .state import Options, Pending, State
 from .terrain import Board
 
 
@@ -59,6 +60,8 @@ class View(msgspec.Struct, frozen=True):
     over: bool
     winner: int | None
     reason: str
+    kwak_on_restricted: bool = False
+    tie_loser: str = "stuck"
 
 
 def _player(board: Board, state: State, seat: int, asking: int | None) -> PlayerView:
@@ -101,6 +104,8 @@ def view(board: Board, state: State, seat: int | None) -> View:
         over=state.over,
         winner=state.winner,
         reason=state.reason,
+        kwak_on_restricted=state.options.kwak_on_restricted,
+        tie_loser=state.options.tie_loser,
     )
 
 
@@ -125,3 +130,69 @@ def hidden(state: State, seat: int | None) -> Collection[str]:
         if other != seat:
             out.update(set(state.racks[other]) - set(state.known[other]))
     return out
+
+
+def sample(
+    tokens: Mapping[str, tuple[str, ...]], seen: View, seat: int, rng: random.Random
+) -> State:
+    """Return a state ``seat`` could be in, given its view: every unknown troop drawn at random.
+
+    ``tokens`` holds every troop of each colour. The troops a seat has not seen (its own
+    supply and removed troops; the other seat's rack but for the troops it saw go back, its
+    supply and its removed troops) are shuffled and dealt back into those places, as many as
+    the view counts; the other seat's face-down troops are drawn from its rack.
+    """
+    me, other, shown = seen.players[seat], seen.players[1 - seat], _on_table(seen)
+    mine = _unseen(tokens[me.colour], shown | set(me.rack or ()), rng)
+    theirs = _unseen(tokens[other.colour], shown | set(other.known), rng)
+    unknown = other.rack_size - len(other.known)
+    rack = (*other.known, *theirs[:unknown])
+    down = tuple(rng.sample(rack, other.face_down))
+    # Per seat: rack, supply, removed, face-down troops, troops the other seat knows.
+    parts = {
+        seat: (me.rack or (), *_deal(mine, me.supply), me.face_down_troops or (), ()),
+        1 - seat: (rack, *_deal(theirs[unknown:], other.supply), down, other.known),
+    }
+    racks, supply, removed, face_down, known = ((parts[0][i], parts[1][i]) for i in range(5))
+    blue = 0 if seen.players[0].colour == "blue" else 1
+    return State(
+        terrain=seen.terrain,
+        options=Options(
+            terrain=seen.terrain,
+            colour="blue" if blue == 0 else "red",
+            special_bases=seen.special_bases,
+            kwak_on_restricted=seen.kwak_on_restricted,
+            tie_loser="last" if seen.tie_loser == "last" else "stuck",
+        ),
+        blue=blue,
+        turn=seen.turn,
+        racks=racks,
+        supply=supply,
+        removed=removed,
+        face_down=face_down,
+        known=known,
+        stacks=dict(seen.stacks),
+        discard=seen.discard,
+        medals=(seen.players[0].medals, seen.players[1].medals),
+        taken=tuple((i, r.taken_by) for i, r in enumerate(seen.regions) if r.taken_by is not None),
+        queue=seen.queue,
+        ready=True,
+        over=seen.over,
+        winner=seen.winner,
+        reason=seen.reason,
+    )
+
+
+def _on_table(seen: View) -> set[str]:
+    return {troop for stack in seen.stacks.values() for troop in stack} | set(seen.discard)
+
+
+def _unseen(troops: tuple[str, ...], seen: set[str], rng: random.Random) -> list[str]:
+    unseen = [troop for troop in troops if troop not in seen]
+    rng.shuffle(unseen)
+    return unseen
+
+
+def _deal(troops: list[str], supply: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    # The supply is drawn from the front; the rest were removed at setup (TB-SETUP-5).
+    return tuple(troops[:supply]), tuple(troops[supply:])
