@@ -13,6 +13,9 @@
 * every invariant holds after every event;
 * no view or redacted event given to a seat (or a spectator) contains a token the game
   declares hidden from it, and no one sees the seed;
+* in a game with hidden information, at a few points of the playout (after commands 1, 2, 4,
+  8, …), a state sampled from each seat's view (``Rules.sample``, what bots search) gives that
+  view back, byte for byte, and the samples vary what the seat cannot see;
 
 and at the end that replaying the log gives the live state and that ``verify`` passes. Plugin
 authors run it on their own games the same way the project's tests do.
@@ -28,7 +31,7 @@ from typing import Any
 import msgspec
 
 from . import engine, replay
-from .bots import RandomBot
+from .bots import RandomBot, can_sample
 from .errors import GamehallError, IllegalCommand, InvalidCommand
 from .events import Command, Event, MatchStarted, Recorded
 from .registry import Registry, Ruleset
@@ -146,6 +149,8 @@ def check_playout(
         before, state = len(table.events), table.state
         table.send(seat, command)
         checker.after_events(table.events[before:], before + 1, state)
+        if table.commands & (table.commands - 1) == 0:  # 1, 2, 4, 8, …: a few, cheap
+            checker.check_samples()
     else:
         raise ConformanceError(f"{case.name} seed {seed}: no end after {max_commands} commands")
     checker.finish()
@@ -162,6 +167,8 @@ class _Checker:
         self.players = case.players
         self.seen: dict[Command, None] = {}
         self.hidden_seen = 0
+        self.sampled_hidden = 0
+        self.sample_varied = False
         self.seed = table.events[0].seed if isinstance(table.events[0], MatchStarted) else None
 
     def fail(self, message: str) -> ConformanceError:
@@ -301,6 +308,35 @@ class _Checker:
                         f"seat {seat} sees hidden {sorted(leaked)[:5]} in {type(event).__name__}"
                     )
 
+    def check_samples(self) -> None:
+        """Check that states sampled from each seat's view give that view back, and vary."""
+        if not self.ruleset.game.hidden_information:
+            return
+        if not can_sample(self.ruleset):
+            raise self.fail(
+                "the game declares hidden information but cannot sample a state from a view "
+                "(Rules.sample), which bots that must not peek need"
+            )
+        state, rules = self.table.state, self.rules
+        for seat in range(self.players):
+            view = rules.view(state, seat)
+            expected = msgspec.msgpack.encode(view)
+            drawn = []
+            for attempt in range(2):
+                rng = random.Random(f"sample:{self.table.seq}:{seat}:{attempt}")
+                sampled = rules.sample(view, seat, rng)
+                back = rules.view(sampled, seat)
+                if msgspec.msgpack.encode(back) != expected:
+                    where = _first_difference(msgspec.to_builtins(view), msgspec.to_builtins(back))
+                    raise self.fail(
+                        f"a state sampled from seat {seat}'s view does not give that view back "
+                        f"(first difference at {where})"
+                    )
+                drawn.append(msgspec.msgpack.encode(sampled))
+            if rules.hidden(state, seat):
+                self.sampled_hidden += 1
+                self.sample_varied = self.sample_varied or drawn[0] != drawn[1]
+
     def finish(self) -> None:
         records = self.table.records()
         live = msgspec.msgpack.encode(self.table.state)
@@ -314,6 +350,25 @@ class _Checker:
             )
         if self.ruleset.game.hidden_information and not self.hidden_seen:
             raise self.fail("the game declares hidden information but hid nothing from any seat")
+        if self.sampled_hidden >= 3 and not self.sample_varied:
+            raise self.fail(
+                f"{self.sampled_hidden} pairs of states sampled while something was hidden were "
+                "all the same: Rules.sample must draw what a seat cannot see at random"
+            )
+
+
+def _first_difference(expected: Any, got: Any, path: str = "view") -> str:
+    """Return where two decoded values first differ, as a path (``view.players[1].rack``)."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for key in [*expected, *(k for k in got if k not in expected)]:
+            if expected.get(key) != got.get(key):
+                return _first_difference(expected.get(key), got.get(key), f"{path}.{key}")
+        return f"{path} (the order of keys)"
+    if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
+        for index, (a, b) in enumerate(zip(expected, got, strict=True)):
+            if a != b:
+                return _first_difference(a, b, f"{path}[{index}]")
+    return f"{path}: {expected!r:.60} != {got!r:.60}"
 
 
 def _strings(data: bytes) -> set[str]:

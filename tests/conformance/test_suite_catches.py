@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import random
+
+import msgspec
 import pytest
-from gamehall.core import Command, Context, Event, Registry
+from gamehall.core import Command, Context, Event, Registry, Rules
 from gamehall.core.conformance import Case, ConformanceError, cases, check_playout
 
 from tests.core.sample_games import LEAKY, SECRETS, Reveal, SamplePlugin, Secrets
@@ -51,6 +54,22 @@ class _ListsRefused(Secrets):
         return [Reveal(), *listed] if listed and len(listed) == 1 else listed
 
 
+class _NoSampler(Secrets):
+    sample = Rules.sample  # type: ignore[assignment]
+
+
+class _SamplerForgetsPasses(Secrets):
+    # Loses what the view tells: the passes in a row.
+    def sample(self, view: Any, seat: int, rng: Any) -> Any:
+        return msgspec.structs.replace(super().sample(view, seat, rng), passes=0)
+
+
+class _SamplerNeverVaries(Secrets):
+    # Draws the other hands in one fixed order, not at random.
+    def sample(self, view: Any, seat: int, rng: Any) -> Any:
+        return super().sample(view, seat, random.Random(0))
+
+
 class _Nondeterministic(Secrets):
     calls = 0
 
@@ -71,6 +90,9 @@ class _Nondeterministic(Secrets):
         (_AcceptsIllegal, "accepted but is not in legal"),
         (_ListsRefused, "legal command .* refused"),
         (_Nondeterministic, "verify|refused|accepted"),
+        (_NoSampler, "cannot sample a state from a view"),
+        (_SamplerForgetsPasses, r"sampled from seat \d's view does not give that view back"),
+        (_SamplerNeverVaries, "were all the same"),
     ],
 )
 def test_contract_breaches_are_caught(rules: type, message: str) -> None:

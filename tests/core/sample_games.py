@@ -68,6 +68,10 @@ class SecretView(msgspec.Struct, frozen=True):
     shown: tuple[str | None, ...]
     turn: int
     over: bool
+    passes: int = 0
+
+
+CARDS = tuple(f"card-{c:02d}" for c in range(1, 20))
 
 
 class Secrets(Rules[SecretState]):
@@ -78,8 +82,8 @@ class Secrets(Rules[SecretState]):
         return SecretState(n, (None,) * n, (None,) * n)
 
     def start(self, state: SecretState, config: MatchConfig, rng: Any) -> Sequence[Event]:
-        cards = rng.sample(range(1, 20), state.players)
-        return [CardDealt(seat=s, card=f"card-{c:02d}") for s, c in enumerate(cards)]
+        cards = rng.sample(CARDS, state.players)
+        return [CardDealt(seat=s, card=c) for s, c in enumerate(cards)]
 
     def decide(self, state: SecretState, command: Command, ctx: Context) -> Sequence[Event]:
         seat = state.turn
@@ -125,9 +129,21 @@ class Secrets(Rules[SecretState]):
 
     def view(self, state: SecretState, seat: int | None) -> Any:
         if self.leak:
-            return SecretView(state.hands[1], state.shown, state.turn, state.over)
+            return SecretView(state.hands[1], state.shown, state.turn, state.over, state.passes)
         mine = state.hands[seat] if seat is not None else None
-        return SecretView(mine, state.shown, state.turn, state.over)
+        return SecretView(mine, state.shown, state.turn, state.over, state.passes)
+
+    def sample(self, view: Any, seat: int, rng: Any) -> SecretState:
+        seen = {view.mine, *view.shown}
+        unseen = [c for c in CARDS if c not in seen]
+        rng.shuffle(unseen)
+        hands = tuple(
+            view.mine if s == seat else shown if shown is not None else unseen.pop()
+            for s, shown in enumerate(view.shown)
+        )
+        return SecretState(
+            len(hands), hands, view.shown, view.turn, view.passes, view.over
+        )
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
         if isinstance(event, CardDealt) and event.seat != seat:

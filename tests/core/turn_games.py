@@ -109,6 +109,8 @@ class StrikeView(msgspec.Struct, frozen=True):
     striking: bool
     answered: tuple[bool, ...]
     discard: tuple[str, ...]
+    answer: str | None = None  # the seat's own answer to the window ("", "let" or its ward)
+    strikes: int = 0
 
 
 def _replace(state: StrikeState, **changes: Any) -> StrikeState:
@@ -247,7 +249,32 @@ class StrikeRules(Rules[StrikeState]):
             striking=state.striking,
             answered=answered,
             discard=state.discard,
+            answer=state.answers[seat] if seat is not None and state.striking else None,
+            strikes=state.strikes,
         )
+
+    def sample(self, view: StrikeView, seat: int, rng: Any) -> StrikeState:
+        # Wards are dealt in order and leave hands only for the discard pile.
+        dealt = sum(view.hand_sizes) + len(view.discard)
+        unseen = [w for w in WARDS[:dealt] if w not in view.hand and w not in view.discard]
+        rng.shuffle(unseen)
+        hands = tuple(
+            view.hand if s == seat else tuple(unseen.pop() for _ in range(size))
+            for s, size in enumerate(view.hand_sizes)
+        )
+        answers: tuple[str | None, ...] = ()
+        if view.striking:
+            answers = tuple(
+                None if s == view.turn
+                else view.answer if s == seat
+                else "" if not view.answered[s]
+                else rng.choice(["let", *hands[s]])
+                for s in range(len(hands))
+            )  # fmt: skip
+        return StrikeState(
+            len(hands), hands, view.coins, view.points, view.turn, view.striking, answers,
+            view.strikes, dealt, view.discard,
+        )  # fmt: skip
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
         if isinstance(event, (WardDealt, Traded, Answered)) and event.seat != seat:
