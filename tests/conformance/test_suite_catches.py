@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
-
-import random
 
 import msgspec
 import pytest

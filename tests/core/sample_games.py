@@ -141,9 +141,7 @@ class Secrets(Rules[SecretState]):
             view.mine if s == seat else shown if shown is not None else unseen.pop()
             for s, shown in enumerate(view.shown)
         )
-        return SecretState(
-            len(hands), hands, view.shown, view.turn, view.passes, view.over
-        )
+        return SecretState(len(hands), hands, view.shown, view.turn, view.passes, view.over)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
         if isinstance(event, CardDealt) and event.seat != seat:
