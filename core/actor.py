@@ -233,6 +233,7 @@ class Actor:
         self._answer(accepted, result)
         self.hall.hub.publish(self.match, result)
         self._maybe_snapshot(previous)
+        self.hall.bots.wake(self.match)
 
     def _answer(
         self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], records: list[Recorded]

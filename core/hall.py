@@ -21,6 +21,8 @@ from anyio.abc import TaskGroup
 
 from . import engine
 from .actor import Ack, Actor, Loaded, SendCommand
+from .bots.driver import BotDriver, from_info, seat_bots, stored
+from .bots.spec import BotSpec
 from .errors import GamehallError, InvalidCommand, StoreClosed, UnknownMatch
 from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
 from .hub import Hub
@@ -73,6 +75,7 @@ class MatchInfo(msgspec.Struct, frozen=True):
     updated: float
     forked_from: str | None = None
     fork_seq: int | None = None
+    bots: dict[int, str] = {}
 
 
 class Hall:
@@ -99,6 +102,7 @@ class Hall:
         self._tg: TaskGroup | None = None
         self._closed = False
         self._reaper: anyio.CancelScope | None = None
+        self.bots = BotDriver(self)
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -122,6 +126,7 @@ class Hall:
             return await self._tg.__aexit__(exc_type, exc, tb)
         # The caller's own error leaves unwrapped (not in an ExceptionGroup); actors stop.
         self._closed = True
+        self.bots.close()
         self._tg.cancel_scope.cancel()
         await self._tg.__aexit__(None, None, None)
         return None
@@ -131,6 +136,7 @@ class Hall:
         if self._closed:
             return
         self._closed = True
+        self.bots.close()
         if self._reaper is not None:
             self._reaper.cancel()
         for actor in list(self._actors.values()):
@@ -145,6 +151,11 @@ class Hall:
         if self._tg is None:
             raise StoreClosed("the hall is not running (use 'async with Hall(...)')")
         self._tg.start_soon(fn, *args)
+
+    @property
+    def closed(self) -> bool:
+        """Tell whether the hall has stopped taking work (or never started)."""
+        return self._closed or self._tg is None
 
     def _check_open(self) -> None:
         if self._closed or self._tg is None:
@@ -163,22 +174,41 @@ class Hall:
         seed: int | None = None,
         match_id: str | None = None,
         info: Mapping[str, Any] | None = None,
+        bots: Mapping[int, str | BotSpec] | None = None,
+        bot_seed: int | None = None,
     ) -> str:
         """Start a match and return its id once its first events are durable.
 
         ``info`` is kept with the match in the store's listing (``matches()``), for adapters
         that remember things about a match outside its events (who plays which seat, …).
+        ``bots`` names the seats the engine plays, each with its bot (``{1: "mcts:2000"}``,
+        see :func:`gamehall.core.bots.parse_bot`); they are kept in ``info``, each with a seed
+        drawn afresh or derived from ``bot_seed`` (never the match seed itself).
         """
         self._check_open()
         ruleset = self.registry.ruleset(game, expansions)
         started = ruleset.started(players, options, expansion_options, seed)
+        seats = seat_bots(ruleset, started.players, bots or {}, bot_seed)
+        extra = {**(info or {}), "bots": stored(seats)} if seats else info
         state, events = engine.begin(ruleset, started)
         match = match_id or new_match_id()
         metas = [Meta(versions=ruleset.versions), *[NO_META] * (len(events) - 1)]
-        await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, info)))
+        await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, extra)))
         loaded = Loaded(ruleset, started.seed or 0, started.players, state, len(events), {})
         self._start_actor(match, loaded)
+        self.bots.attach(match, seats)
         return match
+
+    def set_bots(
+        self, match: str, bots: Mapping[int, str | BotSpec], bot_seed: int | None = None
+    ) -> None:
+        """Change which seats of a match the engine plays, for as long as this hall runs.
+
+        The bots chosen at :meth:`create` stay in the store; this is for a session that
+        takes a bot's seat itself, or lets a bot play a seat that had none.
+        """
+        actor = self._actor(match)
+        self.bots.attach(match, seat_bots(actor.ruleset, actor.players, bots, bot_seed))
 
     async def send(
         self,
@@ -274,6 +304,7 @@ class Hall:
             entry.updated,
             started.forked_from,
             started.fork_seq,
+            self.bots.bots_of(match) if match in self.bots.seats else _bots(entry.info),
         )
 
     def matches(self, after: str = "", limit: int | None = None) -> list[Any]:
@@ -409,6 +440,7 @@ class Hall:
         if actor is None:
             self._check_open()
             actor = self._start_actor(match, self.load(match))
+            self.bots.activated(match)
         actor.touched = time.monotonic()
         return actor
 
@@ -502,6 +534,10 @@ class Hall:
 def new_match_id() -> str:
     """Return a fresh, unguessable match id."""
     return secrets.token_hex(8)
+
+
+def _bots(info: Mapping[str, Any]) -> dict[int, str]:
+    return {seat: bot.bot for seat, bot in sorted(from_info(info).items())}
 
 
 def _info(started: MatchStarted, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -1,0 +1,219 @@
+"""The engine's bot player: it plays the bot seats of a hall's active matches.
+
+A match's bot seats are chosen when it is created (``Hall.create(..., bots=...)``) and kept
+with it in the store's listing (its ``info``), each with a seed of its own, so every adapter
+(terminal, stdio, HTTP, an embedding service) gets bots without playing them itself, and a
+restarted hall plays them again as soon as the match is active. Whenever a match's state
+changes (a commit, an activation), the driver looks at who is awaited; for each bot seat, it
+gives the bot the seat's view and legal commands (never the state), lets it think in a
+worker thread, and sends its command with the id ``bot-SEAT-SEQ`` (SEQ: the version the bot
+decided on). A retry after a failure or a restart sends the same id for the same decision,
+which the actor answers with the first answer: a bot never plays twice.
+
+A bot decides only when awaited; it takes free actions when it is asked anyway (its legal
+commands include them). ``hold`` keeps a match's bots waiting while a person is asked
+something out of turn (the terminal does this), ``release`` lets them go on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import msgspec
+import structlog
+
+from ..errors import GamehallError, IllegalCommand, StoreClosed
+from .spec import BotSpec, check_bot, make_bot, parse_bot
+
+if TYPE_CHECKING:
+    from ..hall import Hall
+    from ..registry import Ruleset
+
+log = structlog.get_logger("gamehall.bots")
+
+THINKERS = 2  # bots that think at once: one per core of a small machine
+
+
+class SeatBot(msgspec.Struct, frozen=True):
+    """A bot seat as the match remembers it: the bot in words and its own seed."""
+
+    bot: str
+    seed: int
+
+
+def bot_seed(base: int | None, seat: int) -> int:
+    """Return a seat's bot seed: drawn afresh, or derived from ``base`` (never equal to it)."""
+    if base is None:
+        return secrets.randbits(63)
+    digest = hashlib.sha256(f"gamehall-bot:{base}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def seat_bots(
+    ruleset: Ruleset,
+    players: int,
+    bots: Mapping[int, str | BotSpec],
+    base_seed: int | None = None,
+) -> dict[int, SeatBot]:
+    """Check bot seats for a new match and give each its seed; refuse what cannot play."""
+    seats: dict[int, SeatBot] = {}
+    for seat, given in bots.items():
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise GamehallError(f"bot seat {seat!r} does not exist: seats are 0 to {players - 1}")
+        spec = parse_bot(given) if isinstance(given, str) else given
+        check_bot(spec, ruleset)
+        seats[seat] = SeatBot(str(spec), bot_seed(base_seed, seat))
+    return seats
+
+
+def stored(seats: Mapping[int, SeatBot]) -> dict[str, Any]:
+    """Return bot seats as the match's stored info keeps them."""
+    return {str(seat): msgspec.to_builtins(bot) for seat, bot in sorted(seats.items())}
+
+
+def from_info(info: Mapping[str, Any]) -> dict[int, SeatBot]:
+    """Return the bot seats a match's stored info names (none for older matches)."""
+    raw = info.get("bots") or {}
+    try:
+        return {int(seat): msgspec.convert(bot, SeatBot) for seat, bot in raw.items()}
+    except (ValueError, TypeError, AttributeError, msgspec.ValidationError):
+        log.warning("bot seats in the match info are unreadable; the seats wait for people")
+        return {}
+
+
+class BotDriver:
+    """Play the bot seats of a hall's matches whenever the rules await them."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+        self.seats: dict[str, dict[int, SeatBot]] = {}
+        self.failed: dict[str, str] = {}
+        self.played = 0
+        self._held: set[str] = set()
+        self._running: set[str] = set()
+        self._again: set[str] = set()
+        self._scopes: dict[str, anyio.CancelScope] = {}
+        self._limiter = anyio.CapacityLimiter(THINKERS)
+
+    # -- which seats are bots ----------------------------------------------------------------
+
+    def attach(self, match: str, seats: Mapping[int, SeatBot]) -> None:
+        """Let the driver play these seats of a match (replacing what it played there)."""
+        if seats:
+            self.seats[match] = dict(seats)
+        else:
+            self.seats.pop(match, None)
+        self.failed.pop(match, None)
+        self.wake(match)
+
+    def activated(self, match: str) -> None:
+        """Read a match's bot seats from its stored info when its actor starts."""
+        if match in self.seats:
+            self.wake(match)
+            return
+        entry = self.hall.store.stream_info(match)
+        seats = from_info(entry.info) if entry is not None else {}
+        if seats:
+            self.attach(match, seats)
+
+    def bots_of(self, match: str) -> dict[int, str]:
+        """Return the bot seats of a match, each with its bot in words."""
+        return {seat: bot.bot for seat, bot in sorted(self.seats.get(match, {}).items())}
+
+    # -- holding -----------------------------------------------------------------------------
+
+    def hold(self, match: str) -> None:
+        """Keep a match's bots from moving until :meth:`release` (a person is being asked)."""
+        self._held.add(match)
+
+    def release(self, match: str) -> None:
+        """Let a match's bots move again."""
+        self._held.discard(match)
+        self.wake(match)
+
+    def due(self, match: str) -> list[int]:
+        """Return the bot seats a match awaits now (none while held or failed)."""
+        seats = self.seats.get(match)
+        if not seats or match in self._held or match in self.failed:
+            return []
+        return [seat for seat in sorted(self.hall.awaiting(match)) if seat in seats]
+
+    async def settled(self, match: str, poll: float = 0.005) -> None:
+        """Wait until no bot seat of a match is awaited; raise if its bot failed."""
+        while True:
+            failure = self.failed.get(match)
+            if failure is not None:
+                raise GamehallError(failure)
+            if not self.due(match):
+                return
+            await anyio.sleep(poll)
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def wake(self, match: str) -> None:
+        """Look at a match again soon: its state changed, or its bots were set or released."""
+        if match not in self.seats or self.hall.closed:
+            return
+        if match in self._running:
+            self._again.add(match)
+            return
+        self._running.add(match)
+        self.hall.spawn(self._play, match)
+
+    def close(self) -> None:
+        """Stop every bot at once (a bot thinking in a thread is left to finish alone)."""
+        for scope in list(self._scopes.values()):
+            scope.cancel()
+
+    async def _play(self, match: str) -> None:
+        with anyio.CancelScope() as scope:
+            self._scopes[match] = scope
+            try:
+                while True:
+                    self._again.discard(match)
+                    while await self._play_one(match):
+                        pass
+                    if match not in self._again:
+                        return
+            except StoreClosed:
+                return
+            except Exception as exc:  # noqa: BLE001 - a bot's failure must not stop the hall
+                log.exception("bot failed", match=match)
+                self.failed[match] = f"the bot of match {match} failed: {type(exc).__name__}"
+            finally:
+                self._running.discard(match)
+                self._scopes.pop(match, None)
+
+    async def _play_one(self, match: str) -> bool:
+        """Play one awaited bot seat; return whether one was played."""
+        due = self.due(match)
+        if not due or self.hall.closed:
+            return False
+        seat = due[0]
+        bot_seat = self.seats[match][seat]
+        seen = self.hall.view(match, seat)
+        if not seen.legal:
+            return False
+        ruleset = self.hall.ruleset(match)
+        bot = make_bot(bot_seat.bot, ruleset, f"{bot_seat.seed}:{seat}:{seen.seq}")
+        async with self._limiter:
+            command = await anyio.to_thread.run_sync(
+                bot.choose, seat, seen.legal, lambda: seen.view, abandon_on_cancel=True
+            )
+        if self.hall.closed or self.hall.view(match, None).seq != seen.seq:
+            return True  # the match moved while the bot thought: decide again on the new state
+        try:
+            await self.hall.send(match, seat, command, f"bot-{seat}-{seen.seq}")
+        except IllegalCommand as exc:
+            if self.hall.view(match, None).seq != seen.seq:
+                return True  # another command came first: decide again on the new state
+            # The rules refused a command they listed: a game bug; say so once and stop.
+            self.failed[match] = f"the bot of seat {seat} was refused: {exc}"
+            log.warning("bot refused", match=match, seat=seat, error=str(exc))
+            return False
+        self.played += 1
+        return True
