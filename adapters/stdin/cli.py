@@ -9,11 +9,21 @@ from typing import Any
 
 import anyio
 from gamehall.core import GamehallError, UnknownMatch, default_registry
+from gamehall.core.bots import check_bot, parse_bot
+from gamehall.core.bots.driver import from_info
 from gamehall.core.hall import Hall
 from gamehall.core.replay import fold, ruleset_for, started_of
 from gamehall.core.store import MemoryStore, Store
 
-from .common import DEFAULT_DB, describe_options, open_store, parse_options, parse_seats
+from .common import (
+    DEFAULT_DB,
+    bots_of,
+    describe_options,
+    open_store,
+    parse_options,
+    parse_seats,
+    role_of,
+)
 from .human import HumanGame, Terminal, default_roles, outcome_text, roles_from_log
 from .screen import Progress, print_table
 from .protocol import serve
@@ -33,7 +43,8 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="S=ROLE",
-        help="seat S (from 0) is 'human' or 'bot'; default: seat 0 human, the others bots",
+        help="seat S (from 0) is 'human', 'bot' (random) or 'bot:KIND[:BUDGET]' (bot:mcts:2000, "
+        "bot:ismcts:500, bot:ismcts:2s); default: seat 0 human, the others random bots",
     )
     play.add_argument("--match", help="id of the new match (default: a random one)")
     play.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
@@ -64,6 +75,14 @@ def register(sub: Any) -> None:
     sim.add_argument("game", help="game id (see 'gamehall games')")
     sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
     _match_arguments(sim)
+    sim.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="S=ROLE",
+        help="seat S (from 0) is played by 'bot' (random, the default) or 'bot:KIND[:BUDGET]' "
+        "(bot:mcts:2000, bot:ismcts:500)",
+    )
     sim.add_argument("--db", help="store the matches in this SQLite file")
     sim.set_defaults(func=run_simulate)
 
@@ -131,6 +150,9 @@ def run_play(args: argparse.Namespace) -> int:
     ruleset = registry.ruleset(args.game, args.expansion)
     started = ruleset.started(args.players, options, expansion_options, args.seed)
     roles = default_roles(started.players) | parse_seats(args.seat, started.players)
+    bots = bots_of(roles)
+    for seat, bot in bots.items():
+        check_bot(parse_bot(bot), ruleset)
     store = open_store(args.db, registry)
 
     async def main() -> int:
@@ -143,9 +165,11 @@ def run_play(args: argparse.Namespace) -> int:
                 expansion_options=expansion_options,
                 seed=started.seed,
                 match_id=args.match,
+                bots=bots,
+                bot_seed=args.seed,
             )
             term = Terminal(sys.stdin, sys.stdout)
-            return await HumanGame(hall, match, roles, started.seed or 0, term).run()
+            return await HumanGame(hall, match, roles, term).run()
 
     try:
         return anyio.run(main)
@@ -164,30 +188,38 @@ def run_resume(args: argparse.Namespace) -> int:
         ruleset = ruleset_for(registry, records)
         started = started_of(records)
         players = started.players
-        roles = resumed_roles(ruleset, records, players)
+        entry = store.stream_info(args.match)
+        kept = {seat: bot.bot for seat, bot in from_info(entry.info if entry else {}).items()}
+        roles = resumed_roles(ruleset, records, players, kept)
         roles |= parse_seats(args.seat, players)
+        bots = bots_of(roles)
 
         async def main() -> int:
             async with Hall(store, registry) as hall:
+                if bots != kept:
+                    hall.set_bots(args.match, bots)  # for this session; the stored ones stay
                 term = Terminal(sys.stdin, sys.stdout)
-                return await HumanGame(hall, args.match, roles, started.seed or 0, term).run()
+                return await HumanGame(hall, args.match, roles, term).run()
 
         return anyio.run(main)
     finally:
         store.close()
 
 
-def resumed_roles(ruleset: Any, records: Any, players: int) -> dict[int, str]:
+def resumed_roles(
+    ruleset: Any, records: Any, players: int, bots: dict[int, str] | None = None
+) -> dict[int, str]:
     """Return the role of each seat when a match is resumed.
 
-    A seat keeps the role its last command was chosen by. A seat that has not acted yet but is
-    awaited now was a person's (a bot never leaves a question open); the others get the
-    defaults of ``play``.
+    The bot seats the match was created with stay bots. Another seat keeps the role its last
+    command was chosen by. A seat that has not acted yet but is awaited now was a person's (a
+    bot never leaves a question open); the others get the defaults of ``play``.
     """
     roles = default_roles(players)
     awaited = ruleset.rules.awaiting(fold(ruleset, records))
     roles |= {seat: "human" for seat in awaited if 0 <= seat < players}
-    return roles | roles_from_log(records, players)
+    roles |= roles_from_log(records, players)
+    return roles | {seat: role_of(parse_bot(bot)) for seat, bot in (bots or {}).items()}
 
 
 # -- matches ----------------------------------------------------------------------------------
@@ -249,6 +281,12 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise GamehallError("--games must be at least 1")
     registry = default_registry()
     options, expansion_options = parse_options(args.option)
+    ruleset = registry.ruleset(args.game, args.expansion)
+    players = ruleset.started(args.players, options, expansion_options, 0).players
+    roles = parse_seats(args.seat, players)
+    people = [seat for seat, role in roles.items() if role == "human"]
+    if people:
+        raise GamehallError(f"simulate plays bots only: seat {people[0]} cannot be human")
     store = open_store(args.db, registry) if args.db else None
     try:
         with Progress("simulate", args.games) as progress:
@@ -263,6 +301,7 @@ def run_simulate(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 store=store,
                 progress=progress,
+                bots=bots_of(roles),
             )
     finally:
         if store is not None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gamehall.core import GamehallError, InvalidOptions, Registry, default_registry
+from gamehall.core.bots import BotError, BotSpec, parse_role
 from gamehall.core.store import SQLiteStore
 
 DEFAULT_DB = "gamehall.db"
@@ -44,24 +45,40 @@ def parse_options(pairs: Iterable[str]) -> tuple[dict[str, Any], dict[str, dict[
     return options, per_expansion
 
 
-ROLES = ("human", "bot")
-
-
 def parse_seats(pairs: Sequence[str], players: int) -> dict[int, str]:
-    """Read ``S=human`` / ``S=bot`` flags into a role per seat (seats count from 0)."""
+    """Read ``S=human`` / ``S=bot`` / ``S=bot:mcts:2000`` flags into a role per seat (from 0)."""
     roles: dict[int, str] = {}
     for pair in pairs:
         seat_text, sep, role = pair.partition("=")
-        if not sep or role not in ROLES:
-            raise InvalidOptions(f"--seat {pair!r}: expected SEAT=human or SEAT=bot")
+        try:
+            spec = parse_role(role) if sep else False
+        except BotError as exc:
+            if role.startswith("bot:"):
+                raise InvalidOptions(f"--seat {pair!r}: {exc}") from None
+            spec = False
+        if spec is False:
+            raise InvalidOptions(
+                f"--seat {pair!r}: expected SEAT=human or SEAT=bot (or SEAT=bot:KIND[:BUDGET], "
+                "KIND one of random, mcts, ismcts)"
+            )
         try:
             seat = int(seat_text)
         except ValueError:
             raise InvalidOptions(f"--seat {pair!r}: the seat must be a number") from None
         if not 0 <= seat < players:
             raise InvalidOptions(f"--seat {pair!r}: seats are 0 to {players - 1}")
-        roles[seat] = role
+        roles[seat] = "human" if spec is None else role_of(spec)
     return roles
+
+
+def role_of(spec: BotSpec) -> str:
+    """Return a bot's seat role: ``bot`` for the random bot, else ``bot:KIND[:BUDGET]``."""
+    return "bot" if spec == BotSpec() else f"bot:{spec}"
+
+
+def bots_of(roles: Mapping[int, str]) -> dict[int, str]:
+    """Return the bot of each seat whose role is a bot (``random`` for plain ``bot``)."""
+    return {seat: role[4:] or "random" for seat, role in roles.items() if role.startswith("bot")}
 
 
 def describe_options(schema: Any) -> list[str]:

@@ -1,9 +1,11 @@
 """The human mode: a match in the terminal, with bots in the seats no person takes.
 
-Each awaited seat is played in turn: a bot answers at once; a person sees the board as that
-seat may see it, the decision asked, and the numbered legal commands, and answers with a
-number, a command's text or its JSON. Several people share the terminal (hot-seat); in a game
-with hidden information the terminal is handed over before each person's board is shown.
+Each awaited seat is played in turn: a bot seat is played by the engine (the hall's bot
+driver), one command at a time, while the terminal holds the other bots so that a person may
+act out of turn in between; a person sees the board as that seat may see it, the decision
+asked, and the numbered legal commands, and answers with a number, a command's text or its
+JSON. Several people share the terminal (hot-seat); in a game with hidden information the
+terminal is handed over before each person's board is shown.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 import anyio
-from gamehall.core import Command, GamehallError, RandomBot, words
+from gamehall.core import Command, GamehallError, words
 from gamehall.core.hall import Hall, SeatView
 from gamehall.core.words import MenuEntry
 from rich.markup import escape
@@ -31,7 +33,8 @@ def command_id(role: str, seat: int) -> str:
 
 
 def roles_from_log(records: Sequence[Any], players: int) -> dict[int, str]:
-    """Return the role each seat last played with, read from the command ids of a match."""
+    """Return the role each seat last played with, read from the command ids of a match
+    (``human-…`` from the terminal, ``bot-…`` from the engine's bots)."""
     roles: dict[int, str] = {}
     for record in records:
         meta = record.meta
@@ -83,13 +86,10 @@ class Terminal:
 class HumanGame:
     """Play one match of a running hall until it ends or the person leaves."""
 
-    def __init__(
-        self, hall: Hall, match: str, roles: Mapping[int, str], seed: int, term: Terminal
-    ) -> None:
+    def __init__(self, hall: Hall, match: str, roles: Mapping[int, str], term: Terminal) -> None:
         self.hall = hall
         self.match = match
         self.roles = dict(roles)
-        self.seed = seed
         self.term = term
         self.ruleset = hall.ruleset(match)
         self.players = hall.info(match).players
@@ -126,19 +126,24 @@ class HumanGame:
     async def run(self) -> int:
         """Play until the match is over (0) or the person quits (0, the match stays stored)."""
         self._introduce()
-        while True:
-            spectator = self.hall.view(self.match, None)
-            if spectator.outcome is not None:
-                self._finish(spectator)
-                return 0
-            if not await self._offer_free_actions(spectator.awaiting):
-                return self._saved()
-            seat = self._next_seat(spectator.awaiting)
-            if self.roles.get(seat) == "bot":
-                await self._bot_turn(seat)
-            elif not await self._human_turn(seat):
-                return self._saved()
-            self._tell_log()
+        bots = self.hall.bots
+        bots.hold(self.match)  # the engine's bots move only when the terminal lets them
+        try:
+            while True:
+                spectator = self.hall.view(self.match, None)
+                if spectator.outcome is not None:
+                    self._finish(spectator)
+                    return 0
+                if not await self._offer_free_actions(spectator.awaiting):
+                    return self._saved()
+                seat = self._next_seat(spectator.awaiting)
+                if self.roles.get(seat, "bot").startswith("bot"):
+                    await self._bot_turn(spectator.seq)
+                elif not await self._human_turn(seat):
+                    return self._saved()
+                self._tell_log()
+        finally:
+            bots.release(self.match)
 
     def _saved(self) -> int:
         self.term.say(f"match {self.match} saved: continue with 'gamehall resume {self.match}'")
@@ -200,13 +205,20 @@ class HumanGame:
         bots = [s for s in seats if self.roles.get(s) != "human"]
         return bots[0] if bots else seats[0]
 
-    async def _bot_turn(self, seat: int) -> None:
-        seen = self.hall.view(self.match, seat)
-        bot = RandomBot(f"bot:{self.seed}:{seat}:{seen.seq}")
-        command = bot.choose(seat, seen.legal, lambda: seen.view)
-        text = self.ruleset.describe(command, seen.view, seat)
-        await self.hall.send(self.match, seat, command, command_id("bot", seat))
-        self.term.show(f"{self.who(seat, 'bot')}: {escape(text)}")
+    async def _bot_turn(self, seq: int) -> None:
+        """Let the engine's bots play one command, then say what they did."""
+        await self.hall.bots.step(self.match)
+        open_game = not self.ruleset.game.hidden_information
+        view = self.hall.view(self.match, None).view
+        for record in self.hall.store.read(self.match, seq):
+            seat, command = record.meta.seat, record.meta.command
+            if seat is None or command is None:
+                continue
+            role = self.roles.get(seat, "bot")
+            # Where hands are hidden, a bot's command could name its cards: the log tells
+            # what the reader may know instead.
+            text = self.ruleset.describe(command, view, None) if open_game else "moves"
+            self.term.show(f"{self.who(seat, role)}: {escape(text)}")
 
     async def _human_turn(self, seat: int) -> bool:
         if self.handover and self._last_human != seat:

@@ -10,7 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
-from gamehall.core import RandomBot, Registry, Table
+from gamehall.core import Registry, Table
+from gamehall.core.bots import Bot, check_bot, make_bot, parse_bot
+from gamehall.core.bots.driver import bot_seed
 from gamehall.core.hall import new_match_id
 from gamehall.core.store import AppendRequest, Store
 
@@ -37,6 +39,7 @@ class Summary(msgspec.Struct):
     names: dict[str, int] = {}  # wins by what players call a seat (colour, clan), if named
     named: dict[str, int] = {}  # matches in which a seat had that name
     fixed: dict[int, str] = {}  # the name of each seat, when it never changed
+    bots: dict[int, str] = {}  # the bot of each seat that is not the random bot
 
     @property
     def mean_length(self) -> float:
@@ -52,6 +55,11 @@ class Summary(msgspec.Struct):
             for seat in range(self.players)
         )
         out = [f"{self.games} matches of {self.ruleset} ({self.players} players, seed {self.seed})"]
+        if self.bots:
+            played = ", ".join(
+                f"{self._seat(s)} {self.bots.get(s, 'random')}" for s in range(self.players)
+            )
+            out.append(f"bots: {played}")
         if self.reasons:
             ways = sorted(self.reasons.items(), key=lambda kv: (-kv[1], kv[0]))
             out.append("ended by: " + "; ".join(f"{why} {_pct(n, ended)}" for why, n in ways))
@@ -109,9 +117,17 @@ def simulate(
     store: Store | None = None,
     max_commands: int = 100_000,
     progress: Progress | None = None,
+    bots: Mapping[int, str] | None = None,
 ) -> Summary:
-    """Play ``games`` seeded random matches; store them when a store is given."""
+    """Play ``games`` seeded bot matches; store them when a store is given.
+
+    ``bots`` names the bot of a seat (``{1: "ismcts:500"}``); the other seats play random.
+    Each bot has a seed of its own, derived from the match's.
+    """
     ruleset = registry.ruleset(game, expansions)
+    chosen = {seat: str(parse_bot(spec)) for seat, spec in (bots or {}).items()}
+    for spec in chosen.values():
+        check_bot(parse_bot(spec), ruleset)
     base = secrets.randbits(31) if seed is None else seed
     wins: Counter[int] = Counter()
     reasons: Counter[str] = Counter()
@@ -128,8 +144,11 @@ def simulate(
         seats = started.players
         match = new_match_id() if store is not None else f"sim-{index}"
         table = Table(ruleset, started, stream=match)
-        bots = {seat: RandomBot(f"bot:{base + index}:{seat}") for seat in range(seats)}
-        outcome = table.play(bots, max_commands)
+        seated: dict[int, Bot] = {
+            seat: make_bot(chosen.get(seat, "random"), ruleset, bot_seed(base + index, seat))
+            for seat in range(seats)
+        }
+        outcome = table.play(seated, max_commands)
         events += table.seq
         commands += table.commands
         if outcome is None:
@@ -161,6 +180,7 @@ def simulate(
         commands, dict(reasons), dict(names), dict(named),
         {seat: next(iter(n)) for seat, n in seen.items()} if all(len(n) == 1 for n in seen.values())
         else {},
+        {seat: spec for seat, spec in chosen.items() if spec != "random"},
     )  # fmt: skip
 
 

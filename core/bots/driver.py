@@ -94,6 +94,7 @@ class BotDriver:
         self.failed: dict[str, str] = {}
         self.played = 0
         self._held: set[str] = set()
+        self._allowed: dict[str, int] = {}
         self._running: set[str] = set()
         self._again: set[str] = set()
         self._scopes: dict[str, anyio.CancelScope] = {}
@@ -133,12 +134,31 @@ class BotDriver:
     def release(self, match: str) -> None:
         """Let a match's bots move again."""
         self._held.discard(match)
+        self._allowed.pop(match, None)
         self.wake(match)
+
+    async def step(self, match: str, poll: float = 0.005) -> None:
+        """Let one command of a held match's bots through and wait for it (or for no bot to
+        be awaited); raise if the bot failed."""
+        self._allowed[match] = 1
+        self.wake(match)
+        try:
+            while self._allowed.get(match, 0) > 0:
+                failure = self.failed.get(match)
+                if failure is not None:
+                    raise GamehallError(failure)
+                if not self.due(match):
+                    return
+                await anyio.sleep(poll)
+        finally:
+            self._allowed.pop(match, None)
 
     def due(self, match: str) -> list[int]:
         """Return the bot seats a match awaits now (none while held or failed)."""
         seats = self.seats.get(match)
-        if not seats or match in self._held or match in self.failed:
+        if not seats or match in self.failed:
+            return []
+        if match in self._held and not self._allowed.get(match):
             return []
         return [seat for seat in sorted(self.hall.awaiting(match)) if seat in seats]
 
@@ -216,4 +236,6 @@ class BotDriver:
             log.warning("bot refused", match=match, seat=seat, error=str(exc))
             return False
         self.played += 1
+        if match in self._allowed:
+            self._allowed[match] -= 1
         return True
