@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import anyio
@@ -100,14 +100,22 @@ class Gateway:
 
     # -- seats -------------------------------------------------------------------------------
 
-    async def seat(self, match: str, game: str, players: int, seating: Seating) -> Created:
+    async def seat(
+        self,
+        match: str,
+        game: str,
+        players: int,
+        seating: Seating,
+        roles: Sequence[str] | None = None,
+    ) -> Created:
         """Give a new match its seats; return the answer for its creator."""
         open_seats = seating == "open"
+        kinds = [role.split(":", 1)[0] for role in roles] if roles is not None else None
         tokens = await self.run_sync(
-            lambda: self.seats.seat_match(match, players, open_seats=open_seats)
+            lambda: self.seats.seat_match(match, players, open_seats=open_seats, roles=kinds)
         )
-        seats = [SeatToken(seat, token) for seat, token in enumerate(tokens)]
-        return Created(match, game, players, seating, seats)
+        seats = [SeatToken(seat, token) for seat, token in tokens]
+        return Created(match, game, players, seating, seats, self.hall.info(match).bots)
 
     # -- games -------------------------------------------------------------------------------
 

@@ -101,8 +101,13 @@ async def run_calculator(
 
 @post("/matches", status_code=201, tags=["matches"])
 async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
-    """Start a match; with ``tokens`` seating the answer holds one secret token per seat."""
+    """Start a match; the answer holds a secret token for each seat seated with one.
+
+    ``seats`` (one role per seat) mixes token seats, open seats and bot seats, which the
+    engine plays.
+    """
     gateway = gw(request)
+    bots = bot_seats(data, gateway.hall.registry)
     match = await gateway.hall.create(
         data.game,
         data.players,
@@ -110,9 +115,25 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
         options=data.options,
         expansion_options=data.expansion_options,
         seed=data.seed,
+        bots=bots,
+        bot_seed=data.seed,
     )
     players = gateway.hall.info(match).players
-    return await gateway.seat(match, data.game, players, data.seating)
+    return await gateway.seat(match, data.game, players, data.seating, data.seats)
+
+
+def bot_seats(data: CreateMatch, registry: Any) -> dict[int, str]:
+    """Return the bot of each bot seat of a create request, refusing a wrong number of seats."""
+    roles = data.seats
+    if roles is None:
+        return {}
+    low = registry.ruleset(data.game, data.expansions).player_range[0]
+    count = data.players if data.players is not None else low
+    if len(roles) != count:
+        raise ApiError(
+            400, "invalid_request", f"seats lists {len(roles)} roles for {count} players"
+        )
+    return {seat: role[4:] or "random" for seat, role in enumerate(roles) if role.startswith("bot")}
 
 
 @get("/matches/{match:str}", tags=["matches"])
@@ -125,7 +146,10 @@ async def get_match(request: Req, match: FromPath[str]) -> MatchOut:
     return MatchOut(
         match, info.game, info.expansions, info.players, info.version, info.created,
         info.updated, public.awaiting, public.outcome,
-        [SeatOut(s, bool(seats) and seats[s] is not None) for s in range(info.players)],
+        [
+            SeatOut(s, bool(seats) and seats[s] is not None, info.bots.get(s))
+            for s in range(info.players)
+        ],
         info.forked_from, info.fork_seq,
     )  # fmt: skip
 

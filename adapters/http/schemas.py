@@ -24,6 +24,13 @@ CommandId = Annotated[
 ]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1, description="makes the match reproducible")]
 Seating = Literal["tokens", "open"]
+SeatRole = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^(token|open|bot(:[a-z]+(:[0-9.]+s?)?)?)$",
+        description="token, open, or bot[:KIND[:BUDGET]] (bot:mcts:2000, bot:ismcts:500)",
+    ),
+]
 
 
 class Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -35,6 +42,8 @@ class CreateMatch(Request, frozen=True):
 
     ``seating`` is ``tokens`` to get one token per seat now (the creator hands them out), or
     ``open`` to let players claim the seats one by one through ``POST /matches/{match}/seats``.
+    ``seats``, if given, sets each seat apart (one entry per seat, in order): ``token``,
+    ``open``, or a bot (``bot``, ``bot:mcts:2000``, ``bot:ismcts:500``) that the engine plays.
     """
 
     game: str
@@ -44,6 +53,7 @@ class CreateMatch(Request, frozen=True):
     expansion_options: dict[str, dict[str, Any]] = {}
     seed: Seed | None = None
     seating: Seating = "tokens"
+    seats: list[SeatRole] | None = None
 
 
 class ClaimSeat(Request, frozen=True):
@@ -75,13 +85,14 @@ class SeatToken(msgspec.Struct, frozen=True):
 
 
 class Created(msgspec.Struct, frozen=True):
-    """A new match: its id and, with ``tokens`` seating, one token per seat."""
+    """A new match: its id, a token for each seat seated with one, and the bot seats."""
 
     match: str
     game: str
     players: int
     seating: Seating
     seats: list[SeatToken]
+    bots: dict[int, str] = {}
 
 
 class ExpansionOut(msgspec.Struct, frozen=True):
@@ -137,6 +148,7 @@ class SeatOut(msgspec.Struct, frozen=True):
 
     seat: int
     claimed: bool
+    bot: str | None = None
 
 
 class MatchOut(msgspec.Struct, frozen=True):

@@ -17,6 +17,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 
 from gamehall.core.errors import GamehallError
 
@@ -74,14 +75,32 @@ class SeatTokens:
 
     # -- writing (blocking: call from a worker thread) ---------------------------------------
 
-    def seat_match(self, match: str, players: int, *, open_seats: bool) -> list[str]:
-        """Create a match's seats; return one token per seat, or none when seats are open."""
-        tokens = [] if open_seats else [new_token() for _ in range(players)]
+    def seat_match(
+        self,
+        match: str,
+        players: int,
+        *,
+        open_seats: bool = False,
+        roles: Sequence[str] | None = None,
+    ) -> list[tuple[int, str]]:
+        """Create a match's seats; return (seat, token) for every seat given a token now.
+
+        ``roles`` gives each seat's role: ``token`` (a token now), ``open`` (claimed later) or
+        ``bot`` (played by the engine: it holds the digest of a token nobody has, so no token
+        acts for it and it is never free). Without roles, every seat is ``open`` or ``token``.
+        """
+        roles = list(roles) if roles is not None else ["open" if open_seats else "token"] * players
         now = time.time()
-        rows = [
-            (match, seat, None if open_seats else digest(tokens[seat]), None if open_seats else now)
-            for seat in range(players)
-        ]
+        tokens: list[tuple[int, str]] = []
+        rows: list[tuple[str, int, bytes | None, float | None]] = []
+        for seat, role in enumerate(roles):
+            if role == "open":
+                rows.append((match, seat, None, None))
+                continue
+            token = new_token()
+            if role == "token":
+                tokens.append((seat, token))
+            rows.append((match, seat, digest(token), now))
         with self._lock:
             self._db.executemany("INSERT INTO http_seats VALUES (?, ?, ?, ?)", rows)
             self._cache.pop(match, None)

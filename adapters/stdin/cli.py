@@ -25,8 +25,8 @@ from .common import (
     role_of,
 )
 from .human import HumanGame, Terminal, default_roles, outcome_text, roles_from_log
-from .screen import Progress, print_table
 from .protocol import serve
+from .screen import Progress, print_table
 from .simulate import simulate
 
 
@@ -151,7 +151,7 @@ def run_play(args: argparse.Namespace) -> int:
     started = ruleset.started(args.players, options, expansion_options, args.seed)
     roles = default_roles(started.players) | parse_seats(args.seat, started.players)
     bots = bots_of(roles)
-    for seat, bot in bots.items():
+    for bot in bots.values():
         check_bot(parse_bot(bot), ruleset)
     store = open_store(args.db, registry)
 

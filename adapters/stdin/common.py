@@ -45,18 +45,21 @@ def parse_options(pairs: Iterable[str]) -> tuple[dict[str, Any], dict[str, dict[
     return options, per_expansion
 
 
+_NO_ROLE = BotSpec("none")
+
+
 def parse_seats(pairs: Sequence[str], players: int) -> dict[int, str]:
     """Read ``S=human`` / ``S=bot`` / ``S=bot:mcts:2000`` flags into a role per seat (from 0)."""
     roles: dict[int, str] = {}
     for pair in pairs:
         seat_text, sep, role = pair.partition("=")
         try:
-            spec = parse_role(role) if sep else False
+            spec = parse_role(role) if sep else _NO_ROLE
         except BotError as exc:
             if role.startswith("bot:"):
                 raise InvalidOptions(f"--seat {pair!r}: {exc}") from None
-            spec = False
-        if spec is False:
+            spec = _NO_ROLE
+        if spec is _NO_ROLE:
             raise InvalidOptions(
                 f"--seat {pair!r}: expected SEAT=human or SEAT=bot (or SEAT=bot:KIND[:BUDGET], "
                 "KIND one of random, mcts, ismcts)"

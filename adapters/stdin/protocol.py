@@ -18,6 +18,7 @@ import msgspec
 import structlog
 from anyio.abc import TaskGroup
 from gamehall.core import GamehallError, Recorded
+from gamehall.core.bots import parse_role
 from gamehall.core.hall import Hall, Turn
 from gamehall.core.store import Store
 
@@ -40,7 +41,8 @@ class Matches(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Create(msgspec.Struct, forbid_unknown_fields=True):
-    """Start a match."""
+    """Start a match; ``seats`` gives a seat's role: ``human`` (the default), ``bot`` or
+    ``bot:KIND[:BUDGET]`` (``{"1": "bot:mcts:2000"}``): the engine plays bot seats."""
 
     game: str
     players: int | None = None
@@ -49,6 +51,7 @@ class Create(msgspec.Struct, forbid_unknown_fields=True):
     expansion_options: dict[str, dict[str, Any]] = {}
     seed: int | None = None
     match: str | None = None
+    seats: dict[str, str] = {}
 
 
 class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
@@ -198,7 +201,9 @@ class Server:
 
     async def matches(self, req: Matches) -> Any:
         rows = self.hall.matches(req.after, req.limit)
-        return {"matches": [{"match": r.stream, "version": r.version, **r.info} for r in rows]}
+        return {
+            "matches": [{"match": r.stream, "version": r.version, **_shown(r.info)} for r in rows]
+        }
 
     async def create(self, req: Create) -> Any:
         match = await self.hall.create(
@@ -209,8 +214,15 @@ class Server:
             expansion_options=req.expansion_options,
             seed=req.seed,
             match_id=req.match,
+            bots=_bots(req.seats),
+            bot_seed=req.seed,
         )
-        return {"match": match, "seq": self.hall.view(match, None).seq}
+        bots = self.hall.info(match).bots
+        return {
+            "match": match,
+            "seq": self.hall.view(match, None).seq,
+            "bots": {str(seat): bot for seat, bot in bots.items()},
+        }
 
     async def command(self, req: SendCommand) -> Any:
         self._seat(req.match, req.seat)
@@ -340,6 +352,30 @@ class _Watch:
         with anyio.move_on_after(timeout):
             while self.last < target and not self.scope.cancel_called:
                 await anyio.sleep(0.001)
+
+
+def _bots(seats: dict[str, str]) -> dict[int, str]:
+    """Return the bot of each seat whose role in a create request is a bot."""
+    bots: dict[int, str] = {}
+    for key, role in seats.items():
+        try:
+            seat = int(key)
+        except ValueError:
+            raise ProtocolError(
+                "invalid_request", f"create: seats: {key!r} is not a seat number"
+            ) from None
+        spec = parse_role(role)
+        if spec is not None:
+            bots[seat] = str(spec)
+    return bots
+
+
+def _shown(info: dict[str, Any]) -> dict[str, Any]:
+    """Return a match's stored info without its bots' seeds (they would foretell the bots)."""
+    if "bots" not in info:
+        return info
+    bots = {seat: bot.get("bot") for seat, bot in (info.get("bots") or {}).items()}
+    return {**info, "bots": bots}
 
 
 def _request_id(raw: dict[str, Any], number: int) -> RequestId:

@@ -145,7 +145,7 @@ def simulate(
         match = new_match_id() if store is not None else f"sim-{index}"
         table = Table(ruleset, started, stream=match)
         seated: dict[int, Bot] = {
-            seat: make_bot(chosen.get(seat, "random"), ruleset, bot_seed(base + index, seat))
+            seat: make_bot(chosen.get(seat, "random"), ruleset, bot_seed(base, index, seat))
             for seat in range(seats)
         }
         outcome = table.play(seated, max_commands)

@@ -27,6 +27,7 @@ import msgspec
 import structlog
 
 from ..errors import GamehallError, IllegalCommand, StoreClosed
+from .base import BotError
 from .spec import BotSpec, check_bot, make_bot, parse_bot
 
 if TYPE_CHECKING:
@@ -45,11 +46,12 @@ class SeatBot(msgspec.Struct, frozen=True):
     seed: int
 
 
-def bot_seed(base: int | None, seat: int) -> int:
-    """Return a seat's bot seed: drawn afresh, or derived from ``base`` (never equal to it)."""
+def bot_seed(base: int | None, *key: int) -> int:
+    """Return a bot's seed: drawn afresh, or derived from ``base`` and ``key`` (a seat, …),
+    never equal to ``base``, so a bot seeded from a match's seed cannot know that seed."""
     if base is None:
         return secrets.randbits(63)
-    digest = hashlib.sha256(f"gamehall-bot:{base}:{seat}".encode()).digest()
+    digest = hashlib.sha256(":".join(map(str, ("gamehall-bot", base, *key))).encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 
 
@@ -63,7 +65,7 @@ def seat_bots(
     seats: dict[int, SeatBot] = {}
     for seat, given in bots.items():
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise GamehallError(f"bot seat {seat!r} does not exist: seats are 0 to {players - 1}")
+            raise BotError(f"bot seat {seat!r} does not exist: seats are 0 to {players - 1}")
         spec = parse_bot(given) if isinstance(given, str) else given
         check_bot(spec, ruleset)
         seats[seat] = SeatBot(str(spec), bot_seed(base_seed, seat))
@@ -201,7 +203,7 @@ class BotDriver:
                         return
             except StoreClosed:
                 return
-            except Exception as exc:  # noqa: BLE001 - a bot's failure must not stop the hall
+            except Exception as exc:  # a bot's failure must not stop the hall
                 log.exception("bot failed", match=match)
                 self.failed[match] = f"the bot of match {match} failed: {type(exc).__name__}"
             finally:

@@ -101,7 +101,7 @@ async def _hand_over(registry: Registry) -> str:
     answers = io.StringIO("\n1\n\n1\nquit\n")
     async with Hall(MemoryStore(registry.codec), registry) as hall:
         match = await hall.create("tictactoe", seed=1)
-        game = HumanGame(hall, match, {0: "human", 1: "human"}, 1, Terminal(answers, out))
+        game = HumanGame(hall, match, {0: "human", 1: "human"}, Terminal(answers, out))
         game.handover = True  # what a game with hidden information gets with several people
         assert await game.run() == 0
     return out.getvalue()
@@ -120,7 +120,7 @@ def test_choose_refuses_an_ambiguous_or_unknown_answer(registry: Registry) -> No
         async with Hall(MemoryStore(registry.codec), registry) as hall:
             match = await hall.create("tictactoe", seed=1)
             game = HumanGame(
-                hall, match, {0: "human", 1: "bot"}, 1, Terminal(io.StringIO(), io.StringIO())
+                hall, match, {0: "human", 1: "bot"}, Terminal(io.StringIO(), io.StringIO())
             )
             seen = hall.view(match, 0)
             assert game.choose("3", 0, seen).cell == 2  # type: ignore[attr-defined]
