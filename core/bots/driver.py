@@ -156,13 +156,17 @@ class BotDriver:
             self._allowed.pop(match, None)
 
     def due(self, match: str) -> list[int]:
-        """Return the bot seats a match awaits now (none while held or failed)."""
+        """Return the bot seats a match awaits now (none while held or failed).
+
+        Asking activates the match, which reads its bot seats from the store.
+        """
+        awaited = self.hall.awaiting(match)
         seats = self.seats.get(match)
         if not seats or match in self.failed:
             return []
         if match in self._held and not self._allowed.get(match):
             return []
-        return [seat for seat in sorted(self.hall.awaiting(match)) if seat in seats]
+        return [seat for seat in sorted(awaited) if seat in seats]
 
     async def settled(self, match: str, poll: float = 0.005) -> None:
         """Wait until no bot seat of a match is awaited; raise if its bot failed."""
