@@ -1,4 +1,5 @@
-"""Terminal commands: ``games``, ``play``, ``matches``, ``resume``, ``serve-stdio``, ``simulate``."""
+"""Terminal commands: ``games``, ``play``, ``matches``, ``resume``, ``serve-stdio``, ``simulate``,
+``tournament``."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from .common import (
 from .human import HumanGame, Terminal, default_roles, outcome_text, roles_from_log
 from .protocol import serve
 from .screen import Progress, print_table
+from . import tournament
 from .simulate import simulate
 
 
@@ -85,6 +87,8 @@ def register(sub: Any) -> None:
     )
     sim.add_argument("--db", help="store the matches in this SQLite file")
     sim.set_defaults(func=run_simulate)
+
+    tournament.register(sub, _match_arguments)
 
 
 def _match_arguments(parser: argparse.ArgumentParser) -> None:
