@@ -44,7 +44,7 @@ class Node:
     def __init__(self, seat: int, command: Command | None) -> None:
         self.seat = seat
         self.command = command
-        self.children: dict[tuple[int, Command], Node] = {}
+        self.children: dict[int, dict[Command, Node]] = {}  # by the seat that acts, then command
         self.visits = 0
         self.total = 0.0
         self.avail = 1
@@ -121,10 +121,10 @@ class Search:
 
     def best(self, root: Node, legal: Sequence[Command]) -> Command:
         """Return the root's most visited legal command (the first of equals)."""
-        children = root.children
+        children = root.children.get(self.seat, {})
         best, most = legal[0], -1
         for command in legal:
-            child = children.get((self.seat, command))
+            child = children.get(command)
             visits = child.visits if child is not None else 0
             if visits > most:
                 best, most = command, visits
@@ -155,26 +155,28 @@ class Search:
             step.total += result.share(step.seat)
 
     def _select(self, node: Node, actor: int, options: Sequence[Command]) -> tuple[Node, bool]:
-        children = node.children
+        kids = node.children.get(actor)
+        if kids is None:
+            kids = node.children[actor] = {}
         untried: list[Command] = []
-        present: list[Node] = []
+        best: Node | None = None
+        score = -1.0
+        log, sqrt, c = math.log, math.sqrt, self.exploration
         for command in options:
-            child = children.get((actor, command))
+            child = kids.get(command)
             if child is None:
                 untried.append(command)
-            else:
-                child.avail += 1
-                present.append(child)
-        if untried:
-            command = untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-            child = children[(actor, command)] = Node(actor, command)
-            return child, True
-        log, c = math.log, self.exploration
-        best, score = present[0], -1.0
-        for child in present:
-            value = child.total / child.visits + c * math.sqrt(log(child.avail) / child.visits)
+                continue
+            child.avail += 1
+            visits = child.visits
+            value = child.total / visits + c * sqrt(log(child.avail) / visits)
             if value > score:
                 best, score = child, value
+        if untried:
+            command = untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+            child = kids[command] = Node(actor, command)
+            return child, True
+        assert best is not None
         return best, False
 
     def apply(self, state: Any, actor: int, command: Command) -> Any:

@@ -37,3 +37,24 @@ def test_bench_quick_writes_every_figure(tmp_path: Path) -> None:
 def test_makefile_bench_target_runs_the_runner() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert "bench: $(VENV)/.bench" in makefile and "-m bench" in makefile
+
+
+def test_bench_bots_reports_search_speed_and_the_openspiel_ratio_when_it_can(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "bots.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "bots", "--quick", "-o", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text())
+    wanted = ["mcts.tictactoe.iterations_per_s", "ismcts.toy_battle.iterations_per_s",
+              "ismcts.river_of_gold.iterations_per_s"]  # fmt: skip
+    assert all(results.get(name, 0) > 0 for name in wanted), results
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        assert "mcts.vs_openspiel" not in results  # reported only when it was measured
+    else:
+        assert results["mcts.vs_openspiel"] > 0 and "openspiel.tictactoe.iterations_per_s" in results
