@@ -12,6 +12,7 @@ from gamehall.core.rules import MatchConfig
 
 from . import evolve as fold
 from . import view as seen
+from . import words
 from .commands import DRAW, SKIP, DrawTroops, PlaceTroop, SkipEffect
 from .effects import Effect
 from .events import (
@@ -205,7 +206,11 @@ class ToyBattle(Rules[State]):
         ender = nxt if state.options.tie_loser == "stuck" else seat
         mine, theirs = state.medals[nxt], state.medals[seat]
         winner = nxt if mine > theirs else seat if theirs > mine else 1 - ender
-        batch.add(MatchEnded(winner=winner, reason="stuck", medals=state.medals, ended_by=ender))
+        batch.add(
+            MatchEnded(
+                winner=winner, reason="stuck", medals=state.medals, ended_by=ender, stuck=(nxt,)
+            )
+        )
 
     # -- helpers for effects ---------------------------------------------------------------
 
@@ -285,7 +290,7 @@ class ToyBattle(Rules[State]):
         """Return the winner once the match is over (TB-END-1 … TB-END-4)."""
         if not state.over or state.winner is None:
             return None
-        return Outcome((state.winner,), state.reason, state.medals)
+        return words.outcome(seen.view(self.board(state), state, None), self.board(state))
 
     # -- what each seat sees ---------------------------------------------------------------
 

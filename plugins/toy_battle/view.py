@@ -59,6 +59,9 @@ class View(msgspec.Struct, frozen=True):
     over: bool
     winner: int | None
     reason: str
+    ended_by: int | None = None
+    stuck: tuple[int, ...] = ()
+    kwak_on_restricted: bool = False
 
 
 def _player(board: Board, state: State, seat: int, asking: int | None) -> PlayerView:
@@ -101,6 +104,9 @@ def view(board: Board, state: State, seat: int | None) -> View:
         over=state.over,
         winner=state.winner,
         reason=state.reason,
+        ended_by=state.ended_by,
+        stuck=state.stuck,
+        kwak_on_restricted=state.options.kwak_on_restricted,
     )
 
 

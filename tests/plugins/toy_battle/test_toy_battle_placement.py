@@ -345,7 +345,7 @@ def test_TB_END_3_player_who_cannot_act_ends_match_medals_compared() -> None:
     state = make(racks=((B("roxy"),), ()), supply=((B("star"),), ()), medals=(1, 3))
     events, after = send(state, DRAW)
     assert kinds(events) == ["TroopsDrawn", "TurnEnded", "MatchEnded"]
-    assert events[-1] == MatchEnded(winner=1, reason="stuck", medals=(1, 3), ended_by=1)
+    assert events[-1] == MatchEnded(winner=1, reason="stuck", medals=(1, 3), ended_by=1, stuck=(1,))
     assert RULES.outcome(after).scores == (1, 3)
 
 
