@@ -387,23 +387,22 @@ def ending(
 ) -> str:
     """Return why ``winner`` won, naming the real cause (TB-END-1 … TB-END-4)."""
     won, lost = colour_name(view, winner), colour_name(view, 1 - winner)
-    score = f"{medals[winner]} medals to {medals[1 - winner]}"
     if reason == "headquarters":
         return f"it placed a troop on {lost}'s headquarters"
     if reason == "medals":
-        return f"it reached the medal target of {view.medal_target} ({score})"
+        return f"it reached the medal target of {view.medal_target}"
     if reason != "stuck":
         return reason
     if len(stuck) == 2:
         cause = "neither player can draw or place a troop"
     elif stuck:
-        cause = f"{colour_name(view, stuck[0])} can neither draw nor place a troop, which ends the match"
+        cause = f"{colour_name(view, stuck[0])} can neither draw nor place a troop"
     else:
         cause = "a player can neither draw nor place a troop"
     if medals[0] != medals[1]:
-        return f"{cause}, and {won} has more medals ({score})"
+        return f"{cause}, which ends the match, and {won} has more medals"
     ender = colour_name(view, ended_by) if ended_by is not None else lost
-    return f"{cause}; medals are tied at {medals[0]}, and {ender}, who ended the match, loses"
+    return f"{cause}, which ends the match; medals are tied, so {ender}, who ended it, loses"
 
 
 def outcome(view: View, board: Board) -> Outcome:
