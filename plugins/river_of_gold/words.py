@@ -224,7 +224,9 @@ def describe_command(command: Command, view: State, seat: int | None) -> str | N
     if isinstance(command, cmd.Sail):
         return _sail(view, me, command)
     if isinstance(command, cmd.Deliver):
-        return f"Deliver {request_words(command.card)} to {customer_words(command.card, view)}"
+        mode = str(getattr(view, "noble_bonus", "types-and-regions"))
+        about = customer_ability(command.card, mode)
+        return f"Deliver {request_words(command.card)} to {customer_name(command.card)} ({about})"
     if isinstance(command, cmd.TradeGoods):
         return f"Trade 2 {command.give} for 1 {command.take}"
     if isinstance(command, cmd.BuyFavour):

@@ -199,7 +199,7 @@ def test_seats_are_named_by_colour() -> None:
     assert red_first.ruleset.seat_names(red_first.view(None), 2) == ["Red", "Blue"]
 
 
-def test_TB_END_3_ending_names_the_player_who_is_stuck() -> None:
+def test_TB_END_5_ending_names_the_player_who_is_stuck() -> None:
     state = make(racks=((B("roxy"),), ()), supply=((B("star"),), ()), medals=(1, 3))
     events, after = send(state, DRAW)
     assert RULES.outcome(after).reason == (
@@ -212,7 +212,7 @@ def test_TB_END_3_ending_names_the_player_who_is_stuck() -> None:
     assert RULES.outcome(after).reason.endswith("medals are tied, so Red, who ended it, loses")
 
 
-def test_TB_END_1_ending_says_the_headquarters_was_reached() -> None:
+def test_TB_END_5_ending_says_the_headquarters_was_reached() -> None:
     _, after = send(
         make(stacks=_everywhere(), racks=((B("star", 3),), ())),
         PlaceTroop(troop=B("star", 3), spot=41),
@@ -220,7 +220,7 @@ def test_TB_END_1_ending_says_the_headquarters_was_reached() -> None:
     assert RULES.outcome(after).reason == "it placed a troop on Red's headquarters"
 
 
-def test_TB_END_2_ending_gives_the_medals_by_region() -> None:
+def test_TB_END_5_ending_gives_the_medals_by_region() -> None:
     bases = {11: [B("roxy", 1)], 12: [B("roxy", 2)], 13: [B("roxy", 3)], 14: [B("hook", 1)]}
     state = make(stacks=bases, racks=((B("star"),), ()), medals=(4, 0), taken=[(3, 0), (4, 0)])
     _, after = send(state, PlaceTroop(troop=B("star"), spot=18))
