@@ -351,6 +351,7 @@ REASONS = {
     "build bonus": "the build bonus",
     "noble": "a noble",
     "artisan": "an artisan",
+    "deliver": "a delivery",
 }
 
 

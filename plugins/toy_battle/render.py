@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import words
-from .terrain import Board
+from .terrain import COLOURS, Board
 from .troops import Army
 from .view import PlayerView, View
 
@@ -74,14 +74,17 @@ def _map(view: View, army: Army, board: Board) -> list[str]:
 
 
 def _legend(view: View, army: Army, board: Board) -> list[str]:
-    codes = [f"{_code(army, k.key)} {k.label}" for k in army.by_key.values()]
+    hqs = {c: " and ".join(f"{c[0].upper()}{s}:HQ" for s in board.headquarters[c]) for c in COLOURS}
     lines = [
-        "Legend: each spot reads number:top troop; B1:HQ and R41:HQ are Blue's and Red's",
-        "  headquarters, -- an empty base, '.' a path, * a special base (see below);",
-        "  BK, R7 ... a Blue or Red troop on top, by code:",
+        f"Legend: each spot reads number:top troop; headquarters: Blue's {hqs['blue']},",
+        f"  Red's {hqs['red']}; -- an empty base, '.' a path, * a special base (see below);",
+        "  BK, R7 ... a Blue or Red troop on top, by code (and the troop's effect):",
     ]
-    for start in range(0, len(codes), 4):
-        lines.append("    " + ", ".join(codes[start : start + 4]))
+    for kind in army.by_key.values():
+        effect = words.TROOP_EFFECTS.get(kind.key) or str(getattr(kind, "description", ""))
+        lines.append(
+            f"    {_code(army, kind.key)} {kind.label}" + (f": {effect}" if effect else "")
+        )
     return lines + _special_lines(view, board)
 
 

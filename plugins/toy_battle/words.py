@@ -46,14 +46,14 @@ BASE_EFFECTS = {
     "battlefield": "a random standing troop on the opponent's rack is laid face down for a turn",
 }
 TROOP_EFFECTS = {
-    "kwak": "covers any enemy troop and is covered by any",
-    "skully": "draw 2 troops",
-    "capn": "place 1 more troop",
-    "jumbo": "discard a visible enemy troop next to it",
-    "hook": "needs no connection to a base",
-    "xb42": "discard a random troop from the opponent's rack",
-    "star": "draw 1 troop",
-    "roxy": "no effect",
+    "kwak": "covers any enemy troop, and any enemy troop covers it",
+    "skully": "you may draw 2 troops",
+    "capn": "you may place 1 more troop",
+    "jumbo": "you may discard a visible enemy troop one path away",
+    "hook": "may go on a base without a connection",
+    "xb42": "you may discard a random troop from the opponent's rack",
+    "star": "you may draw 1 troop",
+    "roxy": "no effect; the strongest",
 }
 CAUSES = {"setup": "for the opening rack", "draw": ""}
 
