@@ -171,24 +171,29 @@ def _stack_spot(view: View, troop: str) -> int | None:
 # -- commands ----------------------------------------------------------------------------------
 
 
+def whose(view: View, reader: int | None, owner: int) -> str:
+    """Return ``your`` for the reader's own things, ``Red's`` for anyone else's."""
+    return "your" if owner == reader else f"{colour_name(view, owner)}'s"
+
+
 def describe_command(command: Command, view: View, seat: int | None) -> str | None:
-    """Describe a command for the seat that reads the menu."""
+    """Describe a command of the seat to move, as ``seat`` reads it ("your" is that seat's)."""
     mover = view.turn
     if isinstance(command, DrawTroops):
         return f"Draw {plural(draw_count(view, mover, 2), 'troop')}"
     if isinstance(command, PlaceTroop):
-        return _place(view, command)
+        return _place(view, command, seat)
     if isinstance(command, UseEffect):
-        return _use(view, mover)
+        return _use(view, mover, seat)
     if isinstance(command, ChooseTarget):
-        return _target(view, command.troop)
+        return _target(view, command.troop, seat)
     if isinstance(command, MoveTroop):
         source = _stack_spot(view, command.troop)
         where = f" from spot {source}" if source is not None else ""
         stack = view.stacks.get(command.to)
-        onto = f", onto {troop_name(view, stack[-1])}" if stack else ""
+        onto = f", onto {_owned(view, seat, stack[-1])}" if stack else ""
         return (
-            f"Jungle: move {troop_name(view, command.troop)}{where} to "
+            f"Jungle: move {_owned(view, seat, command.troop)}{where} to "
             f"{spot_name(view, command.to)}{onto}"
         )
     if isinstance(command, SkipEffect):
@@ -196,50 +201,55 @@ def describe_command(command: Command, view: View, seat: int | None) -> str | No
     return None
 
 
-def _covering(view: View, spot: int, mover: int) -> str:
+def _owned(view: View, reader: int | None, troop: str) -> str:
+    return f"{whose(view, reader, _owner(view, troop))} {kind_label(view, troop)}"
+
+
+def _covering(view: View, spot: int, reader: int | None) -> str:
     stack = view.stacks.get(spot)
     if not stack:
         return ""
     top = stack[-1]
-    if _owner(view, top) == mover:
-        return f", on your {kind_label(view, top)}"
-    return f", covering {troop_name(view, top)}"
+    verb = "on" if _owner(view, top) == view.turn else "covering"
+    return f", {verb} {_owned(view, reader, top)}"
 
 
-def _place(view: View, command: PlaceTroop) -> str:
+def _place(view: View, command: PlaceTroop, reader: int | None) -> str:
     label = kind_label(view, command.troop)
     spot = spot_name(view, command.spot)
+    rack = f"{whose(view, reader, view.turn)} rack"
     board = board_of(view)
     if board is not None and command.spot in board.hq_owner:
-        return f"Place {label} from your rack on {spot} and win"
-    return f"Place {label} from your rack on {spot}{_covering(view, command.spot, view.turn)}"
+        return f"Place {label} from {rack} on {spot} and win"
+    return f"Place {label} from {rack} on {spot}{_covering(view, command.spot, reader)}"
 
 
-def _use(view: View, mover: int) -> str:
+def _use(view: View, mover: int, reader: int | None) -> str:
     effect = _pending_effect(view)
-    other = colour_name(view, 1 - mover)
+    other = f"{whose(view, reader, 1 - mover)} rack"
     if effect in ("skully", "star", "clouds"):
         count = draw_count(view, mover, 2 if effect == "skully" else 1)
         return f"Use {effect_name(view, effect)}: draw {plural(count, 'troop')}"
     if effect == "xb42":
-        return f"Use XB-42: discard a random troop from {other}'s rack"
+        return f"Use XB-42: discard a random troop from {other}"
     if effect == "battlefield":
-        return f"Use the Battlefield: lay a random troop on {other}'s rack face down"
+        return f"Use the Battlefield: lay a random troop on {other} face down"
     prompt = str(getattr(view, "prompt", "") or "")
     return prompt.removesuffix(", or skip") if prompt else f"Use {effect_name(view, effect)}"
 
 
-def _target(view: View, troop: str) -> str:
+def _target(view: View, troop: str, reader: int | None) -> str:
     effect = _pending_effect(view)
     spot = _stack_spot(view, troop)
     where = f" on spot {spot}" if spot is not None else ""
+    named = _owned(view, reader, troop)
     if effect == "jumbo":
-        return f"Jumbo: discard {troop_name(view, troop)}{where}"
+        return f"Jumbo: discard {named}{where}"
     if effect == "castle":
-        return f"Castle: take your {kind_label(view, troop)}{where} back to your rack"
+        return f"Castle: take {named}{where} back to the rack"
     if effect == "cemetery":
-        return f"Cemetery: take your {kind_label(view, troop)} from the discard pile to your rack"
-    return f"{cap(effect_name(view, effect))}: choose {troop_name(view, troop)}{where}"
+        return f"Cemetery: take {named} from the discard pile back to the rack"
+    return f"{cap(effect_name(view, effect))}: choose {named}{where}"
 
 
 def command_group(command: Command, view: View, seat: int | None) -> str | None:

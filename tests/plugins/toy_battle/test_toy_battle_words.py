@@ -117,9 +117,12 @@ def describe(state: Any, command: Command, seat: int = 0) -> str:
 def test_place_names_the_troop_the_spot_and_what_it_covers() -> None:
     state = make(stacks={11: [B("roxy")], 13: [R("capn")]}, racks=((B("jumbo"),), ()))
     text = describe(state, PlaceTroop(troop=B("jumbo"), spot=13))
-    assert text == "Place Jumbo (3) from your rack on spot 13, covering Red Cap'n (2)"
+    assert text == "Place Jumbo (3) from your rack on spot 13, covering Red's Cap'n (2)"
     assert describe(state, PlaceTroop(troop=B("jumbo"), spot=11)) == (
         "Place Jumbo (3) from your rack on spot 11, on your Roxy (7)"
+    )
+    assert describe(state, PlaceTroop(troop=B("jumbo"), spot=13), seat=1) == (
+        "Place Jumbo (3) from Blue's rack on spot 13, covering your Cap'n (2)"
     )
 
 
@@ -173,7 +176,7 @@ def test_effects_read_as_what_they_do() -> None:
         PlaceTroop(troop=B("jumbo"), spot=13),
     )
     menu = [describe(placed, c) for c in RULES.legal(placed, 0)]
-    assert menu == ["Jumbo: discard Red Cap'n (2) on spot 17", "Skip Jumbo's effect"]
+    assert menu == ["Jumbo: discard Red's Cap'n (2) on spot 17", "Skip Jumbo's effect"]
     _, placed = send(make(racks=((B("skully"),), ())), PlaceTroop(troop=B("skully"), spot=11))
     assert describe(placed, RULES.legal(placed, 0)[0]) == "Use Skully: draw 2 troops"
 
