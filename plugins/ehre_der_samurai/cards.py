@@ -127,6 +127,20 @@ def box() -> tuple[Card, ...]:
     return tuple(expand(parsed.cards))
 
 
+_LOADED: dict[str, Card] = {}
+
+
+def card(token: str) -> Card | None:
+    """Return a card of the box or of any ruleset loaded in this process, for words.
+
+    Words and boards get only a seat's view; the cards an expansion adds are named through
+    this table, which every :class:`Catalogue` fills when a ruleset builds its rules.
+    """
+    if not _LOADED:
+        _LOADED.update((c.id, c) for c in box())
+    return _LOADED.get(token)
+
+
 class Catalogue:
     """Every card of a match's ruleset, with lookups by token; built once per ruleset."""
 
@@ -137,6 +151,8 @@ class Catalogue:
         self.by_id = {card.id: card for card in self.cards}
         if len(self.by_id) != len(self.cards):
             raise ValueError("two cards share one token")
+        card("shogun")  # the box first, so that an expansion's card replaces its namesake
+        _LOADED.update(self.by_id)
         self.samurai = tuple(c.id for c in self.cards if c.kind == "samurai")
         self.starting = tuple(c.id for c in self.cards if c.kind == "daimyo" and c.starting)
         if [c.id for c in self.cards if c.kind == "shogun"] != [SHOGUN]:

@@ -210,7 +210,7 @@ class EhreDerSamurai(Rules[State]):
 
     def view(self, state: State, seat: int | None) -> view_.View:
         """Return what ``seat`` may see."""
-        return view_.view(state, seat)
+        return view_.view(state, seat, self.numbers)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return the event as ``seat`` may see it."""

@@ -16,6 +16,7 @@ from gamehall.core import Event
 
 from .cards import SHOGUN, Catalogue
 from .events import Answered, CardDrawn, DeckRebuilt, DeckShuffled, HandDealt
+from .houses import Numbers
 from .state import PASS, PAY, PROVINCES, WAITING, Fight, Insult, Options, Player, State
 
 
@@ -62,6 +63,7 @@ class View(msgspec.Struct, frozen=True):
 
     seat: int | None
     options: Options
+    numbers: Numbers
     players: tuple[PlayerView, ...]
     reserve: tuple[str, ...]
     deck_size: int
@@ -98,7 +100,7 @@ def _given(answer: str | None) -> bool:
     return answer is not None and answer != WAITING
 
 
-def view(state: State, seat: int | None) -> View:
+def view(state: State, seat: int | None, numbers: Numbers) -> View:
     """Return the match as ``seat`` may see it."""
     fight = insult = None
     answers: tuple[str | None, ...] = ()
@@ -116,6 +118,7 @@ def view(state: State, seat: int | None) -> View:
     return View(
         seat=seat,
         options=state.options,
+        numbers=numbers,
         players=tuple(_player(p, s, seat) for s, p in enumerate(state.players)),
         reserve=state.reserve,
         deck_size=len(state.deck),
