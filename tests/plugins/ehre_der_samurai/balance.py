@@ -18,7 +18,6 @@ from typing import Any
 from gamehall.core import Command, RandomBot, Registry, Table, default_registry
 from gamehall.plugins.ehre_der_samurai.api import View
 from gamehall.plugins.ehre_der_samurai.cards import card
-from gamehall.plugins.ehre_der_samurai.events import AttackDeclared, FightRolled
 from gamehall.plugins.ehre_der_samurai.commands import (
     Ally,
     Attack,
@@ -36,6 +35,7 @@ from gamehall.plugins.ehre_der_samurai.commands import (
     Seppuku,
     TakeCastle,
 )
+from gamehall.plugins.ehre_der_samurai.events import AttackDeclared, FightRolled
 
 
 def _worth(token: str) -> float:
@@ -82,7 +82,7 @@ class GreedyBot:
                   enumerate(legal)]  # fmt: skip
         return legal[max(scored)[1]]
 
-    def score(self, command: Command, view: View, seat: int) -> float:  # noqa: C901, PLR0911
+    def score(self, command: Command, view: View, seat: int) -> float:
         """Return how good a command looks."""
         me = view.players[seat]
         leader = _leader(view, seat)
