@@ -126,6 +126,8 @@ class GreedyBot:
         if isinstance(command, TakeCastle):
             return 10.0
         if isinstance(command, Discard):
+            if me.daimyo is None and len(me.hand or ()) >= 7:
+                return 6.0 - _worth(command.card) / 10  # make room to draw a Daimyo
             return -20.0 if len(me.hand or ()) < 7 else -2.0
         if isinstance(command, EndTurn):
             return 1.0

@@ -91,7 +91,9 @@ def test_EDS_SHOGUN_3_a_duty_from_100_honour_unless_the_option_is_off() -> None:
 
 def test_EDS_SHOGUN_4_the_shogun_counts_like_a_card_of_its_house() -> None:
     state = make(player(0), player(1, "daimyo-asai"), player(2), shogun=1)
-    assert RULES.values.strength_of(state.players[1]) == 1 + 3
+    shogun = RULES.cards["shogun"]
+    assert (shogun.honour, shogun.ki, shogun.strength) == (100, 0, 0)
+    assert RULES.values.strength_of(state.players[1]) == 1 + shogun.strength
     events, _ = send(state, EndTurn())
     assert events[2].honour == 5 + 100
 
