@@ -30,6 +30,17 @@ GAME = GameSpec(
     hookspecs=(EhreSpecs,),
     hookimpls=(Defaults(), Words()),
     hidden_information=True,
+    test_options=(
+        {},
+        {
+            "bystander_save_face": True,
+            "save_face_cancels_fight": True,
+            "dishonour_ends_alliance": "partner",
+            "shogun_obligation": False,
+            "honour_target": 250,
+            "start_seat": 2,
+        },
+    ),
     description="Gather honour with your Daimyo and Samurai houses; ally, betray, attack.",
     rules_doc="docs/rules/ehre-der-samurai.md",
 )

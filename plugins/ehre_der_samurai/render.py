@@ -12,6 +12,11 @@ LEGEND = (
 )
 
 
+def plural(count: int, noun: str) -> str:
+    """Return "1 card" or "3 cards"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def short(token: str) -> str:
     """Return a card with its values in short: ``Warrior 0/1/2``."""
     found = card(token)
@@ -40,8 +45,7 @@ def _house(title: str, head: str, cards: tuple[str, ...], ronin: bool = False) -
 
 
 def _player(view: View, p: PlayerView) -> list[str]:
-    cards = f"{p.hand_size} card{'s' if p.hand_size != 1 else ''} in hand"
-    status = [f"{p.honour} honour", cards]
+    status = [f"{p.honour} honour", f"{plural(p.hand_size, 'card')} in hand"]
     if p.daimyo is None:
         status.append("Ronin")
     if p.ally is not None:
@@ -58,7 +62,8 @@ def _player(view: View, p: PlayerView) -> list[str]:
     _, ki, strength = _sums([*heads, *p.samurai_house])
     n = view.numbers
     actions = min(n.max_actions, ki // n.ki_per_action)
-    lines.append(f"  {'in all':<14}ki {ki} ({actions} card actions), strength {strength}")
+    actions_text = plural(actions, "card action")
+    lines.append(f"  {'in all':<14}ki {ki} ({actions_text}), strength {strength}")
     return lines
 
 
@@ -92,7 +97,7 @@ def render(view: View) -> str:
     if view.winner is not None:
         head = f"Ehre der Samurai, round {view.round}: {PROVINCES[view.winner]} has won."
     else:
-        used = f"{view.actions_used} card action{'s' if view.actions_used != 1 else ''} used"
+        used = f"{plural(view.actions_used, 'card action')} used"
         declared = "declaration made" if view.declared else "no declaration yet"
         head = (
             f"Ehre der Samurai, round {view.round}: {PROVINCES[view.turn]}'s turn "
@@ -101,8 +106,8 @@ def render(view: View) -> str:
     top = short(view.discard[-1]) if view.discard else "empty"
     shogun = "in the middle" if view.shogun is None else f"held by {PROVINCES[view.shogun]}"
     table = (
-        f"Target {view.options.honour_target} honour. Deck: {view.deck_size} cards. "
-        f"Discard pile: {len(view.discard)} cards, top {top}. Shogun: {shogun}."
+        f"Target {view.options.honour_target} honour. Deck: {plural(view.deck_size, 'card')}. "
+        f"Discard pile: {plural(len(view.discard), 'card')}, top {top}. Shogun: {shogun}."
     )
     lines = [head, table, ""]
     for p in view.players:
