@@ -104,3 +104,31 @@ def kinds(events: Sequence[Event]) -> list[str]:
 def awaited(state: State) -> dict[int, str]:
     """Return the kind of decision asked of each awaited seat."""
     return {seat: d.kind for seat, d in RULES.awaiting(state).items()}
+
+
+def fight_plan(players: int = 3) -> tuple[int, list[tuple[int, Command]]]:
+    """Return a seed and the commands that open a Save Face window for every seat.
+
+    Owari declares Shogun and ends its turn; Kai plays its strongest cards and attacks the
+    Shogun. The first seed whose deal gives Kai the three strength of a die is used.
+    """
+    from gamehall.core import Table
+    from gamehall.plugins.ehre_der_samurai.commands import Attack, DeclareShogun, EndTurn, Play
+
+    for seed in range(200):
+        table = Table.new("ehre-der-samurai", players, seed=seed)
+        plan: list[tuple[int, Command]] = [(0, DeclareShogun()), (0, EndTurn())]
+        for seat, command in plan:
+            table.send(seat, command)
+        while Attack(target=0) not in table.legal(1):
+            plays = [c for c in table.legal(1) if isinstance(c, Play) and c.owner == 1]
+            if not plays:
+                break
+            best = max(plays, key=lambda c: RULES.cards[c.card].strength)
+            if RULES.cards[best.card].strength == 0:
+                break
+            table.send(1, best)
+            plan.append((1, best))
+        if Attack(target=0) in table.legal(1):
+            return seed, [*plan, (1, Attack(target=0))]
+    raise AssertionError("no seed lets Kai attack in the first round")
