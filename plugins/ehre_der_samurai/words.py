@@ -25,9 +25,12 @@ def _play(command: cmd.Play, view: View, seat: int | None) -> str:
         mine = view.players[seat] if seat is not None else None
         ends = " (ends your alliance)" if mine is not None and mine.ally is not None else ""
         return f"play {label(command.card)}: found your new Daimyo house{ends}"
-    where = house_name(command.owner, command.house, seat)
-    ally = " of your ally" if command.owner != seat else ""
-    return f"play {label(command.card)} into {where}{ally}"
+    if command.owner == seat:
+        return f"play {label(command.card)} into your {command.house.capitalize()} house"
+    return (
+        f"play {label(command.card)} into the {command.house.capitalize()} house of your ally "
+        f"{province(command.owner)}"
+    )
 
 
 def _thief(command: cmd.SendThief, view: View, seat: int | None) -> str:
