@@ -73,8 +73,6 @@ def _places(state: State) -> list[str]:
 
 def no_card_twice(state: State) -> str | None:
     """Check that every card is in one place only."""
-    if not state.players or state.players[0].samurai == state.players[-1].samurai:
-        return None  # before setup every seat holds the same placeholder
     twice = [card for card, n in Counter(_places(state)).items() if n > 1]
     return f"{twice[:3]} are in two places at once" if twice else None
 

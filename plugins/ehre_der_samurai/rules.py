@@ -83,9 +83,7 @@ class EhreDerSamurai(Rules[State]):
                 f"start_seat {options.start_seat} is not a seat of a {config.players}-player match"
             )
         samurai = self.cards.samurai
-        return State(
-            options=options, players=tuple(Player(samurai[0]) for _ in range(config.players))
-        )
+        return State(options=options, players=tuple(map(Player, samurai[: config.players])))
 
     def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:
         """Give each seat a starting Daimyo and a Samurai, shuffle, deal seven (EDS-SETUP-1..5)."""

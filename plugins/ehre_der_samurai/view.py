@@ -2,7 +2,10 @@
 
 A seat sees its own hand, the size of every other hand, every house face up, the discard
 pile, the size of the deck (never its order), and of an open window who has answered and its
-own answer only. The sampler draws the unseen cards (other hands, the deck) uniformly.
+own answer only. The sampler draws the unseen cards (other hands, the deck) uniformly: it
+does not narrow them by what a seat could infer from a rebuilt deck (which cards went into
+it), and it takes another seat's hidden answer in an open window for a pass (or, from the
+victim of a Dishonour, a payment), which every hand allows.
 """
 
 from __future__ import annotations
