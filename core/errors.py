@@ -91,6 +91,12 @@ class DuplicateMatch(ConcurrencyError):
     code = "duplicate_match"
 
 
+class InvalidFork(GamehallError):
+    """A fork point that does not end a command's events, or lies past the end of the match."""
+
+    code = "invalid_fork"
+
+
 class UnknownEventType(GamehallError):
     """A stored event whose type no loaded plugin declares; never skipped silently."""
 

@@ -15,6 +15,7 @@ from gamehall.core.errors import (
     GamehallError,
     IllegalCommand,
     InvalidCommand,
+    InvalidFork,
     InvalidOptions,
     MatchOver,
     NotAwaited,
@@ -33,6 +34,7 @@ log = structlog.get_logger("gamehall.http")
 STATUS: dict[type[GamehallError], int] = {
     InvalidCommand: 400,
     InvalidOptions: 400,
+    InvalidFork: 400,
     UnknownGame: 400,
     UnknownMatch: 404,
     NotAwaited: 409,

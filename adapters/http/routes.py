@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from gamehall.core.errors import GamehallError
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
@@ -182,12 +181,7 @@ async def fork_match(request: Req, match: FromPath[str], data: JSONBody[ForkMatc
     gateway.may_see_all(asker, match, "a fork")
     if data.seed is not None and not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token may choose the seed of a fork")
-    try:
-        new = await gateway.hall.fork(match, data.at_seq, seed=data.seed)
-    except GamehallError as exc:
-        if type(exc) is not GamehallError:
-            raise
-        raise ApiError(400, "invalid_fork", exc.message) from None
+    new = await gateway.hall.fork(match, data.at_seq, seed=data.seed)
     info = gateway.hall.info(new)
     return await gateway.seat(new, info.game, info.players, data.seating)
 
