@@ -49,6 +49,12 @@ class InvalidCommand(GamehallError):
     code = "invalid_command"
 
 
+class CommandIdConflict(GamehallError):
+    """A command id that already names another command of the match (or another seat's)."""
+
+    code = "command_id_conflict"
+
+
 class InvalidOptions(GamehallError):
     """Options, players or expansions that a game cannot start with."""
 

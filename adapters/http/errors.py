@@ -11,6 +11,7 @@ from typing import Any
 
 import structlog
 from gamehall.core.errors import (
+    CommandIdConflict,
     ConcurrencyError,
     GamehallError,
     IllegalCommand,
@@ -42,6 +43,7 @@ STATUS: dict[type[GamehallError], int] = {
     IllegalCommand: 409,
     NoFreeSeat: 409,
     ConcurrencyError: 409,
+    CommandIdConflict: 409,
     StoreClosed: 503,
 }
 HTTP_CODES = {

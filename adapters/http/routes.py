@@ -125,8 +125,9 @@ async def post_command(request: Req, match: FromPath[str], data: JSONBody[PostCo
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gw(request)
     seat = gateway.seat_of(request, match)
-    # Command ids are per seat: one seat can never read another's answer by reusing its id.
-    ack = await gateway.hall.send(match, seat, data.command, f"{seat}:{data.command_id}")
+    # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
+    # refuses another seat's id, so no seat reads another's answer by reusing it.
+    ack = await gateway.hall.send(match, seat, data.command, data.command_id)
     return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, ack.events)
 
 

@@ -71,13 +71,19 @@ async def test_create_gives_one_distinct_token_per_seat_and_play_works(served: S
 async def test_a_retry_with_the_same_id_gets_the_same_answer(served: Served) -> None:
     match, tokens = await new_match(served)
     first = (await send(served, match, tokens[0], place(0), "same")).json()
-    again = (await send(served, match, tokens[0], place(8), "same")).json()
+    again = (await send(served, match, tokens[0], place(0), "same")).json()
     assert again["duplicate"] is True and first["duplicate"] is False
     assert again["events"] == first["events"] and again["last_seq"] == first["last_seq"]
     assert served.hall.info(match).version == first["last_seq"]
-    # Ids are per seat: seat 1 reusing the id gets its own answer, not seat 0's events.
-    other = (await send(served, match, tokens[1], place(1), "same")).json()
-    assert other["duplicate"] is False and other["events"][0]["event"]["cell"] == 1
+    # The id names that command: another command with it is a conflict, not a retry.
+    changed = await send(served, match, tokens[0], place(8), "same")
+    assert changed.status_code == 409 and changed.json()["error"] == "command_id_conflict"
+    assert "names another command" in changed.json()["message"]
+    # Ids are per match: seat 1 reusing it is refused and never gets seat 0's events.
+    other = await send(served, match, tokens[1], place(1), "same")
+    assert other.status_code == 409 and other.json()["error"] == "command_id_conflict"
+    assert "events" not in other.json()
+    assert served.hall.info(match).version == first["last_seq"]
 
 
 async def test_a_token_acts_only_for_its_own_seat(served: Served) -> None:
@@ -125,7 +131,7 @@ async def test_history_pages_from_a_seq(served: Served) -> None:
     rest = (await served.client.get(f"/matches/{match}/history?after={page['upto']}")).json()
     assert [e["seq"] for e in rest["events"]] == [5]
     mine = (await served.client.get(f"/matches/{match}/history", headers=bearer(tokens[0]))).json()
-    assert mine["seat"] == 0 and mine["events"][1]["meta"]["command_id"] == "0:h0"
+    assert mine["seat"] == 0 and mine["events"][1]["meta"]["command_id"] == "h0"
     theirs = (
         await served.client.get(f"/matches/{match}/history", headers=bearer(tokens[1]))
     ).json()
