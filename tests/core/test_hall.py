@@ -15,7 +15,13 @@ from gamehall.core import (
     Registry,
     UnknownMatch,
 )
-from gamehall.core.errors import CommandIdConflict, ConcurrencyError, GamehallError, MatchOver, StoreClosed
+from gamehall.core.errors import (
+    CommandIdConflict,
+    ConcurrencyError,
+    GamehallError,
+    MatchOver,
+    StoreClosed,
+)
 from gamehall.core.hall import Hall
 from gamehall.core.store import MemoryStore, Snapshot, SQLiteStore
 from gamehall.plugins.tictactoe.commands import PlaceMark
