@@ -303,11 +303,20 @@ def _major(version: str) -> str:
 def _clean_options(
     schema: type[msgspec.Struct] | None, options: Mapping[str, Any], owner: str
 ) -> dict[str, Any]:
+    """Return options as they are stored: what a JSON log keeps, so that replay sees the same.
+
+    Tuples become lists and integer keys strings, exactly as after a trip through a JSON log;
+    the match itself starts from this stored form, so live play and every replay agree.
+    """
     typed = _typed_options(schema, options, owner)
     if typed is None:
         return {}
-    result: dict[str, Any] = msgspec.to_builtins(typed)
-    return result
+    try:
+        stored: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(typed))
+        _typed_options(schema, stored, owner)
+    except (TypeError, msgspec.EncodeError, InvalidOptions) as exc:
+        raise InvalidOptions(f"{owner} options cannot be stored in a log: {exc}") from None
+    return stored
 
 
 def _typed_options(

@@ -496,3 +496,53 @@ def test_every_core_hook_is_named_in_the_docs(hook: str) -> None:
         pytest.skip("docs/writing-a-game.md and docs/writing-an-expansion.md are not written yet")
     text = "\n".join(path.read_text() for path in present)
     assert re.search(rf"\b{hook}\b", text), f"{hook} is named in none of {[p.name for p in present]}"
+
+
+class ShapedOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    corners: tuple[int, ...] = (0, 2)
+    weights: dict[int, int] = {}
+
+
+class TicTacToeTypes:
+    @hookimpl
+    def gamehall_event_types(self) -> list[type]:
+        return tictactoe_plugin.gamehall_event_types()
+
+    @hookimpl
+    def gamehall_command_types(self) -> list[type]:
+        return tictactoe_plugin.gamehall_command_types()
+
+
+TYPES = TicTacToeTypes()
+# Tic-tac-toe under another id, with options it ignores.
+SHAPED = GameSpec(**{**tictactoe_plugin.GAME.__dict__, "id": "shaped", "options": ShapedOptions,
+                     "hookimpls": (*tictactoe_plugin.GAME.hookimpls, TYPES),
+                     "test_options": ({"corners": (6, 8), "weights": {4: 2}},)})  # fmt: skip
+
+
+def test_options_are_stored_as_a_log_keeps_them_so_replay_sees_the_same() -> None:
+    from gamehall.core.conformance import cases, check_playout
+
+    registry = Registry([Games(SHAPED), TYPES], entry_points=False)
+    ruleset = registry.ruleset("shaped")
+    started = ruleset.started(options={"corners": (6, 8), "weights": {4: 2}}, seed=1)
+    assert started.options == {"corners": [6, 8], "weights": {"4": 2}}
+    codec = registry.codec
+    assert codec.decode_event("gamehall.MatchStarted", 1, codec.encode_event(started), "m", 1) == (
+        started
+    )
+    assert ruleset.config(started).options == ShapedOptions(corners=(6, 8), weights={4: 2})
+    (case,) = cases(registry, "shaped")
+    check_playout(registry, case, seed=3)  # the codec round-trips the first event too
+
+
+class LooseValue(msgspec.Struct, frozen=True):
+    anything: Any = None
+
+
+def test_an_untyped_option_is_stored_and_replayed_in_its_logged_form() -> None:
+    loose = GameSpec(**{**OPTIONED.__dict__, "id": "loose-value", "options": LooseValue})
+    ruleset = Registry([tictactoe_plugin, Games(loose)], entry_points=False).ruleset("loose-value")
+    started = ruleset.started(options={"anything": (1, {2: 3})})
+    assert started.options == {"anything": [1, {"2": 3}]}
+    assert ruleset.config(started).options == LooseValue([1, {"2": 3}])
