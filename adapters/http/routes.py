@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
+from gamehall.core.logformat import header_for, log_lines
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
@@ -194,12 +195,15 @@ async def fork_match(request: Req, match: FromPath[str], data: JSONBody[ForkMatc
     media_type="application/x-ndjson",
 )
 async def export_log(request: Req, match: FromPath[str]) -> Response[bytes]:
-    """Export the whole log as JSON Lines (admin, or once the match ended)."""
+    """Export the whole log as a log file: header, then JSON Lines (admin, or after the end)."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "the full log")
-    codec = gateway.hall.registry.codec
-    lines = b"".join(codec.record_to_json(r) + b"\n" for r in gateway.hall.store.read(match))
+    records = gateway.hall.store.read(match)
+    header = header_for(match, None, records)
+    lines = b"".join(
+        line + b"\n" for line in log_lines(gateway.hall.registry.codec, header, records)
+    )
     disposition = f'attachment; filename="{match}.jsonl"'
     return Response(
         lines, media_type="application/x-ndjson", headers={"Content-Disposition": disposition}

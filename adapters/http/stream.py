@@ -65,7 +65,7 @@ async def messages(
         return
     feed = Feed(hall, match, seat, after)
     hall.spawn(feed.pump)
-    encode = hall.registry.codec.to_json
+    encode = hall.registry.codec.record_to_json  # an event line of the log schema
     try:
         with feed.receive:
             while True:

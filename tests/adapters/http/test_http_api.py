@@ -154,8 +154,10 @@ async def test_full_log_and_fork_only_for_admin_or_after_the_end(served: Served)
         )
         assert fork.status_code == 403
     log = await served.client.get(f"/matches/{match}/log", headers=bearer(ADMIN))
-    lines = [json.loads(line) for line in log.text.splitlines()]
+    header, *lines = [json.loads(line) for line in log.text.splitlines()]
     assert log.headers["content-type"].startswith("application/x-ndjson")
+    assert header["format"] == "gamehall-log" and header["match"] == match
+    assert header["events"] == 2 and header["seat"] is None
     assert [r["seq"] for r in lines] == [1, 2] and lines[0]["event"]["seed"] == 5
     fork = await served.client.post(
         f"/matches/{match}/fork", json={"at_seq": 2}, headers=bearer(ADMIN)
@@ -173,7 +175,7 @@ async def test_after_the_end_anyone_may_export_and_fork(served: Served) -> None:
     await finish(served, match, tokens)
     assert (await served.client.get(f"/matches/{match}")).json()["outcome"]["winners"] == [0]
     log = await served.client.get(f"/matches/{match}/log")
-    assert log.status_code == 200 and len(log.text.splitlines()) == 7
+    assert log.status_code == 200 and len(log.text.splitlines()) == 1 + 7
     fork = await served.client.post(f"/matches/{match}/fork", json={"at_seq": 4})
     assert fork.status_code == 201
     inside = await served.client.post(f"/matches/{match}/fork", json={"at_seq": 9})
