@@ -27,13 +27,13 @@ from .render import render
 from .rules import ToyBattle
 from .state import Options, State
 from .terrain import BOXED, Board, load_terrains
-from .troops import KINDS, Army
+from .troops import KINDS, Army, TroopKind
 from .view import View
 
 GAME = GameSpec(
     id="toy-battle",
     name="Toy Battle",
-    version="1.0.0",
+    version="1.1.0",
     rules=ToyBattle,
     state=State,
     min_players=2,
@@ -119,19 +119,29 @@ def _components() -> tuple[Army, dict[str, Board], dict[str, str]]:
     return Army(list(KINDS)), boards, prompts
 
 
+@cache
+def _army(added: tuple[TroopKind, ...]) -> Army:
+    """Return the box's army with the kinds an expansion added (they come in the view)."""
+    return Army([*KINDS, *added]) if added else _components()[0]
+
+
+def _army_of(view: Any) -> Army:
+    return _army(view.added_kinds if isinstance(view, View) else ())
+
+
 @hookimpl
 def gamehall_render_text(view: Any, seat: int | None) -> str | None:
     """Draw the terrain, stacks, racks and medals as ``seat`` may see them."""
     if not isinstance(view, View):
         return None
-    army, boards, prompts = _components()
-    return render(view, army, boards.get(view.terrain), prompts)
+    _, boards, prompts = _components()
+    return render(view, _army_of(view), boards.get(view.terrain), prompts)
 
 
 @hookimpl
 def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> str | None:
     """Describe a command in the rulebook's words."""
-    army = _components()[0]
+    army = _army_of(view)
 
     def name(troop: str) -> str:
         kind = army.kind.get(troop)

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from toy_battle_helpers import B, R
-
 from gamehall.core import (
     Context,
     ExpansionSpec,
@@ -17,16 +15,17 @@ from gamehall.core import (
     RandomBot,
     Registry,
     Table,
-    default_registry,
     engine,
     hookimpl,
 )
 from gamehall.core.conformance import cases, check_playout
 from gamehall.core.golden import golden_cases, path_for, playthrough
+from gamehall.core.registry import builtin_registry
 from gamehall.plugins.toy_battle.commands import MoveTroop, PlaceTroop, SkipEffect
 from gamehall.plugins.toy_battle.state import Options, State
 from gamehall.plugins.toy_battle.terrain import Region, Spot, Terrain
 from gamehall.plugins.toy_battle.troops import TroopKind
+from toy_battle_helpers import B, R
 
 ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).parent
@@ -35,7 +34,7 @@ PLUGIN = ROOT / "plugins" / "toy_battle"
 
 
 def _doc_ids() -> list[str]:
-    return re.findall(r"^- \*\*(TB-[A-Z0-9]+-\d+)\*\*", DOC.read_text(), re.M)
+    return re.findall(r"^- \*\*(TB-[A-Z0-9]+-\d+)\*\*", DOC.read_text(), re.MULTILINE)
 
 
 def test_every_rule_id_in_the_doc_has_a_scenario_test() -> None:
@@ -53,10 +52,10 @@ def test_every_rule_id_the_code_names_is_in_the_doc() -> None:
     assert named and not named - set(_doc_ids())
 
 
-@pytest.mark.parametrize("case", cases(default_registry(), "toy-battle"), ids=lambda c: c.name)
+@pytest.mark.parametrize("case", cases(builtin_registry(), "toy-battle"), ids=lambda c: c.name)
 def test_conformance_on_every_terrain(case: object) -> None:
     for seed in range(12):
-        check_playout(default_registry(), case, seed)  # type: ignore[arg-type]
+        check_playout(builtin_registry(), case, seed)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -67,14 +66,14 @@ def test_conformance_on_every_terrain(case: object) -> None:
     ],
 )
 def test_conformance_with_the_other_options(options: dict[str, object]) -> None:
-    registry = default_registry()
+    registry = builtin_registry()
     case = msgspec.structs.replace(cases(registry, "toy-battle")[0], options=options)
     for seed in range(3):
         check_playout(registry, case, seed)
 
 
 def test_golden_replay_per_terrain_is_current() -> None:
-    registry = default_registry()
+    registry = builtin_registry()
     mine = [c for c in golden_cases(registry) if c.game == "toy-battle"]
     assert len(mine) == 8
     for case in mine:
