@@ -24,12 +24,16 @@ from .registry import Registry, Ruleset, default_registry
 from .rules import (
     Context,
     Decision,
+    Emitter,
     ExpansionSpec,
     GameSpec,
     Invariant,
     MatchConfig,
     Outcome,
     Rules,
+    ScoreLine,
+    extension_state,
+    with_extension_state,
 )
 from .table import Table
 
@@ -41,6 +45,7 @@ __all__ = [
     "Context",
     "CorruptRecord",
     "Decision",
+    "Emitter",
     "DuplicateMatch",
     "Event",
     "ExpansionRef",
@@ -63,6 +68,7 @@ __all__ = [
     "Recorded",
     "Registry",
     "Rules",
+    "ScoreLine",
     "Ruleset",
     "Table",
     "UnknownEventType",
@@ -70,7 +76,9 @@ __all__ = [
     "UnknownMatch",
     "Upcaster",
     "default_registry",
+    "extension_state",
     "hookimpl",
     "hookspec",
     "namespaced",
+    "with_extension_state",
 ]
