@@ -96,6 +96,13 @@ class DuplicateMatch(ConcurrencyError):
 
     code = "duplicate_match"
 
+    def __init__(self, stream: str, expected: int, actual: int) -> None:
+        super().__init__(stream, expected, actual)
+        self.message = (
+            f"match {stream!r} already exists ({actual} events): choose another id, "
+            "or leave the id out to get a fresh one"
+        )
+
 
 class InvalidFork(GamehallError):
     """A fork point that does not end a command's events, or lies past the end of the match."""

@@ -222,7 +222,8 @@ class Ruleset:
         low, high = self.player_range
         players = low if players is None else players
         if not isinstance(players, int) or not low <= players <= high:
-            raise InvalidOptions(f"{self.name} plays with {low} to {high} players, not {players!r}")
+            allowed = f"{low} players" if low == high else f"{low} to {high} players"
+            raise InvalidOptions(f"{self.name} plays with {allowed}, not {players!r}")
         expansion_options = dict(expansion_options or {})
         for unknown in set(expansion_options) - {e.id for e in self.expansions}:
             raise InvalidOptions(f"options given for expansion {unknown!r}, which is not enabled")

@@ -59,7 +59,9 @@ class OutsideEnv:
             shutil.copytree(plugin, copy, ignore=SKIP)  # builds write beside the sources
             packages.append(str(copy))
         target = f"{source}[{extras}]" if extras else str(source)
-        made.run("-m", "pip", "install", "--quiet", "--disable-pip-version-check", target, *packages)
+        made.run(
+            "-m", "pip", "install", "--quiet", "--disable-pip-version-check", target, *packages
+        )
         return made
 
     def run(

@@ -341,3 +341,14 @@ async def test_command_id_that_names_another_command_is_a_conflict(store: SQLite
             tg.start_soon(send, 2)
         assert sorted(type(r).__name__ for r in results) == ["Ack", "CommandIdConflict"]
         assert store.version(match) == 4
+
+
+async def test_a_taken_match_id_says_the_match_exists(store: SQLiteStore) -> None:
+    async with Hall(store) as hall:
+        await hall.create("tictactoe", match_id="tb")
+        with pytest.raises(GamehallError) as taken:
+            await hall.create("tictactoe", match_id="tb")
+        assert str(taken.value).startswith("match 'tb' already exists")
+        assert "version" not in str(taken.value) and "append" not in str(taken.value)
+        with pytest.raises(GamehallError, match="tictactoe plays with 2 players, not 3"):
+            await hall.create("tictactoe", 3)

@@ -180,3 +180,13 @@ def test_TB_JUNGLE_2_destination_never_a_headquarters() -> None:
         registry=registry,
     )
     assert len(table.state.supply[0]) + len(table.state.racks[0]) == 21
+
+
+def test_the_invariant_names_the_troop_found_in_two_places() -> None:
+    from gamehall.plugins.toy_battle import no_troop_twice
+
+    state = State(
+        terrain="castle", racks=((B("roxy"),), ()), stacks={11: (B("roxy"),)}, ready=True
+    )
+    assert no_troop_twice(state) == "blue-roxy-1 is in two places at once: spot 11 and seat 0's rack"
+    assert no_troop_twice(msgspec.structs.replace(state, stacks={})) is None
