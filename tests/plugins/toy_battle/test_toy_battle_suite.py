@@ -18,7 +18,7 @@ from gamehall.core import (
     engine,
     hookimpl,
 )
-from gamehall.core.conformance import cases, check_playout
+from gamehall.core.conformance import Case, cases, check_playout
 from gamehall.core.golden import golden_cases, path_for, playthrough
 from gamehall.core.registry import builtin_registry
 from gamehall.plugins.toy_battle.commands import MoveTroop, PlaceTroop, SkipEffect
@@ -185,8 +185,42 @@ def test_TB_JUNGLE_2_destination_never_a_headquarters() -> None:
 def test_the_invariant_names_the_troop_found_in_two_places() -> None:
     from gamehall.plugins.toy_battle import no_troop_twice
 
-    state = State(
-        terrain="castle", racks=((B("roxy"),), ()), stacks={11: (B("roxy"),)}, ready=True
+    state = State(terrain="castle", racks=((B("roxy"),), ()), stacks={11: (B("roxy"),)}, ready=True)
+    assert (
+        no_troop_twice(state) == "blue-roxy-1 is in two places at once: spot 11 and seat 0's rack"
     )
-    assert no_troop_twice(state) == "blue-roxy-1 is in two places at once: spot 11 and seat 0's rack"
     assert no_troop_twice(msgspec.structs.replace(state, stacks={})) is None
+
+
+@pytest.fixture
+def titans(monkeypatch: pytest.MonkeyPatch) -> Registry:
+    """Return a registry with the outside package's Toy Battle expansion (key ``iron-titan``)."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "outside_plugin"))
+    from gamehall.plugins import toy_battle
+    import outside_titans
+
+    return Registry([toy_battle, outside_titans], entry_points=False)
+
+
+def test_an_added_troop_kind_is_named_coded_and_described_from_its_expansion(
+    titans: Registry,
+) -> None:
+    table = Table.new("toy-battle", expansions=["outside-titans"], seed=2, registry=titans)
+    titan = "blue-iron-titan-1"
+    assert titan in table.rules.army.tokens["blue"]  # a key with "-" makes sound tokens
+    assert table.rules.army.kind[titan].name == "Iron Titan"
+    others = tuple(t for t in table.state.supply[0] if t != titan)
+    table.state = msgspec.structs.replace(
+        table.state, turn=0, racks=((titan,), table.state.racks[1]), supply=(others, ())
+    )
+    place = next(c for c in table.legal(0) if isinstance(c, PlaceTroop) and c.troop == titan)
+    view = table.view(0)
+    assert table.ruleset.describe(place, view, 0) == f"place Iron Titan (8) on spot {place.spot}"
+    board = table.render(0)
+    assert "blue Iron Titan (8)" in board and titan not in board
+    assert "Added troop T = Iron Titan (8): strength 8" in board
+    table.send(0, place)
+    assert f"{place.spot}:BT" in table.render(None)
+    case = Case("toy-battle", ("outside-titans",), 2, {"terrain": "castle"})
+    for seed in range(3):
+        check_playout(titans, case, seed)
