@@ -196,8 +196,8 @@ def test_the_invariant_names_the_troop_found_in_two_places() -> None:
 def titans(monkeypatch: pytest.MonkeyPatch) -> Registry:
     """Return a registry with the outside package's Toy Battle expansion (key ``iron-titan``)."""
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "outside_plugin"))
-    from gamehall.plugins import toy_battle
     import outside_titans
+    from gamehall.plugins import toy_battle
 
     return Registry([toy_battle, outside_titans], entry_points=False)
 
