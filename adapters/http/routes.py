@@ -129,7 +129,8 @@ async def post_command(request: Req, match: FromPath[str], data: JSONBody[PostCo
     # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
     # refuses another seat's id, so no seat reads another's answer by reusing it.
     ack = await gateway.hall.send(match, seat, data.command, data.command_id)
-    return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, ack.events)
+    lines = [gateway.hall.registry.codec.event_line(r) for r in ack.events]
+    return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, lines)
 
 
 @get("/matches/{match:str}/history", tags=["play"], security=OPTIONAL_SEAT)
@@ -143,11 +144,11 @@ async def get_history(
     gateway = gw(request)
     asker = gateway.asker(request, match)
     hall = gateway.hall
-    ruleset = hall.ruleset(match)
-    records = hall.store.read(match, after, limit=limit)
-    upto = records[-1].seq if records else after
-    shown = hall.redact_records(ruleset, records, asker.seat)
-    return HistoryOut(match, asker.seat, after, upto, shown)
+    stored = hall.store.version(match)  # read before: every event up to it is in the answer
+    told = hall.narrated_history(match, asker.seat, after, limit)
+    upto = max(after, min(after + limit, stored), *(t.record.seq for t in told[-1:]))
+    line = hall.registry.codec.event_line
+    return HistoryOut(match, asker.seat, after, upto, [line(t.record, t.text) for t in told])
 
 
 @get(
