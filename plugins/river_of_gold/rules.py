@@ -29,7 +29,7 @@ from .events import (
 )
 from .evolve import EVOLVE, new_player
 from .scoring import score_lines
-from .state import State
+from .state import Options, State
 from .words import ending
 
 PROMPTS = {
@@ -49,8 +49,10 @@ class RiverOfGold(Rules[State]):
 
     def initial(self, config: MatchConfig) -> State:
         """Return the clans after personal setup: koku by turn order (ROG-SETUP-8)."""
+        options = config.options if isinstance(config.options, Options) else Options()
         return State(
-            players=tuple(new_player(C.setup.start_koku[i]) for i in range(config.players))
+            players=tuple(new_player(C.setup.start_koku[i]) for i in range(config.players)),
+            noble_bonus=options.noble_bonus,
         )
 
     def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:

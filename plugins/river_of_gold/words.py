@@ -183,7 +183,7 @@ def customer_words(card: str, view: State | None = None) -> str:
     """Return a customer with what it wants and what it pays."""
     if card == HIDDEN or card not in CUSTOMERS:
         return "a hidden customer"
-    mode = str(getattr(view, "noble_bonus", "types-and-regions"))
+    mode = view.noble_bonus if view is not None else "buildings"
     return f"{customer_name(card)}, wanting {request_words(card)} ({customer_ability(card, mode)})"
 
 
@@ -224,7 +224,7 @@ def describe_command(command: Command, view: State, seat: int | None) -> str | N
     if isinstance(command, cmd.Sail):
         return _sail(view, me, command)
     if isinstance(command, cmd.Deliver):
-        mode = str(getattr(view, "noble_bonus", "types-and-regions"))
+        mode = view.noble_bonus
         about = customer_ability(command.card, mode)
         return f"Deliver {request_words(command.card)} to {customer_name(command.card)} ({about})"
     if isinstance(command, cmd.TradeGoods):

@@ -25,7 +25,7 @@ from .view import View
 GAME = GameSpec(
     id="toy-battle",
     name="Toy Battle",
-    version="1.0.0",
+    version="1.1.0",
     rules=ToyBattle,
     state=State,
     min_players=2,
@@ -58,12 +58,20 @@ def gamehall_command_types() -> list[type]:
 
 
 def no_troop_twice(state: State) -> str | None:
-    """Check that every troop is in exactly one place."""
-    places = [*state.discard, *(t for stack in state.stacks.values() for t in stack)]
-    for pair in (state.supply, state.removed, state.racks):
-        places += [*pair[0], *pair[1]]
-    if len(places) != len(set(places)):
-        return "a troop is in two places at once"
+    """Check that every troop is in exactly one place, naming a troop found twice and where."""
+    places: dict[str, list[str]] = {}
+    for troop in state.discard:
+        places.setdefault(troop, []).append("the discard pile")
+    for spot, stack in sorted(state.stacks.items()):
+        for troop in stack:
+            places.setdefault(troop, []).append(f"spot {spot}")
+    for name, pair in (("supply", state.supply), ("removed", state.removed), ("rack", state.racks)):
+        for seat in (0, 1):
+            for troop in pair[seat]:
+                places.setdefault(troop, []).append(f"seat {seat}'s {name}")
+    for troop, where in places.items():
+        if len(where) > 1:
+            return f"{troop} is in two places at once: {' and '.join(where)}"
     return None
 
 

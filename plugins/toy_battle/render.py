@@ -10,22 +10,11 @@ from .troops import Army
 from .view import PlayerView, View
 
 WIDTH, HEIGHT = 64, 25
-SHORT = {
-    "kwak": "K",
-    "skully": "1",
-    "capn": "2",
-    "jumbo": "3",
-    "hook": "4",
-    "xb42": "5",
-    "star": "6",
-    "roxy": "7",
-}
 
 
 def _code(army: Army, kind_key: str) -> str:
     kind = army.by_key.get(kind_key)
-    short = getattr(kind, "code", "") if kind is not None else ""
-    return str(short or SHORT.get(kind_key, kind_key[:1].upper()))
+    return kind.code if kind is not None else kind_key[:1].upper()
 
 
 def _short(army: Army, troop: str) -> str:
@@ -81,7 +70,7 @@ def _legend(view: View, army: Army, board: Board) -> list[str]:
         "  BK, R7 ... a Blue or Red troop on top, by code (and the troop's effect):",
     ]
     for kind in army.by_key.values():
-        effect = words.TROOP_EFFECTS.get(kind.key) or str(getattr(kind, "description", ""))
+        effect = words.TROOP_EFFECTS.get(kind.key) or kind.description
         lines.append(
             f"    {_code(army, kind.key)} {kind.label}" + (f": {effect}" if effect else "")
         )
@@ -140,7 +129,7 @@ def _asked(view: View, prompts: dict[str, str]) -> str:
     mover = words.colour_name(view, view.turn)
     if view.queue:
         head = view.queue[0]
-        prompt = getattr(view, "prompt", "") or prompts.get(head.effect, head.effect)
+        prompt = view.prompt or prompts.get(head.effect, head.effect)
         return f"{mover} to decide: {prompt}"
     count = words.draw_count(view, view.turn, 2)
     draw = f"draw {words.plural(count, 'troop')} or " if count else ""
@@ -177,9 +166,6 @@ def render(view: View, army: Army, board: Board | None, prompts: dict[str, str])
     lines.append("Regions (the bases around each, and its medals): " + "; ".join(regions))
     if view.discard:
         lines.append("Discard pile: " + ", ".join(words.troop_name(view, t) for t in view.discard))
-    for kind in getattr(view, "added_kinds", ()):
-        about = f": {kind.description}" if getattr(kind, "description", "") else ""
-        lines.append(f"Added troop {_code(army, kind.key)} = {kind.label}{about}")
     if view.over and view.winner is not None:
         why = words.ending(view, view.winner, view.reason, _medals(view), view.stuck, view.ended_by)
         lines.append(f"{words.colour_name(view, view.winner)} wins: {why}.")

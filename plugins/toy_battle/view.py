@@ -16,6 +16,7 @@ from gamehall.core import Event
 from .events import SupplyShuffled, TroopsDrawn, TroopsRemoved, TroopTurnedDown
 from .state import Pending, State
 from .terrain import Board
+from .troops import TroopKind
 
 
 class PlayerView(msgspec.Struct, frozen=True):
@@ -62,6 +63,10 @@ class View(msgspec.Struct, frozen=True):
     ended_by: int | None = None
     stuck: tuple[int, ...] = ()
     kwak_on_restricted: bool = False
+    added_kinds: tuple[TroopKind, ...] = ()
+    """Troop kinds that expansions added: their names, codes and descriptions, for boards."""
+    prompt: str = ""
+    """What the seat to move is asked now, in words (an expansion's effect names its own)."""
 
 
 def _player(board: Board, state: State, seat: int, asking: int | None) -> PlayerView:
@@ -82,7 +87,13 @@ def _player(board: Board, state: State, seat: int, asking: int | None) -> Player
     )
 
 
-def view(board: Board, state: State, seat: int | None) -> View:
+def view(
+    board: Board,
+    state: State,
+    seat: int | None,
+    added_kinds: tuple[TroopKind, ...] = (),
+    prompt: str = "",
+) -> View:
     """Return the match as ``seat`` may see it."""
     takers = dict(state.taken)
     regions = tuple(
@@ -107,6 +118,8 @@ def view(board: Board, state: State, seat: int | None) -> View:
         ended_by=state.ended_by,
         stuck=state.stuck,
         kwak_on_restricted=state.options.kwak_on_restricted,
+        added_kinds=added_kinds,
+        prompt=prompt,
     )
 
 

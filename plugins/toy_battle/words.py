@@ -8,7 +8,6 @@ no sentence can tell a seat what it may not see. Troops are named by kind and co
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from gamehall.core import Command, Event, Outcome, ScoreLine
 
@@ -63,9 +62,9 @@ def _army(added: tuple[TroopKind, ...]) -> Army:
     return Army([*KINDS, *added])
 
 
-def army_of(view: Any) -> Army:
+def army_of(view: View) -> Army:
     """Return the box's army with the kinds an expansion added (they come in the view)."""
-    return _army(tuple(getattr(view, "added_kinds", ())))
+    return _army(view.added_kinds)
 
 
 @cache
@@ -150,7 +149,7 @@ def effect_name(view: View | None, effect: str) -> str:
     """Return the name of an effect: ``Jumbo``, ``the Castle``."""
     if effect in EFFECT_NAMES:
         return EFFECT_NAMES[effect]
-    prompt = str(getattr(view, "prompt", "") or "")
+    prompt = view.prompt if view is not None else ""
     return prompt.split(":", 1)[0] if ":" in prompt else effect.replace("-", " ").capitalize()
 
 
@@ -234,8 +233,8 @@ def _use(view: View, mover: int, reader: int | None) -> str:
         return f"Use XB-42: discard a random troop from {other}"
     if effect == "battlefield":
         return f"Use the Battlefield: lay a random troop on {other} face down"
-    prompt = str(getattr(view, "prompt", "") or "")
-    return prompt.removesuffix(", or skip") if prompt else f"Use {effect_name(view, effect)}"
+    prompt = view.prompt.removesuffix(", or skip")
+    return prompt or f"Use {effect_name(view, effect)}"
 
 
 def _target(view: View, troop: str, reader: int | None) -> str:
