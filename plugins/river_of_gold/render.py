@@ -24,7 +24,9 @@ from .words import (
 
 TRACK = (
     "Influence tracks run 0-18 and pay at step 2 the region's track good, 5: 2 koku, "
-    "9: 1 favour, 13: 3 points, 18: 3 points and a good of your choice; 11 is the flower."
+    "9: 1 favour, 13: 3 points, 18: 3 points and a good of your choice; 11 is the flower.\n"
+    f"A clan holds at most {C.setup.koku_cap} koku, {C.setup.goods_cap} of each good, and favour "
+    f"up to its cap (which monks raise to {C.setup.favour_cap_max}); whatever passes is lost."
 )
 
 

@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 from gamehall.core import Command, RandomBot, Table, words
-from gamehall.plugins.river_of_gold.commands import COMMANDS, Deliver, Sail, TakeKoku, TradeGoods
+from gamehall.plugins.river_of_gold.commands import (
+    COMMANDS,
+    Deliver,
+    Sail,
+    TakeKoku,
+    TradeGoods,
+    UpgradeShip,
+)
 from gamehall.plugins.river_of_gold.events import EVENTS
 from gamehall.plugins.river_of_gold_patrons.patrons import COMMANDS as PATRON_COMMANDS
 from gamehall.plugins.river_of_gold_patrons.patrons import EVENTS as PATRON_EVENTS
@@ -26,10 +33,12 @@ RARE_EVENTS = {"ShipUpgraded", "MarkerPlaced", "FavourCapRaised"}
 
 
 def _effect(view: Any, seat: int, command: Command) -> object:
-    """Return what a command does: two standard ships on one river space sail alike."""
+    """Return what a command does: two standard ships on one river space are alike."""
+    p = view.players[seat]
     if isinstance(command, Sail):
-        p = view.players[seat]
         return ("sail", p.ships[command.ship], p.royal == command.ship, command.shift)
+    if isinstance(command, UpgradeShip):
+        return ("upgrade", p.ships[command.ship])
     return command
 
 
