@@ -23,7 +23,7 @@ class Player(msgspec.Struct, frozen=True):
     ``goods`` is (silk, rice, porcelain); ``influence`` is indexed by region - 1; ``ships`` holds
     river spaces; ``royal`` is the index of the ship replaced by the imperial ship, if any.
     ``earned`` splits the points scored during play by where they came from (see
-    ``scoring.play_category``), so the final scoring can show them by category.
+    ``evolve.play_category``), so the final scoring can show them by category.
     """
 
     koku: int
