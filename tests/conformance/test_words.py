@@ -9,10 +9,11 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import pytest
-from gamehall.core import RandomBot, Registry
+from gamehall.core import Context, RandomBot, Registry, engine
 from gamehall.core.registry import builtin_registry
 from gamehall.core.conformance import Case, cases, table_for
 from gamehall.core.events import tag_of
@@ -96,6 +97,47 @@ def test_every_command_and_event_has_words_of_its_game(case: Case) -> None:
             assert not problems, f"{case.name}: {what} {tag} reads {text!r}: {', '.join(problems)}"
             seen[tag] = seen.get(tag, 0) + 1
     assert seen, f"{case.name}: no command or event was described"
+
+
+def _told_effect(table: Any, seat: int, command: Any) -> list[str]:
+    """Return what a command would do, told to its seat, without changing the table."""
+    ruleset = table.ruleset
+    ctx = Context(seat, table.seq + 1, table.events[0].seed or 0)
+    events, _ = engine.decide(ruleset, table.state, seat, command, ctx)
+    state, told = table.state, []
+    for event in events:
+        shown = ruleset.rules.redact(event, seat)
+        if shown is not None:
+            view = ruleset.rules.view(state, seat)
+            told.append(ruleset.describe_event(shown, view, seat))
+        state = ruleset.rules.evolve(state, event)
+    return told
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.name)
+def test_commands_that_read_the_same_do_the_same(case: Case) -> None:
+    registry = builtin_registry()
+    for seed in range(2):
+        table = table_for(registry, case, seed)
+        bot = RandomBot(seed)
+        for _ in range(400):
+            asked = table.awaiting()
+            if not asked:
+                break
+            for seat in asked:
+                view = table.view(seat)
+                same: dict[str, list[Any]] = {}
+                for command in table.legal(seat):
+                    same.setdefault(table.ruleset.describe(command, view, seat), []).append(command)
+                for text, commands in same.items():
+                    if len(commands) > 1:
+                        effects = {tuple(_told_effect(table, seat, c)) for c in commands}
+                        assert len(effects) == 1, (
+                            f"{case.name}: {text!r} names commands that do different things: "
+                            f"{sorted(effects)[:2]}"
+                        )
+            seat = sorted(asked)[0]
+            table.send(seat, bot.choose(seat, table.legal(seat), lambda: None))
 
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c.name)
