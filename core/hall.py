@@ -23,12 +23,12 @@ from . import engine
 from .actor import Ack, Actor, Loaded, SendCommand
 from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec
-from .errors import GamehallError, InvalidCommand, StoreClosed, UnknownMatch
+from .errors import InvalidCommand, StoreClosed, UnknownMatch
 from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
 from .hub import Hub
 from .journal import Journal, new_pending
 from .registry import Registry, Ruleset, default_registry
-from .replay import batches, check_sequence, started_of
+from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
 from .store.base import AppendRequest, Snapshot, Store
 from .words import Narrated, Narrator
@@ -374,16 +374,11 @@ class Hall:
     ) -> str:
         """Start a new match from the first ``at_seq`` events of another; return its id."""
         self._check_open()
-        records = self.store.read(match, 0, at_seq)
+        records = self.store.read(match, 0)
         if not records:
             raise UnknownMatch(match)
-        ends = {records[b.end - 1].seq for b in batches(records)}
-        if at_seq not in ends or len(records) != at_seq:
-            allowed = sorted(ends)
-            raise GamehallError(
-                f"seq {at_seq} is inside a command's events or past the end; "
-                f"a fork can start after one of {allowed[-5:]}"
-            )
+        check_fork_point(match, records, at_seq)
+        records = records[:at_seq]
         started = records[0].event
         assert isinstance(started, MatchStarted)
         forked = msgspec.structs.replace(

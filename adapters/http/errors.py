@@ -11,10 +11,12 @@ from typing import Any
 
 import structlog
 from gamehall.core.errors import (
+    CommandIdConflict,
     ConcurrencyError,
     GamehallError,
     IllegalCommand,
     InvalidCommand,
+    InvalidFork,
     InvalidOptions,
     MatchOver,
     NotAwaited,
@@ -33,6 +35,7 @@ log = structlog.get_logger("gamehall.http")
 STATUS: dict[type[GamehallError], int] = {
     InvalidCommand: 400,
     InvalidOptions: 400,
+    InvalidFork: 400,
     UnknownGame: 400,
     UnknownMatch: 404,
     NotAwaited: 409,
@@ -40,6 +43,7 @@ STATUS: dict[type[GamehallError], int] = {
     IllegalCommand: 409,
     NoFreeSeat: 409,
     ConcurrencyError: 409,
+    CommandIdConflict: 409,
     StoreClosed: 503,
 }
 HTTP_CODES = {

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 from gamehall.core import calculators as calc
-from gamehall.core.errors import GamehallError
+from gamehall.core.logformat import header_for, log_lines
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
@@ -186,8 +186,9 @@ async def post_command(request: Req, match: FromPath[str], data: JSONBody[PostCo
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gw(request)
     seat = gateway.seat_of(request, match)
-    # Command ids are per seat: one seat can never read another's answer by reusing its id.
-    ack = await gateway.hall.send(match, seat, data.command, f"{seat}:{data.command_id}")
+    # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
+    # refuses another seat's id, so no seat reads another's answer by reusing it.
+    ack = await gateway.hall.send(match, seat, data.command, data.command_id)
     lines = [gateway.hall.registry.codec.event_line(r) for r in ack.events]
     return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, lines)
 
@@ -243,12 +244,7 @@ async def fork_match(request: Req, match: FromPath[str], data: JSONBody[ForkMatc
     gateway.may_see_all(asker, match, "a fork")
     if data.seed is not None and not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token may choose the seed of a fork")
-    try:
-        new = await gateway.hall.fork(match, data.at_seq, seed=data.seed)
-    except GamehallError as exc:
-        if type(exc) is not GamehallError:
-            raise
-        raise ApiError(400, "invalid_fork", exc.message) from None
+    new = await gateway.hall.fork(match, data.at_seq, seed=data.seed)
     info = gateway.hall.info(new)
     return await gateway.seat(new, info.game, info.players, data.seating)
 
@@ -260,12 +256,15 @@ async def fork_match(request: Req, match: FromPath[str], data: JSONBody[ForkMatc
     media_type="application/x-ndjson",
 )
 async def export_log(request: Req, match: FromPath[str]) -> Response[bytes]:
-    """Export the whole log as JSON Lines (admin, or once the match ended)."""
+    """Export the whole log as a log file: header, then JSON Lines (admin, or after the end)."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "the full log")
-    codec = gateway.hall.registry.codec
-    lines = b"".join(codec.record_to_json(r) + b"\n" for r in gateway.hall.store.read(match))
+    records = gateway.hall.store.read(match)
+    header = header_for(match, None, records)
+    lines = b"".join(
+        line + b"\n" for line in log_lines(gateway.hall.registry.codec, header, records)
+    )
     disposition = f'attachment; filename="{match}.jsonl"'
     return Response(
         lines, media_type="application/x-ndjson", headers={"Content-Disposition": disposition}

@@ -206,19 +206,20 @@ class HumanGame:
         return bots[0] if bots else seats[0]
 
     async def _bot_turn(self, seq: int) -> None:
-        """Let the engine's bots play one command, then say what they did."""
+        """Let the engine's bots play one command, then tell what it did."""
         await self.hall.bots.step(self.match)
-        open_game = not self.ruleset.game.hidden_information
-        view = self.hall.view(self.match, None).view
-        for record in self.hall.store.read(self.match, seq):
-            seat, command = record.meta.seat, record.meta.command
-            if seat is None or command is None:
-                continue
-            role = self.roles.get(seat, "bot")
-            # Where hands are hidden, a bot's command could name its cards: the log tells
-            # what the reader may know instead.
-            text = self.ruleset.describe(command, view, None) if open_game else "moves"
-            self.term.show(f"{self.who(seat, role)}: {escape(text)}")
+        movers = [
+            r.meta.seat
+            for r in self.hall.store.read(self.match, seq)
+            if r.meta.command is not None and r.meta.seat is not None
+        ]
+        # A bot's move is told by what it did, as the reader may know it: its command itself
+        # could name what the reader may not see (a card declared face down).
+        told = self.hall.narrated_history(self.match, self.reader, self._told)
+        self._told = self.hall.view(self.match, None).seq
+        text = " ".join(t.text for t in told) or "(nothing you may see)"
+        for seat in movers[:1]:
+            self.term.show(f"{self.who(seat, self.roles.get(seat, 'bot'))}: {escape(text)}")
 
     async def _human_turn(self, seat: int) -> bool:
         if self.handover and self._last_human != seat:

@@ -29,7 +29,9 @@ from .events import (
     StacksDealt,
 )
 from .evolve import EVOLVE, new_player
-from .state import State
+from .scoring import score_lines
+from .state import Options, State
+from .words import ending
 
 PROMPTS = {
     "action": "turn the die with favour, trade, then build, sail or deliver",
@@ -48,8 +50,10 @@ class RiverOfGold(Rules[State]):
 
     def initial(self, config: MatchConfig) -> State:
         """Return the clans after personal setup: koku by turn order (ROG-SETUP-8)."""
+        options = config.options if isinstance(config.options, Options) else Options()
         return State(
-            players=tuple(new_player(C.setup.start_koku[i]) for i in range(config.players))
+            players=tuple(new_player(C.setup.start_koku[i]) for i in range(config.players)),
+            noble_bonus=options.noble_bonus,
         )
 
     def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:
@@ -149,8 +153,7 @@ class RiverOfGold(Rules[State]):
         """Return the winners and every total once the game is over (ROG-SCORE-6)."""
         if not state.over:
             return None
-        reason = "most points" if len(state.winners) == 1 else "tied on points and favour"
-        return Outcome(state.winners, reason, state.final)
+        return Outcome(state.winners, ending(state), state.final, score_lines(state, self.hook))
 
     def view(self, state: State, seat: int | None) -> State:
         """Return the state with hidden cards and tiles masked (ROG-HIDDEN-1)."""

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 HIDDEN = "?"
+NobleBonus = Literal["buildings", "types-and-regions"]
+
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What players choose before a match (rule ids in docs/rules/river-of-gold.md)."""
+
+    noble_bonus: NobleBonus = "buildings"
+    """How the nobles of regions 5 and 6 score at the end (ROG-NOBLE-4)."""
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -12,6 +22,8 @@ class Player(msgspec.Struct, frozen=True):
 
     ``goods`` is (silk, rice, porcelain); ``influence`` is indexed by region - 1; ``ships`` holds
     river spaces; ``royal`` is the index of the ship replaced by the imperial ship, if any.
+    ``earned`` splits the points scored during play by where they came from (see
+    ``evolve.play_category``), so the final scoring can show them by category.
     ``hand_decks`` counts the hand's cards by the deck they were drawn from (index 0 the first
     deck, index k the deck shuffled from ``State.shuffles[k - 1]``): public, since everyone
     sees who draws from which deck, and what lets a seat tell which cards another may hold.
@@ -28,6 +40,7 @@ class Player(msgspec.Struct, frozen=True):
     delivered: tuple[str, ...] = ()
     die: int = 1
     points: int = 0
+    earned: dict[str, int] = {}
     hand_decks: tuple[int, ...] = ()
 
 
@@ -76,6 +89,7 @@ class State(msgspec.Struct, frozen=True):
     turns_left: int = -1
     over: bool = False
     final: tuple[int, ...] = ()
+    noble_bonus: NobleBonus = "buildings"
     winners: tuple[int, ...] = ()
     ext: dict[str, tuple[str, ...]] = {}
     shuffles: tuple[tuple[str, ...], ...] = ()

@@ -17,6 +17,7 @@ from gamehall.core import Event
 from .events import SupplyShuffled, TroopsDrawn, TroopsRemoved, TroopTurnedDown
 from .state import Options, Pending, State
 from .terrain import Board
+from .troops import TroopKind
 
 
 class PlayerView(msgspec.Struct, frozen=True):
@@ -60,7 +61,13 @@ class View(msgspec.Struct, frozen=True):
     over: bool
     winner: int | None
     reason: str
+    ended_by: int | None = None
+    stuck: tuple[int, ...] = ()
     kwak_on_restricted: bool = False
+    added_kinds: tuple[TroopKind, ...] = ()
+    """Troop kinds that expansions added: their names, codes and descriptions, for boards."""
+    prompt: str = ""
+    """What the seat to move is asked now, in words (an expansion's effect names its own)."""
     tie_loser: str = "stuck"
 
 
@@ -82,7 +89,13 @@ def _player(board: Board, state: State, seat: int, asking: int | None) -> Player
     )
 
 
-def view(board: Board, state: State, seat: int | None) -> View:
+def view(
+    board: Board,
+    state: State,
+    seat: int | None,
+    added_kinds: tuple[TroopKind, ...] = (),
+    prompt: str = "",
+) -> View:
     """Return the match as ``seat`` may see it."""
     takers = dict(state.taken)
     regions = tuple(
@@ -104,7 +117,11 @@ def view(board: Board, state: State, seat: int | None) -> View:
         over=state.over,
         winner=state.winner,
         reason=state.reason,
+        ended_by=state.ended_by,
+        stuck=state.stuck,
         kwak_on_restricted=state.options.kwak_on_restricted,
+        added_kinds=added_kinds,
+        prompt=prompt,
         tie_loser=state.options.tie_loser,
     )
 
@@ -180,6 +197,8 @@ def sample(
         over=seen.over,
         winner=seen.winner,
         reason=seen.reason,
+        ended_by=seen.ended_by,
+        stuck=seen.stuck,
     )
 
 

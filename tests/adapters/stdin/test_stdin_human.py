@@ -176,7 +176,7 @@ def test_hot_seat_two_people_and_a_bot_only_match(
         ),
         (
             ["play", "tictactoe", "--players", "3"],
-            "error: tictactoe plays with 2 to 2 players, not 3",
+            "error: tictactoe plays with 2 players, not 3",
         ),
         (
             ["play", "tictactoe", "--option", "size=4"],
