@@ -4,7 +4,9 @@ Every pair of bots plays the same number of two-player matches, taking seat 0 in
 seeded in-memory tables. Ratings are the Bradley-Terry maximum-likelihood fit of all results
 (a draw counts half a win for each), on the Elo scale (400 points: ten to one odds) with a
 mean of 1500; one virtual draw per pair keeps a bot that never lost (or never won) finite.
-The 95% intervals come from resampling each pair's matches (a seeded bootstrap).
+The 95% intervals come from resampling each pair's matches (a seeded bootstrap), each match
+drawn as a win, draw or loss with the pair's frequencies smoothed by half a match of each, so
+that a clean sweep of a few matches still shows how little it proves.
 """
 
 from __future__ import annotations
@@ -152,10 +154,11 @@ def standings(names: Sequence[str], pairings: Sequence[Pairing], rng: random.Ran
     """Return each bot's record and rating, best first."""
     ratings = ratings_of(names, pairings)
     samples: dict[str, list[float]] = {name: [] for name in names}
+    weights = [[p.results.count(o) + 0.5 for o in "WDL"] for p in pairings]
     for _ in range(BOOTSTRAP):
         resampled = [
-            Pairing(p.first, p.second, "".join(rng.choice(p.results) for _ in p.results))
-            for p in pairings
+            Pairing(p.first, p.second, "".join(rng.choices("WDL", w, k=len(p.results))))
+            for p, w in zip(pairings, weights, strict=True)
         ]
         for name, rating in ratings_of(names, resampled).items():
             samples[name].append(rating)

@@ -52,6 +52,8 @@ COMMANDS: dict[str, list[str]] = {
     "run": ["run", "c.jsonl", "-o", "again.jsonl"],
     "serve": ["serve", "--port", "0", "--db", "serve.db"],
     "odds": ["odds", "kaladan", "--fields"],
+    "tournament": ["tournament", "tictactoe", "--bots", "random,mcts:20", "--games", "4",
+                   "--no-chart"],  # fmt: skip
 }
 STDIN = {
     "play": "1\n" * 20,

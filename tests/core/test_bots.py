@@ -26,8 +26,8 @@ from tests.core.turn_games import StrikePlugin
 
 
 def test_the_bot_names_stay_importable_from_core_and_core_bots() -> None:
-    import gamehall.core as core
-    import gamehall.core.bots as bots
+    from gamehall import core
+    from gamehall.core import bots
 
     assert core.RandomBot is bots.RandomBot and core.Bot is bots.Bot
 
@@ -139,22 +139,27 @@ def test_a_single_legal_command_is_chosen_without_searching(registry: Registry) 
     assert bot.choose(0, only, lambda: pytest.fail("the view was not needed")) == only[0]
 
 
+class Watching:
+    """A bot that records what it was asked and checks that its bot answers with a legal one."""
+
+    def __init__(self, bot: Any, asked: list[Sequence[Command]]) -> None:
+        self.bot, self.asked = bot, asked
+
+    def choose(self, seat: int, legal: Sequence[Command], view: Callable[[], Any]) -> Any:
+        self.asked.append(legal)
+        command = self.bot.choose(seat, legal, view)
+        assert command in legal
+        return command
+
+
 def test_the_search_plays_reaction_windows_and_free_actions() -> None:
     registry = Registry([StrikePlugin()], entry_points=False)
     ruleset = registry.ruleset("strike")
     for seed in range(3):
         table = Table(ruleset, ruleset.started(3, None, None, seed))
-        bot = make_bot("ismcts:20", ruleset, seed)
         asked: list[Sequence[Command]] = []
-
-        class Watching:
-            def choose(self, seat: int, legal: Sequence[Command], view: Callable[[], Any]) -> Any:
-                asked.append(legal)
-                command = bot.choose(seat, legal, view)
-                assert command in legal
-                return command
-
-        bots = {0: Watching(), 1: RandomBot(seed), 2: RandomBot(seed + 1)}
+        bots = {0: Watching(make_bot("ismcts:20", ruleset, seed), asked), 1: RandomBot(seed),
+                2: RandomBot(seed + 1)}  # fmt: skip
         assert table.play(bots) is not None
         assert any(len(legal) > 1 for legal in asked)
 
