@@ -203,6 +203,9 @@ class BotDriver:
                     self._again.discard(match)
                     while await self._play_one(match):
                         pass
+                    if not self.hall.awaiting(match):
+                        self.seats.pop(match, None)  # over: the store still names its bots
+                        return
                     if match not in self._again:
                         return
             except StoreClosed:
