@@ -92,9 +92,8 @@ class MCTSBot(SearchBot):
 
     def determinizer(self, seat: int, view: Any) -> Callable[[], Any]:
         """Return the view as the one state every iteration starts from."""
-        if not isinstance(view, self.ruleset.game.state) and can_sample(self.ruleset):
-            view = self.ruleset.rules.sample(view, seat, self.rng)
-        return lambda: view
+        state = as_state(self.ruleset, view, seat, self.rng)
+        return lambda: state
 
 
 class ISMCTSBot(SearchBot):
@@ -119,5 +118,18 @@ class ISMCTSBot(SearchBot):
         """Return a sampler of states consistent with the view."""
         rules, rng = self.ruleset.rules, self.rng
         if not can_sample(self.ruleset):
-            return lambda: view
+            state = as_state(self.ruleset, view, seat, rng)
+            return lambda: state
         return lambda: rules.sample(view, seat, rng)
+
+
+def as_state(ruleset: Ruleset, view: Any, seat: int, rng: random.Random) -> Any:
+    """Return the state a seat that sees everything is in: its view, or the game's sample."""
+    if isinstance(view, ruleset.game.state):
+        return view
+    if can_sample(ruleset):
+        return ruleset.rules.sample(view, seat, rng)
+    raise BotError(
+        f"a bot cannot search {ruleset.game.name}: its view is not its state and it has no "
+        "Rules.sample to make one"
+    )
