@@ -126,24 +126,23 @@ class HumanGame:
     async def run(self) -> int:
         """Play until the match is over (0) or the person quits (0, the match stays stored)."""
         self._introduce()
-        bots = self.hall.bots
-        bots.hold(self.match)  # the engine's bots move only when the terminal lets them
-        try:
-            while True:
-                spectator = self.hall.view(self.match, None)
-                if spectator.outcome is not None:
-                    self._finish(spectator)
-                    return 0
-                if not await self._offer_free_actions(spectator.awaiting):
-                    return self._saved()
-                seat = self._next_seat(spectator.awaiting)
-                if self.roles.get(seat, "bot").startswith("bot"):
-                    await self._bot_turn(spectator.seq)
-                elif not await self._human_turn(seat):
-                    return self._saved()
-                self._tell_log()
-        finally:
-            bots.release(self.match)
+        # The engine's bots move only when the terminal lets them; when the person leaves, the
+        # match stays as it is, bots held, until it is resumed.
+        self.hall.bots.hold(self.match)
+        while True:
+            spectator = self.hall.view(self.match, None)
+            if spectator.outcome is not None:
+                self._finish(spectator)
+                self.hall.bots.release(self.match)
+                return 0
+            if not await self._offer_free_actions(spectator.awaiting):
+                return self._saved()
+            seat = self._next_seat(spectator.awaiting)
+            if self.roles.get(seat, "bot").startswith("bot"):
+                await self._bot_turn(spectator.seq)
+            elif not await self._human_turn(seat):
+                return self._saved()
+            self._tell_log()
 
     def _saved(self) -> int:
         self.term.say(f"match {self.match} saved: continue with 'gamehall resume {self.match}'")
