@@ -150,7 +150,9 @@ def round_robin(
     )
 
 
-def standings(names: Sequence[str], pairings: Sequence[Pairing], rng: random.Random) -> list[Standing]:
+def standings(
+    names: Sequence[str], pairings: Sequence[Pairing], rng: random.Random
+) -> list[Standing]:
     """Return each bot's record and rating, best first."""
     ratings = ratings_of(names, pairings)
     samples: dict[str, list[float]] = {name: [] for name in names}

@@ -52,8 +52,7 @@ COMMANDS: dict[str, list[str]] = {
     "run": ["run", "c.jsonl", "-o", "again.jsonl"],
     "serve": ["serve", "--port", "0", "--db", "serve.db"],
     "odds": ["odds", "kaladan", "--fields"],
-    "tournament": ["tournament", "tictactoe", "--bots", "random,mcts:20", "--games", "4",
-                   "--no-chart"],  # fmt: skip
+    "tournament": ["tournament", "tictactoe", "--bots", "random,mcts:20", "--no-chart"],
 }
 STDIN = {
     "play": "1\n" * 20,

@@ -57,4 +57,6 @@ def test_bench_bots_reports_search_speed_and_the_openspiel_ratio_when_it_can(
     except ImportError:
         assert "mcts.vs_openspiel" not in results  # reported only when it was measured
     else:
-        assert results["mcts.vs_openspiel"] > 0 and "openspiel.tictactoe.iterations_per_s" in results
+        assert (
+            results["mcts.vs_openspiel"] > 0 and "openspiel.tictactoe.iterations_per_s" in results
+        )
