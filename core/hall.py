@@ -19,9 +19,17 @@ import msgspec
 import structlog
 from anyio.abc import TaskGroup
 
-from . import engine
+from . import engine, limits
 from .actor import Ack, Actor, Loaded, SendCommand
-from .errors import GamehallError, InvalidCommand, StoreClosed, UnknownMatch
+from .errors import (
+    CorruptRecord,
+    GamehallError,
+    InvalidCommand,
+    InvalidOptions,
+    MatchQuarantined,
+    StoreClosed,
+    UnknownMatch,
+)
 from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
 from .hub import Hub
 from .journal import Journal, new_pending
@@ -80,6 +88,7 @@ class Hall:
         self.journal = Journal(store)
         self.hub = Hub(watch_buffer)
         self._actors: dict[str, Actor] = {}
+        self.quarantined: dict[str, str] = {}
         self._tg: TaskGroup | None = None
         self._closed = False
         self._reaper: anyio.CancelScope | None = None
@@ -154,6 +163,10 @@ class Hall:
         that remember things about a match outside its events (who plays which seat, …).
         """
         self._check_open()
+        if match_id is not None:
+            limits.check_match_id(match_id)
+        limits.check_seed(seed)
+        _check_unique(expansions)
         ruleset = self.registry.ruleset(game, expansions)
         started = ruleset.started(players, options, expansion_options, seed)
         state, events = engine.begin(ruleset, started)
@@ -258,19 +271,32 @@ class Hall:
         self, match: str, seat: int | None, after: int = 0, limit: int | None = None
     ) -> list[Recorded]:
         """Return a match's events after ``after`` as ``seat`` may see them."""
+        limits.check_seq("after", after)
+        limits.check_limit("limit", limit)
         ruleset = self.ruleset(match)
-        return self.redact_records(ruleset, self.store.read(match, after, limit=limit), seat)
+        return self.redact_records(ruleset, self.read(match, after, limit=limit), seat)
+
+    def read(
+        self, match: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[Recorded]:
+        """Return a match's stored records, whole: for the operator and for redaction."""
+        self._check_quarantine(match)
+        try:
+            return self.store.read(limits.known_match_id(match), after, upto, limit)
+        except CorruptRecord as exc:
+            raise self._quarantine(match, exc) from None
 
     async def watch(
         self, match: str, seat: int | None, after: int = 0
     ) -> AsyncGenerator[Recorded, None]:
         """Yield a seat's redacted events from ``after`` on, then live ones, until the hall closes."""
+        limits.check_seq("after", after)
         ruleset = self.ruleset(match)
         last = after
         while not self._closed:
             send, receive = self.hub.subscribe(match)
             try:
-                for record in self.store.read(match, last):
+                for record in self.read(match, last):
                     last = record.seq
                     shown = self.redact_record(ruleset, record, seat)
                     if shown is not None:
@@ -292,7 +318,11 @@ class Hall:
     ) -> str:
         """Start a new match from the first ``at_seq`` events of another; return its id."""
         self._check_open()
-        records = self.store.read(match, 0, at_seq)
+        limits.check_seq("at_seq", at_seq)
+        limits.check_seed(seed)
+        if match_id is not None:
+            limits.check_match_id(match_id)
+        records = self.read(match, 0, at_seq)
         if not records:
             raise UnknownMatch(match)
         ends = {records[b.end - 1].seq for b in batches(records)}
@@ -331,7 +361,7 @@ class Hall:
         check_sequence(records)
         started = started_of(records)
         self.registry.ruleset_of(started)
-        match = match_id or records[0].stream
+        match = limits.check_match_id(match_id or records[0].stream)
         events = [r.event for r in records]
         metas = [r.meta for r in records]
         await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, info)))
@@ -357,9 +387,30 @@ class Hall:
         actor = self._actors.get(match)
         if actor is None:
             self._check_open()
-            actor = self._start_actor(match, self.load(match))
+            self._check_quarantine(match)
+            try:
+                loaded = self.load(limits.known_match_id(match))
+            except CorruptRecord as exc:
+                raise self._quarantine(match, exc) from None
+            actor = self._start_actor(match, loaded)
         actor.touched = time.monotonic()
         return actor
+
+    def _check_quarantine(self, match: str) -> None:
+        reason = self.quarantined.get(match)
+        if reason is not None:
+            raise MatchQuarantined(match, reason)
+
+    def _quarantine(self, match: str, exc: CorruptRecord) -> MatchQuarantined:
+        """Stop serving a match whose rows fail their checks; the others go on."""
+        reason = f"seq {exc.seq}: {exc.reason}" if exc.seq else exc.reason
+        if match not in self.quarantined:
+            log.error("match quarantined", match=match, reason=reason)
+        self.quarantined[match] = reason
+        actor = self._actors.pop(match, None)
+        if actor is not None:
+            actor.send.close()
+        return MatchQuarantined(match, reason)
 
     def _start_actor(self, match: str, loaded: Loaded) -> Actor:
         actor = Actor(self, match, loaded)
@@ -400,7 +451,7 @@ class Hall:
         return stopped
 
     def _started(self, match: str) -> MatchStarted:
-        head = self.store.read(match, 0, 1)
+        head = self.read(match, 0, 1)
         if not head or not isinstance(head[0].event, MatchStarted):
             raise UnknownMatch(match)
         return head[0].event
@@ -451,6 +502,14 @@ class Hall:
 def new_match_id() -> str:
     """Return a fresh, unguessable match id."""
     return secrets.token_hex(8)
+
+
+def _check_unique(expansions: Sequence[str]) -> None:
+    seen: set[str] = set()
+    for expansion in expansions:
+        if expansion in seen:
+            raise InvalidOptions(f"expansion {expansion!r} is listed twice")
+        seen.add(expansion)
 
 
 def _info(started: MatchStarted, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
