@@ -18,6 +18,7 @@ from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
 
 from .app import MAX_BODY, create_app
+from .guard import RateLimits
 
 ADMIN_TOKEN_ENV = "GAMEHALL_ADMIN_TOKEN"
 
@@ -35,8 +36,46 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--max-body", type=int, default=MAX_BODY, help="largest request body in bytes"
     )
+    limits = RateLimits()
+    parser.add_argument(
+        "--anonymous-rate", type=_rate, default=limits.anonymous_rate, metavar="N",
+        help=f"requests a second per client address without an accepted token "
+        f"(default {limits.anonymous_rate:g}; 0: no limit)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--anonymous-burst", type=_burst, default=limits.anonymous_burst, metavar="N",
+        help=f"requests at once per client address (default {limits.anonymous_burst})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--token-rate", type=_rate, default=limits.token_rate, metavar="N",
+        help="requests a second per accepted token (default 0: no limit)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--token-burst", type=_burst, default=limits.token_burst, metavar="N",
+        help=f"requests at once per accepted token (default {limits.token_burst})",
+    )  # fmt: skip
     parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 1e9:
+        raise argparse.ArgumentTypeError(f"{text!r} must be between 0 and 1e9")
+    return value
+
+
+def _burst(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 10**9:
+        raise argparse.ArgumentTypeError(f"{text!r} must be between 1 and 1e9")
+    return value
 
 
 class _Server(uvicorn.Server):
@@ -78,6 +117,9 @@ async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
             max_body=args.max_body,
             manage_hall=True,
             bare_endpoint=args.bare_endpoint,
+            rate_limits=RateLimits(
+                args.anonymous_rate, args.anonymous_burst, args.token_rate, args.token_burst
+            ),
         )
         config = uvicorn.Config(
             app,

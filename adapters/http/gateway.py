@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -10,6 +9,7 @@ import anyio
 import msgspec
 from gamehall.core.errors import UnknownGame, UnknownMatch
 from gamehall.core.hall import Hall
+from gamehall.core.limits import known_match_id
 from gamehall.core.registry import Registry
 from litestar import Request
 
@@ -18,7 +18,6 @@ from .schemas import Created, ExpansionOut, GameOut, Seating, SeatToken
 from .seats import SeatTokens, same_secret
 
 T = TypeVar("T")
-MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class Asker(msgspec.Struct, frozen=True):
@@ -58,12 +57,21 @@ class Gateway:
             return SPECTATOR
         if self.admin_token is not None and same_secret(token, self.admin_token):
             self.check_match(match)
+            self.accepted(request, token)
             return ADMIN
         seat = self.seats.seat_of(check_id(match), token)
         if seat is None:
             self.check_match(match)
             raise ApiError(401, "unauthorized", f"the token is not a seat token of match {match!r}")
+        self.accepted(request, token)
         return Asker(seat)
+
+    @staticmethod
+    def accepted(request: Request[Any, Any, Any], token: str) -> None:
+        """Let the rate limiter count this token's requests against the token from now on."""
+        limiter = request.app.state.get("limiter")
+        if limiter is not None:
+            limiter.accepted(token)
 
     def seat_of(self, request: Request[Any, Any, Any], match: str) -> int:
         """Return the seat whose token the request carries, or refuse."""
@@ -140,9 +148,7 @@ def bearer(request: Request[Any, Any, Any]) -> str | None:
 
 def check_id(match: str) -> str:
     """Return a match id, or raise :class:`UnknownMatch` for one that cannot exist."""
-    if not MATCH_ID.fullmatch(match):
-        raise UnknownMatch(match[:80])
-    return match
+    return known_match_id(match)
 
 
 def _schema(struct: type[Any] | None) -> dict[str, Any] | None:

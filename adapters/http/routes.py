@@ -6,13 +6,15 @@ from typing import Annotated, Any
 
 import msgspec
 from gamehall.core.errors import GamehallError
+from gamehall.core.limits import INT64_MAX, MATCH_ID_RULE
 from litestar import Request, Response, get, post
-from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter, QueryParameter
 from litestar.response import ServerSentEvent
 
 from . import stream
 from .errors import ApiError
 from .gateway import Gateway, check_id
+from .openapi import AS_SEAT, READ, WRITE, errors
 from .schemas import (
     AckOut,
     BareOk,
@@ -34,7 +36,18 @@ SEAT: list[dict[str, list[str]]] = [{"seat": []}]
 OPTIONAL_SEAT: list[dict[str, list[str]]] = [{}, {"seat": []}]
 ADMIN_OR_ENDED: list[dict[str, list[str]]] = [{}, {"admin": []}]
 HISTORY_LIMIT = 1000
-After = Annotated[int, QueryParameter(ge=0, description="only events with a larger seq")]
+After = Annotated[
+    int, QueryParameter(ge=0, le=INT64_MAX, description="only events with a larger seq")
+]
+# An id that breaks the rule is a 404 like any unknown one; the document shows the rule.
+MatchPath = Annotated[str, Parameter(description=f"the match id: {MATCH_ID_RULE}")]
+LastEventId = Annotated[
+    int,
+    HeaderParameter(
+        name="Last-Event-ID", ge=0, le=INT64_MAX, required=False,
+        description="the seq of the last event seen: the stream resumes after it",
+    ),
+]  # fmt: skip
 Req = Request[Any, Any, Any]
 
 
@@ -44,26 +57,26 @@ def gw(request: Req) -> Gateway:
     return gateway
 
 
-@get("/health", tags=["server"])
+@get("/health", tags=["server"], responses=errors())
 async def health(request: Req) -> Health:
     """Tell that the server answers; report installed games and active matches."""
     gateway = gw(request)
     return Health("ok", len(gateway.hall.registry.games), gateway.hall.active)
 
 
-@get("/games", tags=["games"])
+@get("/games", tags=["games"], responses=errors())
 async def list_games(request: Req) -> list[GameOut]:
     """List installed games with their expansions, options and command schemas."""
     return list(gw(request).games().values())
 
 
-@get("/games/{game:str}", tags=["games"])
+@get("/games/{game:str}", tags=["games"], responses=errors(404))
 async def get_game(request: Req, game: FromPath[str]) -> GameOut:
     """Describe one installed game."""
     return gw(request).game(game)
 
 
-@post("/matches", status_code=201, tags=["matches"])
+@post("/matches", status_code=201, tags=["matches"], responses=errors(400, 413, 415, 503))
 async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     """Start a match; with ``tokens`` seating the answer holds one secret token per seat."""
     gateway = gw(request)
@@ -79,8 +92,8 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     return await gateway.seat(match, data.game, players, data.seating)
 
 
-@get("/matches/{match:str}", tags=["matches"])
-async def get_match(request: Req, match: FromPath[str]) -> MatchOut:
+@get("/matches/{match:str}", tags=["matches"], responses=errors(*READ))
+async def get_match(request: Req, match: MatchPath) -> MatchOut:
     """Describe a match as anyone may see it: seq, awaited seats, outcome, claimed seats."""
     gateway = gw(request)
     info = gateway.hall.info(check_id(match))
@@ -94,8 +107,10 @@ async def get_match(request: Req, match: FromPath[str]) -> MatchOut:
     )  # fmt: skip
 
 
-@post("/matches/{match:str}/seats", status_code=201, tags=["matches"])
-async def claim_seat(request: Req, match: FromPath[str], data: JSONBody[ClaimSeat]) -> SeatToken:
+@post(
+    "/matches/{match:str}/seats", status_code=201, tags=["matches"], responses=errors(*READ, 413, 415)
+)
+async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) -> SeatToken:
     """Claim a free seat of an open match; the answer holds its token, shown only once."""
     gateway = gw(request)
     gateway.check_match(match)
@@ -103,8 +118,10 @@ async def claim_seat(request: Req, match: FromPath[str], data: JSONBody[ClaimSea
     return SeatToken(seat, token)
 
 
-@get("/matches/{match:str}/view", tags=["play"], security=OPTIONAL_SEAT)
-async def get_view(request: Req, match: FromPath[str]) -> ViewOut:
+@get(
+    "/matches/{match:str}/view", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT)
+)
+async def get_view(request: Req, match: MatchPath) -> ViewOut:
     """Return the asker's view, the decisions awaited and the asker's legal commands."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
@@ -113,16 +130,28 @@ async def get_view(request: Req, match: FromPath[str]) -> ViewOut:
     return ViewOut(seen.match, seen.seq, seen.seat, seen.view, seen.awaiting, legal, seen.outcome)
 
 
-@get("/matches/{match:str}/board", tags=["play"], security=OPTIONAL_SEAT, media_type="text/plain")
-async def get_board(request: Req, match: FromPath[str]) -> str:
+@get(
+    "/matches/{match:str}/board",
+    tags=["play"],
+    security=OPTIONAL_SEAT,
+    media_type="text/plain",
+    responses=errors(*AS_SEAT),
+)
+async def get_board(request: Req, match: MatchPath) -> str:
     """Return the asker's board as text."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
     return str(gateway.hall.render(match, asker.seat)) + "\n"
 
 
-@post("/matches/{match:str}/commands", status_code=200, tags=["play"], security=SEAT)
-async def post_command(request: Req, match: FromPath[str], data: JSONBody[PostCommand]) -> AckOut:
+@post(
+    "/matches/{match:str}/commands",
+    status_code=200,
+    tags=["play"],
+    security=SEAT,
+    responses=errors(*WRITE),
+)
+async def post_command(request: Req, match: MatchPath, data: JSONBody[PostCommand]) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gw(request)
     seat = gateway.seat_of(request, match)
@@ -131,10 +160,12 @@ async def post_command(request: Req, match: FromPath[str], data: JSONBody[PostCo
     return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, ack.events)
 
 
-@get("/matches/{match:str}/history", tags=["play"], security=OPTIONAL_SEAT)
+@get(
+    "/matches/{match:str}/history", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT)
+)
 async def get_history(
     request: Req,
-    match: FromPath[str],
+    match: MatchPath,
     after: After = 0,
     limit: Annotated[int, QueryParameter(ge=1, le=HISTORY_LIMIT)] = 500,
 ) -> HistoryOut:
@@ -143,7 +174,7 @@ async def get_history(
     asker = gateway.asker(request, match)
     hall = gateway.hall
     ruleset = hall.ruleset(match)
-    records = hall.store.read(match, after, limit=limit)
+    records = hall.read(match, after, limit=limit)
     upto = records[-1].seq if records else after
     shown = hall.redact_records(ruleset, records, asker.seat)
     return HistoryOut(match, asker.seat, after, upto, shown)
@@ -154,28 +185,39 @@ async def get_history(
     tags=["play"],
     security=OPTIONAL_SEAT,
     media_type="text/event-stream",
+    responses=errors(*AS_SEAT),
 )
 async def get_events(
     request: Req,
-    match: FromPath[str],
+    match: MatchPath,
     after: After = 0,
     token: Annotated[
         str | None, QueryParameter(description="a seat token, for clients that cannot send headers")
     ] = None,
-    last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0)] = None,
+    last_event_id: LastEventId = 0,
 ) -> ServerSentEvent:
-    """Stream the asker's events as Server-Sent Events from a seq on, live; ends with ``end``."""
+    """Stream the asker's events as Server-Sent Events from a seq on, live; ends with ``end``.
+
+    The stream starts after the larger of ``after`` and ``Last-Event-ID``, so a browser that
+    reconnects to the same URL resumes where it was.
+    """
     gateway = gw(request)
     asker = gateway.asker(request, match, query_token=True)
-    start = last_event_id if last_event_id is not None else after
+    start = max(after, last_event_id)
     messages = stream.messages(gateway.hall, match, asker.seat, start, gateway.heartbeat)
     return ServerSentEvent(
         messages, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     )
 
 
-@post("/matches/{match:str}/fork", status_code=201, tags=["matches"], security=ADMIN_OR_ENDED)
-async def fork_match(request: Req, match: FromPath[str], data: JSONBody[ForkMatch]) -> Created:
+@post(
+    "/matches/{match:str}/fork",
+    status_code=201,
+    tags=["matches"],
+    security=ADMIN_OR_ENDED,
+    responses=errors(*WRITE),
+)
+async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) -> Created:
     """Start a new match from the first ``at_seq`` events (admin, or once the match ended)."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
@@ -197,14 +239,15 @@ async def fork_match(request: Req, match: FromPath[str], data: JSONBody[ForkMatc
     tags=["matches"],
     security=ADMIN_OR_ENDED,
     media_type="application/x-ndjson",
+    responses=errors(*AS_SEAT, 403),
 )
-async def export_log(request: Req, match: FromPath[str]) -> Response[bytes]:
+async def export_log(request: Req, match: MatchPath) -> Response[bytes]:
     """Export the whole log as JSON Lines (admin, or once the match ended)."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "the full log")
     codec = gateway.hall.registry.codec
-    lines = b"".join(codec.record_to_json(r) + b"\n" for r in gateway.hall.store.read(match))
+    lines = b"".join(codec.record_to_json(r) + b"\n" for r in gateway.hall.read(match))
     disposition = f'attachment; filename="{match}.jsonl"'
     return Response(
         lines, media_type="application/x-ndjson", headers={"Content-Disposition": disposition}
