@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 import uvicorn
+from gamehall.adapters.stdin.common import int_arg
 from gamehall.core import default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
@@ -30,11 +31,11 @@ def register(sub: Any) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)"
+        "--port", type=int_arg(0, 65535), default=8000, help="port (default 8000; 0 picks a free one)"
     )
     parser.add_argument("--db", default="gamehall.db", help="SQLite file (default ./gamehall.db)")
     parser.add_argument(
-        "--max-body", type=int, default=MAX_BODY, help="largest request body in bytes"
+        "--max-body", type=int_arg(1, 2**31), default=MAX_BODY, help="largest request body in bytes"
     )
     limits = RateLimits()
     parser.add_argument(

@@ -13,7 +13,15 @@ from gamehall.core.hall import Hall
 from gamehall.core.replay import fold, ruleset_for, started_of
 from gamehall.core.store import MemoryStore, Store
 
-from .common import DEFAULT_DB, describe_options, open_store, parse_options, parse_seats
+from .common import (
+    COUNT,
+    DEFAULT_DB,
+    SEED,
+    describe_options,
+    open_store,
+    parse_options,
+    parse_seats,
+)
 from .human import HumanGame, Terminal, default_roles, outcome_text, roles_from_log
 from .progress import Progress
 from .protocol import serve
@@ -62,14 +70,14 @@ def register(sub: Any) -> None:
 
     sim = sub.add_parser("simulate", help="play bot-vs-bot matches and summarise them")
     sim.add_argument("game", help="game id (see 'gamehall games')")
-    sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
+    sim.add_argument("--games", type=COUNT, default=100, help="number of matches (default 100)")
     _match_arguments(sim)
     sim.add_argument("--db", help="store the matches in this SQLite file")
     sim.set_defaults(func=run_simulate)
 
 
 def _match_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, help="number of players (default: the fewest)")
+    parser.add_argument("--players", type=COUNT, help="number of players (default: the fewest)")
     parser.add_argument(
         "--expansion", action="append", default=[], metavar="ID", help="enable an expansion"
     )
@@ -80,7 +88,7 @@ def _match_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K=V",
         help="game option (EXPANSION:K=V for an expansion's); V is JSON or text",
     )
-    parser.add_argument("--seed", type=int, help="seed of the match (and of the bots)")
+    parser.add_argument("--seed", type=SEED, help="seed of the match (and of the bots)")
 
 
 # -- games -----------------------------------------------------------------------------------
