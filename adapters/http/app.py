@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from gamehall.core import logs
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
 from litestar import Litestar, Request, Response, get
@@ -60,6 +61,7 @@ def create_app(
     if seat_db is SAME_FILE:
         seat_db = hall.store.path if isinstance(hall.store, SQLiteStore) else None
     gateway = Gateway(hall, SeatTokens(seat_db), admin_token, heartbeat)
+    logs.add_secret(admin_token)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -100,6 +102,7 @@ def create_app(
             ),
         ),
         state=State({"gamehall": gateway, "openapi": None, "limiter": limiter}),
+        logging_config=None,  # the embedding program configures logging, not this app
         debug=False,
     )
     return app

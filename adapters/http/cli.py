@@ -124,6 +124,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
         )
         config = uvicorn.Config(
             app,
+            log_config=None,  # uvicorn's lines go through gamehall's queue and redaction
             log_level="warning",
             access_log=False,
             lifespan="on",

@@ -66,6 +66,7 @@ HTTP_CODES = {
     429: "rate_limited",
 }
 RETRY_AFTER = {503: "5"}
+PARAMETER_NAMES = {"last_event_id": "Last-Event-ID"}  # as the client spells them
 
 
 class ApiError(Exception):
@@ -170,7 +171,8 @@ def _validation_message(exc: ValidationException) -> str:
             problems.append(text if key in (None, "data") else f"{key}: {text}")
         else:
             source = item.get("source", "parameter")
-            problems.append(f"{getattr(source, 'value', source)} parameter {key!r}: {text}")
+            name = PARAMETER_NAMES.get(str(key), key)
+            problems.append(f"{getattr(source, 'value', source)} parameter {name!r}: {text}")
     return "; ".join(problems) or "the request is invalid"
 
 

@@ -125,6 +125,7 @@ class SQLiteStore(Store):
         self.synchronous = synchronous.upper()
         self.readonly = readonly
         self.damaged: str | None = None
+        self.schema: int | None = None
         self._lock = threading.Lock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
@@ -183,12 +184,12 @@ class SQLiteStore(Store):
                 if columns not in (EVENT_COLUMNS, EVENT_COLUMNS[:-1]):
                     raise self._refused(f"its events table has the columns {columns}")
             if "gamehall" in tables:
-                self._schema_version(db)
+                self.schema = self._schema_version(db)
             size = os.path.getsize(self.path) if os.path.exists(self.path) else 0
             if tables and size <= quick_check_bytes:
-                found = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
+                found = report_lines(r[0] for r in db.execute("PRAGMA quick_check(5)"))
                 if found != ["ok"]:
-                    raise self._refused(f"quick_check found {'; '.join(found)}")
+                    raise self._refused(f"quick_check found: {'; '.join(found)}")
         except sqlite3.Error as exc:
             raise self._refused(exc) from None
 
@@ -216,6 +217,9 @@ class SQLiteStore(Store):
             return self._refused(exc)
         if isinstance(exc, sqlite3.ProgrammingError) and self._closed:
             return StoreClosed("the store is closed")
+        if isinstance(stream, str) and "decode" in str(exc):  # a blob turned into bad text
+            # The message would quote the damaged bytes, which may be hidden facts: say less.
+            return CorruptRecord(stream, 0, "a row does not read back as bytes")
         return StoreFailed(f"the store {self.path} failed: {exc}")
 
     def _reader(self) -> sqlite3.Connection:
@@ -247,6 +251,7 @@ class SQLiteStore(Store):
                         "UPDATE gamehall SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),)
                     )
                 db.execute("COMMIT")
+                self.schema = SCHEMA_VERSION
             except BaseException as exc:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
@@ -501,19 +506,24 @@ class SQLiteStore(Store):
     def raw_rows(self) -> Iterator[RawRow]:
         """Yield every row undecoded, in (stream, seq) order."""
         columns = [r[1] for r in self._reader().execute("PRAGMA table_info(events)")]
+        if not columns:
+            return
         crc = "crc" if "crc" in columns else "NULL"
         rows = self._reader().execute(
             f"SELECT stream, seq, position, type, v, data, meta, {crc} FROM events "
             "ORDER BY stream, seq"
         )
         for row in rows:
+            if crc == "NULL" and isinstance(row[5], bytes) and isinstance(row[6], bytes):
+                # A schema-1 file opened read-only: its rows have no checksum yet.
+                row = (*row[:7], checksum(row[0], row[1], row[3], row[4], row[5], row[6]))
             yield RawRow(*row)
 
     def check(self, progress: Callable[[int], None] | None = None) -> list[Problem]:
         """Run SQLite's full ``integrity_check``, then check every row and the event chains."""
         problems: list[Problem] = []
         try:
-            found = [r[0] for r in self._reader().execute("PRAGMA integrity_check(20)")]
+            found = report_lines(r[0] for r in self._reader().execute("PRAGMA integrity_check(20)"))
             if found != ["ok"]:
                 problems += [Problem(None, None, f"integrity_check: {line}") for line in found]
             problems += check_rows(self.codec, self.raw_rows(), progress)
@@ -530,6 +540,14 @@ class SQLiteStore(Store):
             for conn in self._readers:
                 conn.close()
             self._writer.close()
+
+
+def report_lines(reported: Iterable[str]) -> list[str]:
+    """Return SQLite's check report as one line per problem."""
+    out = []
+    for text in reported:
+        out += [line.strip() for line in str(text).splitlines() if line.strip()]
+    return [line for line in out if not line.startswith("***")]
 
 
 def _checked(
