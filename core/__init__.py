@@ -27,12 +27,16 @@ from .registry import Registry, Ruleset, default_registry
 from .rules import (
     Context,
     Decision,
+    Emitter,
     ExpansionSpec,
     GameSpec,
     Invariant,
     MatchConfig,
     Outcome,
     Rules,
+    ScoreLine,
+    extension_state,
+    with_extension_state,
 )
 from .table import Table
 
@@ -45,6 +49,7 @@ __all__ = [
     "CorruptRecord",
     "DamagedStore",
     "Decision",
+    "Emitter",
     "DuplicateMatch",
     "Event",
     "ExpansionRef",
@@ -68,6 +73,7 @@ __all__ = [
     "Recorded",
     "Registry",
     "Rules",
+    "ScoreLine",
     "Ruleset",
     "StoreFailed",
     "Table",
@@ -76,7 +82,9 @@ __all__ = [
     "UnknownMatch",
     "Upcaster",
     "default_registry",
+    "extension_state",
     "hookimpl",
     "hookspec",
     "namespaced",
+    "with_extension_state",
 ]

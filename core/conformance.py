@@ -3,10 +3,12 @@
 ``cases(registry)`` lists the combinations (player counts, expansions, test options);
 ``check_playout(case, seed)`` plays one seeded random match and checks, at every step:
 
-* ``legal`` is empty for every seat exactly when the match is over, and only awaited seats
-  have legal commands;
+* ``legal`` is empty for every seat exactly when the match is over, and a seat that is not
+  awaited has no legal command but its free actions (``Rules.free``);
 * every legal command is accepted, and commands seen earlier that are not legal now, or sent by
   a seat that is not awaited, are refused with ``IllegalCommand`` and change nothing;
+* seats that are not awaited interject their free actions at random moments, and the seats of a
+  reaction window (several awaited at once) answer in random order;
 * every event and the state round-trip through the codec (MessagePack and JSON);
 * every invariant holds after every event;
 * no view or redacted event given to a seat (or a spectator) contains a token the game
@@ -107,6 +109,9 @@ def table_for(registry: Registry, case: Case, seed: int) -> Table:
     )
 
 
+INTERJECT = 0.2  # how often a seat with free actions acts when it is not awaited
+
+
 def check_playout(
     registry: Registry,
     case: Case,
@@ -115,7 +120,12 @@ def check_playout(
     max_commands: int = 20_000,
     illegal_samples: int = 3,
 ) -> Table:
-    """Play one seeded random match of a case with every check; return the finished Table."""
+    """Play one seeded random match of a case with every check; return the finished Table.
+
+    The acting seat is drawn among the awaited ones; now and then (``INTERJECT``) a seat that
+    may only send free actions interjects one instead, so free actions land between the steps
+    of other seats' turns.
+    """
     table = table_for(registry, case, seed)
     checker = _Checker(table, case, seed)
     start = engine.initial_state(table.ruleset, table.events[0])  # type: ignore[arg-type]
@@ -123,10 +133,13 @@ def check_playout(
     bot = RandomBot(seed)
     rng = random.Random(seed)
     for _ in range(max_commands):
-        asked = checker.step()
+        asked, free = checker.step()
         if not asked:
             break
-        seat = rng.choice(sorted(asked))
+        if free and rng.random() < INTERJECT:
+            seat = rng.choice(free)
+        else:
+            seat = rng.choice(sorted(asked))
         legal = table.legal(seat)
         checker.refuse_samples(seat, legal, rng, illegal_samples)
         command = bot.choose(seat, legal, lambda: None)
@@ -154,21 +167,32 @@ class _Checker:
     def fail(self, message: str) -> ConformanceError:
         return ConformanceError(f"{self.where} at seq {self.table.seq}: {message}")
 
-    def step(self) -> dict[int, Any]:
+    def step(self) -> tuple[dict[int, Any], list[int]]:
+        """Check the legal commands of every seat; return the awaited and the free seats."""
         state = self.table.state
         asked = dict(self.rules.awaiting(state))
         over = self.rules.outcome(state) is not None
         if over == bool(asked):
             raise self.fail(f"outcome says over={over} but awaiting is {sorted(asked)}")
+        free_seats = []
         for seat in range(self.players):
             legal = self.rules.legal(state, seat)
             if seat in asked and not legal:
                 raise self.fail(f"seat {seat} is awaited but has no legal command")
             if seat not in asked and legal:
-                raise self.fail(f"seat {seat} is not awaited but has legal commands")
+                if not asked:
+                    raise self.fail(f"the match is over but seat {seat} has legal commands")
+                free = self.rules.free(state, seat)
+                stray = [c for c in legal if type(c) not in free]
+                if stray:
+                    raise self.fail(
+                        f"seat {seat} is not awaited but has legal commands that are not "
+                        f"free actions: {stray[:3]!r}"
+                    )
+                free_seats.append(seat)
             self.accept_all(seat, legal)
         self.check_views()
-        return asked
+        return asked, free_seats
 
     def accept_all(self, seat: int, legal: Sequence[Command]) -> None:
         state = self.table.state
@@ -194,7 +218,11 @@ class _Checker:
         asked = self.rules.awaiting(self.table.state)
         idle = [s for s in range(self.players) if s not in asked]
         if idle and legal:
-            self.refused(rng.choice(idle), legal[0])
+            other = rng.choice(idle)
+            theirs = set(self.rules.legal(self.table.state, other))
+            foreign = [c for c in legal if c not in theirs]
+            if foreign:
+                self.refused(other, foreign[0])
 
     def refused(self, seat: int, command: Command) -> None:
         state = self.table.state

@@ -30,16 +30,20 @@ def initial_state(ruleset: Ruleset, started: MatchStarted) -> Any:
 
 
 def check(ruleset: Ruleset, state: Any, seat: int | None, command: Command) -> None:
-    """Refuse a command of a foreign type or from a seat that is not awaited."""
+    """Refuse a command of a foreign type, or from a seat that is neither awaited nor free to
+    send it (a free action, see :meth:`Rules.free`)."""
     if type(command) not in ruleset.command_types:
         raise InvalidCommand(
             f"command type {tag_of(type(command))!r} is not part of {ruleset.name}"
         )
-    awaiting = ruleset.rules.awaiting(state)
+    rules = ruleset.rules
+    awaiting = rules.awaiting(state)
     if seat in awaiting:
         return
     if not awaiting:
         raise MatchOver("the match is over")
+    if seat is not None and type(command) in rules.free(state, seat):
+        return
     asked = "; ".join(f"seat {s}: {d.prompt or d.kind}" for s, d in sorted(awaiting.items()))
     who = "a spectator" if seat is None else f"seat {seat}"
     raise NotAwaited(f"{who} is not asked to act now (waiting for {asked})")

@@ -123,12 +123,66 @@ def gamehall_render_text(view: Any, seat: int | None) -> str | None:
     """
 
 
+# -- words (ruleset manager): what people read ------------------------------------------------
+#
+# Every adapter (terminal, stdio, HTTP, web page) shows the same words, so they come from the
+# game through these hooks and never from an adapter. Each gets the asking seat's *view*, never
+# the raw state, so a description cannot leak what the seat may not see. An expansion that adds
+# components wraps or precedes the game's implementation (``tryfirst=True`` or
+# ``wrapper=True``) to name them.
+
+
 @hookspec(firstresult=True)
 def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> str | None:
-    """Describe a command in the words of the rulebook, for menus of legal moves.
+    """Describe a command in the words of the rulebook, for menus and bot moves.
 
-    Fires when an adapter lists legal commands for a person. Stops at the first non-``None``
-    result; the engine falls back to the command's JSON.
+    Fires when an adapter lists legal commands for a person or tells what a bot chose. Stops
+    at the first non-``None`` result; without one the engine makes words from the command's
+    type and fields (never JSON). Commands that do different things must read differently;
+    commands that read the same are shown once in a menu.
+
+    :param command: a legal command.
+    :param view: the asking seat's view of the state.
+    :param seat: the asking seat.
+    :return: one line, such as "place Jumbo (3) on spot 14".
+    """
+
+
+@hookspec(firstresult=True)
+def gamehall_describe_event(event: Event, view: Any, seat: int | None) -> str | None:
+    """Tell what an event was, in a sentence for the seat that reads it.
+
+    Fires for every event an adapter shows a person (the terminal's log, the ``text`` field of
+    stdio and HTTP event lines and of the live streams). ``event`` is already redacted for
+    ``seat``: a hidden draw reads as what that seat knows ("Red drew 2 troops"). Stops at the
+    first non-``None`` result; without one the engine makes words from the event's type.
+
+    :param event: the event as ``seat`` may see it.
+    :param view: ``seat``'s view of the state just *before* the event.
+    :param seat: the reading seat, or ``None`` for a spectator.
+    :return: one sentence.
+    """
+
+
+@hookspec(firstresult=True)
+def gamehall_seat_names(view: Any) -> list[str] | None:
+    """Name the seats as the players know them: colours, clans, houses.
+
+    Fires whenever a seat is named to a person (menus, logs, endings). Stops at the first
+    non-``None`` result; the default is "seat 0", "seat 1", ...
+
+    :param view: any seat's view (names are public).
+    :return: one name per seat, in seat order.
+    """
+
+
+@hookspec(firstresult=True)
+def gamehall_command_group(command: Command, view: Any, seat: int | None) -> str | None:
+    """Return the heading a command is listed under in a long menu ("Place Jumbo (3)").
+
+    Fires when an adapter shows a menu; commands with the same heading are listed together,
+    headings in the order they first appear. Stops at the first non-``None`` result; ``None``
+    everywhere leaves the menu flat.
 
     :param command: a legal command.
     :param view: the asking seat's view of the state.

@@ -14,7 +14,7 @@ from typing import Any, cast
 import msgspec
 import pluggy
 
-from . import hookspecs
+from . import hookspecs, words
 from .codec import Codec, Upcaster
 from .errors import InvalidOptions, PluginError, UnknownGame
 from .events import CORE_EVENTS, Command, Event, ExpansionRef, MatchStarted, tag_of
@@ -288,11 +288,16 @@ class Ruleset:
         return str(text)
 
     def describe(self, command: Command, view: Any, seat: int | None) -> str:
-        """Return a command in the rulebook's words, or its JSON."""
-        text = self.hook.gamehall_describe_command(command=command, view=view, seat=seat)
-        if text is None:
-            return self.codec.to_json(command).decode()
-        return str(text)
+        """Return a command in the rulebook's words (see :mod:`gamehall.core.words`)."""
+        return words.describe_command(self, command, view, seat)
+
+    def describe_event(self, event: Event, view: Any, seat: int | None) -> str:
+        """Return what a (redacted) event was, for ``seat`` whose view before it is ``view``."""
+        return words.describe_event(self, event, view, seat)
+
+    def seat_names(self, view: Any, players: int) -> list[str]:
+        """Return what the players call each seat."""
+        return words.seat_names(self, view, players)
 
 
 def _major(version: str) -> str:

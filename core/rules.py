@@ -27,12 +27,25 @@ class Decision(msgspec.Struct, frozen=True, gc=False):
     prompt: str = ""
 
 
+class ScoreLine(msgspec.Struct, frozen=True, gc=False):
+    """One category of the final scoring: its name and what each seat got from it."""
+
+    category: str
+    points: tuple[int, ...]
+
+
 class Outcome(msgspec.Struct, frozen=True, gc=False):
-    """How a match ended. No winners means a draw; several winners share the win."""
+    """How a match ended. No winners means a draw; several winners share the win.
+
+    ``reason`` says why in words ("reached the enemy headquarters"); ``scores`` are the totals
+    per seat where the game counts points, and ``breakdown`` the categories that make them up,
+    in the rulebook's scoring order.
+    """
 
     winners: tuple[int, ...]
     reason: str = ""
     scores: tuple[int, ...] | None = None
+    breakdown: tuple[ScoreLine, ...] = ()
 
 
 class MatchConfig(msgspec.Struct, frozen=True):
@@ -122,8 +135,21 @@ class Rules(Generic[S]):
         raise NotImplementedError
 
     def legal(self, state: S, seat: int) -> Sequence[Command]:
-        """Return every command ``seat`` may send now (empty when it is not awaited)."""
+        """Return every command ``seat`` may send now, its free actions included.
+
+        A seat that is not awaited has no legal command but its free actions (see :meth:`free`).
+        """
         raise NotImplementedError
+
+    def free(self, state: S, seat: int) -> Collection[type[Command]]:
+        """Return the command types ``seat`` may send now without being awaited.
+
+        Free actions are commands a seat may send whenever the rules allow it, also on another
+        seat's turn or while another seat owes a choice (River of Gold's trades). The engine
+        lets a command of one of these types through to :meth:`decide` from a seat that is not
+        awaited; :meth:`decide` still judges it. Empty once the match is over.
+        """
+        return ()
 
     def outcome(self, state: S) -> Outcome | None:
         """Return how the match ended, or ``None`` while it goes on."""
@@ -137,6 +163,25 @@ class Rules(Generic[S]):
         """Return the event as ``seat`` may see it, or ``None`` when it sees nothing of it."""
         return event
 
+    def sample(self, view: Any, seat: int, rng: random.Random) -> S:
+        """Return a whole state that ``seat`` could be in, given only its view (for IS-MCTS).
+
+        Draw every part hidden from ``seat`` (other hands, the deck order) uniformly from what
+        the seat has not seen, consistent with everything it has seen, so that
+        ``view(sample(view(s, seat), seat, rng), seat) == view(s, seat)``. A bot that searches
+        over samples never reads the real hidden state. Games without hidden information may
+        keep the default, which refuses.
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot sample a state from a view")
+
+    def timeout(self, state: S, seat: int) -> Command | None:
+        """Return what a seat that ran out of time does: a pass where the rules allow one.
+
+        ``None`` (the default) lets the engine choose one of the seat's legal commands for it,
+        from its own view, as a bot would.
+        """
+        return None
+
     def hidden(self, state: S, seat: int | None) -> Collection[str]:
         """Return tokens (component ids) of facts hidden from ``seat``, for the leak checks.
 
@@ -145,6 +190,28 @@ class Rules(Generic[S]):
         that no view or redacted event given to ``seat`` contains one of them.
         """
         return ()
+
+
+class Emitter(Generic[S]):
+    """Collect the events a command causes, applying each one as it is emitted.
+
+    Rules that decide in several steps read ``state`` between steps: it is always the state
+    after every event emitted so far, so a later step sees what an earlier one did.
+    """
+
+    __slots__ = ("events", "rules", "state")
+
+    def __init__(self, rules: Rules[S], state: S) -> None:
+        self.rules = rules
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        """Record events and apply them to ``state`` in order."""
+        evolve = self.rules.evolve
+        for event in events:
+            self.state = evolve(self.state, event)
+            self.events.append(event)
 
 
 @dataclass(frozen=True)
@@ -164,6 +231,7 @@ class GameSpec:
     hidden_information: bool = False
     test_options: tuple[dict[str, Any], ...] = ({},)
     description: str = ""
+    rules_doc: str = ""  # the numbered rules, relative to the distribution's root
 
 
 @dataclass(frozen=True)
@@ -182,3 +250,26 @@ class ExpansionSpec:
     max_players: int | None = None
     test_options: tuple[dict[str, Any], ...] = field(default=({},))
     description: str = ""
+    rules_doc: str = ""
+
+
+T = TypeVar("T", bound=msgspec.Struct)
+
+
+def extension_state(ext: Mapping[str, Any], expansion: str, kind: type[T]) -> T:
+    """Return an expansion's own typed state from a game state's ``ext`` map.
+
+    A game keeps ``ext: dict[str, Any]`` in its state, one entry per expansion id holding the
+    plain data of that expansion's Struct, so the game's state decodes without knowing its
+    expansions; each expansion reads and writes its own typed Struct through these two
+    functions. An expansion that has not written yet gets ``kind()``.
+    """
+    raw = ext.get(expansion)
+    return kind() if raw is None else msgspec.convert(raw, kind)
+
+
+def with_extension_state(
+    ext: Mapping[str, Any], expansion: str, value: msgspec.Struct
+) -> dict[str, Any]:
+    """Return a copy of an ``ext`` map holding an expansion's new state."""
+    return {**ext, expansion: msgspec.to_builtins(value)}

@@ -157,7 +157,8 @@ async def post_command(request: Req, match: MatchPath, data: JSONBody[PostComman
     seat = gateway.seat_of(request, match)
     # Command ids are per seat: one seat can never read another's answer by reusing its id.
     ack = await gateway.hall.send(match, seat, data.command, f"{seat}:{data.command_id}")
-    return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, ack.events)
+    lines = [gateway.hall.registry.codec.event_line(r) for r in ack.events]
+    return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, lines)
 
 
 @get(
@@ -173,11 +174,11 @@ async def get_history(
     gateway = gw(request)
     asker = gateway.asker(request, match)
     hall = gateway.hall
-    ruleset = hall.ruleset(match)
-    records = hall.read(match, after, limit=limit)
-    upto = records[-1].seq if records else after
-    shown = hall.redact_records(ruleset, records, asker.seat)
-    return HistoryOut(match, asker.seat, after, upto, shown)
+    stored = hall.store.version(match)  # read before: every event up to it is in the answer
+    told = hall.narrated_history(match, asker.seat, after, limit)
+    upto = max(after, min(after + limit, stored), *(t.record.seq for t in told[-1:]))
+    line = hall.registry.codec.event_line
+    return HistoryOut(match, asker.seat, after, upto, [line(t.record, t.text) for t in told])
 
 
 @get(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
-from gamehall.core.events import Recorded
+from gamehall.core.codec import EventLine
 from gamehall.core.limits import INT64_MAX, Players, Seat, Seed
 from gamehall.core.rules import Decision, Outcome
 
@@ -157,17 +157,18 @@ class AckOut(msgspec.Struct, frozen=True):
     first_seq: int
     last_seq: int
     duplicate: bool
-    events: list[Recorded]
+    events: list[EventLine]
 
 
 class HistoryOut(msgspec.Struct, frozen=True):
-    """The asker's events with ``after < seq <= upto``; ask again from ``upto`` for more."""
+    """The asker's events with ``after < seq <= upto``, each with its ``text`` for the asker;
+    ask again from ``upto`` for more."""
 
     match: str
     seat: int | None
     after: int
     upto: int
-    events: list[Recorded]
+    events: list[EventLine]
 
 
 class Health(msgspec.Struct, frozen=True):

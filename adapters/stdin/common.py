@@ -42,7 +42,7 @@ def int_arg(low: int = 0, high: int = INT64_MAX) -> Callable[[str], int]:
 SEQ = int_arg(0)
 SEED = int_arg(0)
 SEAT = int_arg(0)
-COUNT = int_arg(1)
+COUNT = int_arg(0)
 
 
 def parse_value(text: str) -> Any:

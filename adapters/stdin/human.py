@@ -86,6 +86,7 @@ class HumanGame:
         self.humans = sorted(s for s, r in self.roles.items() if r == "human")
         self.handover = len(self.humans) > 1 and self.ruleset.game.hidden_information
         self._last_human: int | None = None
+        self._last_awaiting: frozenset[int] = frozenset()
 
     async def run(self) -> int:
         """Play until the match is over (0) or the person quits (0, the match stays stored)."""
@@ -95,14 +96,61 @@ class HumanGame:
             if spectator.outcome is not None:
                 self._finish(spectator)
                 return 0
+            if not await self._offer_free_actions(spectator.awaiting):
+                return self._saved()
             seat = self._next_seat(spectator.awaiting)
             if self.roles.get(seat) == "bot":
                 await self._bot_turn(seat)
             elif not await self._human_turn(seat):
-                self.term.say(
-                    f"match {self.match} saved: continue with 'gamehall resume {self.match}'"
-                )
-                return 0
+                return self._saved()
+
+    def _saved(self) -> int:
+        self.term.say(f"match {self.match} saved: continue with 'gamehall resume {self.match}'")
+        return 0
+
+    async def _offer_free_actions(self, awaiting: Mapping[int, Any]) -> bool:
+        """Offer each person who is not awaited their free actions, once each time the awaited
+        seats change; return ``False`` when the person quits."""
+        now = frozenset(awaiting)
+        if now == self._last_awaiting:
+            return True
+        self._last_awaiting = now
+        for seat in self.humans:
+            if seat not in awaiting and self.hall.view(self.match, seat).legal:
+                if not await self._interject(seat, awaiting):
+                    return False
+        return True
+
+    async def _interject(self, seat: int, awaiting: Mapping[int, Any]) -> bool:
+        others = ", ".join(f"seat {s}" for s in sorted(awaiting))
+        if self.handover and self._last_human != seat:
+            if self.term.tty:
+                self.term.say(CLEAR)
+            answer = await self.term.ask(
+                f"seat {seat} may act out of turn before {others} goes on: pass the terminal "
+                f"to seat {seat}, then press Enter "
+            )
+            if answer is None or answer.lower() in QUIT:
+                return False
+            self._last_human = seat
+        while True:
+            seen = self.hall.view(self.match, seat)
+            if not seen.legal:
+                return True
+            self.term.say()
+            self.term.say(f"seat {seat}, you may act out of turn before {others} goes on:")
+            for number, command in enumerate(seen.legal, start=1):
+                self.term.say(f"  {number:>2}. {self.ruleset.describe(command, seen.view, seat)}")
+            answer = await self.term.ask(f"seat {seat} (Enter to go on)> ")
+            if answer is None or answer.lower() in QUIT:
+                return False
+            if not answer:
+                return True
+            try:
+                command = self.choose(answer, seat, seen)
+                await self.hall.send(self.match, seat, command, command_id("human", seat))
+            except GamehallError as exc:
+                self.term.say(f"refused: {exc}")
 
     def _introduce(self) -> None:
         info = self.hall.info(self.match)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamehall.core import Command, GameSpec, Invariant, hookimpl
+from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
 
 from .commands import COMMANDS, PlaceMark
-from .events import EVENTS
+from .events import EVENTS, BoardFilled, LineCompleted, MarkPlaced
 from .hooks import Defaults, TicTacToeSpecs
 from .render import render
 from .rules import TicTacToe
-from .state import EMPTY, State
+from .state import EMPTY, MARKS, State
 
 GAME = GameSpec(
     id="tictactoe",
@@ -73,10 +73,32 @@ def gamehall_render_text(view: Any, seat: int | None) -> str | None:
     return render(view) if isinstance(view, State) else None
 
 
+def cell_name(cell: int) -> str:
+    """Return a cell as a player names it."""
+    row, col = divmod(cell, 3)
+    return f"cell {cell} (row {row + 1}, column {col + 1})"
+
+
 @hookimpl
 def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> str | None:
     """Name a move by its cell."""
-    if isinstance(command, PlaceMark):
-        row, col = divmod(command.cell, 3)
-        return f"cell {command.cell} (row {row + 1}, column {col + 1})"
+    return cell_name(command.cell) if isinstance(command, PlaceMark) else None
+
+
+@hookimpl
+def gamehall_describe_event(event: Event, view: Any, seat: int | None) -> str | None:
+    """Tell a move and the end in words."""
+    if isinstance(event, MarkPlaced):
+        return f"{MARKS[event.seat + 1]} marks {cell_name(event.cell)}."
+    if isinstance(event, LineCompleted):
+        cells = "-".join(str(c) for c in event.line)
+        return f"{MARKS[event.winner + 1]} completes the line {cells} and wins."
+    if isinstance(event, BoardFilled):
+        return "The board is full without a line: a draw."
     return None
+
+
+@hookimpl
+def gamehall_seat_names(view: Any) -> list[str] | None:
+    """Call the seats X and O."""
+    return ["X", "O"] if isinstance(view, State) else None

@@ -282,3 +282,22 @@ def test_a_whole_match_through_a_pseudo_terminal(tmp_path: Path) -> None:
         assert store.version("t") >= 6
     finally:
         store.close()
+
+
+def test_a_person_is_offered_free_actions_between_others_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "r.db"
+    # Seat 1 is the person, seat 0 a bot that starts: before the bot moves, the person may buy
+    # favour (a trade, allowed at any moment); then Enter lets the bot go on, and quit leaves.
+    answers = "1\n\nquit\n"
+    code, out, _ = play(
+        monkeypatch, capsys, answers, "play", "river-of-gold", "--seed", "1", "--db", str(db),
+        "--seat", "0=bot", "--seat", "1=human", "--match", "r",
+    )  # fmt: skip
+    assert code == 0
+    assert "seat 1, you may act out of turn before seat 0 goes on:" in out
+    assert "buy" in out.lower() and "favour" in out.lower()
+    commands = commands_of(db, "r")
+    assert commands[0][0] == 1 and commands[0][1].startswith("human-1-"), commands
+    assert any(seat == 0 for seat, _ in commands[1:]), "the bot moved after the trade"

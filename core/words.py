@@ -1,0 +1,221 @@
+"""Words for people: commands, events, menus, seats and endings, from the games' own hooks.
+
+Every adapter shows a person these words and nothing else: no JSON, no internal key. Each
+function takes the reading seat's *view*, so words never tell what that seat may not see. A
+game (or an expansion) supplies its words through the ``gamehall_describe_*`` hooks; where it
+supplies none, the engine makes plain words from the type and its fields.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from .events import Command, Event, MatchStarted, Recorded
+from .rules import Outcome
+
+if TYPE_CHECKING:
+    from .registry import Ruleset
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def words_of(name: str) -> str:
+    """Return a class name as lowercase words: ``PlaceMark`` -> ``place mark``."""
+    return _CAMEL.sub(" ", name).lower()
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, msgspec.Struct):
+        return words_of(type(value).__name__)
+    if isinstance(value, (list, tuple, frozenset, set)):
+        return ", ".join(_value(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value(v)}" for k, v in value.items()) or "none"
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def plain(obj: msgspec.Struct) -> str:
+    """Return plain words for a command or event that its game does not describe."""
+    fields = [
+        f"{name.replace('_', ' ')} {_value(getattr(obj, name))}"
+        for name in type(obj).__struct_fields__
+    ]
+    text = words_of(type(obj).__name__)
+    return f"{text} ({', '.join(fields)})" if fields else text
+
+
+def seat_names(ruleset: Ruleset, view: Any, players: int) -> list[str]:
+    """Return what the players call each seat (colours, clans), "seat N" by default."""
+    names = ruleset.hook.gamehall_seat_names(view=view)
+    if names is None or len(names) != players:
+        return [f"seat {seat}" for seat in range(players)]
+    return [str(name) for name in names]
+
+
+def describe_command(ruleset: Ruleset, command: Command, view: Any, seat: int | None) -> str:
+    """Return a command in the rulebook's words."""
+    text = ruleset.hook.gamehall_describe_command(command=command, view=view, seat=seat)
+    return plain(command) if text is None else str(text)
+
+
+def describe_event(ruleset: Ruleset, event: Event, view: Any, seat: int | None) -> str:
+    """Return what an event (already redacted for ``seat``) was, as ``seat`` may know it.
+
+    ``view`` is ``seat``'s view of the state just before the event.
+    """
+    text = ruleset.hook.gamehall_describe_event(event=event, view=view, seat=seat)
+    if text is not None:
+        return str(text)
+    if isinstance(event, MatchStarted):
+        return _started(ruleset, event)
+    return plain(event)
+
+
+def _started(ruleset: Ruleset, event: MatchStarted) -> str:
+    text = f"A match of {ruleset.game.name} began with {event.players} players"
+    names = [ruleset.registry.expansions[e.id].name for e in event.expansions]
+    if names:
+        text += " and " + ", ".join(names)
+    if event.forked_from:
+        text += f" (forked from match {event.forked_from} after event {event.fork_seq})"
+    return text + "."
+
+
+class MenuEntry(msgspec.Struct, frozen=True):
+    """One line of a menu: its words, the heading it is listed under, and the command."""
+
+    text: str
+    command: Command
+    group: str | None = None
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def menu(
+    ruleset: Ruleset, legal: Iterable[Command], view: Any, seat: int | None
+) -> list[MenuEntry]:
+    """Return the legal commands as menu lines, grouped by heading, each line once.
+
+    Commands that read the same do the same for the player (identical troops, say), so only
+    the first is listed; typing a line's text names exactly one command.
+    """
+    hook = ruleset.hook
+    seen: set[str] = set()
+    groups: dict[str | None, list[MenuEntry]] = {}
+    for command in legal:
+        text = describe_command(ruleset, command, view, seat)
+        if _key(text) in seen:
+            continue
+        seen.add(_key(text))
+        group = hook.gamehall_command_group(command=command, view=view, seat=seat)
+        groups.setdefault(group, []).append(MenuEntry(text, command, group))
+    return [entry for entries in groups.values() for entry in entries]
+
+
+def find(entries: Sequence[MenuEntry], text: str) -> MenuEntry | None:
+    """Return the menu line whose words are ``text`` (case and spacing aside), if any."""
+    wanted = _key(text)
+    for entry in entries:
+        if _key(entry.text) == wanted:
+            return entry
+    return None
+
+
+def outcome_lines(outcome: Outcome, names: Sequence[str]) -> list[str]:
+    """Return how a match ended: who won and why, then the scoring by category."""
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+    winners = [name(s) for s in outcome.winners]
+    if not winners:
+        head = "The match is a draw"
+    elif len(winners) == 1:
+        head = f"{winners[0]} wins"
+    else:
+        head = f"{' and '.join(winners)} share the win"
+    lines = [f"{head}: {outcome.reason}." if outcome.reason else f"{head}."]
+    if outcome.breakdown or outcome.scores is not None:
+        width = max((len(line.category) for line in outcome.breakdown), default=5)
+        width = max(width, len("total"))
+        cells = [name(s) for s in range(len(names))]
+        cols = [max(len(c), 4) for c in cells]
+        lines.append(" " * width + "  " + "  ".join(c.rjust(w) for c, w in zip(cells, cols, strict=True)))
+        for line in outcome.breakdown:
+            values = "  ".join(str(v).rjust(w) for v, w in zip(line.points, cols, strict=False))
+            lines.append(f"{line.category.ljust(width)}  {values}")
+        if outcome.scores is not None:
+            values = "  ".join(str(v).rjust(w) for v, w in zip(outcome.scores, cols, strict=False))
+            lines.append(f"{'total'.ljust(width)}  {values}")
+    return lines
+
+
+class Narrated(msgspec.Struct, frozen=True, gc=False):
+    """An event as one seat may see it, with what it tells that seat in words."""
+
+    record: Recorded
+    text: str
+
+
+class Narrator:
+    """Follow a match event by event and tell one seat, in words, what each event was.
+
+    It is fed the *whole* log from its first event (it folds the true state to know what came
+    before each event) and answers with each event as the seat may see it, or ``None``.
+    """
+
+    def __init__(self, ruleset: Ruleset, seat: int | None) -> None:
+        self.ruleset = ruleset
+        self.seat = seat
+        self.state: Any = None
+
+    def tell(self, record: Recorded) -> Narrated | None:
+        """Advance past a stored record; return it as the seat may see it, in words."""
+        from . import engine  # engine imports the registry, which imports this module
+
+        ruleset, seat, rules = self.ruleset, self.seat, self.ruleset.rules
+        event = record.event
+        if isinstance(event, MatchStarted):
+            self.state = engine.initial_state(ruleset, event)
+        shown = engine.redact_record(ruleset, record, seat)
+        told = None
+        if shown is not None:
+            view = rules.view(self.state, seat)
+            told = Narrated(shown, describe_event(ruleset, shown.event, view, seat))
+        if not isinstance(event, MatchStarted):
+            self.state = rules.evolve(self.state, event)
+        return told
+
+    def tell_all(self, records: Iterable[Recorded], after: int = 0) -> list[Narrated]:
+        """Advance past every record; return those after ``after`` that the seat may see."""
+        out = []
+        for record in records:
+            told = self.tell(record)
+            if told is not None and record.seq > after:
+                out.append(told)
+        return out
+
+
+__all__ = [
+    "MenuEntry",
+    "Narrated",
+    "Narrator",
+    "describe_command",
+    "describe_event",
+    "find",
+    "menu",
+    "outcome_lines",
+    "plain",
+    "seat_names",
+    "words_of",
+]
