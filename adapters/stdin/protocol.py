@@ -158,6 +158,7 @@ class Server:
         try:
             raw = self._decode(line, number)
             request_id = self._current_id = _request_id(raw, number)
+            self._check(line, number)
             op, params = self._parse(raw, number)
             result = await self._handlers[op](params)
         except GamehallError as exc:
@@ -170,7 +171,7 @@ class Server:
 
     def _decode(self, line: bytes, number: int) -> dict[str, Any]:
         try:
-            limits.check_json(line)
+            limits.check_depth(line)  # before any decoder recurses into it
         except limits.InvalidJson as exc:
             raise ProtocolError("invalid_json", f"line {number}: {exc}") from None
         try:
@@ -180,6 +181,14 @@ class Server:
         if not isinstance(raw, dict):
             raise ProtocolError("invalid_request", f"line {number}: a request is a JSON object")
         return raw
+
+    @staticmethod
+    def _check(line: bytes, number: int) -> None:
+        """Refuse what msgspec takes silently: repeated keys, integers past 64 bits."""
+        try:
+            limits.check_json(line)
+        except limits.InvalidJson as exc:
+            raise ProtocolError("invalid_json", f"line {number}: {exc}") from None
 
     def _parse(self, raw: dict[str, Any], number: int) -> tuple[str, Any]:
         raw = {k: v for k, v in raw.items() if k != "id"}
