@@ -449,6 +449,12 @@ class Hall:
         actor.touched = time.monotonic()
         return actor
 
+    def forget(self, actor: Actor) -> None:
+        """Drop an actor whose state cannot be trusted; its match reloads on the next use."""
+        if self._actors.get(actor.match) is actor:
+            del self._actors[actor.match]
+            actor.send.close()
+
     def _check_quarantine(self, match: str) -> None:
         reason = self.quarantined.get(match)
         if reason is not None:

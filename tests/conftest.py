@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
+import pytest
 from gamehall.core import Registry, default_registry
+
+from tests import log_capture
 
 
 @pytest.fixture(scope="session")
@@ -17,3 +20,19 @@ def registry() -> Registry:
 def anyio_backend() -> str:
     """Run async tests on asyncio."""
     return "asyncio"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep every log line of the session, to search them for tokens at the end."""
+    log_capture.start(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Give each xdist worker the folder of the session's log lines."""
+    log_capture.share(node)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail the run if any log line holds a token the suite issued."""
+    log_capture.finish(session)

@@ -23,6 +23,7 @@ from litestar.serialization import encode_json
 from . import schemas as api
 
 REF = "#/components/schemas/{name}"
+ERROR_REF = REF.format(name="ErrorOut")
 STRUCTS = (
     api.CreateMatch, api.ClaimSeat, api.PostCommand, api.ForkMatch, api.SeatToken, api.Created,
     api.GameOut, api.MatchOut, api.ViewOut, api.AckOut, api.HistoryOut, api.Health, api.ErrorOut,
@@ -95,6 +96,10 @@ def corrected(document: dict[str, Any], registry: Registry) -> dict[str, Any]:
                 _integer_bounds(parameter.get("schema", {}))
                 if parameter.get("in") == "path" and parameter.get("name") == "match":
                     parameter["schema"] |= {"pattern": MATCH_ID_PATTERN, "maxLength": MATCH_ID_MAX}
+            for status, answer in operation.get("responses", {}).items():
+                if status[:1] in "45":  # Litestar's own default: not the shape we send
+                    answer["content"] = {"application/json": {"schema": {"$ref": ERROR_REF}}}
+                    answer["description"] = WHY.get(int(status), answer.get("description", ""))
             for status, text in RETRY_AFTER.items():
                 answer = operation.get("responses", {}).get(str(status))
                 if answer is not None:

@@ -70,7 +70,7 @@ async def list_games(request: Req) -> list[GameOut]:
     return list(gw(request).games().values())
 
 
-@get("/games/{game:str}", tags=["games"], responses=errors(404))
+@get("/games/{game:str}", tags=["games"], responses=errors(400, 404))
 async def get_game(request: Req, game: FromPath[str]) -> GameOut:
     """Describe one installed game."""
     return gw(request).game(game)
