@@ -60,7 +60,8 @@ def create_app(
     """
     if seat_db is SAME_FILE:
         seat_db = hall.store.path if isinstance(hall.store, SQLiteStore) else None
-    gateway = Gateway(hall, SeatTokens(seat_db), admin_token, heartbeat)
+    limiter = Limiter(rate_limits) if rate_limits is not None else None
+    gateway = Gateway(hall, SeatTokens(seat_db), admin_token, heartbeat, limiter)
     logs.add_secret(admin_token)
 
     @asynccontextmanager
@@ -77,7 +78,6 @@ def create_app(
     routes: list[Any] = [*ROUTES, openapi_json]
     if bare_endpoint:
         routes.append(bare)
-    limiter = Limiter(rate_limits) if rate_limits is not None else None
     app = Litestar(
         route_handlers=routes,
         lifespan=[lifespan],

@@ -14,6 +14,7 @@ from gamehall.core.registry import Registry
 from litestar import Request
 
 from .errors import ApiError
+from .guard import Limiter
 from .schemas import Created, ExpansionOut, GameOut, Seating, SeatToken
 from .seats import SeatTokens, same_secret
 
@@ -35,12 +36,20 @@ class Gateway:
     """The hall as the HTTP routes use it."""
 
     def __init__(
-        self, hall: Hall, seats: SeatTokens, admin_token: str | None, heartbeat: float
+        self,
+        hall: Hall,
+        seats: SeatTokens,
+        admin_token: str | None,
+        heartbeat: float,
+        limiter: Limiter | None = None,
     ) -> None:
         self.hall = hall
         self.seats = seats
         self.admin_token = admin_token or None
         self.heartbeat = heartbeat
+        self.limiter = limiter
+        if limiter is not None and self.admin_token is not None:
+            limiter.accepted(self.admin_token)
         self._games: dict[str, GameOut] | None = None
 
     # -- who asks ----------------------------------------------------------------------------
@@ -66,12 +75,10 @@ class Gateway:
         self.accepted(request, token)
         return Asker(seat)
 
-    @staticmethod
-    def accepted(request: Request[Any, Any, Any], token: str) -> None:
+    def accepted(self, request: Request[Any, Any, Any] | None, token: str) -> None:
         """Let the rate limiter count this token's requests against the token from now on."""
-        limiter = request.app.state.get("limiter")
-        if limiter is not None:
-            limiter.accepted(token)
+        if self.limiter is not None:
+            self.limiter.accepted(token)
 
     def seat_of(self, request: Request[Any, Any, Any], match: str) -> int:
         """Return the seat whose token the request carries, or refuse."""
@@ -115,6 +122,8 @@ class Gateway:
             lambda: self.seats.seat_match(match, players, open_seats=open_seats)
         )
         seats = [SeatToken(seat, token) for seat, token in enumerate(tokens)]
+        for token in tokens:  # issued here, so known good from the first request on
+            self.accepted(None, token)
         return Created(match, game, players, seating, seats)
 
     # -- games -------------------------------------------------------------------------------

@@ -115,6 +115,7 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
     gateway = gw(request)
     gateway.check_match(match)
     seat, token = await gateway.run_sync(gateway.seats.claim, match, data.seat)
+    gateway.accepted(request, token)
     return SeatToken(seat, token)
 
 
