@@ -148,12 +148,12 @@ def raw_inserts(folder: Path, batches: int) -> tuple[int, float]:
     started = time.perf_counter()
     for seq in range(1, batches + 1):
         rows = [
-            (s, seq, position + i + 1, time.time(), "tictactoe.MarkPlaced", 1, data, meta, "c")
+            (s, seq, position + i + 1, time.time(), "tictactoe.MarkPlaced", 1, data, meta, "c", 0)
             for i, s in enumerate(streams)
         ]
         position += len(rows)
         db.execute("BEGIN")
-        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         db.execute("COMMIT")
     seconds = time.perf_counter() - started
     db.close()

@@ -134,8 +134,8 @@ class SQLiteStore(Store):
         self._check_header()
         try:
             self._writer = self._connect()
-        except sqlite3.Error as exc:
-            raise self._refused(exc) from None
+        except sqlite3.Error as exc:  # a missing folder, no permission, a busy file
+            raise StoreFailed(f"cannot open the store {self.path}: {exc}") from None
         try:
             self._open_check(quick_check_bytes)
             if not readonly:
