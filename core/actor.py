@@ -18,7 +18,7 @@ import msgspec
 import structlog
 
 from . import engine
-from .errors import GamehallError, InvalidCommand, MatchFailed
+from .errors import CommandIdConflict, GamehallError, MatchFailed
 from .events import Command, Event, Meta, Recorded
 from .journal import FuturePending, Pending, new_pending
 from .registry import Ruleset
@@ -247,22 +247,25 @@ class Actor:
             message.reply.resolve(Ack(self.match, mine[0].seq, mine[-1].seq, shown))
 
     def _answer_duplicate(self, message: SendCommand, first: SendCommand | None) -> None:
+        # A repeated id is a retry only when the same seat sends the same command again.
         if first is not None:
             # The same id twice in one batch: answer when the first is answered.
-            if first.seat != message.seat:
-                message.reply.fail(_taken(message, first.seat))
+            refusal = _conflict(message, first.seat, first.command, None)
+            if refusal is not None:
+                message.reply.fail(refusal)
                 return
             self.hall.spawn(_forward, first.reply, message.reply)
             return
         assert message.command_id is not None
         low, high = self.commands[message.command_id]
         records = self.hall.store.read(self.match, low - 1, high)
-        seat = records[0].meta.seat if records else message.seat
-        if seat != message.seat:
+        head = records[0].meta if records else Meta(seat=message.seat, command=message.command)
+        refusal = _conflict(message, head.seat, head.command, low)
+        if refusal is not None:
             # Another seat's answer would show that seat's view of the events: refuse instead.
-            message.reply.fail(_taken(message, seat))
+            message.reply.fail(refusal)
             return
-        shown = engine.redact_records(self.ruleset, records, seat)
+        shown = engine.redact_records(self.ruleset, records, message.seat)
         message.reply.resolve(Ack(self.match, low, high, shown, duplicate=True))
 
     def _maybe_snapshot(self, previous: int) -> None:
@@ -285,11 +288,24 @@ class Actor:
         self.log.info("rebuilt from the store", seq=self.version)
 
 
-def _taken(message: SendCommand, seat: int | None) -> InvalidCommand:
-    return InvalidCommand(
-        f"command id {message.command_id!r} was already used by seat {seat} in this match; "
-        "use a fresh id"
-    )
+def _conflict(
+    message: SendCommand, seat: int | None, command: Command | None, seq: int | None
+) -> CommandIdConflict | None:
+    """Return why a repeated command id is not a retry, or ``None`` when it is one."""
+    cid = message.command_id
+    if seat != message.seat:
+        return CommandIdConflict(
+            f"command id {cid!r} already names a command of another seat in this match; "
+            "a new command needs a fresh id"
+        )
+    if command is not None and command != message.command:
+        tag = type(command).__struct_config__.tag
+        where = f" at seq {seq}" if seq is not None else ""
+        return CommandIdConflict(
+            f"command id {cid!r} already names another command of this match ({tag}{where}); "
+            "a retry sends the same command again, a new command needs a fresh id"
+        )
+    return None
 
 
 async def _forward(source: Pending | FuturePending, target: Pending | FuturePending) -> None:

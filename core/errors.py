@@ -49,6 +49,12 @@ class InvalidCommand(GamehallError):
     code = "invalid_command"
 
 
+class CommandIdConflict(GamehallError):
+    """A command id that already names another command of the match (or another seat's)."""
+
+    code = "command_id_conflict"
+
+
 class InvalidOptions(GamehallError):
     """Options, players or expansions that a game cannot start with."""
 
@@ -90,6 +96,19 @@ class DuplicateMatch(ConcurrencyError):
     """A new match whose id is already taken."""
 
     code = "duplicate_match"
+
+    def __init__(self, stream: str, expected: int, actual: int) -> None:
+        super().__init__(stream, expected, actual)
+        self.message = (
+            f"match {stream!r} already exists ({actual} events): choose another id, "
+            "or leave the id out to get a fresh one"
+        )
+
+
+class InvalidFork(GamehallError):
+    """A fork point that does not end a command's events, or lies past the end of the match."""
+
+    code = "invalid_fork"
 
 
 class UnknownEventType(GamehallError):

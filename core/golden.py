@@ -75,10 +75,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", default="tests/golden", help="folder of the golden files")
     parser.add_argument("--update", action="store_true", help="rewrite the files")
     parser.add_argument("--game", help="only this game")
+    parser.add_argument(
+        "--distribution",
+        action="append",
+        metavar="NAME",
+        help="only the plugins of this installed distribution (e.g. gamehall); default: all",
+    )
     args = parser.parse_args(argv)
     folder = Path(args.dir)
     folder.mkdir(parents=True, exist_ok=True)
-    registry = default_registry()
+    registry = Registry(distributions=args.distribution) if args.distribution else default_registry()
     stale = 0
     for case in golden_cases(registry):
         if args.game and case.game != args.game:
@@ -88,9 +94,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.update:
             path.write_text(text)
             print(f"wrote {path}")
-        elif not path.exists() or path.read_text() != text:
+        elif not path.exists():
             stale += 1
-            print(f"differs: {path}", file=sys.stderr)
+            print(f"missing: {path} (write it with --update)", file=sys.stderr)
+        elif path.read_text() != text:
+            stale += 1
+            print(f"differs: {path} (rewrite it with --update)", file=sys.stderr)
     return 1 if stale else 0
 
 

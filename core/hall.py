@@ -23,7 +23,6 @@ from . import engine, limits
 from .actor import Ack, Actor, Loaded, SendCommand
 from .errors import (
     CorruptRecord,
-    GamehallError,
     InvalidCommand,
     InvalidOptions,
     MatchQuarantined,
@@ -34,7 +33,7 @@ from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
 from .hub import Hub
 from .journal import Journal, new_pending
 from .registry import Registry, Ruleset, default_registry
-from .replay import batches, check_sequence, started_of
+from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
 from .store.base import AppendRequest, Snapshot, Store
 from .words import Narrated, Narrator
@@ -375,16 +374,11 @@ class Hall:
         limits.check_seed(seed)
         if match_id is not None:
             limits.check_match_id(match_id)
-        records = self.read(match, 0, at_seq)
+        records = self.read(match, 0)
         if not records:
             raise UnknownMatch(match)
-        ends = {records[b.end - 1].seq for b in batches(records)}
-        if at_seq not in ends or len(records) != at_seq:
-            allowed = sorted(ends)
-            raise GamehallError(
-                f"seq {at_seq} is inside a command's events or past the end; "
-                f"a fork can start after one of {allowed[-5:]}"
-            )
+        check_fork_point(match, records, at_seq)
+        records = records[:at_seq]
         started = records[0].event
         assert isinstance(started, MatchStarted)
         forked = msgspec.structs.replace(

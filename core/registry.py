@@ -8,7 +8,8 @@ side, each with its own hooks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import importlib.metadata
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import msgspec
@@ -36,14 +37,21 @@ def _flatten(results: Iterable[Iterable[Any] | None]) -> list[Any]:
 class Registry:
     """Every installed game and expansion, and the codec that covers them all."""
 
-    def __init__(self, plugins: Iterable[object] = (), *, entry_points: bool = True) -> None:
+    def __init__(
+        self,
+        plugins: Iterable[object] = (),
+        *,
+        entry_points: bool = True,
+        distributions: Collection[str] | None = None,
+    ) -> None:
+        """Load the entry points (only those of ``distributions`` when given) and ``plugins``."""
         self.games: dict[str, GameSpec] = {}
         self.expansions: dict[str, ExpansionSpec] = {}
         self._owners: dict[str, object] = {}
         try:
             self.pm = _new_manager()
             if entry_points:
-                self.pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+                _load_entry_points(self.pm, distributions)
             for plugin in plugins:
                 self.pm.register(plugin)
             self._collect()
@@ -214,7 +222,8 @@ class Ruleset:
         low, high = self.player_range
         players = low if players is None else players
         if not isinstance(players, int) or not low <= players <= high:
-            raise InvalidOptions(f"{self.name} plays with {low} to {high} players, not {players!r}")
+            allowed = f"{low} players" if low == high else f"{low} to {high} players"
+            raise InvalidOptions(f"{self.name} plays with {allowed}, not {players!r}")
         expansion_options = dict(expansion_options or {})
         for unknown in set(expansion_options) - {e.id for e in self.expansions}:
             raise InvalidOptions(f"options given for expansion {unknown!r}, which is not enabled")
@@ -308,11 +317,20 @@ def _major(version: str) -> str:
 def _clean_options(
     schema: type[msgspec.Struct] | None, options: Mapping[str, Any], owner: str
 ) -> dict[str, Any]:
+    """Return options as they are stored: what a JSON log keeps, so that replay sees the same.
+
+    Tuples become lists and integer keys strings, exactly as after a trip through a JSON log;
+    the match itself starts from this stored form, so live play and every replay agree.
+    """
     typed = _typed_options(schema, options, owner)
     if typed is None:
         return {}
-    result: dict[str, Any] = msgspec.to_builtins(typed)
-    return result
+    try:
+        stored: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(typed))
+        _typed_options(schema, stored, owner)
+    except (TypeError, msgspec.EncodeError, InvalidOptions) as exc:
+        raise InvalidOptions(f"{owner} options cannot be stored in a log: {exc}") from None
+    return stored
 
 
 def _typed_options(
@@ -335,7 +353,35 @@ def _typed_options(
         raise InvalidOptions(f"invalid {owner} options: {exc}") from None
 
 
+def _load_entry_points(pm: pluggy.PluginManager, distributions: Collection[str] | None) -> None:
+    """Load the group's entry points, only those of some distributions when they are named."""
+    if distributions is None:
+        pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+        return
+    wanted = {_canonical(name) for name in distributions}
+    chosen: set[str] = set()
+    others: set[str] = set()
+    for dist in importlib.metadata.distributions():
+        names = {ep.name for ep in dist.entry_points if ep.group == ENTRY_POINT_GROUP}
+        (chosen if _canonical(dist.metadata["Name"] or "") in wanted else others).update(names)
+    for name in others - chosen:
+        pm.set_blocked(name)
+    pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+    for _, loaded in pm.list_plugin_distinfo():
+        if _canonical(loaded.project_name) not in wanted:
+            raise PluginError(
+                f"entry point names of {loaded.project_name!r} are also used by "
+                f"{', '.join(sorted(distributions))}: rename them"
+            )
+
+
+def _canonical(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
 _DEFAULT: Registry | None = None
+_BUILTIN: Registry | None = None
+BUILTIN_DISTRIBUTION = "gamehall"
 
 
 def default_registry() -> Registry:
@@ -344,6 +390,18 @@ def default_registry() -> Registry:
     if _DEFAULT is None:
         _DEFAULT = Registry()
     return _DEFAULT
+
+
+def builtin_registry() -> Registry:
+    """Return the registry of gamehall's own plugins only, whatever else is installed.
+
+    Checks about the built-in set (conformance, golden replays, docs) use it, so that a
+    third-party plugin installed beside gamehall never changes what they see.
+    """
+    global _BUILTIN
+    if _BUILTIN is None:
+        _BUILTIN = Registry(distributions=[BUILTIN_DISTRIBUTION])
+    return _BUILTIN
 
 
 def tags(types: Iterable[type[msgspec.Struct]]) -> list[str]:

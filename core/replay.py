@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from . import engine
-from .errors import CorruptRecord, GamehallError
+from .errors import CorruptRecord, GamehallError, InvalidFork
 from .events import Event, MatchStarted, Recorded
 from .registry import Registry, Ruleset
 from .rules import Context
@@ -91,6 +91,36 @@ def batches(records: Sequence[Recorded]) -> list[Batch]:
     ]
     ends = starts[1:] + [len(records)]
     return [Batch(s, e) for s, e in zip(starts, ends, strict=True)]
+
+
+def fork_points(records: Sequence[Recorded]) -> list[int]:
+    """Return the seqs a fork may start after: the last event of each batch, in order."""
+    return [records[b.end - 1].seq for b in batches(records)]
+
+
+def check_fork_point(match: str, records: Sequence[Recorded], at_seq: int) -> None:
+    """Refuse a fork point that does not end a batch, naming the nearest points that do.
+
+    ``records`` is the whole log of the match: only the event after ``at_seq`` tells whether
+    ``at_seq`` ends its command's events.
+    """
+    points = fork_points(records)
+    if at_seq in points:
+        return
+    last = records[-1].seq if records else 0
+    if at_seq > last:
+        raise InvalidFork(
+            f"seq {at_seq} is past the end of match {match!r}: its last event is {last}, "
+            f"where a fork can start"
+        )
+    before = [p for p in points if p < at_seq]
+    after = [p for p in points if p > at_seq]
+    nearest = " or ".join(str(p) for p in (before[-1:] + after[:1]))
+    where = "the match's setup" if not before else "a command's events"
+    raise InvalidFork(
+        f"seq {at_seq} is inside {where}: a fork starts after the last event of a command "
+        f"(nearest: {nearest})"
+    )
 
 
 def ruleset_for(registry: Registry, records: Sequence[Recorded]) -> Ruleset:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -16,6 +17,7 @@ from gamehall.core.logs import configure
 
 COMMAND_MODULES = (
     "gamehall.adapters.cli.demo",
+    "gamehall.adapters.cli.calculate",
     "gamehall.adapters.stdin.cli",
     "gamehall.adapters.file.cli",
     "gamehall.adapters.http.cli",
@@ -25,7 +27,9 @@ COMMAND_MODULES = (
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser with every installed adapter's subcommands."""
-    parser = argparse.ArgumentParser(prog="gamehall", description="Host board games as event-sourced actors.")
+    parser = argparse.ArgumentParser(
+        prog="gamehall", description="Host board games as event-sourced actors."
+    )
     parser.add_argument("--log-json", action="store_true", help="log as JSON lines on stderr")
     parser.add_argument("--log-level", default="warning", help="debug, info, warning or error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -50,12 +54,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         code: int = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
     except GamehallError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except BaseException as exc:
+        if not _broken_pipe(exc):
+            raise
+        return _stop_writing()
     return code
+
+
+def _broken_pipe(exc: BaseException) -> bool:
+    """Tell whether an error (or every error in a group) is a reader that went away."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_broken_pipe(e) for e in exc.exceptions)
+    return isinstance(exc, BrokenPipeError)
+
+
+def _stop_writing() -> int:
+    """End quietly when the reader of stdout left (``gamehall matches | head``).
+
+    stdout goes to /dev/null so that the flush at exit cannot fail again; the exit code is the
+    one of a command stopped by SIGPIPE.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is no file (an embedding caller replaced it)
+        pass
+    return 128 + 13
 
 
 if __name__ == "__main__":

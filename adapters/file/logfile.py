@@ -29,11 +29,20 @@ from gamehall.core import (
     UnknownEventType,
     limits,
 )
+from gamehall.core.logformat import (
+    FORMAT,
+    FORMAT_VERSION,
+    READABLE,
+    Header,
+    header_for,
+    log_lines,
+    version_refusal,
+)
 
 from . import msgpack_stream
 
-FORMAT = "gamehall-log"
-FORMAT_VERSION = 1
+__all__ = ["FORMAT", "FORMAT_VERSION", "READABLE", "Header", "header_for"]
+
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
 MSGPACK_SUFFIXES = (".msgpack", ".mpk", ".msgp")
 
@@ -49,18 +58,6 @@ class LogError(GamehallError):
         self.path = str(path)
         self.line = line
         self.reason = reason
-
-
-class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The first line of a log: its format, its match, and whose view it holds."""
-
-    format: str
-    version: int
-    match: str
-    seat: int | None = None
-    game: str = ""
-    expansions: list[str] = []
-    events: int = 0
 
 
 class Log(msgspec.Struct):
@@ -97,14 +94,6 @@ class Log(msgspec.Struct):
         return LogError(self.path, self.line_of(seq), reason, self.unit)
 
 
-def header_for(match: str, seat: int | None, records: Sequence[Recorded]) -> Header:
-    """Return the header of a log of these records."""
-    started = records[0].event
-    assert isinstance(started, MatchStarted)
-    expansions = [e.id for e in started.expansions]
-    return Header(FORMAT, FORMAT_VERSION, match, seat, started.game, expansions, len(records))
-
-
 def is_msgpack(path: str | Path) -> bool:
     """Tell the format of a file to write by its extension (refusing unknown ones)."""
     suffix = Path(path).suffix.lower()
@@ -125,9 +114,8 @@ def write_log(
     path: str | Path, header: Header, records: Sequence[Recorded], registry: Registry
 ) -> None:
     """Write a log atomically: the file appears whole or not at all."""
-    codec = registry.codec
     msgpack = is_msgpack(path)
-    lines = [msgspec.json.encode(header)] + [codec.record_to_json(r) for r in records]
+    lines = log_lines(registry.codec, header, records)
     if msgpack:
         data = b"".join(msgspec.msgpack.encode(msgspec.json.decode(line)) for line in lines)
     else:
@@ -238,13 +226,9 @@ def _header(path: str | Path, item: tuple[int, bytes], unit: str) -> Header:
         raise LogError(path, number, f"not a {FORMAT} header: {exc}", unit) from None
     if header.format != FORMAT:
         raise LogError(path, number, f"format is {header.format!r}, not {FORMAT!r}", unit)
-    if header.version != FORMAT_VERSION:
-        raise LogError(
-            path,
-            number,
-            f"{FORMAT} version {header.version}: this gamehall reads {FORMAT_VERSION}",
-            unit,
-        )
+    refusal = version_refusal(header.version)
+    if refusal is not None:
+        raise LogError(path, number, refusal, unit)
     return header
 
 

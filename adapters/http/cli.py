@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import signal
 import socket
@@ -14,7 +15,7 @@ from typing import Any
 import anyio
 import uvicorn
 from gamehall.adapters.stdin.common import int_arg
-from gamehall.core import default_registry
+from gamehall.core import GamehallError, default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
 
@@ -100,12 +101,28 @@ def run(args: argparse.Namespace) -> int:
     # without it every keep-alive answer waits for a delayed ACK (about 40 ms).
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        sock.close()
+        raise GamehallError(_bind_refusal(args.host, args.port, exc)) from None
     try:
         anyio.run(_serve, args, sock)
     finally:
         sock.close()
     return 0
+
+
+def _bind_refusal(host: str, port: int, exc: OSError) -> str:
+    """Return, in one line, why the server cannot listen on ``host:port``."""
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"port {port} on {host} is already in use: stop what listens there, "
+            "or choose another port with --port (--port 0 picks a free one)"
+        )
+    if exc.errno == errno.EACCES:
+        return f"port {port} on {host} needs more rights: choose a port above 1023 with --port"
+    return f"cannot listen on {host} port {port}: {exc.strerror or exc} (see --host, --port)"
 
 
 async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
@@ -144,9 +161,16 @@ async def _announce(server: uvicorn.Server, sock: socket.socket, db: str) -> Non
         await anyio.sleep(0.01)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(
-        f"gamehall serving http://{shown}:{port} (store {db}; OpenAPI at /openapi.json)", flush=True
-    )
+    try:
+        print(
+            f"gamehall serving http://{shown}:{port} (store {db}; OpenAPI at /openapi.json)",
+            flush=True,
+        )
+    except BrokenPipeError:
+        # The reader of stdout left (`gamehall serve | head -1`): serving needs no stdout.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     if not os.environ.get(ADMIN_TOKEN_ENV):
         print(
             f"no {ADMIN_TOKEN_ENV} set: full logs and forks only after a match ends",

@@ -11,12 +11,14 @@ from typing import Any
 
 import structlog
 from gamehall.core.errors import (
+    CommandIdConflict,
     ConcurrencyError,
     CorruptRecord,
     DamagedStore,
     GamehallError,
     IllegalCommand,
     InvalidCommand,
+    InvalidFork,
     InvalidOptions,
     MatchOver,
     MatchQuarantined,
@@ -40,6 +42,7 @@ STATUS: dict[type[GamehallError], int] = {
     InvalidCommand: 400,
     InvalidOptions: 400,
     InvalidInput: 400,
+    InvalidFork: 400,
     UnknownGame: 400,
     UnknownMatch: 404,
     NotAwaited: 409,
@@ -47,6 +50,7 @@ STATUS: dict[type[GamehallError], int] = {
     IllegalCommand: 409,
     NoFreeSeat: 409,
     ConcurrencyError: 409,
+    CommandIdConflict: 409,
     # A match the store cannot serve is refused alone; the server and the other matches go on.
     MatchQuarantined: 409,
     CorruptRecord: 409,

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import anyio
 import msgspec
-from gamehall.core.errors import GamehallError
+from gamehall.core import calculators as calc
 from gamehall.core.limits import INT64_MAX, MATCH_ID_RULE
+from gamehall.core.logformat import header_for, log_lines
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter, QueryParameter
 from litestar.response import ServerSentEvent
@@ -18,6 +20,8 @@ from .openapi import AS_SEAT, READ, WRITE, errors
 from .schemas import (
     AckOut,
     BareOk,
+    CalculationOut,
+    CalculatorOut,
     ClaimSeat,
     Created,
     CreateMatch,
@@ -74,6 +78,43 @@ async def list_games(request: Req) -> list[GameOut]:
 async def get_game(request: Req, game: FromPath[str]) -> GameOut:
     """Describe one installed game."""
     return gw(request).game(game)
+
+
+@get("/games/{game:str}/calculators", tags=["games"], responses=errors(400, 404))
+async def list_calculators(request: Req, game: FromPath[str]) -> list[CalculatorOut]:
+    """List the calculators a game offers (an odds calculator), with their request schemas."""
+    registry = gw(request).hall.registry
+    registry.game(game)
+    return [
+        CalculatorOut(
+            c.game,
+            c.name,
+            c.description,
+            msgspec.json.schema(c.request),
+            msgspec.json.schema(c.answer),
+        )
+        for c in calc.calculators(registry, game)
+    ]
+
+
+@post(
+    "/games/{game:str}/calculators/{name:str}",
+    status_code=200,
+    tags=["games"],
+    responses=errors(400, 404, 413, 415),
+)
+async def run_calculator(
+    request: Req, game: FromPath[str], name: FromPath[str], data: JSONBody[dict[str, Any]]
+) -> CalculationOut:
+    """Run one of a game's calculators on the request in the body; answer in data and words."""
+    try:
+        calculator = calc.find(gw(request).hall.registry, game, name)
+    except calc.UnknownCalculator as exc:
+        raise ApiError(404, "not_found", exc.message) from None
+    decoded = calc.decode(calculator, data)
+    answer = await anyio.to_thread.run_sync(calc.calculate, calculator, decoded)
+    text = calc.words(calculator, answer)
+    return CalculationOut(game, name, msgspec.to_builtins(answer), text)
 
 
 @post("/matches", status_code=201, tags=["matches"], responses=errors(400, 413, 415, 503))
@@ -156,8 +197,9 @@ async def post_command(request: Req, match: MatchPath, data: JSONBody[PostComman
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gw(request)
     seat = gateway.seat_of(request, match)
-    # Command ids are per seat: one seat can never read another's answer by reusing its id.
-    ack = await gateway.hall.send(match, seat, data.command, f"{seat}:{data.command_id}")
+    # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
+    # refuses another seat's id, so no seat reads another's answer by reusing it.
+    ack = await gateway.hall.send(match, seat, data.command, data.command_id)
     lines = [gateway.hall.registry.codec.event_line(r) for r in ack.events]
     return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, lines)
 
@@ -226,12 +268,7 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
     gateway.may_see_all(asker, match, "a fork")
     if data.seed is not None and not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token may choose the seed of a fork")
-    try:
-        new = await gateway.hall.fork(match, data.at_seq, seed=data.seed)
-    except GamehallError as exc:
-        if type(exc) is not GamehallError:
-            raise
-        raise ApiError(400, "invalid_fork", exc.message) from None
+    new = await gateway.hall.fork(match, data.at_seq, seed=data.seed)
     info = gateway.hall.info(new)
     return await gateway.seat(new, info.game, info.players, data.seating)
 
@@ -244,12 +281,15 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
     responses=errors(*AS_SEAT, 403),
 )
 async def export_log(request: Req, match: MatchPath) -> Response[bytes]:
-    """Export the whole log as JSON Lines (admin, or once the match ended)."""
+    """Export the whole log as a log file: header, then JSON Lines (admin, or after the end)."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "the full log")
-    codec = gateway.hall.registry.codec
-    lines = b"".join(codec.record_to_json(r) + b"\n" for r in gateway.hall.read(match))
+    records = gateway.hall.read(match)
+    header = header_for(match, None, records)
+    lines = b"".join(
+        line + b"\n" for line in log_lines(gateway.hall.registry.codec, header, records)
+    )
     disposition = f'attachment; filename="{match}.jsonl"'
     return Response(
         lines, media_type="application/x-ndjson", headers={"Content-Disposition": disposition}
@@ -266,6 +306,8 @@ ROUTES = [
     health,
     list_games,
     get_game,
+    list_calculators,
+    run_calculator,
     create_match,
     get_match,
     claim_seat,

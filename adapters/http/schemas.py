@@ -113,6 +113,25 @@ class GameOut(msgspec.Struct, frozen=True):
     commands: dict[str, Any]
 
 
+class CalculatorOut(msgspec.Struct, frozen=True):
+    """A calculator a game offers: what it does, and the JSON schemas of its request and answer."""
+
+    game: str
+    name: str
+    description: str
+    request: dict[str, Any]
+    answer: dict[str, Any]
+
+
+class CalculationOut(msgspec.Struct, frozen=True):
+    """A calculator's answer, as data and in words."""
+
+    game: str
+    calculator: str
+    answer: dict[str, Any]
+    text: str
+
+
 class SeatOut(msgspec.Struct, frozen=True):
     """Whether a seat has been given a token."""
 

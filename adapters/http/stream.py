@@ -91,7 +91,7 @@ async def messages(
         yield _turn_message(hall, last)
     feed = Feed(hall, match, seat, after)
     hall.spawn(feed.pump)
-    line = hall.registry.codec.record_to_json
+    line = hall.registry.codec.record_to_json  # an event line of the log schema
     try:
         with feed.receive:
             while True:

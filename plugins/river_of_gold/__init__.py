@@ -12,18 +12,19 @@ from .events import EVENTS
 from .hooks import Defaults, RiverOfGoldSpecs
 from .render import render
 from .rules import RiverOfGold
-from .state import State
+from .state import Options, State
 
 GAME = GameSpec(
     id="river-of-gold",
     name="River of Gold",
-    version="1.0.0",
+    version="1.1.0",
     rules=RiverOfGold,
     state=State,
     min_players=2,
     max_players=4,
     hookspecs=(RiverOfGoldSpecs,),
     hookimpls=(Defaults(),),
+    options=Options,
     hidden_information=True,
     description="Build on the shore, sail the river and deliver to customers in Rokugan.",
 )

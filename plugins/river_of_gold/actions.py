@@ -230,8 +230,7 @@ def buy_favour(turn: Turn, seat: int) -> None:
     player = turn.player(seat)
     if player.koku < 5:
         raise IllegalCommand(f"favour costs 5 koku and you have {player.koku}", "ROG-TRADE-2")
-    if player.favour >= player.favour_cap:
-        raise IllegalCommand("your favour is at its cap", "ROG-TRADE-2")
+    # At the cap the trade is still legal and the favour is lost, as any gain there (ROG-TRADE-3).
     turn.gain(seat, "trade", koku=-5)
     turn.gain(seat, "trade", favour=1)
 

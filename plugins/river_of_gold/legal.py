@@ -68,7 +68,7 @@ def trades(state: State, seat: int) -> list[Command]:
     """Return the trades ``seat`` can make now (ROG-TRADE-1, -2)."""
     player = state.players[seat]
     result: list[Command] = [t for t in TRADES if player.goods[GOODS.index(t.give)] >= 2]
-    if player.koku >= 5 and player.favour < player.favour_cap:
+    if player.koku >= 5:
         result.append(BuyFavour())
     return result
 

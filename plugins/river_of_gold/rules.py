@@ -28,7 +28,7 @@ from .events import (
     StacksDealt,
 )
 from .evolve import EVOLVE, new_player
-from .state import State
+from .state import Options, State
 
 PROMPTS = {
     "action": "turn the die with favour, trade, then build, sail or deliver",
@@ -47,8 +47,10 @@ class RiverOfGold(Rules[State]):
 
     def initial(self, config: MatchConfig) -> State:
         """Return the clans after personal setup: koku by turn order (ROG-SETUP-8)."""
+        options = config.options if isinstance(config.options, Options) else Options()
         return State(
-            players=tuple(new_player(C.setup.start_koku[i]) for i in range(config.players))
+            players=tuple(new_player(C.setup.start_koku[i]) for i in range(config.players)),
+            noble_bonus=options.noble_bonus,
         )
 
     def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:

@@ -101,7 +101,14 @@ def customer_bonus(state: State, seat: int) -> int:
 
 
 def noble_bonus(state: State, seat: int, bonus: str, types: Counter[str]) -> int:
-    """Return one noble's end bonus (ROG-NOBLE-4)."""
+    """Return one noble's end bonus: 1 point per building owned of its type (ROG-NOBLE-4).
+
+    The nobles of regions 5 and 6 show no single type: by the rulebook every building owned
+    counts; option ``noble_bonus = "types-and-regions"`` scores them as the published card data
+    does (per building type owned, per region with a building).
+    """
+    if bonus in ("types", "regions") and state.noble_bonus == "buildings":
+        return sum(types.values())
     if bonus == "types":
         return len(types)
     if bonus == "regions":

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 HIDDEN = "?"
+NobleBonus = Literal["buildings", "types-and-regions"]
+
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What players choose before a match (rule ids in docs/rules/river-of-gold.md)."""
+
+    noble_bonus: NobleBonus = "buildings"
+    """How the nobles of regions 5 and 6 score at the end (ROG-NOBLE-4)."""
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -70,6 +80,7 @@ class State(msgspec.Struct, frozen=True):
     turns_left: int = -1
     over: bool = False
     final: tuple[int, ...] = ()
+    noble_bonus: NobleBonus = "buildings"
     winners: tuple[int, ...] = ()
     ext: dict[str, tuple[str, ...]] = {}
 

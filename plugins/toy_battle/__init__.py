@@ -27,13 +27,13 @@ from .render import render
 from .rules import ToyBattle
 from .state import Options, State
 from .terrain import BOXED, Board, load_terrains
-from .troops import KINDS, Army
+from .troops import KINDS, Army, TroopKind
 from .view import View
 
 GAME = GameSpec(
     id="toy-battle",
     name="Toy Battle",
-    version="1.0.0",
+    version="1.1.0",
     rules=ToyBattle,
     state=State,
     min_players=2,
@@ -66,12 +66,20 @@ def gamehall_command_types() -> list[type]:
 
 
 def no_troop_twice(state: State) -> str | None:
-    """Check that every troop is in exactly one place."""
-    places = [*state.discard, *(t for stack in state.stacks.values() for t in stack)]
-    for pair in (state.supply, state.removed, state.racks):
-        places += [*pair[0], *pair[1]]
-    if len(places) != len(set(places)):
-        return "a troop is in two places at once"
+    """Check that every troop is in exactly one place, naming a troop found twice and where."""
+    places: dict[str, list[str]] = {}
+    for troop in state.discard:
+        places.setdefault(troop, []).append("the discard pile")
+    for spot, stack in sorted(state.stacks.items()):
+        for troop in stack:
+            places.setdefault(troop, []).append(f"spot {spot}")
+    for name, pair in (("supply", state.supply), ("removed", state.removed), ("rack", state.racks)):
+        for seat in (0, 1):
+            for troop in pair[seat]:
+                places.setdefault(troop, []).append(f"seat {seat}'s {name}")
+    for troop, where in places.items():
+        if len(where) > 1:
+            return f"{troop} is in two places at once: {' and '.join(where)}"
     return None
 
 
@@ -119,19 +127,29 @@ def _components() -> tuple[Army, dict[str, Board], dict[str, str]]:
     return Army(list(KINDS)), boards, prompts
 
 
+@cache
+def _army(added: tuple[TroopKind, ...]) -> Army:
+    """Return the box's army with the kinds an expansion added (they come in the view)."""
+    return Army([*KINDS, *added]) if added else _components()[0]
+
+
+def _army_of(view: Any) -> Army:
+    return _army(view.added_kinds if isinstance(view, View) else ())
+
+
 @hookimpl
 def gamehall_render_text(view: Any, seat: int | None) -> str | None:
     """Draw the terrain, stacks, racks and medals as ``seat`` may see them."""
     if not isinstance(view, View):
         return None
-    army, boards, prompts = _components()
-    return render(view, army, boards.get(view.terrain), prompts)
+    _, boards, prompts = _components()
+    return render(view, _army_of(view), boards.get(view.terrain), prompts)
 
 
 @hookimpl
 def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> str | None:
     """Describe a command in the rulebook's words."""
-    army = _components()[0]
+    army = _army_of(view)
 
     def name(troop: str) -> str:
         kind = army.kind.get(troop)

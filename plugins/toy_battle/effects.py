@@ -1,7 +1,7 @@
 """Troop effects and special-base effects: what each offers and what using it causes.
 
-Every effect is optional (TB-EFFECT-1): ``options`` lists the commands that use it now, and
-an empty list means it cannot be used, so the rules skip it without asking. ``apply`` checks the
+Every effect but the Battlefield's is optional (TB-EFFECT-1): ``options`` lists the commands
+that use it now, and an empty list means it cannot be used, so the rules skip it without asking. ``apply`` checks the
 command, raising ``IllegalCommand`` with the rule id, and adds the events to the batch. Effects are
 registered through the ``toy_battle_effects`` hook, so an expansion can add or replace one.
 """
@@ -36,6 +36,8 @@ class Effect:
     prompt = ""
     rule = "TB-EFFECT-1"
     accepts: tuple[type[Command], ...] = (UseEffect,)
+    mandatory = False
+    """True for an order, not a "you may": it is applied whenever it can be (TB-EFFECT-1)."""
 
     def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
         """Return the commands that use this effect now (empty: it cannot be used)."""
@@ -220,8 +222,8 @@ class Jungle(Effect):
 class Battlefield(Effect):
     """Lay a random troop of the opponent's rack face down (TB-BATTLEFIELD-1)."""
 
-    name, rule = "battlefield", "TB-BATTLEFIELD-1"
-    prompt = "Battlefield: point blindly at a troop on your opponent's rack, or skip"
+    name, rule, mandatory = "battlefield", "TB-BATTLEFIELD-1", True
+    prompt = "Battlefield: point blindly at a troop on your opponent's rack"
 
     def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
         """Offer the effect while the opponent has a troop standing on its rack."""

@@ -7,26 +7,16 @@ from .troops import Army
 from .view import PlayerView, View
 
 WIDTH, HEIGHT = 64, 25
-SHORT = {
-    "kwak": "K",
-    "skully": "1",
-    "capn": "2",
-    "jumbo": "3",
-    "hook": "4",
-    "xb42": "5",
-    "star": "6",
-    "roxy": "7",
-}
 
 
-def _short(troop: str) -> str:
-    colour, kind, _ = troop.split("-")
-    return colour[0].upper() + SHORT.get(kind, kind[:1])
+def _short(army: Army, troop: str) -> str:
+    kind = army.kind.get(troop)
+    return troop[:1].upper() + (kind.code if kind else "?")
 
 
 def _name(army: Army, troop: str) -> str:
     kind = army.kind.get(troop)
-    return troop if kind is None else f"{troop.split('-')[0]} {kind.label}"
+    return troop if kind is None else f"{army.colour[troop]} {kind.label}"
 
 
 def _line(grid: list[list[str]], a: tuple[int, int], b: tuple[int, int]) -> None:
@@ -38,7 +28,7 @@ def _line(grid: list[list[str]], a: tuple[int, int], b: tuple[int, int]) -> None
             grid[y][x] = "."
 
 
-def _map(view: View, board: Board) -> list[str]:
+def _map(view: View, army: Army, board: Board) -> list[str]:
     grid = [[" "] * (WIDTH + 8) for _ in range(HEIGHT + 1)]
     hqs = board.hq_owner
     at = {
@@ -51,7 +41,7 @@ def _map(view: View, board: Board) -> list[str]:
                 _line(grid, at[spot], at[other])
     for spot, (x, y) in at.items():
         stack = view.stacks.get(spot)
-        mark = _short(stack[-1]) if stack else ("HQ" if spot in hqs else "--")
+        mark = _short(army, stack[-1]) if stack else ("HQ" if spot in hqs else "--")
         label = f"{'B' if hqs.get(spot) == 'blue' else 'R' if spot in hqs else ''}{spot}:{mark}"
         start = max(0, min(x - len(label) // 2, WIDTH + 8 - len(label)))
         grid[y][start : start + len(label)] = list(label)
@@ -76,7 +66,7 @@ def render(view: View, army: Army, board: Board | None, prompts: dict[str, str])
     """Return the terrain map, the stacks, the racks the seat may see, medals and who is asked."""
     lines = [f"Toy Battle on {view.terrain_name} - medal target {view.medal_target}"]
     if board is not None:
-        lines += _map(view, board)
+        lines += _map(view, army, board)
     lines.append("Stacks (bottom to top):")
     for spot in sorted(view.stacks):
         lines.append(f"  {spot}: " + " < ".join(_name(army, t) for t in view.stacks[spot]))
@@ -96,11 +86,15 @@ def render(view: View, army: Army, board: Board | None, prompts: dict[str, str])
     )
     if view.discard:
         lines.append("Discard: " + ", ".join(_name(army, t) for t in view.discard))
+    for kind in view.added_kinds:
+        about = f": {kind.description}" if kind.description else ""
+        lines.append(f"Added troop {kind.code} = {kind.label}{about}")
     if view.over:
         lines.append(f"Seat {view.winner} wins ({view.reason})")
     elif view.queue:
         head = view.queue[0]
-        lines.append(f"Seat {view.turn} to decide: {prompts.get(head.effect, head.effect)}")
+        prompt = view.prompt or prompts.get(head.effect, head.effect)
+        lines.append(f"Seat {view.turn} to decide: {prompt}")
     else:
         lines.append(f"Seat {view.turn} to move: draw 2 troops or place 1 troop")
     return "\n".join(lines)

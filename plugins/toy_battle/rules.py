@@ -36,7 +36,7 @@ from .placement import (
     seat_of,
 )
 from .state import Options, Pending, State
-from .terrain import ALIASES, Board
+from .terrain import ALIASES, Board, terrain_name
 from .troops import Army
 
 REMOVED = 4
@@ -69,6 +69,10 @@ class ToyBattle(Rules[State]):
         )
         terrains = {t.key: t for ts in hook.toy_battle_terrains() for t in ts}
         self.boards = {key: Board(terrain) for key, terrain in terrains.items()}
+        self.terrain_names = {terrain_name(alias): key for alias, key in ALIASES.items()}
+        for key, terrain in terrains.items():
+            for name in (terrain.name_nl, terrain.name, key):
+                self.terrain_names[terrain_name(name)] = key
         self.effects: dict[str, Effect] = {
             e.name: e for es in hook.toy_battle_effects() for e in es
         }
@@ -87,10 +91,15 @@ class ToyBattle(Rules[State]):
     def initial(self, config: MatchConfig) -> State:
         """Return the chosen terrain with its medals laid out and nothing else (TB-SETUP-1)."""
         options = config.options if isinstance(config.options, Options) else Options()
-        key = ALIASES.get(options.terrain.lower().replace(" ", "-"), options.terrain.lower())
-        if key not in self.boards:
-            known = ", ".join(sorted(self.boards))
-            raise InvalidOptions(f"unknown terrain {options.terrain!r} (terrains: {known})")
+        key = self.terrain_names.get(terrain_name(options.terrain))
+        if key is None:
+            known = "; ".join(
+                f"{b.key} ({b.terrain.name}, {b.terrain.name_nl})" for b in self.boards.values()
+            )
+            raise InvalidOptions(
+                f"unknown terrain {options.terrain!r}: give a key or an English or Dutch name, "
+                f"in any case: {known}"
+            )
         return State(terrain=key, options=options)
 
     def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:
@@ -178,6 +187,8 @@ class ToyBattle(Rules[State]):
 
     def _effect_step(self, batch: Batch, head: Pending, command: Command, ctx: Context) -> None:
         effect = self.effects[head.effect]
+        if type(command) is SkipEffect and effect.mandatory:
+            raise IllegalCommand(f"this effect cannot be skipped: {effect.prompt}", effect.rule)
         if type(command) is SkipEffect:
             batch.add(EffectFinished(seat=head.seat, effect=head.effect, outcome="skipped"))
             return
@@ -199,13 +210,22 @@ class ToyBattle(Rules[State]):
 
     def _end_turn(self, batch: Batch, seat: int) -> None:
         batch.add(TurnEnded(seat=seat, next=1 - seat))
-        state, nxt = batch.state, 1 - seat
-        if draw_count(state, nxt, 2) or can_place(self.board(state), self.army, state, nxt):
+        state = batch.state
+        # Either player may be the one who can no longer act (TB-END-3), the mover too.
+        stuck = [s for s in (1 - seat, seat) if not self.can_act(state, s)]
+        if not stuck:
             return
-        ender = nxt if state.options.tie_loser == "stuck" else seat
-        mine, theirs = state.medals[nxt], state.medals[seat]
-        winner = nxt if mine > theirs else seat if theirs > mine else 1 - ender
+        alone = stuck[0] if len(stuck) == 1 else seat
+        ender = alone if state.options.tie_loser == "stuck" else seat
+        zero, one = state.medals
+        winner = 0 if zero > one else 1 if one > zero else 1 - ender
         batch.add(MatchEnded(winner=winner, reason="stuck", medals=state.medals, ended_by=ender))
+
+    def can_act(self, state: State, seat: int) -> bool:
+        """Tell whether a seat could still draw a troop or place one (TB-END-3)."""
+        return bool(draw_count(state, seat, 2)) or can_place(
+            self.board(state), self.army, state, seat
+        )
 
     # -- helpers for effects ---------------------------------------------------------------
 
@@ -275,8 +295,9 @@ class ToyBattle(Rules[State]):
         if state.over or not state.ready or seat != state.turn:
             return []
         if state.queue:
-            head = state.queue[0]
-            return [*self.effects[head.effect].options(self, state, head), SKIP]
+            effect = self.effects[state.queue[0].effect]
+            uses = effect.options(self, state, state.queue[0])
+            return uses if effect.mandatory else [*uses, SKIP]
         out: list[Command] = [DRAW] if draw_count(state, seat, 2) else []
         out.extend(self.placement_commands(state, seat))
         return out
@@ -291,7 +312,9 @@ class ToyBattle(Rules[State]):
 
     def view(self, state: State, seat: int | None) -> Any:
         """Return what ``seat`` may see (TB-HIDDEN-1 … 5)."""
-        return seen.view(self.board(state), state, seat)
+        asked = self.awaiting(state)
+        prompt = next(iter(asked.values())).prompt if asked else ""
+        return seen.view(self.board(state), state, seat, self.army.added, prompt)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return the event without the troops ``seat`` may not see."""

@@ -20,23 +20,33 @@ class TroopKind(msgspec.Struct, frozen=True):
     copies: int = 3
     effect: str = ""
     ignores_connection: bool = False
+    short: str = ""
+    """One character for the map (after the colour's initial); default: the key's first."""
+    description: str = ""
+    """What the troop does, in words, for boards and help (an expansion's kind sets it)."""
 
     @property
     def label(self) -> str:
         """Return the name with the strength, as printed on the tile."""
         return f"{self.name} ({'joker' if self.strength is None else self.strength})"
 
+    @property
+    def code(self) -> str:
+        """Return the kind's code on the map."""
+        return self.short or self.key[:1].upper()
+
 
 KINDS = (
-    TroopKind("kwak", "Kwak", None),
-    TroopKind("skully", "Skully", 1, effect="skully"),
-    TroopKind("capn", "Cap'n", 2, effect="capn"),
-    TroopKind("jumbo", "Jumbo", 3, effect="jumbo"),
-    TroopKind("hook", "Hook", 4, ignores_connection=True),
-    TroopKind("xb42", "XB-42", 5, effect="xb42"),
-    TroopKind("star", "Star", 6, effect="star"),
-    TroopKind("roxy", "Roxy", 7),
+    TroopKind("kwak", "Kwak", None, short="K"),
+    TroopKind("skully", "Skully", 1, effect="skully", short="1"),
+    TroopKind("capn", "Cap'n", 2, effect="capn", short="2"),
+    TroopKind("jumbo", "Jumbo", 3, effect="jumbo", short="3"),
+    TroopKind("hook", "Hook", 4, ignores_connection=True, short="4"),
+    TroopKind("xb42", "XB-42", 5, effect="xb42", short="5"),
+    TroopKind("star", "Star", 6, effect="star", short="6"),
+    TroopKind("roxy", "Roxy", 7, short="7"),
 )
+BOX_KEYS = frozenset(kind.key for kind in KINDS)
 
 
 def token(colour: str, kind: TroopKind, copy: int) -> str:
@@ -54,12 +64,18 @@ class Army:
         self.tokens: dict[str, tuple[str, ...]] = {}
         self.kind: dict[str, TroopKind] = {}
         self.colour: dict[str, str] = {}
+        # Tokens are looked up, never split: a kind's key may hold a "-" (``iron-titan``).
         for colour in COLOURS:
-            own = [token(colour, k, n) for k in kinds for n in range(1, k.copies + 1)]
-            self.tokens[colour] = tuple(own)
-            for tok in own:
-                self.kind[tok] = self.by_key[tok.split("-")[1]]
+            own = [(token(colour, k, n), k) for k in kinds for n in range(1, k.copies + 1)]
+            self.tokens[colour] = tuple(tok for tok, _ in own)
+            for tok, kind in own:
+                self.kind[tok] = kind
                 self.colour[tok] = colour
+
+    @property
+    def added(self) -> tuple[TroopKind, ...]:
+        """Return the kinds that are not in the box (added by expansions)."""
+        return tuple(k for k in self.by_key.values() if k.key not in BOX_KEYS)
 
     def can_cover(self, troop: str, covered: str) -> bool:
         """Tell whether ``troop`` may be placed on an enemy ``covered`` (TB-PLACE-3, TB-KWAK-1)."""

@@ -16,6 +16,7 @@ from gamehall.core import Event
 from .events import SupplyShuffled, TroopsDrawn, TroopsRemoved, TroopTurnedDown
 from .state import Pending, State
 from .terrain import Board
+from .troops import TroopKind
 
 
 class PlayerView(msgspec.Struct, frozen=True):
@@ -59,6 +60,10 @@ class View(msgspec.Struct, frozen=True):
     over: bool
     winner: int | None
     reason: str
+    added_kinds: tuple[TroopKind, ...] = ()
+    """Troop kinds that expansions added: their names, codes and descriptions, for boards."""
+    prompt: str = ""
+    """What the seat to move is asked now, in words (an expansion's effect names its own)."""
 
 
 def _player(board: Board, state: State, seat: int, asking: int | None) -> PlayerView:
@@ -79,7 +84,13 @@ def _player(board: Board, state: State, seat: int, asking: int | None) -> Player
     )
 
 
-def view(board: Board, state: State, seat: int | None) -> View:
+def view(
+    board: Board,
+    state: State,
+    seat: int | None,
+    added_kinds: tuple[TroopKind, ...] = (),
+    prompt: str = "",
+) -> View:
     """Return the match as ``seat`` may see it."""
     takers = dict(state.taken)
     regions = tuple(
@@ -101,6 +112,8 @@ def view(board: Board, state: State, seat: int | None) -> View:
         over=state.over,
         winner=state.winner,
         reason=state.reason,
+        added_kinds=added_kinds,
+        prompt=prompt,
     )
 
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 import math
 
 import pytest
-from gamehall.core import default_registry
 from gamehall.core.conformance import Case, cases, check_playout
+from gamehall.core.registry import builtin_registry
 
 PLAYOUTS_PER_GAME = 200
 CHUNK = 25
 
 
 def _params() -> list[object]:
-    registry = default_registry()
+    registry = builtin_registry()
     params = []
     for game in sorted(registry.games):
         game_cases = cases(registry, game)
@@ -33,13 +33,13 @@ def _params() -> list[object]:
 
 @pytest.mark.parametrize(("case", "seeds"), _params())
 def test_random_playouts_conform(case: Case, seeds: range) -> None:
-    registry = default_registry()
+    registry = builtin_registry()
     for seed in seeds:
         check_playout(registry, case, seed)
 
 
 def test_every_game_gets_at_least_the_required_playouts() -> None:
-    registry = default_registry()
+    registry = builtin_registry()
     counted: dict[str, int] = {}
     for param in _params():
         case, seeds = param.values  # type: ignore[attr-defined]

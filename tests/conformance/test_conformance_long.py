@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
-from gamehall.core import default_registry
 from gamehall.core.conformance import Case, cases, check_playout
+from gamehall.core.registry import builtin_registry
 
 PLAYOUTS_PER_GAME = 2000
 CHUNK = 100
@@ -14,7 +14,7 @@ FIRST_SEED = 10_000  # past the seeds of the short run, so the long run adds new
 
 
 def _params() -> list[object]:
-    registry = default_registry()
+    registry = builtin_registry()
     params = []
     for game in sorted(registry.games):
         game_cases = cases(registry, game)
@@ -31,6 +31,6 @@ def _params() -> list[object]:
 @pytest.mark.long
 @pytest.mark.parametrize(("case", "seeds"), _params())
 def test_many_random_playouts_conform(case: Case, seeds: range) -> None:
-    registry = default_registry()
+    registry = builtin_registry()
     for seed in seeds:
         check_playout(registry, case, seed)

@@ -15,7 +15,13 @@ from gamehall.core import (
     Registry,
     UnknownMatch,
 )
-from gamehall.core.errors import ConcurrencyError, GamehallError, MatchOver, StoreClosed
+from gamehall.core.errors import (
+    CommandIdConflict,
+    ConcurrencyError,
+    GamehallError,
+    MatchOver,
+    StoreClosed,
+)
 from gamehall.core.hall import Hall
 from gamehall.core.store import MemoryStore, Snapshot, SQLiteStore
 from gamehall.plugins.tictactoe.commands import PlaceMark
@@ -304,6 +310,45 @@ async def test_command_id_of_another_seat_is_refused_without_its_events(store: S
     async with Hall(store) as hall:
         match = await hall.create("tictactoe")
         await hall.send(match, 0, PlaceMark(cell=4), command_id="mine")
-        with pytest.raises(InvalidCommand, match="already used by seat 0"):
+        with pytest.raises(CommandIdConflict, match="command of another seat") as refused:
             await hall.send(match, 1, PlaceMark(cell=0), command_id="mine")
+        assert "cell" not in str(refused.value)  # nothing of seat 0's command shows
         assert store.version(match) == 2
+
+
+async def test_command_id_that_names_another_command_is_a_conflict(store: SQLiteStore) -> None:
+    async with Hall(store) as hall:
+        match = await hall.create("tictactoe")
+        first = await hall.send(match, 0, PlaceMark(cell=4), command_id="c1")
+        again = await hall.send(match, 0, PlaceMark(cell=4), command_id="c1")
+        assert again.duplicate and again.events == first.events
+        with pytest.raises(CommandIdConflict, match="names another command.*seq 2"):
+            await hall.send(match, 0, PlaceMark(cell=8), command_id="c1")
+        assert store.version(match) == 2
+        # the same holds for two sends of one id in one mailbox batch
+        await hall.send(match, 1, PlaceMark(cell=0), command_id="c2")
+        hall.passivate()
+        results: list[object] = []
+
+        async def send(cell: int) -> None:
+            try:
+                results.append(await hall.send(match, 0, PlaceMark(cell=cell), command_id="c3"))
+            except CommandIdConflict as exc:
+                results.append(exc)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(send, 1)
+            tg.start_soon(send, 2)
+        assert sorted(type(r).__name__ for r in results) == ["Ack", "CommandIdConflict"]
+        assert store.version(match) == 4
+
+
+async def test_a_taken_match_id_says_the_match_exists(store: SQLiteStore) -> None:
+    async with Hall(store) as hall:
+        await hall.create("tictactoe", match_id="tb")
+        with pytest.raises(GamehallError) as taken:
+            await hall.create("tictactoe", match_id="tb")
+        assert str(taken.value).startswith("match 'tb' already exists")
+        assert "version" not in str(taken.value) and "append" not in str(taken.value)
+        with pytest.raises(GamehallError, match="tictactoe plays with 2 players, not 3"):
+            await hall.create("tictactoe", 3)

@@ -143,7 +143,7 @@ def test_the_unpacked_wheel_loads_every_plugin_from_itself(
     code = (
         "import gamehall.core, gamehall.adapters.cli as cli\n"
         "from gamehall.core import Registry, Table, RandomBot\n"
-        "r = Registry()\n"
+        "r = Registry(distributions=['gamehall'])\n"
         "print(gamehall.core.__file__)\n"
         "for key in sorted([*r.games, *r.expansions]): print(key, r.owner(key).__file__)\n"
         "for game in r.games:\n"

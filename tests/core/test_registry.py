@@ -37,8 +37,14 @@ ROOT = Path(__file__).resolve().parents[2]
 # -- entry points ------------------------------------------------------------------------------
 
 
+def builtin_entry_points() -> list[importlib.metadata.EntryPoint]:
+    """Return the group's entry points of gamehall itself (outside plugins may add more)."""
+    dist = importlib.metadata.distribution("gamehall")
+    return [ep for ep in dist.entry_points if ep.group == ENTRY_POINT_GROUP]
+
+
 def test_entry_point_group_names_every_builtin_plugin(registry: Registry) -> None:
-    eps = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    eps = builtin_entry_points()
     by_module = {ep.value: ep.name for ep in eps}
     owners = {key: registry.owner(key) for key in [*registry.games, *registry.expansions]}
     assert owners, "no game is installed"
@@ -52,7 +58,7 @@ def test_entry_point_group_names_every_builtin_plugin(registry: Registry) -> Non
 
 
 def test_every_plugin_package_has_an_entry_point() -> None:
-    eps = {ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    eps = {ep.value for ep in builtin_entry_points()}
     packages = sorted(p.parent.name for p in (ROOT / "plugins").glob("*/__init__.py"))
     assert packages
     for package in packages:
@@ -72,7 +78,7 @@ def test_builtin_plugins_load_through_the_entry_points_not_by_import(registry: R
 
 
 def test_an_entry_point_module_is_the_plugin_object(registry: Registry) -> None:
-    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    for ep in builtin_entry_points():
         assert registry.pm.get_plugin(ep.name) is importlib.import_module(ep.value)
 
 
@@ -496,3 +502,53 @@ def test_every_core_hook_is_named_in_the_docs(hook: str) -> None:
         pytest.skip("docs/writing-a-game.md and docs/writing-an-expansion.md are not written yet")
     text = "\n".join(path.read_text() for path in present)
     assert re.search(rf"\b{hook}\b", text), f"{hook} is named in none of {[p.name for p in present]}"
+
+
+class ShapedOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    corners: tuple[int, ...] = (0, 2)
+    weights: dict[int, int] = {}
+
+
+class TicTacToeTypes:
+    @hookimpl
+    def gamehall_event_types(self) -> list[type]:
+        return tictactoe_plugin.gamehall_event_types()
+
+    @hookimpl
+    def gamehall_command_types(self) -> list[type]:
+        return tictactoe_plugin.gamehall_command_types()
+
+
+TYPES = TicTacToeTypes()
+# Tic-tac-toe under another id, with options it ignores.
+SHAPED = GameSpec(**{**tictactoe_plugin.GAME.__dict__, "id": "shaped", "options": ShapedOptions,
+                     "hookimpls": (*tictactoe_plugin.GAME.hookimpls, TYPES),
+                     "test_options": ({"corners": (6, 8), "weights": {4: 2}},)})  # fmt: skip
+
+
+def test_options_are_stored_as_a_log_keeps_them_so_replay_sees_the_same() -> None:
+    from gamehall.core.conformance import cases, check_playout
+
+    registry = Registry([Games(SHAPED), TYPES], entry_points=False)
+    ruleset = registry.ruleset("shaped")
+    started = ruleset.started(options={"corners": (6, 8), "weights": {4: 2}}, seed=1)
+    assert started.options == {"corners": [6, 8], "weights": {"4": 2}}
+    codec = registry.codec
+    assert codec.decode_event("gamehall.MatchStarted", 1, codec.encode_event(started), "m", 1) == (
+        started
+    )
+    assert ruleset.config(started).options == ShapedOptions(corners=(6, 8), weights={4: 2})
+    (case,) = cases(registry, "shaped")
+    check_playout(registry, case, seed=3)  # the codec round-trips the first event too
+
+
+class LooseValue(msgspec.Struct, frozen=True):
+    anything: Any = None
+
+
+def test_an_untyped_option_is_stored_and_replayed_in_its_logged_form() -> None:
+    loose = GameSpec(**{**OPTIONED.__dict__, "id": "loose-value", "options": LooseValue})
+    ruleset = Registry([tictactoe_plugin, Games(loose)], entry_points=False).ruleset("loose-value")
+    started = ruleset.started(options={"anything": (1, {2: 3})})
+    assert started.options == {"anything": [1, {"2": 3}]}
+    assert ruleset.config(started).options == LooseValue([1, {"2": 3}])

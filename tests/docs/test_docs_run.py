@@ -65,3 +65,10 @@ def test_readme_embedding_example_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("2 ") and "O to move" in done.stdout
     assert (tmp_path / "gamehall.db").exists()
+
+
+def test_readme_tells_how_to_reach_the_command_and_how_make_run_stops() -> None:
+    text = (ROOT / "README.md").read_text()
+    start = text.split("## What is inside", 1)[0]
+    assert ".venv/bin/gamehall" in start and ". .venv/bin/activate" in start
+    assert "Ctrl+C" in start and "keeps running" in start

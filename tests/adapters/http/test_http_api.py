@@ -71,13 +71,19 @@ async def test_create_gives_one_distinct_token_per_seat_and_play_works(served: S
 async def test_a_retry_with_the_same_id_gets_the_same_answer(served: Served) -> None:
     match, tokens = await new_match(served)
     first = (await send(served, match, tokens[0], place(0), "same")).json()
-    again = (await send(served, match, tokens[0], place(8), "same")).json()
+    again = (await send(served, match, tokens[0], place(0), "same")).json()
     assert again["duplicate"] is True and first["duplicate"] is False
     assert again["events"] == first["events"] and again["last_seq"] == first["last_seq"]
     assert served.hall.info(match).version == first["last_seq"]
-    # Ids are per seat: seat 1 reusing the id gets its own answer, not seat 0's events.
-    other = (await send(served, match, tokens[1], place(1), "same")).json()
-    assert other["duplicate"] is False and other["events"][0]["event"]["cell"] == 1
+    # The id names that command: another command with it is a conflict, not a retry.
+    changed = await send(served, match, tokens[0], place(8), "same")
+    assert changed.status_code == 409 and changed.json()["error"] == "command_id_conflict"
+    assert "names another command" in changed.json()["message"]
+    # Ids are per match: seat 1 reusing it is refused and never gets seat 0's events.
+    other = await send(served, match, tokens[1], place(1), "same")
+    assert other.status_code == 409 and other.json()["error"] == "command_id_conflict"
+    assert "events" not in other.json()
+    assert served.hall.info(match).version == first["last_seq"]
 
 
 async def test_a_token_acts_only_for_its_own_seat(served: Served) -> None:
@@ -125,7 +131,7 @@ async def test_history_pages_from_a_seq(served: Served) -> None:
     rest = (await served.client.get(f"/matches/{match}/history?after={page['upto']}")).json()
     assert [e["seq"] for e in rest["events"]] == [5]
     mine = (await served.client.get(f"/matches/{match}/history", headers=bearer(tokens[0]))).json()
-    assert mine["seat"] == 0 and mine["events"][1]["meta"]["command_id"] == "0:h0"
+    assert mine["seat"] == 0 and mine["events"][1]["meta"]["command_id"] == "h0"
     theirs = (
         await served.client.get(f"/matches/{match}/history", headers=bearer(tokens[1]))
     ).json()
@@ -148,8 +154,10 @@ async def test_full_log_and_fork_only_for_admin_or_after_the_end(served: Served)
         )
         assert fork.status_code == 403
     log = await served.client.get(f"/matches/{match}/log", headers=bearer(ADMIN))
-    lines = [json.loads(line) for line in log.text.splitlines()]
+    header, *lines = [json.loads(line) for line in log.text.splitlines()]
     assert log.headers["content-type"].startswith("application/x-ndjson")
+    assert header["format"] == "gamehall-log" and header["match"] == match
+    assert header["events"] == 2 and header["seat"] is None
     assert [r["seq"] for r in lines] == [1, 2] and lines[0]["event"]["seed"] == 5
     fork = await served.client.post(
         f"/matches/{match}/fork", json={"at_seq": 2}, headers=bearer(ADMIN)
@@ -167,7 +175,7 @@ async def test_after_the_end_anyone_may_export_and_fork(served: Served) -> None:
     await finish(served, match, tokens)
     assert (await served.client.get(f"/matches/{match}")).json()["outcome"]["winners"] == [0]
     log = await served.client.get(f"/matches/{match}/log")
-    assert log.status_code == 200 and len(log.text.splitlines()) == 7
+    assert log.status_code == 200 and len(log.text.splitlines()) == 1 + 7
     fork = await served.client.post(f"/matches/{match}/fork", json={"at_seq": 4})
     assert fork.status_code == 201
     inside = await served.client.post(f"/matches/{match}/fork", json={"at_seq": 9})

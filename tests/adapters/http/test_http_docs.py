@@ -57,3 +57,14 @@ def test_every_curl_example_runs_against_a_live_server(tmp_path: Path) -> None:
         if "jq .duplicate" in block:
             assert output.strip().endswith("true"), "a retry with the same id is not a duplicate"
     assert "event: end" in run.stdout, "the stream of the finished match did not end"
+
+
+def test_the_error_table_lists_every_status_and_code_the_server_answers() -> None:
+    from gamehall.adapters.http.errors import HTTP_CODES, STATUS
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "http-api.md").read_text()
+    table = text.split("## Errors", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ")]
+    for status, code in [*((s, e.code) for e, s in STATUS.items()), *HTTP_CODES.items()]:
+        row = [r for r in rows if r.startswith(f"| {status} |") and f"`{code}`" in r]
+        assert row, f"docs/http-api.md has no row for {status} {code}"

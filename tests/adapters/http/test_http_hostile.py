@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from gamehall.adapters.http.guard import RateLimits
 from gamehall.core import Registry
@@ -49,9 +50,11 @@ async def test_seqs_past_64_bits_are_refused_not_500(served: Served) -> None:
     client = served.client
     for after in (TOO_BIG, 10**30):
         refused(await client.get(f"/matches/{match}/history?after={after}"), 400, "after")
-        refused(await client.get(f"/matches/{match}/events?after={after}"), 400, "after")
-        headers = {"Last-Event-ID": str(after)}
-        refused(await client.get(f"/matches/{match}/events", headers=headers), 400, "Last-Event-ID")
+        with anyio.fail_after(10):  # a stream that stays open instead is a failure too
+            refused(await client.get(f"/matches/{match}/events?after={after}"), 400, "after")
+            headers = {"Last-Event-ID": str(after)}
+            stream = await client.get(f"/matches/{match}/events", headers=headers)
+            refused(stream, 400, "Last-Event-ID")
     ok = await client.get(f"/matches/{match}/history?after={INT64_MAX}")
     assert ok.status_code == 200 and ok.json()["events"] == []
     fork = await client.post(

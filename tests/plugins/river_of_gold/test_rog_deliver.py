@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gamehall.core import IllegalCommand
+from gamehall.core import IllegalCommand, Table
 from gamehall.plugins.river_of_gold.commands import (
     Build,
     Deliver,
@@ -17,6 +17,7 @@ from gamehall.plugins.river_of_gold.commands import (
 )
 from gamehall.plugins.river_of_gold.events import DeckShuffled
 from gamehall.plugins.river_of_gold.scoring import customer_bonus
+from msgspec.structs import replace
 
 from tests.plugins.river_of_gold.rog_helpers import build_on, clean, player, state, table
 
@@ -172,13 +173,20 @@ def test_ROG_NOBLE_1_imperial_ship_then_two_influence() -> None:
 
 
 def test_ROG_NOBLE_4_building_bonuses() -> None:
+    # "Krijg 1 punt per gebouw dat je bezit van de aangegeven soort", for all six nobles.
     t = clean(table())
     build_on(t, 8, "bldg-07", 0)  # market, region 2
     build_on(t, 9, "bldg-08", 0)  # market, region 2
     build_on(t, 13, "bldg-01", 1, 0)  # port, region 3 (co-owned)
     cards = ("cust-25", "cust-26", "cust-27", "cust-29", "cust-30")
     player(t, 0, delivered=cards, goods=(0, 0, 0), koku=0)
+    # markets 2, ports 1, manors 0; nobles 5 and 6 count every building owned: 3 each
+    assert customer_bonus(t.state, 0) == 2 + 1 + 0 + 3 + 3
+    # the published card data's reading, as an option: 2 types owned, 2 regions with a building
+    t.state = replace(t.state, noble_bonus="types-and-regions")
     assert customer_bonus(t.state, 0) == 2 + 1 + 0 + 2 + 2
+    started = Table.new("river-of-gold", options={"noble_bonus": "types-and-regions"}, seed=1)
+    assert started.state.noble_bonus == "types-and-regions"
 
 
 def test_ROG_ARTISAN_1_two_influence() -> None:

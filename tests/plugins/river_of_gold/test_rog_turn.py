@@ -147,8 +147,12 @@ def test_ROG_TRADE_2_five_koku_for_a_favour() -> None:
     player(t, 0, koku=10, favour=1)
     t.send(0, BuyFavour())
     assert (t.state.players[0].koku, t.state.players[0].favour) == (5, 2)
-    player(t, 0, favour=3)
-    refused(t, 0, BuyFavour(), "ROG-TRADE-2")
+    # at the cap the trade is legal and the favour is lost ("gunst die je krijgt terwijl je al
+    # op je maximum staat, gaat verloren")
+    player(t, 0, favour=3, koku=10)
+    assert BuyFavour() in t.legal(0)
+    t.send(0, BuyFavour())
+    assert (t.state.players[0].koku, t.state.players[0].favour) == (5, 3)
     player(t, 0, favour=0, koku=4)
     refused(t, 0, BuyFavour(), "ROG-TRADE-2")
 

@@ -256,6 +256,24 @@ def test_TB_BATTLEFIELD_1_blind_pick_face_down() -> None:
     assert down.troop not in strings(RULES.view(done, 0)) and down.troop in RULES.hidden(done, 0)
 
 
+def test_TB_BATTLEFIELD_1_the_effect_is_an_order_not_a_choice() -> None:
+    red = (R("roxy"), R("star"))
+    own = {11: [B("star")], 13: [B("star", 2)]}
+    _, after = send(
+        make("battlefield", stacks=own, racks=((B("roxy"),), red)), place(B("roxy"), 14)
+    )
+    assert RULES.legal(after, 0) == [USE]  # no SkipEffect: "Wijs 1 troep ... aan"
+    assert "or skip" not in RULES.awaiting(after)[0].prompt
+    refused(after, SKIP, "TB-BATTLEFIELD-1")
+    events, _ = send(after, USE, seed=1)
+    assert isinstance(events[1], TroopTurnedDown) and events[1].troop in red
+    # with nothing standing on the opponent's rack it lapses by itself (TB-EFFECT-4)
+    events, done = send(
+        make("battlefield", stacks=own, racks=((B("roxy"),), ())), place(B("roxy"), 14)
+    )
+    assert kinds(events)[-2:] == ["EffectFinished", "TurnEnded"] and not done.queue
+
+
 def test_TB_BATTLEFIELD_2_face_down_not_placeable_returns_at_end_of_turn() -> None:
     red = tuple(R(k, n) for k in ("roxy", "star", "hook", "skully") for n in (1, 2))
     state = make("battlefield", racks=((), red), face_down=((), (R("roxy"),)), turn=1)

@@ -37,6 +37,23 @@ def test_TB_SETUP_1_default_terrain_is_castle_field_and_unknown_refused() -> Non
         Table.new("toy-battle", options={"terrain": "moon"})
 
 
+def test_TB_SETUP_1_every_name_of_a_terrain_in_any_case_and_unknown_lists_them() -> None:
+    from gamehall.plugins.toy_battle.terrain import load_terrains
+
+    for terrain in load_terrains():
+        for name in {terrain.key, terrain.name, terrain.name_nl}:
+            for given in (name, name.upper(), name.lower(), name.title()):
+                table = Table.new("toy-battle", options={"terrain": given})
+                assert table.state.terrain == terrain.key, given
+    assert Table.new("toy-battle", options={"terrain": "Station Metal-X"}).state.terrain == (
+        "metal-x"
+    )
+    with pytest.raises(InvalidOptions) as unknown:
+        Table.new("toy-battle", options={"terrain": "moon"})
+    for terrain in load_terrains():
+        assert terrain.key in str(unknown.value) and terrain.name_nl in str(unknown.value)
+
+
 def test_TB_SETUP_2_colours_and_headquarters() -> None:
     table = Table.new("toy-battle", seed=3)
     assert table.state.blue == 0
@@ -347,6 +364,20 @@ def test_TB_END_3_player_who_cannot_act_ends_match_medals_compared() -> None:
     assert kinds(events) == ["TroopsDrawn", "TurnEnded", "MatchEnded"]
     assert events[-1] == MatchEnded(winner=1, reason="stuck", medals=(1, 3), ended_by=1)
     assert RULES.outcome(after).scores == (1, 3)
+
+
+def test_TB_END_3_checked_for_the_mover_too_as_soon_as_it_holds() -> None:
+    # Seat 0 places its last troop with an empty supply: it can neither draw nor place now,
+    # while seat 1 still could; the match ends at once instead of after seat 1's turn.
+    state = make(racks=((B("roxy"),), (R("star"),)), supply=((), (R("skully"),)), medals=(1, 3))
+    events, after = send(state, place(B("roxy"), 11))
+    assert kinds(events)[-2:] == ["TurnEnded", "MatchEnded"]
+    assert events[-1] == MatchEnded(winner=1, reason="stuck", medals=(1, 3), ended_by=0)
+    assert RULES.awaiting(after) == {}
+    # both stuck at once: the mover ended the match, and loses a tie
+    both = make(racks=((B("roxy"),), ()), supply=((), ()), medals=(2, 2))
+    events, _ = send(both, place(B("roxy"), 11))
+    assert (events[-1].winner, events[-1].ended_by) == (1, 0)
 
 
 def test_TB_END_4_tie_lost_by_player_who_ended() -> None:

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from toy_battle_helpers import B, R
-
 from gamehall.core import (
     Context,
     ExpansionSpec,
@@ -17,16 +15,17 @@ from gamehall.core import (
     RandomBot,
     Registry,
     Table,
-    default_registry,
     engine,
     hookimpl,
 )
-from gamehall.core.conformance import cases, check_playout
+from gamehall.core.conformance import Case, cases, check_playout
 from gamehall.core.golden import golden_cases, path_for, playthrough
+from gamehall.core.registry import builtin_registry
 from gamehall.plugins.toy_battle.commands import MoveTroop, PlaceTroop, SkipEffect
 from gamehall.plugins.toy_battle.state import Options, State
 from gamehall.plugins.toy_battle.terrain import Region, Spot, Terrain
 from gamehall.plugins.toy_battle.troops import TroopKind
+from toy_battle_helpers import B, R
 
 ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).parent
@@ -35,7 +34,7 @@ PLUGIN = ROOT / "plugins" / "toy_battle"
 
 
 def _doc_ids() -> list[str]:
-    return re.findall(r"^- \*\*(TB-[A-Z0-9]+-\d+)\*\*", DOC.read_text(), re.M)
+    return re.findall(r"^- \*\*(TB-[A-Z0-9]+-\d+)\*\*", DOC.read_text(), re.MULTILINE)
 
 
 def test_every_rule_id_in_the_doc_has_a_scenario_test() -> None:
@@ -53,10 +52,10 @@ def test_every_rule_id_the_code_names_is_in_the_doc() -> None:
     assert named and not named - set(_doc_ids())
 
 
-@pytest.mark.parametrize("case", cases(default_registry(), "toy-battle"), ids=lambda c: c.name)
+@pytest.mark.parametrize("case", cases(builtin_registry(), "toy-battle"), ids=lambda c: c.name)
 def test_conformance_on_every_terrain(case: object) -> None:
     for seed in range(12):
-        check_playout(default_registry(), case, seed)  # type: ignore[arg-type]
+        check_playout(builtin_registry(), case, seed)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -67,14 +66,14 @@ def test_conformance_on_every_terrain(case: object) -> None:
     ],
 )
 def test_conformance_with_the_other_options(options: dict[str, object]) -> None:
-    registry = default_registry()
+    registry = builtin_registry()
     case = msgspec.structs.replace(cases(registry, "toy-battle")[0], options=options)
     for seed in range(3):
         check_playout(registry, case, seed)
 
 
 def test_golden_replay_per_terrain_is_current() -> None:
-    registry = default_registry()
+    registry = builtin_registry()
     mine = [c for c in golden_cases(registry) if c.game == "toy-battle"]
     assert len(mine) == 8
     for case in mine:
@@ -181,3 +180,47 @@ def test_TB_JUNGLE_2_destination_never_a_headquarters() -> None:
         registry=registry,
     )
     assert len(table.state.supply[0]) + len(table.state.racks[0]) == 21
+
+
+def test_the_invariant_names_the_troop_found_in_two_places() -> None:
+    from gamehall.plugins.toy_battle import no_troop_twice
+
+    state = State(terrain="castle", racks=((B("roxy"),), ()), stacks={11: (B("roxy"),)}, ready=True)
+    assert (
+        no_troop_twice(state) == "blue-roxy-1 is in two places at once: spot 11 and seat 0's rack"
+    )
+    assert no_troop_twice(msgspec.structs.replace(state, stacks={})) is None
+
+
+@pytest.fixture
+def titans(monkeypatch: pytest.MonkeyPatch) -> Registry:
+    """Return a registry with the outside package's Toy Battle expansion (key ``iron-titan``)."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "outside_plugin"))
+    import outside_titans
+    from gamehall.plugins import toy_battle
+
+    return Registry([toy_battle, outside_titans], entry_points=False)
+
+
+def test_an_added_troop_kind_is_named_coded_and_described_from_its_expansion(
+    titans: Registry,
+) -> None:
+    table = Table.new("toy-battle", expansions=["outside-titans"], seed=2, registry=titans)
+    titan = "blue-iron-titan-1"
+    assert titan in table.rules.army.tokens["blue"]  # a key with "-" makes sound tokens
+    assert table.rules.army.kind[titan].name == "Iron Titan"
+    others = tuple(t for t in table.state.supply[0] if t != titan)
+    table.state = msgspec.structs.replace(
+        table.state, turn=0, racks=((titan,), table.state.racks[1]), supply=(others, ())
+    )
+    place = next(c for c in table.legal(0) if isinstance(c, PlaceTroop) and c.troop == titan)
+    view = table.view(0)
+    assert table.ruleset.describe(place, view, 0) == f"place Iron Titan (8) on spot {place.spot}"
+    board = table.render(0)
+    assert "blue Iron Titan (8)" in board and titan not in board
+    assert "Added troop T = Iron Titan (8): strength 8" in board
+    table.send(0, place)
+    assert f"{place.spot}:BT" in table.render(None)
+    case = Case("toy-battle", ("outside-titans",), 2, {"terrain": "castle"})
+    for seed in range(3):
+        check_playout(titans, case, seed)
