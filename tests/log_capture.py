@@ -10,7 +10,6 @@ reads every file: a line holding any of those tokens, or anything token-shaped, 
 from __future__ import annotations
 
 import logging
-import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -79,17 +78,21 @@ def finish(session: pytest.Session) -> None:
     config.stash[_tokens].flush()
     if getattr(config, "workerinput", None) is not None:
         return
-    leaks = search(config.stash[_folder])
-    if leaks:
-        reporter = config.pluginmanager.get_plugin("terminalreporter")
+    leaks, lines, tokens = search(config.stash[_folder])
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(
+            f"log lines of the suite's servers: {lines} searched for {tokens} issued tokens, "
+            f"{len(leaks)} held one"
+        )
         for leak in leaks[:20]:
-            if reporter is not None:
-                reporter.write_line(f"token in a log line: {leak}", red=True)
+            reporter.write_line(f"token in a log line: {leak}", red=True)
+    if leaks:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def search(folder: Path) -> list[str]:
-    """Return every log line that holds an issued token or anything token-shaped."""
+def search(folder: Path) -> tuple[list[str], int, int]:
+    """Return every log line holding an issued token or anything token-shaped, and counts."""
     issued = set()
     for path in folder.glob("*.tokens"):
         issued |= {line for line in path.read_text(encoding="utf-8").splitlines() if line}
@@ -100,8 +103,7 @@ def search(folder: Path) -> list[str]:
             lines += 1
             if logs.TOKEN_SHAPED.search(line) or any(token in line for token in issued):
                 found.append(f"{path.name}: {line[:300]}")
-    os.environ["GAMEHALL_SUITE_LOG_LINES"] = str(lines)
-    return found
+    return found, lines, len(issued)
 
 
 _folder = pytest.StashKey[Path]()
