@@ -258,6 +258,7 @@ class _JsonRecord(msgspec.Struct, forbid_unknown_fields=True):
     v: int = 1
     meta: Any = None
     text: Any = None  # words for a person: read past, never trusted
+    clock: Any = None  # the seats' remaining time: presentation, read past
 
 
 def _meta_from_builtins(codec: Codec, raw: Any, stream: str, seq: int) -> Meta:

@@ -52,6 +52,7 @@ COMMANDS: dict[str, list[str]] = {
     "run": ["run", "c.jsonl", "-o", "again.jsonl"],
     "serve": ["serve", "--port", "0", "--db", "serve.db"],
     "odds": ["odds", "kaladan", "--fields"],
+    "check-store": ["check-store", "--db", "m.db"],
 }
 STDIN = {
     "play": "1\n" * 20,
