@@ -42,6 +42,7 @@ from .base import (
     check_row,
     check_rows,
     check_seqs,
+    checked_rows,
     checksum,
     conflict,
 )
@@ -410,7 +411,7 @@ class SQLiteStore(Store):
             )
             .fetchall()
         )
-        return self.codec.decode_events(_checked(stream, rows, after), stream)
+        return self.codec.decode_events(checked_rows(stream, rows, after), stream)
 
     @_sql_errors
     def load_stream(self, stream: str, after: int = 1) -> Loaded:
@@ -425,7 +426,7 @@ class SQLiteStore(Store):
         )
         if not rows:
             return Loaded(None, [], {})
-        checked = _checked(stream, rows, 0)  # the whole match, from seq 1: no gap, no edit
+        checked = checked_rows(stream, rows, 0)  # the whole match, from seq 1: no gap, no edit
         decode = self.codec.decode_events
         first = decode(checked[:1], stream)[0]
         events = decode(checked[after:], stream)
@@ -548,16 +549,6 @@ def report_lines(reported: Iterable[str]) -> list[str]:
     for text in reported:
         out += [line.strip() for line in str(text).splitlines() if line.strip()]
     return [line for line in out if not line.startswith("***")]
-
-
-def _checked(
-    stream: str, rows: Sequence[tuple[Any, ...]], after: int
-) -> list[tuple[int, str, int, Any]]:
-    """Return (seq, tag, version, data) of rows read from ``after`` on, each one checked."""
-    check_seqs(stream, (row[0] for row in rows), after)
-    for seq, tag, version, data, meta, crc, *_ in rows:
-        check_row(stream, seq, tag, version, data, meta, crc)
-    return [row[:4] for row in rows]
 
 
 def _add_checksums(db: sqlite3.Connection) -> None:
