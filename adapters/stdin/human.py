@@ -201,11 +201,15 @@ class HumanGame:
         return bots[0] if bots else seats[0]
 
     async def _bot_turn(self, seat: int) -> None:
+        # A bot's move is told by what it did, as the reader may know it: its command itself
+        # could name what the reader may not see (a card declared face down).
         seen = self.hall.view(self.match, seat)
         bot = RandomBot(f"bot:{self.seed}:{seat}:{seen.seq}")
         command = bot.choose(seat, seen.legal, lambda: seen.view)
-        text = self.ruleset.describe(command, seen.view, seat)
         await self.hall.send(self.match, seat, command, command_id("bot", seat))
+        told = self.hall.narrated_history(self.match, self.reader, self._told)
+        self._told = self.hall.view(self.match, None).seq
+        text = " ".join(t.text for t in told) or "(nothing you may see)"
         self.term.show(f"{self.who(seat, 'bot')}: {escape(text)}")
 
     async def _human_turn(self, seat: int) -> bool:

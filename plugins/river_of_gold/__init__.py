@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamehall.core import Command, GameSpec, Invariant, hookimpl
+from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
 
-from .commands import COMMANDS, Build, Deliver, Sail
-from .components import CUSTOMERS, SPACES, TILES, C
+from . import narration, words
+from .commands import COMMANDS
+from .components import CUSTOMERS, TILES, C
 from .events import EVENTS
 from .hooks import Defaults, RiverOfGoldSpecs
 from .render import render
@@ -98,23 +99,29 @@ def gamehall_invariants() -> list[Invariant]:
 
 @hookimpl
 def gamehall_render_text(view: Any, seat: int | None) -> str | None:
-    """Draw the board."""
-    return render(view) if isinstance(view, State) else None
+    """Draw the board, the row, the river and every clan, with what each component does."""
+    return render(view, seat) if isinstance(view, State) else None
 
 
 @hookimpl
 def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> str | None:
-    """Name builds, sails and deliveries in the rulebook's words."""
-    if not isinstance(view, State):
-        return None
-    if isinstance(command, Build):
-        space = SPACES[command.space]
-        return f"build on space {space.id} (region {space.region}, {space.cost} koku) from slot {command.slot}"
-    if isinstance(command, Sail):
-        return f"sail ship {command.ship}" + (
-            f" turning the die {command.shift:+d}" if command.shift else ""
-        )
-    if isinstance(command, Deliver):
-        card = CUSTOMERS[command.card]
-        return f"deliver to the {card.kind} of region {card.region} ({command.card})"
-    return None
+    """Describe a command with the components it touches."""
+    return words.describe_command(command, view, seat) if isinstance(view, State) else None
+
+
+@hookimpl
+def gamehall_describe_event(event: Event, view: Any, seat: int | None) -> str | None:
+    """Tell an event in a sentence for the seat that reads it."""
+    return narration.describe_event(event, view, seat) if isinstance(view, State) else None
+
+
+@hookimpl
+def gamehall_seat_names(view: Any) -> list[str] | None:
+    """Call the seats by their clans."""
+    return words.seat_names(view) if isinstance(view, State) else None
+
+
+@hookimpl
+def gamehall_command_group(command: Command, view: Any, seat: int | None) -> str | None:
+    """Head long menus by action."""
+    return words.command_group(command, view, seat) if isinstance(view, State) else None

@@ -67,6 +67,10 @@ def row_refilled(state: State, e: ev.RowRefilled) -> State:
 def resources_changed(state: State, e: ev.ResourcesChanged) -> State:
     p = state.players[e.seat]
     goods = tuple(have + getattr(e, good) for have, good in zip(p.goods, GOODS, strict=True))
+    earned = p.earned
+    if e.points:
+        category = play_category(e.reason)
+        earned = {**earned, category: earned.get(category, 0) + e.points}
     return _player(
         state,
         e.seat,
@@ -74,7 +78,26 @@ def resources_changed(state: State, e: ev.ResourcesChanged) -> State:
         favour=p.favour + e.favour,
         goods=goods,
         points=p.points + e.points,
+        earned=earned,
     )
+
+
+PLAY_POINTS = "during play"
+MASTERY_POINTS = "masteries"
+END_POINTS = "ending the game"
+# Reasons of the base game's point gains; an expansion's reasons are kept as they are.
+_BASE_REASONS = ("visit space", "owner of space", "influence track", "merchant", "imperial")
+
+
+def play_category(reason: str) -> str:
+    """Return the scoring category of points gained during play for ``reason``."""
+    if reason.startswith("mastery "):
+        return MASTERY_POINTS
+    if reason == "end of the game":
+        return END_POINTS
+    if reason.startswith(_BASE_REASONS) or not reason:
+        return PLAY_POINTS
+    return reason
 
 
 def favour_cap_raised(state: State, e: ev.FavourCapRaised) -> State:

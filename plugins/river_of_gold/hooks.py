@@ -137,6 +137,15 @@ class RiverOfGoldSpecs:
     def rog_final_points(self, state: State, seat: int) -> int:  # type: ignore[empty-body]
         """Return extra final points for ``seat``; every result is added (ROG-SCORE-*)."""
 
+    @hookspec(firstresult=True)
+    def rog_score_category(self, reason: str) -> str | None:
+        """Name the scoring category of points an expansion gave during play for ``reason``.
+
+        Fires when the final scoring is broken down, once per reason that is not the base
+        game's; stops at the first non-``None`` result; by default the reason is its own
+        category.
+        """
+
 
 class Defaults:
     """The rulebook's answer to every River of Gold hook that needs one."""

@@ -1,81 +1,173 @@
-"""Draw a River of Gold board for a terminal, from a seat's view."""
+"""Draw a River of Gold board as plain text from a seat's view, every component in words.
+
+Only what setup has done is shown: no ships before they are launched and no die before it is
+rolled. An expansion adds its own lines by wrapping ``gamehall_render_text``.
+"""
 
 from __future__ import annotations
 
-from .components import CUSTOMERS, GOODS, SCORE_TILES, SPACES, TILES, TOUCHES, C
+from .components import SCORE_TILES, SPACES, SPACES_BY_REGION, TOUCHES, C
+from .legal import phase
+from .rules import PROMPTS
+from .scoring import mastery_points
 from .state import HIDDEN, Player, State
+from .words import (
+    clan,
+    customer_name,
+    customer_words,
+    listed,
+    mastery_words,
+    plural,
+    tile_kind,
+    tile_words,
+)
 
-TYPE_MARK = {"port": "P", "market": "M", "manor": "H", "shrine": "S"}
+TRACK = (
+    "Influence tracks run 0-18 and pay at step 2 the region's track good, 5: 2 koku, "
+    "9: 1 favour, 13: 3 points, 18: 3 points and a good of your choice; 11 is the flower.\n"
+    f"A clan holds at most {C.setup.koku_cap} koku, {C.setup.goods_cap} of each good, and favour "
+    f"up to its cap (which monks raise to {C.setup.favour_cap_max}); whatever passes is lost."
+)
 
 
-def _tile(state: State, space: int) -> str:
-    tile = state.tiles[space - 1]
+def die_unrolled(view: State, seat: int) -> bool:
+    """Tell whether a seat's die is still to be rolled for its first turn.
+
+    Dice are rolled at the end of setup; an expansion that lets a seat settle its opening die
+    later lists the seat in ``ext["opening.die"]`` until then.
+    """
+    return not view.started or str(seat) in view.ext.get("opening.die", ())
+
+
+def _space(view: State, space: int) -> str:
+    tile = view.tiles[space - 1]
     if tile is None:
-        return f"{space:>2}:{SPACES[space].cost:>2}k  ."
-    kind = TYPE_MARK[TILES[tile].type]
-    owners = "".join(str(m) for m in state.markers[space - 1]) or "-"
-    return f"{space:>2}:{SPACES[space].cost:>2}k {kind}{owners:<2}"
+        return f"{space}: {SPACES[space].cost}k"
+    owners = [clan(view, s) for s in view.markers[space - 1]]
+    return f"{space}: {tile_kind(tile)}" + (f" [{', '.join(owners)}]" if owners else "")
 
 
-def _regions(state: State) -> list[str]:
-    lines = []
+def _regions(view: State) -> list[str]:
+    lines = [
+        "Shore, by region (track good; score tile points for 1st/2nd/3rd place), then each",
+        "  space: Nk = empty, building there costs N koku; or a building [its owners]:",
+    ]
     for region in C.regions:
-        spaces = [s.id for s in C.spaces if s.region == region.id]
-        tile = SCORE_TILES[state.score_tiles[region.id - 1]] if state.score_tiles else None
-        values = (
-            "" if tile is None else "/".join(map(str, tile.two if state.count == 2 else tile.more))
-        )
-        cells = " | ".join(_tile(state, s) for s in spaces)
-        lines.append(f"R{region.id} {region.name:<25} [{values:>7}] {cells}")
+        values = ""
+        if view.score_tiles:
+            tile = SCORE_TILES[view.score_tiles[region.id - 1]]
+            values = "; tile " + "/".join(map(str, tile.two if view.count == 2 else tile.more))
+        spaces = "  ".join(_space(view, s) for s in SPACES_BY_REGION[region.id])
+        lines.append(f"  {region.id} {region.name} ({region.track_good}{values}):  {spaces}")
     return lines
 
 
-def _river(state: State) -> str:
+def _buildings(view: State) -> list[str]:
+    lines = []
+    for space, tile in enumerate(view.tiles, start=1):
+        if tile is not None:
+            lines.append(f"  space {space}: {tile_words(tile, SPACES[space].region)}")
+    return ["Buildings on the shore:", *lines] if lines else []
+
+
+def _river(view: State) -> list[str]:
     cells = []
-    for river in TOUCHES:
-        ships = "".join(
-            f"{seat}{'*' if p.royal == i else ''}"
-            for seat, p in enumerate(state.players)
-            for i, pos in enumerate(p.ships)
-            if pos == river
-        )
-        cells.append(f"{river}:{ships or '.'}")
-    return "river " + " ".join(cells)
+    for river, shore in TOUCHES.items():
+        ships = [
+            clan(view, seat) + ("*" if p.royal == i else "")
+            for seat, p in enumerate(view.players)
+            for i, at in enumerate(p.ships)
+            if at == river and view.started
+        ]
+        here = f" [{', '.join(ships)}]" if ships else ""
+        cells.append(f"{river}: {' '.join(map(str, shore))}{here}")
+    lines = ["River (each river space: the shore spaces it touches [ships there, * imperial]):"]
+    for start in range(0, len(cells), 5):
+        lines.append("  " + " | ".join(cells[start : start + 5]))
+    return lines
 
 
-def _player(seat: int, p: Player, state: State) -> str:
-    goods = " ".join(f"{g[0]}{n}" for g, n in zip(GOODS, p.goods, strict=True))
-    hand = " ".join(p.hand) if p.hand and p.hand[0] != HIDDEN else f"{len(p.hand)} hidden"
-    served = " ".join(f"{CUSTOMERS[c].kind[:3]}{CUSTOMERS[c].region}" for c in p.delivered)
-    influence = " ".join(map(str, p.influence))
-    mark = ">" if seat == state.turn and not state.over else " "
-    return (
-        f"{mark}seat {seat}: {p.points:>3} pts  {p.koku:>2} koku  favour {p.favour}/{p.favour_cap}"
-        f"  {goods}  die {p.die}  influence {influence}\n"
-        f"    hand: {hand}  served: {served or '-'}"
+def _row(view: State) -> list[str]:
+    if not view.row:
+        return ["Row: empty."]
+    lines = ["Row (tiles enter at slot 1; building from slot 4, the end slot, gives 1 favour):"]
+    first = C.setup.row - len(view.row) + 1
+    for offset, tile in enumerate(view.row):
+        lines.append(f"  slot {first + offset}: {tile_words(tile)}")
+    return lines
+
+
+def _supplies(view: State) -> list[str]:
+    stacks = f"era 1 stack {plural(len(view.era1), 'tile')}, era 2 stack {len(view.era2)}"
+    lines = [f"River of Gold - era {view.era} of 2; {stacks}, customer deck {len(view.deck)}."]
+    if view.discard:
+        lines.append(f"Discarded customers: {listed([customer_name(c) for c in view.discard])}.")
+    return lines
+
+
+def _masteries(view: State) -> list[str]:
+    if not view.masteries:
+        return []
+    points = "/".join(map(str, mastery_points(view)))
+    lines = [f"Masteries (points for the 1st/2nd/3rd clan to meet the goal: {points}):"]
+    for index, mastery in enumerate(view.masteries):
+        claims = [clan(view, s) for s in view.claims[index]]
+        who = f"; claimed by {listed(claims)}" if claims else ""
+        lines.append(f"  {mastery_words(mastery)}{who}")
+    return lines
+
+
+def _player(view: State, seat: int, p: Player, asking: int | None) -> list[str]:
+    mark = ">" if seat == view.turn and not view.over else " "
+    goods = ", ".join(
+        f"{n} {g}" for g, n in zip(("silk", "rice", "porcelain"), p.goods, strict=True)
     )
-
-
-def render(view: State) -> str:
-    """Return the board, the row, the river and every clan as text."""
-    row = " ".join(f"{t}({TYPE_MARK[TILES[t].type]}{TILES[t].bonus})" for t in view.row)
-    lines = [
-        *_regions(view),
-        _river(view),
-        (
-            f"era {view.era}  row (entry -> end): {row}  stacks {len(view.era1)}/{len(view.era2)}"
-            f"  deck {len(view.deck)}  masteries {', '.join(view.masteries)}"
-        ),
-    ]
-    lines += [_player(seat, p, view) for seat, p in enumerate(view.players)]
-    if view.choices:
-        choice = view.choices[0]
-        lines.append(f"seat {choice.seat} chooses: {choice.kind} {' '.join(choice.options)}")
-    if view.ext:
-        lines.append(
-            "expansions: " + "; ".join(f"{k}={','.join(v)}" for k, v in sorted(view.ext.items()))
+    die = "" if die_unrolled(view, seat) else f"; die {p.die} ({C.regions[p.die - 1].name})"
+    you = ", you" if seat == asking else ""
+    head = f"{mark} {clan(view, seat)} (seat {seat}{you}): {plural(p.points, 'point')}"
+    lines = [f"{head}, {p.koku} koku, favour {p.favour} (cap {p.favour_cap}), {goods}{die}"]
+    if view.started:
+        ships = " and ".join(
+            f"{'imperial ship' if p.royal == i else 'ship'} on river space {at}"
+            for i, at in enumerate(p.ships)
         )
+        lines.append(f"    {ships}")
+    influence = ", ".join(f"{r}: {n}" for r, n in enumerate(p.influence, start=1) if n)
+    lines.append(f"    influence by region: {influence or 'none yet'}")
+    if p.hand and p.hand[0] == HIDDEN:
+        lines.append(f"    hand: {plural(len(p.hand), 'customer')} (hidden)")
+    elif p.hand:
+        lines += ["    hand:"] + [f"      {customer_words(c, view)}" for c in p.hand]
+    if p.delivered:
+        lines.append(f"    delivered to: {listed([customer_name(c) for c in p.delivered])}")
+    return lines
+
+
+def _asked(view: State) -> str:
     if view.over:
-        scores = " ".join(f"seat {s}: {n}" for s, n in enumerate(view.final))
-        lines.append(f"game over - {scores}; winners {', '.join(map(str, view.winners))}")
+        scores = listed([f"{clan(view, s)} {n}" for s, n in enumerate(view.final)])
+        won = listed([clan(view, s) for s in view.winners])
+        return f"Game over: {scores} points; {won} {'wins' if len(view.winners) == 1 else 'share the win'}."
+    now = phase(view)
+    if now == "choice":
+        choice = view.choices[0]
+        return f"{clan(view, choice.seat)} to choose: {PROMPTS.get(choice.kind, choice.kind)}."
+    if not view.started:
+        return "Setup is under way."
+    return f"{clan(view, view.turn)} to act: {PROMPTS.get(now, now)}."
+
+
+def render(view: State, seat: int | None = None) -> str:
+    """Return the board, the row, the river, masteries and every clan as text."""
+    lines = _supplies(view)
+    lines += _regions(view)
+    lines += _buildings(view)
+    lines += _river(view)
+    lines += _row(view)
+    lines += _masteries(view)
+    lines.append(TRACK)
+    lines.append("Clans (> is to play):")
+    for index, player in enumerate(view.players):
+        lines += _player(view, index, player, seat)
+    lines.append(_asked(view))
     return "\n".join(lines)

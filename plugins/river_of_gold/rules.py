@@ -28,7 +28,9 @@ from .events import (
     StacksDealt,
 )
 from .evolve import EVOLVE, new_player
+from .scoring import score_lines
 from .state import Options, State
+from .words import ending
 
 PROMPTS = {
     "action": "turn the die with favour, trade, then build, sail or deliver",
@@ -150,8 +152,7 @@ class RiverOfGold(Rules[State]):
         """Return the winners and every total once the game is over (ROG-SCORE-6)."""
         if not state.over:
             return None
-        reason = "most points" if len(state.winners) == 1 else "tied on points and favour"
-        return Outcome(state.winners, reason, state.final)
+        return Outcome(state.winners, ending(state), state.final, score_lines(state, self.hook))
 
     def view(self, state: State, seat: int | None) -> State:
         """Return the state with hidden cards and tiles masked (ROG-HIDDEN-1)."""

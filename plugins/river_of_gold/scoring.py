@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from gamehall.core import ScoreLine
+
 from .components import CUSTOMERS, MASTERIES, SCORE_TILES, SPACES, TILES, TYPES, C
 from .events import MasteryClaimed
+from .evolve import END_POINTS, MASTERY_POINTS, PLAY_POINTS
 from .state import State
 
 
@@ -86,17 +89,22 @@ def _is(card: str, kind: str, region: int) -> bool:
 
 def customer_bonus(state: State, seat: int) -> int:
     """Return the end-of-game bonuses of a seat's customers (ROG-SCORE-5)."""
+    return sum(bonus_by_kind(state, seat).values())
+
+
+def bonus_by_kind(state: State, seat: int) -> Counter[str]:
+    """Return a seat's end-of-game customer bonuses by kind: merchant, artisan, noble."""
     player = state.players[seat]
     types = _owned_types(state, seat)
-    total = 0
+    total: Counter[str] = Counter()
     for card in player.delivered:
         customer = CUSTOMERS[card]
         if customer.kind == "merchant":
-            total += player.koku // 5
+            total["merchant"] += player.koku // 5
         elif customer.kind == "artisan":
-            total += sum(player.goods) // 3
+            total["artisan"] += sum(player.goods) // 3
         elif customer.kind == "noble":
-            total += noble_bonus(state, seat, customer.bonus, types)
+            total["noble"] += noble_bonus(state, seat, customer.bonus, types)
     return total
 
 
@@ -129,6 +137,43 @@ def final_scores(state: State, hook: Any) -> tuple[int, ...]:
         total += sum(hook.rog_final_points(state=state, seat=seat))
         scores.append(total)
     return tuple(scores)
+
+
+def score_lines(state: State, hook: Any) -> tuple[ScoreLine, ...]:
+    """Return the final scoring by category, in the rulebook's order, as ``final_scores`` adds it.
+
+    Points scored during play come first (the score track, then masteries, the end bonus and
+    whatever an expansion scored, under the category ``rog_score_category`` names), then the
+    final scoring: region tiles, customers, and the customers' bonuses (ROG-SCORE-1..5).
+    """
+    seats = range(state.count)
+    played: dict[str, list[int]] = {
+        name: [0] * state.count for name in (PLAY_POINTS, MASTERY_POINTS, END_POINTS)
+    }
+    for seat, player in enumerate(state.players):
+        for reason, points in player.earned.items():
+            category = reason
+            if reason not in played:
+                category = hook.rog_score_category(reason=reason) or reason
+            played.setdefault(category, [0] * state.count)[seat] += points
+    regions = [region_points(state, r) for r in range(1, 7)]
+    table = C.setup.customer_points
+    bonuses = [bonus_by_kind(state, seat) for seat in seats]
+    final = [sum(hook.rog_final_points(state=state, seat=seat)) for seat in seats]
+    lines = [ScoreLine(category, tuple(points)) for category, points in played.items()]
+    lines += [
+        ScoreLine("region tiles", tuple(sum(p[seat] for p in regions) for seat in seats)),
+        ScoreLine(
+            "customers",
+            tuple(table[min(len(p.delivered), len(table) - 1)] for p in state.players),
+        ),
+        ScoreLine("merchants (koku)", tuple(b["merchant"] for b in bonuses)),
+        ScoreLine("artisans (goods)", tuple(b["artisan"] for b in bonuses)),
+        ScoreLine("nobles", tuple(b["noble"] for b in bonuses)),
+    ]
+    if any(final):
+        lines.append(ScoreLine("expansions at the end", tuple(final)))
+    return tuple(lines)
 
 
 def winners(state: State, scores: tuple[int, ...]) -> tuple[int, ...]:

@@ -22,6 +22,8 @@ class Player(msgspec.Struct, frozen=True):
 
     ``goods`` is (silk, rice, porcelain); ``influence`` is indexed by region - 1; ``ships`` holds
     river spaces; ``royal`` is the index of the ship replaced by the imperial ship, if any.
+    ``earned`` splits the points scored during play by where they came from (see
+    ``evolve.play_category``), so the final scoring can show them by category.
     """
 
     koku: int
@@ -35,6 +37,7 @@ class Player(msgspec.Struct, frozen=True):
     delivered: tuple[str, ...] = ()
     die: int = 1
     points: int = 0
+    earned: dict[str, int] = {}
 
 
 class Choice(msgspec.Struct, frozen=True):

@@ -145,6 +145,15 @@ def offered(state: State, seat: int) -> tuple[str, ...]:
     return state.ext.get(f"patrons.offer.{seat}", ())
 
 
+def dealt_clan(offer: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the clan a seat was dealt (its offer is one clan's patrons), or none in a draft.
+
+    The base game names a seat by ``ext["clan.N"]``: the clan, or nothing while it has none.
+    """
+    clans = {PATRONS[p].clan for p in offer}
+    return (clans.pop().capitalize(),) if len(clans) == 1 else ()
+
+
 def deal(players: int, mode: str, rng: random.Random) -> PatronsOffered:
     """Lay out patrons: one per clan for a draft, or a clan per seat (ROG-PATRON-1, -2)."""
     order = tuple(range(players - 1, -1, -1))
@@ -216,6 +225,7 @@ class Patrons:
         if type(event) is PatronsOffered:
             for seat, offer in enumerate(event.offers):
                 ext[f"patrons.offer.{seat}"] = offer
+                ext[f"clan.{seat}"] = dealt_clan(offer)
             ext["patrons.order"] = tuple(map(str, event.order))
             return replace(state, ext=ext)
         if type(event) is PatronChosen:
@@ -223,8 +233,9 @@ class Patrons:
                 ext[key] = tuple(p for p in ext[key] if p != event.patron)
             ext["patrons.order"] = ext["patrons.order"][1:]
             ext[f"patron.{event.seat}"] = (event.patron,)
+            ext[f"clan.{event.seat}"] = (PATRONS[event.patron].clan.capitalize(),)
             if not ext["patrons.order"]:
-                ext = {k: v for k, v in ext.items() if k.startswith("patron.")}
+                ext = {k: v for k, v in ext.items() if k.startswith(("patron.", "clan."))}
             return replace(state, ext=ext)
         if type(event) is OpeningRollSkipped:
             ext["opening.die"] = (*opening(state), str(event.seat))

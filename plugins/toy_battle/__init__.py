@@ -8,17 +8,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from gamehall.core import Command, GameSpec, Invariant, hookimpl
+from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
 
-from .commands import (
-    COMMANDS,
-    ChooseTarget,
-    DrawTroops,
-    MoveTroop,
-    PlaceTroop,
-    SkipEffect,
-    UseEffect,
-)
+from . import words
+from .commands import COMMANDS
 from .effects import default_effects
 from .events import EVENTS
 from .hooks import Defaults, ToyBattleSpecs
@@ -26,8 +19,7 @@ from .placement import RACK_LIMIT, seat_of
 from .render import render
 from .rules import ToyBattle
 from .state import Options, State
-from .terrain import BOXED, Board, load_terrains
-from .troops import KINDS, Army, TroopKind
+from .terrain import BOXED
 from .view import View
 
 GAME = GameSpec(
@@ -100,7 +92,7 @@ def medals_match_regions(state: State) -> str | None:
     regions = [region for region, _ in state.taken]
     if len(regions) != len(set(regions)):
         return "a region was taken twice"
-    board = _components()[1].get(state.terrain)
+    board = words.boards().get(state.terrain)
     if board is None:
         return None  # a terrain from an expansion: its regions are not in the box
     for seat in (0, 1):
@@ -121,50 +113,37 @@ def gamehall_invariants() -> list[Invariant]:
 
 
 @cache
-def _components() -> tuple[Army, dict[str, Board], dict[str, str]]:
-    boards = {t.key: Board(t) for t in load_terrains()}
-    prompts = {e.name: e.prompt for e in default_effects()}
-    return Army(list(KINDS)), boards, prompts
-
-
-@cache
-def _army(added: tuple[TroopKind, ...]) -> Army:
-    """Return the box's army with the kinds an expansion added (they come in the view)."""
-    return Army([*KINDS, *added]) if added else _components()[0]
-
-
-def _army_of(view: Any) -> Army:
-    return _army(view.added_kinds if isinstance(view, View) else ())
+def _prompts() -> dict[str, str]:
+    return {e.name: e.prompt for e in default_effects()}
 
 
 @hookimpl
 def gamehall_render_text(view: Any, seat: int | None) -> str | None:
-    """Draw the terrain, stacks, racks and medals as ``seat`` may see them."""
+    """Draw the terrain with its legend, stacks, racks and medals as ``seat`` may see them."""
     if not isinstance(view, View):
         return None
-    _, boards, prompts = _components()
-    return render(view, _army_of(view), boards.get(view.terrain), prompts)
+    return render(view, words.army_of(view), words.board_of(view), _prompts())
 
 
 @hookimpl
 def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> str | None:
     """Describe a command in the rulebook's words."""
-    army = _army_of(view)
+    return words.describe_command(command, view, seat) if isinstance(view, View) else None
 
-    def name(troop: str) -> str:
-        kind = army.kind.get(troop)
-        return kind.label if kind else troop
 
-    if isinstance(command, DrawTroops):
-        return "draw 2 troops"
-    if isinstance(command, PlaceTroop):
-        return f"place {name(command.troop)} on spot {command.spot}"
-    if isinstance(command, UseEffect):
-        return "use the effect"
-    if isinstance(command, ChooseTarget):
-        return f"choose {name(command.troop)}"
-    if isinstance(command, MoveTroop):
-        return f"move {name(command.troop)} to spot {command.to}"
-    if isinstance(command, SkipEffect):
-        return "skip the effect"
-    return None
+@hookimpl
+def gamehall_describe_event(event: Event, view: Any, seat: int | None) -> str | None:
+    """Tell an event in a sentence for the seat that reads it."""
+    return words.describe_event(event, view, seat) if isinstance(view, View) else None
+
+
+@hookimpl
+def gamehall_seat_names(view: Any) -> list[str] | None:
+    """Call the seats by their colours."""
+    return words.seat_names(view) if isinstance(view, View) else None
+
+
+@hookimpl
+def gamehall_command_group(command: Command, view: Any, seat: int | None) -> str | None:
+    """Head long menus by action and troop."""
+    return words.command_group(command, view, seat) if isinstance(view, View) else None

@@ -129,12 +129,16 @@ class TurnEnded(ToyBattleEvent, frozen=True):
 
 
 class MatchEnded(ToyBattleEvent, frozen=True):
-    """The match ended: ``reason`` is headquarters, medals or stuck (TB-END-1 … TB-END-4)."""
+    """The match ended: ``reason`` is headquarters, medals or stuck (TB-END-1 … TB-END-4).
+
+    ``stuck`` names the seats that could neither draw nor place, for a ``stuck`` ending.
+    """
 
     winner: int
     reason: str
     medals: tuple[int, int]
     ended_by: int | None = None
+    stuck: tuple[int, ...] = ()
 
 
 EVENTS: tuple[type[ToyBattleEvent], ...] = (

@@ -81,7 +81,14 @@ class Evolver:
             TroopMoved: self.moved,
             TroopTurnedDown: self.turned_down,
             TurnEnded: self.turn_ended,
-            MatchEnded: lambda s, e: replace(s, over=True, winner=e.winner, reason=e.reason),
+            MatchEnded: lambda s, e: replace(
+                s,
+                over=True,
+                winner=e.winner,
+                reason=e.reason,
+                ended_by=e.ended_by,
+                stuck=e.stuck,
+            ),
         }
 
     def evolve(self, state: State, event: Any) -> State:

@@ -12,6 +12,7 @@ from gamehall.core.rules import MatchConfig
 
 from . import evolve as fold
 from . import view as seen
+from . import words
 from .commands import DRAW, SKIP, DrawTroops, PlaceTroop, SkipEffect
 from .effects import Effect
 from .events import (
@@ -219,7 +220,15 @@ class ToyBattle(Rules[State]):
         ender = alone if state.options.tie_loser == "stuck" else seat
         zero, one = state.medals
         winner = 0 if zero > one else 1 if one > zero else 1 - ender
-        batch.add(MatchEnded(winner=winner, reason="stuck", medals=state.medals, ended_by=ender))
+        batch.add(
+            MatchEnded(
+                winner=winner,
+                reason="stuck",
+                medals=state.medals,
+                ended_by=ender,
+                stuck=tuple(sorted(stuck)),
+            )
+        )
 
     def can_act(self, state: State, seat: int) -> bool:
         """Tell whether a seat could still draw a troop or place one (TB-END-3)."""
@@ -306,7 +315,7 @@ class ToyBattle(Rules[State]):
         """Return the winner once the match is over (TB-END-1 … TB-END-4)."""
         if not state.over or state.winner is None:
             return None
-        return Outcome((state.winner,), state.reason, state.medals)
+        return words.outcome(seen.view(self.board(state), state, None), self.board(state))
 
     # -- what each seat sees ---------------------------------------------------------------
 

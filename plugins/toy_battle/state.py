@@ -59,6 +59,8 @@ class State(msgspec.Struct, frozen=True):
     over: bool = False
     winner: int | None = None
     reason: str = ""
+    ended_by: int | None = None
+    stuck: tuple[int, ...] = ()
 
     def colour(self, seat: int) -> str:
         """Return the colour a seat plays."""

@@ -102,6 +102,8 @@ ALIASES = {
     "station": "metal-x",
     "slagveld": "battlefield",
 }
+
+
 def terrain_name(name: str) -> str:
     """Return a terrain name as it is looked up: lower case, words joined by ``-``."""
     return "-".join(name.lower().replace("_", " ").replace("-", " ").split())

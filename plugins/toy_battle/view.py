@@ -60,6 +60,9 @@ class View(msgspec.Struct, frozen=True):
     over: bool
     winner: int | None
     reason: str
+    ended_by: int | None = None
+    stuck: tuple[int, ...] = ()
+    kwak_on_restricted: bool = False
     added_kinds: tuple[TroopKind, ...] = ()
     """Troop kinds that expansions added: their names, codes and descriptions, for boards."""
     prompt: str = ""
@@ -112,6 +115,9 @@ def view(
         over=state.over,
         winner=state.winner,
         reason=state.reason,
+        ended_by=state.ended_by,
+        stuck=state.stuck,
+        kwak_on_restricted=state.options.kwak_on_restricted,
         added_kinds=added_kinds,
         prompt=prompt,
     )

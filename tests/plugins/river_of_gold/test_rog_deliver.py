@@ -53,7 +53,7 @@ def test_ROG_DELIVER_3_customer_face_up_with_its_ability() -> None:
     t.send(0, Deliver(card="cust-15"))
     assert t.state.players[0].delivered == ("cust-15",)
     assert "cust-15" not in t.state.players[0].hand
-    assert "mer3" in t.render(1)  # everyone sees it
+    assert "delivered to: the merchant of Three Man Alliance Plain (3)" in t.render(1)  # all see it
 
 
 def test_ROG_DELIVER_4_draw_two_discard_one_and_reshuffle() -> None:

@@ -20,7 +20,8 @@ def test_ROG_SETUP_1_one_score_tile_per_region(players: int) -> None:
     text = t.render(0).splitlines()
     for region, tile in enumerate(t.state.score_tiles):
         values = "/".join(map(str, getattr(SCORE_TILES[tile], side)))
-        assert f"{values}]" in text[region]
+        line = next(line for line in text if line.startswith(f"  {region + 1} "))
+        assert f"; tile {values})" in line
 
 
 def test_ROG_SETUP_1_tiles_are_dealt_at_random() -> None:

@@ -45,10 +45,14 @@ def test_ROG_PATRON_1_draft_from_the_last_player_counter_clockwise() -> None:
     assert t.awaiting()[0].kind == "action"
     assert t.state.started and [len(p.hand) for p in t.state.players] == [2, 2, 2]
     assert all(p.ships[0] > 1 and p.ships[1] > 8 for p in t.state.players)
+    clans = [(PATRONS[p].clan.capitalize(),) for p in offer]
     assert t.state.ext == {
         "patron.2": (offer[0],),
         "patron.1": (offer[1],),
         "patron.0": (offer[2],),
+        "clan.2": clans[0],
+        "clan.1": clans[1],
+        "clan.0": clans[2],
     }
 
 

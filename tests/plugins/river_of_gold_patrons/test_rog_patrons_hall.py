@@ -40,7 +40,7 @@ async def test_ROG_PATRON_11_with_and_without_side_by_side(registry: Registry) -
         await play_out(hall, with_patrons, random.Random(1))
         await play_out(hall, plain, random.Random(1))
         patrons = hall.state(with_patrons).ext
-        assert sorted(patrons) == ["patron.0", "patron.1", "patron.2"]
+        assert sorted(patrons) == ["clan.0", "clan.1", "clan.2", "patron.0", "patron.1", "patron.2"]
         assert hall.state(plain).ext == {}
         assert hall.view(with_patrons, None).outcome is not None
         assert hall.view(plain, None).outcome is not None

@@ -362,7 +362,7 @@ def test_TB_END_3_player_who_cannot_act_ends_match_medals_compared() -> None:
     state = make(racks=((B("roxy"),), ()), supply=((B("star"),), ()), medals=(1, 3))
     events, after = send(state, DRAW)
     assert kinds(events) == ["TroopsDrawn", "TurnEnded", "MatchEnded"]
-    assert events[-1] == MatchEnded(winner=1, reason="stuck", medals=(1, 3), ended_by=1)
+    assert events[-1] == MatchEnded(winner=1, reason="stuck", medals=(1, 3), ended_by=1, stuck=(1,))
     assert RULES.outcome(after).scores == (1, 3)
 
 
@@ -372,12 +372,12 @@ def test_TB_END_3_checked_for_the_mover_too_as_soon_as_it_holds() -> None:
     state = make(racks=((B("roxy"),), (R("star"),)), supply=((), (R("skully"),)), medals=(1, 3))
     events, after = send(state, place(B("roxy"), 11))
     assert kinds(events)[-2:] == ["TurnEnded", "MatchEnded"]
-    assert events[-1] == MatchEnded(winner=1, reason="stuck", medals=(1, 3), ended_by=0)
+    assert events[-1] == MatchEnded(winner=1, reason="stuck", medals=(1, 3), ended_by=0, stuck=(0,))
     assert RULES.awaiting(after) == {}
     # both stuck at once: the mover ended the match, and loses a tie
     both = make(racks=((B("roxy"),), ()), supply=((), ()), medals=(2, 2))
     events, _ = send(both, place(B("roxy"), 11))
-    assert (events[-1].winner, events[-1].ended_by) == (1, 0)
+    assert (events[-1].winner, events[-1].ended_by, events[-1].stuck) == (1, 0, (0, 1))
 
 
 def test_TB_END_4_tie_lost_by_player_who_ended() -> None:

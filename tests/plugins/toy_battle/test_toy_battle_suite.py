@@ -104,7 +104,7 @@ def test_random_games_end_on_every_terrain_with_every_ending() -> None:
         table = Table.new("toy-battle", options={"terrain": "caribbean"}, seed=seed)
         outcome = table.play(RandomBot(seed))
         assert outcome is not None and table.awaiting() == {}
-        reasons.add(outcome.reason)
+        reasons.add(table.state.reason)
     assert reasons == {"headquarters", "medals", "stuck"}
 
 
@@ -215,10 +215,11 @@ def test_an_added_troop_kind_is_named_coded_and_described_from_its_expansion(
     )
     place = next(c for c in table.legal(0) if isinstance(c, PlaceTroop) and c.troop == titan)
     view = table.view(0)
-    assert table.ruleset.describe(place, view, 0) == f"place Iron Titan (8) on spot {place.spot}"
+    text = table.ruleset.describe(place, view, 0)
+    assert text.startswith(f"Place Iron Titan (8) from your rack on spot {place.spot}")
     board = table.render(0)
-    assert "blue Iron Titan (8)" in board and titan not in board
-    assert "Added troop T = Iron Titan (8): strength 8" in board
+    assert "rack: Iron Titan (8)" in board and titan not in board
+    assert "T Iron Titan (8): strength 8, no effect" in board  # the legend
     table.send(0, place)
     assert f"{place.spot}:BT" in table.render(None)
     case = Case("toy-battle", ("outside-titans",), 2, {"terrain": "castle"})

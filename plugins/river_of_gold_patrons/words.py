@@ -1,0 +1,158 @@
+"""The Clan Patrons in words: its commands, events, menu headings, board lines and scoring.
+
+River of Gold names its own components; these hooks name what the expansion adds, and run
+only in matches that enable it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from gamehall.core import Command, Event, hookimpl
+from gamehall.plugins.river_of_gold.components import C
+from gamehall.plugins.river_of_gold.state import State
+from gamehall.plugins.river_of_gold.words import clan, listed
+
+from .patrons import (
+    PATRONS,
+    ChoosePatron,
+    OpeningDieSettled,
+    OpeningRollSkipped,
+    PatronChosen,
+    PatronsOffered,
+    RollDie,
+    SetDie,
+    offered,
+    opening,
+    patron_of,
+)
+
+
+def patron_name(patron: str) -> str:
+    """Return a patron with its clan: ``Kakita Ryoku, Darling of the Courts (Crane)``."""
+    card = PATRONS.get(patron)
+    return patron if card is None else f"{card.name} ({card.clan.capitalize()})"
+
+
+def patron_words(patron: str) -> str:
+    """Return a patron with its clan and its power."""
+    card = PATRONS.get(patron)
+    return patron if card is None else f"{patron_name(patron)}: {card.ability}"
+
+
+def _face(face: int) -> str:
+    return f"{face} ({C.regions[face - 1].name})" if 1 <= face <= 6 else str(face)
+
+
+def describe_command(command: Command, view: State, seat: int | None) -> str | None:
+    """Describe a patron choice or a die setting."""
+    if isinstance(command, ChoosePatron):
+        return f"Choose {patron_words(command.patron)}"
+    if isinstance(command, SetDie):
+        if opening(view):
+            return f"Pay 1 favour to set your opening die to {_face(command.face)}"
+        return f"Pay 1 favour to set the die to {_face(command.face)} and end your turn"
+    if isinstance(command, RollDie):
+        return "Roll your opening die"
+    return None
+
+
+def command_group(command: Command, view: State, seat: int | None) -> str | None:
+    """Head the draft and the die settings."""
+    if isinstance(command, ChoosePatron):
+        return "Choose your clan patron"
+    if isinstance(command, (SetDie, RollDie)):
+        return "Kakita Ryoku: set the die for 1 favour" + (
+            ", or roll it" if opening(view) else " instead of rolling"
+        )
+    return None
+
+
+def describe_event(event: Event, view: State, seat: int | None) -> str | None:
+    """Tell the draft and the opening die in sentences."""
+    if isinstance(event, PatronsOffered):
+        return _offered(view, event)
+    if isinstance(event, PatronChosen):
+        return f"{clan(view, event.seat)} chose {patron_words(event.patron)}"
+    if isinstance(event, OpeningRollSkipped):
+        return (
+            f"{clan(view, event.seat)} did not roll its opening die (Kakita Ryoku): it rolls "
+            "it or sets it for 1 favour before the first turn."
+        )
+    if isinstance(event, OpeningDieSettled):
+        return f"{clan(view, event.seat)}'s opening die is settled."
+    return None
+
+
+def _offered(view: State, event: PatronsOffered) -> str:
+    order = ", then ".join(f"Seat {s}" for s in event.order)
+    offers = set(event.offers)
+    if len(offers) == 1:
+        laid = listed([patron_name(p) for p in event.offers[0]])
+        return f"Patrons laid out: {laid}; choosing in turn: {order}."
+    dealt = "; ".join(
+        f"Seat {seat}: {listed([patron_name(p) for p in offer], 'or')}"
+        for seat, offer in enumerate(event.offers)
+    )
+    return f"Clans dealt, each with its two patrons ({dealt}); choosing in turn: {order}."
+
+
+def board_lines(view: State) -> list[str]:
+    """Return the patrons' part of the board: who plays which patron, and what is on offer."""
+    lines = []
+    offers = {offered(view, seat) for seat in range(view.count) if offered(view, seat)}
+    for seat in range(view.count):
+        chosen = patron_of(view, seat)
+        if chosen is not None:
+            lines.append(f"  {clan(view, seat)} (seat {seat}) plays {patron_words(chosen)}")
+        elif offered(view, seat) and len(offers) > 1:
+            lines.append(f"  {clan(view, seat)} (seat {seat}) chooses one of:")
+            lines += [f"    {patron_words(p)}" for p in offered(view, seat)]
+    if len(offers) == 1:
+        lines.append("  On offer in the draft:")
+        lines += [f"    {patron_words(p)}" for p in offers.pop()]
+    order = view.ext.get("patrons.order", ())
+    if order:
+        lines.append(f"  Seat {order[0]} chooses next.")
+    if opening(view):
+        lines.append(f"  {clan(view, int(opening(view)[0]))} still rolls or sets its opening die.")
+    return ["Clan patrons:", *lines] if lines else []
+
+
+class PatronWords:
+    """The expansion's words hooks (registered only with the expansion)."""
+
+    @hookimpl
+    def gamehall_describe_command(
+        self, command: Command, view: Any, seat: int | None
+    ) -> str | None:
+        """Describe the expansion's commands."""
+        return describe_command(command, view, seat) if isinstance(view, State) else None
+
+    @hookimpl
+    def gamehall_describe_event(self, event: Event, view: Any, seat: int | None) -> str | None:
+        """Tell the expansion's events."""
+        return describe_event(event, view, seat) if isinstance(view, State) else None
+
+    @hookimpl
+    def gamehall_command_group(self, command: Command, view: Any, seat: int | None) -> str | None:
+        """Head the expansion's commands in menus."""
+        return command_group(command, view, seat) if isinstance(view, State) else None
+
+    @hookimpl(wrapper=True)
+    def gamehall_render_text(
+        self, view: Any, seat: int | None
+    ) -> Generator[None, str | None, str | None]:
+        """Add the patrons to River of Gold's board."""
+        text = yield
+        if text is None or not isinstance(view, State):
+            return text
+        lines = text.splitlines()
+        return "\n".join([*lines[:-1], *board_lines(view), *lines[-1:]])
+
+    @hookimpl
+    def rog_score_category(self, reason: str) -> str | None:
+        """Count the points the patrons gave during play as one category."""
+        names = {p.name.split(",")[0] for p in PATRONS.values()}
+        return "patrons" if reason in names else None

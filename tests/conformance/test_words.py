@@ -1,0 +1,193 @@
+"""Every built-in game speaks in words: each command and event its playouts produce has a
+description of its own, readable by a person (no JSON, no internal key or raw id), seats have
+names, endings say why, and one turn of the terminal looks as recorded.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+from pathlib import Path
+
+import pytest
+from gamehall.core import Context, RandomBot, Registry, engine
+from gamehall.core.registry import builtin_registry
+from gamehall.core.conformance import Case, cases, table_for
+from gamehall.core.events import tag_of
+from gamehall.core.words import outcome_lines
+
+ROOT = Path(__file__).resolve().parents[2]
+SNAPSHOTS = ROOT / "tests" / "snapshots"
+RAW_ID = re.compile(r"\b[a-z]+(?:-[a-z]+)*-\d+\b")  # cust-07, blue-roxy-1, bldg-41
+CAMEL = re.compile(r"\b[A-Z][a-z]+[A-Z]\w*\b")  # PlaceTroop, TroopPlaced
+SEEDS = 3
+
+
+def _cases() -> list[Case]:
+    registry = builtin_registry()
+    chosen: dict[tuple[object, ...], Case] = {}
+    for game in sorted(registry.games):
+        for case in cases(registry, game):
+            key = (case.game, case.expansions, case.players)
+            chosen.setdefault(key, case)
+    return list(chosen.values())
+
+
+def unreadable(text: str, tags: set[str]) -> list[str]:
+    """Return what in ``text`` a person should not have to read."""
+    problems = []
+    if not text.strip():
+        problems.append("it is empty")
+    if "{" in text or "}" in text:
+        problems.append("it shows JSON")
+    if any(tag in text for tag in tags):
+        problems.append("it names an internal type")
+    found = RAW_ID.search(text) or CAMEL.search(text)
+    if found:
+        problems.append(f"it shows the raw key {found.group()!r}")
+    if re.search(r"\b[a-z]+_[a-z_]+\b", text):
+        problems.append("it shows a snake_case key")
+    return problems
+
+
+def _words(registry: Registry, case: Case, seed: int) -> Iterator[tuple[str, str, str]]:
+    """Yield (what, type, text) for every command offered and every event of a playout."""
+    table = table_for(registry, case, seed)
+    ruleset = table.ruleset
+    hook = ruleset.hook
+    bot = RandomBot(seed)
+    state = table.state
+    for _ in range(3000):
+        asked = table.awaiting()
+        if not asked:
+            break
+        for seat in range(case.players):
+            view = table.view(seat)
+            for command in table.legal(seat):
+                text = hook.gamehall_describe_command(command=command, view=view, seat=seat)
+                yield "command", tag_of(type(command)), text
+        seat = sorted(asked)[seed % len(asked)]
+        before = table.state
+        first = len(table.events)
+        table.send(seat, bot.choose(seat, table.legal(seat), lambda: None))
+        state = before
+        for event in table.events[first:]:
+            for reader in [*range(case.players), None]:
+                shown = ruleset.rules.redact(event, reader)
+                if shown is not None:
+                    view = ruleset.rules.view(state, reader)
+                    text = hook.gamehall_describe_event(event=shown, view=view, seat=reader)
+                    yield "event", tag_of(type(event)), text
+            state = ruleset.rules.evolve(state, event)
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.name)
+def test_every_command_and_event_has_words_of_its_game(case: Case) -> None:
+    registry = builtin_registry()
+    ruleset = registry.ruleset(case.game, case.expansions)
+    tags = {tag_of(t) for t in ruleset.command_types} | {tag_of(t) for t in ruleset.event_types}
+    seen: dict[str, int] = {}
+    for seed in range(SEEDS):
+        for what, tag, text in _words(registry, case, seed):
+            assert text is not None, f"{case.name}: {what} {tag} has no description"
+            problems = unreadable(text, tags)
+            assert not problems, f"{case.name}: {what} {tag} reads {text!r}: {', '.join(problems)}"
+            seen[tag] = seen.get(tag, 0) + 1
+    assert seen, f"{case.name}: no command or event was described"
+
+
+def _told_effect(table: Any, seat: int, command: Any) -> list[str]:
+    """Return what a command would do, told to its seat, without changing the table."""
+    ruleset = table.ruleset
+    ctx = Context(seat, table.seq + 1, table.events[0].seed or 0)
+    events, _ = engine.decide(ruleset, table.state, seat, command, ctx)
+    state, told = table.state, []
+    for event in events:
+        shown = ruleset.rules.redact(event, seat)
+        if shown is not None:
+            view = ruleset.rules.view(state, seat)
+            told.append(ruleset.describe_event(shown, view, seat))
+        state = ruleset.rules.evolve(state, event)
+    return told
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.name)
+def test_commands_that_read_the_same_do_the_same(case: Case) -> None:
+    registry = builtin_registry()
+    for seed in range(2):
+        table = table_for(registry, case, seed)
+        bot = RandomBot(seed)
+        for _ in range(400):
+            asked = table.awaiting()
+            if not asked:
+                break
+            for seat in asked:
+                view = table.view(seat)
+                same: dict[str, list[Any]] = {}
+                for command in table.legal(seat):
+                    same.setdefault(table.ruleset.describe(command, view, seat), []).append(command)
+                for text, commands in same.items():
+                    if len(commands) > 1:
+                        effects = {tuple(_told_effect(table, seat, c)) for c in commands}
+                        assert len(effects) == 1, (
+                            f"{case.name}: {text!r} names commands that do different things: "
+                            f"{sorted(effects)[:2]}"
+                        )
+            seat = sorted(asked)[0]
+            table.send(seat, bot.choose(seat, table.legal(seat), lambda: None))
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.name)
+def test_seats_have_names_and_endings_say_why(case: Case) -> None:
+    registry = builtin_registry()
+    table = table_for(registry, case, 1)
+    names = registry.ruleset(case.game, case.expansions).hook.gamehall_seat_names(
+        view=table.view(None)
+    )
+    assert names is not None and len(names) == case.players, f"{case.name}: no seat names"
+    assert len(set(names)) == case.players, f"{case.name}: two seats share a name: {names}"
+    outcome = table.play(RandomBot(1))
+    assert outcome is not None and outcome.reason, f"{case.name}: the ending gives no reason"
+    tags = {tag_of(t) for t in table.ruleset.event_types}
+    for line in outcome_lines(outcome, names):
+        assert not unreadable(line, tags), line
+    if outcome.scores is not None and len(outcome.breakdown) > 1:
+        totals = [sum(line.points[s] for line in outcome.breakdown) for s in range(case.players)]
+        assert totals == list(outcome.scores), f"{case.name}: the breakdown does not add up"
+
+
+def _snapshot_games() -> list[str]:
+    return sorted(builtin_registry().games)
+
+
+def screen_of(game: str, db: Path) -> str:
+    """Return the terminal text of a person's first turn (and a bot's answer) in a game."""
+    done = subprocess.run(
+        [sys.executable, "-m", "gamehall.adapters.cli", "play", game, "--seed", "1", "--match",
+         "snapshot", "--db", str(db)],
+        input="1\n\nquit\n", capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("game", _snapshot_games())
+def test_one_turn_of_the_terminal_looks_as_recorded(game: str, tmp_path: Path) -> None:
+    path = SNAPSHOTS / f"terminal-{game}.txt"
+    screen = screen_of(game, tmp_path / "s.db")
+    assert "Traceback" not in screen and '{"type"' not in screen
+    assert path.exists(), f"no snapshot {path.name}: run python -m tests.conformance.snapshots"
+    assert screen == path.read_text(), f"{path.name} differs: run python -m tests.conformance.snapshots"
+
+
+def test_the_raw_key_checks_catch_what_they_should() -> None:
+    tags = {"toy_battle.PlaceTroop"}
+    assert unreadable('place {"troop": 1}', tags) == ["it shows JSON"]
+    assert unreadable("deliver to cust-07", tags) == ["it shows the raw key 'cust-07'"]
+    assert unreadable("toy_battle.PlaceTroop", tags)
+    assert unreadable("PlaceTroop on spot 3", set()) == ["it shows the raw key 'PlaceTroop'"]
+    assert unreadable("Place Jumbo (3) on spot 14, covering Roxy (2)", tags) == []
+    assert unreadable("X completes the line 2-4-6 and wins.", tags) == []
