@@ -9,7 +9,13 @@ Every ratio compares two things measured in this same run, as medians of at leas
 * ``replay.vs_raw`` and ``replay.vs_eventsourcing``: events/s rebuilding finished matches ÷
   SELECT + decode of the same rows / ``eventsourcing`` replaying the same events (targets
   >= 0.3 and >= 10);
-* ``memory.active_match_bytes`` / ``memory.idle_match_bytes`` (reported only).
+* ``memory.active_match_bytes`` / ``memory.idle_match_bytes`` (reported only);
+* ``durable.checksum_us_per_event``, ``durable.checksum_share`` and ``replay.checksum_share``:
+  the CRC-32 every stored row carries, its cost per event and its share of the time of a
+  durable command and of replaying an event (it is checked on every read) (reported);
+* ``store.quick_check_1gib_s`` / ``store.integrity_check_1gib_s``: SQLite's checks on a 1 GiB
+  store of events (``quick`` builds 32 MiB and scales up), which decide whether opening a
+  store can afford ``quick_check`` (reported).
 """
 
 from __future__ import annotations
@@ -142,12 +148,12 @@ def raw_inserts(folder: Path, batches: int) -> tuple[int, float]:
     started = time.perf_counter()
     for seq in range(1, batches + 1):
         rows = [
-            (s, seq, position + i + 1, time.time(), "tictactoe.MarkPlaced", 1, data, meta, "c")
+            (s, seq, position + i + 1, time.time(), "tictactoe.MarkPlaced", 1, data, meta, "c", 0)
             for i, s in enumerate(streams)
         ]
         position += len(rows)
         db.execute("BEGIN")
-        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         db.execute("COMMIT")
     seconds = time.perf_counter() - started
     db.close()
@@ -319,6 +325,69 @@ def match_memory(folder: Path, count: int) -> tuple[float, float]:
     return figures[0], figures[1]
 
 
+# -- checks ------------------------------------------------------------------------------------
+
+
+def checksum_us(registry: Any, rows: int = 20_000) -> float:
+    """Return the microseconds the row checksum takes per tic-tac-toe event (median of 3)."""
+    from gamehall.core.store.base import checksum
+
+    table = Table.new("tictactoe", seed=1, registry=registry)
+    table.play(RandomBot(1))
+    codec = registry.codec
+    sample = [
+        (codec.tags[type(r.event)], codec.encode_event(r.event), codec.encode_meta(r.meta))
+        for r in table.records()
+    ]
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        for i in range(rows):
+            (tag, version), data, meta = sample[i % len(sample)]
+            checksum("0123456789abcdef", i, tag, version, data, meta)
+        times.append((time.perf_counter() - started) / rows * 1e6)
+    return statistics.median(times)
+
+
+def check_seconds(folder: Path, size: int) -> tuple[float, float, int]:
+    """Build a store of ``size`` bytes of events; time quick_check and integrity_check."""
+    path = folder / "checked.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=OFF")
+    store = SQLiteStore(folder / "schema.db", default_registry().codec)
+    schema = store._writer.execute(
+        "SELECT sql FROM sqlite_master WHERE name IN ('events', 'events_position')"
+    ).fetchall()
+    store.close()
+    for (statement,) in schema:
+        db.execute(statement)
+    data, meta, position, match = os.urandom(60), os.urandom(30), 0, 0
+    while path.stat().st_size < size:
+        rows = []
+        for _ in range(1000):
+            match += 1
+            for seq in range(1, 11):
+                position += 1
+                row = (f"{match:016x}", seq, position, 1.0, "t.E", 1, data, meta, None, 0)
+                rows.append(row)
+        db.execute("BEGIN")
+        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.execute("COMMIT")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    built = path.stat().st_size
+    out = []
+    for pragma in ("quick_check", "integrity_check"):
+        db = sqlite3.connect(path)
+        started = time.perf_counter()
+        assert db.execute(f"PRAGMA {pragma}").fetchone()[0] == "ok"
+        out.append(time.perf_counter() - started)
+        db.close()
+    path.unlink()
+    return out[0], out[1], built
+
+
 # -- the run ---------------------------------------------------------------------------------
 
 
@@ -377,6 +446,15 @@ def run(quick: bool) -> dict[str, float]:
         if es_replay:
             out["replay.eventsourcing_events_per_s"] = es_replay
             out["replay.vs_eventsourcing"] = rebuilt / es_replay
+
+        per_event = checksum_us(default_registry())
+        out["durable.checksum_us_per_event"] = per_event
+        out["durable.checksum_share"] = per_event * 1e-6 * hall
+        out["replay.checksum_share"] = per_event * 1e-6 * rebuilt  # checked on every read
+        gib = 2**30
+        quick_check, integrity, built = check_seconds(folder, gib // 32 if quick else gib)
+        out["store.quick_check_1gib_s"] = quick_check * gib / built
+        out["store.integrity_check_1gib_s"] = integrity * gib / built
 
         active, idle = match_memory(folder, sizes["memory"])
         out["memory.active_match_bytes"] = active

@@ -6,6 +6,12 @@ matches: each creates a match, then posts its moves, seat by seat, until it ends
 another. The bare endpoint decodes the same command body and answers 200. ``http.vs_bare`` is
 commands/s ÷ bare requests/s measured in the same run (target >= 0.5); ``http.p99_ms`` is the
 99th percentile latency of a command at that load. Medians of 3 repeats.
+
+``http.abuse_p99_ratio`` runs ``gamehall serve`` with its default limits: one well-behaved
+client plays with its seat tokens while, from the same address, another sends malformed
+requests (bad JSON, JSON nested 1,000 deep, integers past 64 bits, text bodies, unknown
+routes, wrong tokens) at 200 a second; the figure is the well-behaved client's p99 latency
+with the abuse ÷ without it (target <= 2).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -36,23 +43,135 @@ def run(quick: bool) -> dict[str, float]:
         rounds = [anyio.run(_round, url, clients, per_client) for _ in range(repeats)]
     commands = statistics.median(r["commands"] for r in rounds)
     bare = statistics.median(r["bare"] for r in rounds)
+    abuse = _abuse_figures(quick)
     return {
         "http.vs_bare": statistics.median(r["commands"] / r["bare"] for r in rounds),
         "http.p99_ms": statistics.median(r["p99_ms"] for r in rounds),
         "http.commands_per_s": commands,
         "http.bare_per_s": bare,
+        **abuse,
     }
+
+
+# -- abuse -----------------------------------------------------------------------------------
+
+ABUSE_RATE = 200  # malformed requests a second
+ABUSE_TARGET = 2.0
+
+
+def _abuse_figures(quick: bool) -> dict[str, float]:
+    """Return the well-behaved client's p99 with and without the abuse, and their ratio."""
+    commands, repeats = (60, 1) if quick else (600, 3)
+    with tempfile.TemporaryDirectory() as tmp, _server(str(Path(tmp) / "abuse.db"), "--") as url:
+        ratios, calm, abused, refused = [], [], [], []
+        for _ in range(repeats):
+            games = anyio.run(_make_matches, url, 2 * (commands // 5 + 2))
+            alone = anyio.run(_behaved, url, commands, games[: len(games) // 2])
+            stop = threading.Event()
+            counts = [0, 0]
+            abuser = threading.Thread(target=_abuse, args=(url, stop, counts), daemon=True)
+            abuser.start()
+            try:
+                time.sleep(0.5)  # the abuse is steady before the clock starts
+                under = anyio.run(_behaved, url, commands, games[len(games) // 2 :])
+            finally:
+                stop.set()
+                abuser.join(10)
+            calm.append(alone)
+            abused.append(under)
+            ratios.append(under / alone)
+            refused.append(counts[1] / max(1, counts[0]))
+    ratio = statistics.median(ratios)
+    met = "met" if ratio <= ABUSE_TARGET else "NOT met"
+    print(f"  target http.abuse_p99_ratio <= {ABUSE_TARGET}: {met} ({ratio:.3f})", file=sys.stderr)
+    return {
+        "http.abuse_p99_ratio": ratio,
+        "http.abuse_calm_p99_ms": statistics.median(calm) * 1000,
+        "http.abuse_p99_ms": statistics.median(abused) * 1000,
+        "http.abuse_rate_limited_share": statistics.median(refused),
+    }
+
+
+async def _make_matches(url: str, count: int) -> list[dict[str, Any]]:
+    """Create matches anonymously, at the pace the server's limit allows."""
+    games: list[dict[str, Any]] = []
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        while len(games) < count:
+            response = await client.post("/matches", json={"game": "tictactoe"})
+            if response.status_code == 429:
+                await anyio.sleep(float(response.headers["retry-after"]))
+                continue
+            response.raise_for_status()
+            games.append(response.json())
+    return games
+
+
+async def _behaved(url: str, commands: int, games: list[dict[str, Any]]) -> float:
+    """Play tic-tac-toe with seat tokens; return the p99 latency of a command."""
+    latencies: list[float] = []
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        rng = random.Random(1)
+        sent = 0
+        for created in games:
+            match = created["match"]
+            headers = [{"authorization": f"Bearer {s['token']}"} for s in created["seats"]]
+            empty, seat, over = list(range(9)), 0, False
+            while not over and sent < commands:
+                cell = empty.pop(rng.randrange(len(empty)))
+                started = time.perf_counter()
+                response = await client.post(
+                    f"/matches/{match}/commands", json=_body(cell, f"c{sent}"),
+                    headers=headers[seat],
+                )  # fmt: skip
+                latencies.append(time.perf_counter() - started)
+                response.raise_for_status()
+                over = response.json()["events"][-1]["event"]["type"] in ENDS
+                seat, sent = 1 - seat, sent + 1
+            await anyio.sleep(0.002)  # a person's pace, not a flood
+    return _percentile(latencies, 0.99)
+
+
+MALFORMED: list[tuple[str, str, dict[str, str], bytes]] = [
+    ("POST", "/matches", {"content-type": "application/json"}, b'{"game": '),
+    ("POST", "/matches", {"content-type": "application/json"}, b"[" * 1000 + b"]" * 1000),
+    ("POST", "/matches", {"content-type": "application/json"},
+     b'{"game": "tictactoe", "seed": 99999999999999999999999}'),
+    ("POST", "/matches", {"content-type": "text/plain"}, b'{"game": "tictactoe"}'),
+    ("GET", "/matches/0123456789abcdef/history?after=9223372036854775808", {}, b""),
+    ("GET", "/no/such/route", {}, b""),
+    ("GET", "/matches/0123456789abcdef/view", {"authorization": "Bearer " + "x" * 43}, b""),
+]  # fmt: skip
+
+
+def _abuse(url: str, stop: threading.Event, counts: list[int]) -> None:
+    """Send malformed requests at ABUSE_RATE a second until told to stop."""
+    with httpx.Client(base_url=url, timeout=10) as client:
+        due = time.perf_counter()
+        n = 0
+        while not stop.is_set():
+            method, path, headers, body = MALFORMED[n % len(MALFORMED)]
+            response = client.request(method, path, headers=headers, content=body or None)
+            counts[0] += 1
+            counts[1] += response.status_code == 429
+            n += 1
+            due += 1 / ABUSE_RATE
+            pause = due - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
 
 
 class _server:
     """``gamehall serve`` in a subprocess, stopped with SIGINT."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, *options: str) -> None:
         self.db = db
+        # The 50 clients share one address: the per-address limit would measure itself.
+        # ``"--"`` alone: the defaults, limits on.
+        self.options = () if options == ("--",) else options or ("--anonymous-rate", "0")
 
     def __enter__(self) -> str:
         command = [sys.executable, "-m", "gamehall.adapters.cli", "serve", "--port", "0",
-                   "--db", self.db, "--bare-endpoint"]  # fmt: skip
+                   "--db", self.db, "--bare-endpoint", *self.options]  # fmt: skip
         self.proc = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,

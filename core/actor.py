@@ -280,8 +280,9 @@ class Actor:
         """Reload the match from the store after an error (no in-memory state is trusted)."""
         try:
             loaded = self.hall.load(self.match)
-        except Exception:
-            self.log.exception("rebuild failed", seq=self.version)
+        except Exception as exc:  # noqa: BLE001 - the store failed too: start afresh next time
+            self.log.error("rebuild failed: the match reloads on its next use", error=repr(exc))
+            self.hall.forget(self)
             return
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
         self._versions_recorded = False

@@ -222,6 +222,7 @@ class Codec:
             raise UnknownEventType(tag, row.stream, row.seq, row.position)
         try:
             if row.v == cls.version:
+                _known_keys(row.event, cls, row.stream, row.seq, "the event")
                 event = msgspec.convert(row.event, cls)
             else:
                 event = self._upcast(cls, tag, row.v, row.event, row.stream, row.seq)
@@ -248,7 +249,7 @@ class EventLine(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     text: str | None = None
 
 
-class _JsonRecord(msgspec.Struct, array_like=False):
+class _JsonRecord(msgspec.Struct, forbid_unknown_fields=True):
     stream: str
     seq: int
     position: int
@@ -257,6 +258,7 @@ class _JsonRecord(msgspec.Struct, array_like=False):
     v: int = 1
     meta: Any = None
     text: Any = None  # words for a person: read past, never trusted
+    clock: Any = None  # the seats' remaining time: presentation, read past
 
 
 def _meta_from_builtins(codec: Codec, raw: Any, stream: str, seq: int) -> Meta:
@@ -264,6 +266,7 @@ def _meta_from_builtins(codec: Codec, raw: Any, stream: str, seq: int) -> Meta:
         return Meta()
     if not isinstance(raw, dict):
         raise CorruptRecord(stream, seq, "invalid record: 'meta' must be an object")
+    _known_keys(raw, Meta, stream, seq, "meta")
     raw = dict(raw)
     command = raw.pop("command", None)
     meta = msgspec.convert(raw, Meta)
@@ -277,6 +280,17 @@ def _meta_from_builtins(codec: Codec, raw: Any, stream: str, seq: int) -> Meta:
     except InvalidCommand as exc:
         raise CorruptRecord(stream, seq, f"the recorded command: {exc}") from None
     return msgspec.structs.replace(meta, command=decoded)
+
+
+def _known_keys(raw: dict[str, Any], cls: type[Any], stream: str, seq: int, what: str) -> None:
+    """Refuse a key the Struct does not have: a misspelled one would silently become a default."""
+    config = cls.__struct_config__
+    known = set(cls.__struct_encode_fields__) | ({config.tag_field} if config.tag_field else set())
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise CorruptRecord(
+            stream, seq, f"{what} has unknown keys {unknown} (known: {sorted(known)})"
+        )
 
 
 def _command_tag(data: bytes) -> str | None:

@@ -73,7 +73,8 @@ class UnknownMatch(GamehallError):
     code = "unknown_match"
 
     def __init__(self, match: str) -> None:
-        super().__init__(f"unknown match {match!r}")
+        shown = match if len(match) <= 80 else match[:80] + "…"
+        super().__init__(f"unknown match {shown!r}")
         self.match = match
 
 
@@ -150,6 +151,33 @@ class MatchFailed(GamehallError):
     """An unexpected error inside the rules; the match was rebuilt from the store, nothing kept."""
 
     code = "internal_error"
+
+
+class MatchQuarantined(GamehallError):
+    """A match whose stored rows fail their checks: it is not served until it is repaired."""
+
+    code = "match_quarantined"
+
+    def __init__(self, match: str, reason: str) -> None:
+        super().__init__(
+            f"match {match!r} is quarantined: its stored events fail their checks ({reason}); "
+            "nothing is read from it or written to it until the store is repaired "
+            "(see 'gamehall check-store')"
+        )
+        self.match = match
+        self.reason = reason
+
+
+class DamagedStore(GamehallError):
+    """A store file that fails the check made when it is opened: it is neither read nor written."""
+
+    code = "damaged_store"
+
+
+class StoreFailed(GamehallError):
+    """The store could not do what was asked (disk full, I/O error); nothing was acknowledged."""
+
+    code = "store_failed"
 
 
 class StoreClosed(GamehallError):

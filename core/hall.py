@@ -19,11 +19,18 @@ import msgspec
 import structlog
 from anyio.abc import TaskGroup
 
-from . import engine
+from . import engine, limits
 from .actor import Ack, Actor, Loaded, SendCommand
 from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec
-from .errors import InvalidCommand, StoreClosed, UnknownMatch
+from .errors import (
+    CorruptRecord,
+    InvalidCommand,
+    InvalidOptions,
+    MatchQuarantined,
+    StoreClosed,
+    UnknownMatch,
+)
 from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
 from .hub import Hub
 from .journal import Journal, new_pending
@@ -99,6 +106,7 @@ class Hall:
         self.journal = Journal(store)
         self.hub = Hub(watch_buffer)
         self._actors: dict[str, Actor] = {}
+        self.quarantined: dict[str, str] = {}
         self._tg: TaskGroup | None = None
         self._closed = False
         self._reaper: anyio.CancelScope | None = None
@@ -186,6 +194,10 @@ class Hall:
         drawn afresh or derived from ``bot_seed`` (never the match seed itself).
         """
         self._check_open()
+        if match_id is not None:
+            limits.check_match_id(match_id)
+        limits.check_seed(seed)
+        _check_unique(expansions)
         ruleset = self.registry.ruleset(game, expansions)
         started = ruleset.started(players, options, expansion_options, seed)
         seats = seat_bots(ruleset, started.players, bots or {}, bot_seed)
@@ -315,8 +327,20 @@ class Hall:
         self, match: str, seat: int | None, after: int = 0, limit: int | None = None
     ) -> list[Recorded]:
         """Return a match's events after ``after`` as ``seat`` may see them."""
+        limits.check_seq("after", after)
+        limits.check_limit("limit", limit)
         ruleset = self.ruleset(match)
-        return self.redact_records(ruleset, self.store.read(match, after, limit=limit), seat)
+        return self.redact_records(ruleset, self.read(match, after, limit=limit), seat)
+
+    def read(
+        self, match: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[Recorded]:
+        """Return a match's stored records, whole: for the operator and for redaction."""
+        self._check_quarantine(match)
+        try:
+            return self.store.read(limits.known_match_id(match), after, upto, limit)
+        except CorruptRecord as exc:
+            raise self._quarantine(match, exc) from None
 
     def narrated_history(
         self, match: str, seat: int | None, after: int = 0, limit: int | None = None
@@ -325,14 +349,17 @@ class Hall:
 
         ``limit`` bounds the stored events read after ``after`` (as for :meth:`history`).
         """
+        limits.check_seq("after", after)
+        limits.check_limit("limit", limit)
         ruleset = self.ruleset(match)
-        upto = None if limit is None else after + limit
-        return Narrator(ruleset, seat).tell_all(self.store.read(match, 0, upto), after)
+        upto = None if limit is None else min(after + limit, limits.INT64_MAX)
+        return Narrator(ruleset, seat).tell_all(self.read(match, 0, upto), after)
 
     async def watch(
         self, match: str, seat: int | None, after: int = 0
     ) -> AsyncGenerator[Recorded, None]:
         """Yield a seat's redacted events from ``after`` on, then live ones, until the hall closes."""
+        limits.check_seq("after", after)
         ruleset = self.ruleset(match)
         async for record in self._follow(match, after):
             shown = self.redact_record(ruleset, record, seat)
@@ -356,7 +383,7 @@ class Hall:
         while not self._closed:
             send, receive = self.hub.subscribe(match)
             try:
-                for record in self.store.read(match, last):
+                for record in self.read(match, last):
                     last = record.seq
                     yield record
                 async for records in receive:
@@ -374,7 +401,11 @@ class Hall:
     ) -> str:
         """Start a new match from the first ``at_seq`` events of another; return its id."""
         self._check_open()
-        records = self.store.read(match, 0)
+        limits.check_seq("at_seq", at_seq)
+        limits.check_seed(seed)
+        if match_id is not None:
+            limits.check_match_id(match_id)
+        records = self.read(match, 0)
         if not records:
             raise UnknownMatch(match)
         check_fork_point(match, records, at_seq)
@@ -408,7 +439,7 @@ class Hall:
         check_sequence(records)
         started = started_of(records)
         self.registry.ruleset_of(started)
-        match = match_id or records[0].stream
+        match = limits.check_match_id(match_id or records[0].stream)
         events = [r.event for r in records]
         metas = [r.meta for r in records]
         await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, info)))
@@ -434,10 +465,37 @@ class Hall:
         actor = self._actors.get(match)
         if actor is None:
             self._check_open()
-            actor = self._start_actor(match, self.load(match))
+            self._check_quarantine(match)
+            try:
+                loaded = self.load(limits.known_match_id(match))
+            except CorruptRecord as exc:
+                raise self._quarantine(match, exc) from None
+            actor = self._start_actor(match, loaded)
             self.bots.activated(match)
         actor.touched = time.monotonic()
         return actor
+
+    def forget(self, actor: Actor) -> None:
+        """Drop an actor whose state cannot be trusted; its match reloads on the next use."""
+        if self._actors.get(actor.match) is actor:
+            del self._actors[actor.match]
+            actor.send.close()
+
+    def _check_quarantine(self, match: str) -> None:
+        reason = self.quarantined.get(match)
+        if reason is not None:
+            raise MatchQuarantined(match, reason)
+
+    def _quarantine(self, match: str, exc: CorruptRecord) -> MatchQuarantined:
+        """Stop serving a match whose rows fail their checks; the others go on."""
+        reason = f"seq {exc.seq}: {exc.reason}" if exc.seq else exc.reason
+        if match not in self.quarantined:
+            log.error("match quarantined", match=match, reason=reason)
+        self.quarantined[match] = reason
+        actor = self._actors.pop(match, None)
+        if actor is not None:
+            actor.send.close()
+        return MatchQuarantined(match, reason)
 
     def _start_actor(self, match: str, loaded: Loaded) -> Actor:
         actor = Actor(self, match, loaded)
@@ -478,7 +536,7 @@ class Hall:
         return stopped
 
     def _started(self, match: str) -> MatchStarted:
-        head = self.store.read(match, 0, 1)
+        head = self.read(match, 0, 1)
         if not head or not isinstance(head[0].event, MatchStarted):
             raise UnknownMatch(match)
         return head[0].event
@@ -533,6 +591,14 @@ def new_match_id() -> str:
 
 def _bots(info: Mapping[str, Any]) -> dict[int, str]:
     return {seat: bot.bot for seat, bot in sorted(from_info(info).items())}
+
+
+def _check_unique(expansions: Sequence[str]) -> None:
+    seen: set[str] = set()
+    for expansion in expansions:
+        if expansion in seen:
+            raise InvalidOptions(f"expansion {expansion!r} is listed twice")
+        seen.add(expansion)
 
 
 def _info(started: MatchStarted, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:

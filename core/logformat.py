@@ -20,7 +20,7 @@ FORMAT_VERSION = 2
 READABLE = (1, 2)
 
 
-class Header(msgspec.Struct, frozen=True):
+class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The first line of a log: its format, its match, and whose view it holds.
 
     ``names`` (version 2) is optional: the players' names by seat, when an adapter knows them.

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
+import pytest
 from gamehall.core import Registry
 from gamehall.core.registry import builtin_registry
 
+from tests import log_capture
 from tests.outside import OutsideEnv
 
 
@@ -26,3 +28,19 @@ def anyio_backend() -> str:
 def outside_env(tmp_path_factory: pytest.TempPathFactory) -> OutsideEnv:
     """Return a fresh venv with gamehall and the outside plugin package of tests/ installed."""
     return OutsideEnv.build(tmp_path_factory.mktemp("outside"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep every log line of the session, to search them for tokens at the end."""
+    log_capture.start(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Give each xdist worker the folder of the session's log lines."""
+    log_capture.share(node)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail the run if any log line holds a token the suite issued."""
+    log_capture.finish(session)

@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "gamehall.adapters.stdin.cli",
     "gamehall.adapters.file.cli",
     "gamehall.adapters.http.cli",
+    "gamehall.adapters.cli.store",
 )
 
 

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 import anyio
-
+from gamehall.adapters.stdin.common import SEED
 from gamehall.core import RandomBot, default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
@@ -16,7 +16,7 @@ def register(sub: Any) -> None:
     """Add the ``demo`` subcommand."""
     parser = sub.add_parser("demo", help="play one seeded bot match of every installed game")
     parser.add_argument("--db", default="gamehall.db", help="SQLite file (default ./gamehall.db)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of every match and bot")
+    parser.add_argument("--seed", type=SEED, default=1, help="seed of every match and bot")
     parser.set_defaults(func=run)
 
 

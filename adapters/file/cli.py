@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gamehall.adapters.stdin.common import DEFAULT_DB, open_store
-from gamehall.core import GamehallError, default_registry
+from gamehall.adapters.stdin.common import DEFAULT_DB, SEAT, SEQ, open_store
+from gamehall.core import GamehallError, default_registry, limits
 
 from . import tools
 
@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
         metavar="FILE",
         help="FILE.jsonl (JSON Lines) or FILE.msgpack (MessagePack)",
     )
-    export.add_argument("--seat", type=int, help="only what this seat may see (no seed)")
+    export.add_argument("--seat", type=SEAT, help="only what this seat may see (no seed)")
     export.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
     export.set_defaults(func=run_export)
 
@@ -35,11 +35,11 @@ def register(sub: Any) -> None:
     replay = sub.add_parser("replay", help="show the board after an event, as a seat sees it")
     replay.add_argument("file")
     replay.add_argument(
-        "--to", type=int, metavar="N", help="stop after event N (default: the last)"
+        "--to", type=SEQ, metavar="N", help="stop after event N (default: the last)"
     )
     replay.add_argument(
         "--seat",
-        type=int,
+        type=SEAT,
         metavar="S",
         help="the seat whose view to show (default: a spectator, or the log's seat)",
     )
@@ -56,8 +56,8 @@ def register(sub: Any) -> None:
 
     diff = sub.add_parser("diff", help="show what changed in the state between events A and B")
     diff.add_argument("file")
-    diff.add_argument("a", type=int, metavar="A")
-    diff.add_argument("b", type=int, metavar="B")
+    diff.add_argument("a", type=SEQ, metavar="A")
+    diff.add_argument("b", type=SEQ, metavar="B")
     diff.set_defaults(func=run_diff)
 
     bisect = sub.add_parser("bisect", help="find the first event after which an invariant fails")
@@ -90,8 +90,9 @@ def run_import(args: argparse.Namespace) -> int:
     """Check a log file whole, then store its match."""
     registry = default_registry()
     log = tools.load(args.file, registry, "import")
-    tools.check_importable(log)
     match = args.as_id or log.header.match
+    limits.check_match_id(match, "--as" if args.as_id else "the log's match id")
+    tools.check_importable(log)
     store = open_store(args.db, registry)
     try:
         if store.version(match):

@@ -27,6 +27,7 @@ from gamehall.core import (
     Registry,
     Ruleset,
     UnknownEventType,
+    limits,
 )
 from gamehall.core.logformat import (
     FORMAT,
@@ -167,6 +168,12 @@ def items(path: str | Path, data: bytes) -> tuple[str, list[tuple[int, bytes]]]:
             obj = msgspec.msgpack.decode(data[pos:end])
         except (ValueError, msgspec.DecodeError) as exc:
             raise LogError(path, number, f"not a MessagePack object: {exc}", "object") from None
+        except RecursionError:
+            raise LogError(
+                path, number, limits.too_deep(limits.MAX_JSON_DEPTH).message, "object"
+            ) from None
+        if limits.depth(obj) > limits.MAX_JSON_DEPTH:
+            raise LogError(path, number, limits.too_deep(limits.MAX_JSON_DEPTH).message, "object")
         if not isinstance(obj, dict):
             raise LogError(path, number, "not a MessagePack map: this is no gamehall log", "object")
         out.append((number, msgspec.json.encode(obj)))
@@ -205,12 +212,14 @@ def read_log(
         raise LogError(path, None, "the log holds no events")
     ruleset = _ruleset(path, registry, records, lines, unit)
     log = Log(str(path), header, records, lines, ruleset, unit)
+    _check_header(log)
     _check_events(log)
     return log
 
 
 def _header(path: str | Path, item: tuple[int, bytes], unit: str) -> Header:
     number, line = item
+    _check_depth(path, number, line, unit)
     try:
         header = msgspec.json.decode(line, type=Header)
     except msgspec.DecodeError as exc:
@@ -223,7 +232,15 @@ def _header(path: str | Path, item: tuple[int, bytes], unit: str) -> Header:
     return header
 
 
+def _check_depth(path: str | Path, number: int, line: bytes, unit: str) -> None:
+    try:
+        limits.check_depth(line)
+    except limits.InvalidJson as exc:
+        raise LogError(path, number, str(exc), unit) from None
+
+
 def _record(path: str | Path, number: int, line: bytes, registry: Registry, unit: str) -> Recorded:
+    _check_depth(path, number, line, unit)
     try:
         return registry.codec.record_from_json(line)
     except UnknownEventType as exc:
@@ -284,6 +301,18 @@ def _ruleset(
         return registry.ruleset_of(started)
     except GamehallError as exc:
         raise LogError(path, lines[0], str(exc), unit) from None
+
+
+def _check_header(log: Log) -> None:
+    """Refuse a header that contradicts the match's first event."""
+    header, started = log.header, log.started
+    if header.game and header.game != started.game:
+        reason = f"the header names game {header.game!r}, but the events are of {started.game!r}"
+        raise LogError(log.path, 1, reason, log.unit)
+    recorded = [e.id for e in started.expansions]
+    if header.game and header.expansions != recorded:
+        reason = f"the header names expansions {header.expansions}, the events {recorded}"
+        raise LogError(log.path, 1, reason, log.unit)
 
 
 def _check_events(log: Log) -> None:

@@ -18,6 +18,7 @@ from gamehall.core import (
     Table,
     UnknownMatch,
     engine,
+    limits,
 )
 from gamehall.core import replay as core
 from gamehall.core.hall import Hall
@@ -81,6 +82,7 @@ def check_importable(log: Log) -> None:
 
 def store_log(store: Store, log: Log, match: str) -> None:
     """Append a whole checked log to a store as a new match, in one atomic batch."""
+    limits.check_match_id(match)
     started = log.started
     info = {
         "game": started.game,

@@ -12,32 +12,31 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from gamehall.core import logs
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
 from litestar import Litestar, Request, Response, get
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
-from litestar.serialization import encode_json
 
+from . import openapi
 from .errors import HANDLERS
 from .gateway import Gateway
+from .guard import Limiter, RateLimits, before_request
 from .routes import ROUTES, bare
 from .seats import SeatTokens
 
 MAX_BODY = 64 * 1024
 HEARTBEAT = 15.0
+DEFAULT_LIMITS = RateLimits()
 SAME_FILE: Any = object()
 
 
 @get("/openapi.json", include_in_schema=False, media_type="application/vnd.oai.openapi+json")
 async def openapi_json(request: Request[Any, Any, Any]) -> Response[bytes]:
     """Return the OpenAPI document."""
-    state = request.app.state
-    if state.get("openapi") is None:
-        state.openapi = encode_json(request.app.openapi_schema.to_schema())
-    return Response(state.openapi, media_type="application/vnd.oai.openapi+json")
+    return Response(openapi.document(request.app), media_type="application/vnd.oai.openapi+json")
 
 
 def create_app(
@@ -49,17 +48,21 @@ def create_app(
     heartbeat: float = HEARTBEAT,
     manage_hall: bool = False,
     bare_endpoint: bool = False,
+    rate_limits: RateLimits | None = DEFAULT_LIMITS,
 ) -> Litestar:
     """Return the HTTP app of a hall.
 
     ``seat_db`` is the SQLite file of the seat tokens: by default the store's own file (in
     memory for a memory store). ``admin_token`` unlocks full logs and forks of running
     matches. ``max_body`` bounds request bodies in bytes. ``bare_endpoint`` adds ``POST /bare``,
-    which only decodes a command body: the baseline of the benchmark.
+    which only decodes a command body: the baseline of the benchmark. ``rate_limits`` sets
+    the requests a second per client address and per token (``None``: no limits).
     """
     if seat_db is SAME_FILE:
         seat_db = hall.store.path if isinstance(hall.store, SQLiteStore) else None
-    gateway = Gateway(hall, SeatTokens(seat_db), admin_token, heartbeat)
+    limiter = Limiter(rate_limits) if rate_limits is not None else None
+    gateway = Gateway(hall, SeatTokens(seat_db), admin_token, heartbeat, limiter)
+    logs.add_secret(admin_token)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -75,17 +78,18 @@ def create_app(
     routes: list[Any] = [*ROUTES, openapi_json]
     if bare_endpoint:
         routes.append(bare)
-    return Litestar(
+    app = Litestar(
         route_handlers=routes,
         lifespan=[lifespan],
         exception_handlers=HANDLERS,
+        before_request=before_request,
         request_max_body_size=max_body,
         openapi_config=OpenAPIConfig(
             title="gamehall",
             version="1",
             description="Board games as event-sourced matches: create, play, watch, fork, export.",
             path="/schema",
-            render_plugins=[JsonRenderPlugin()],
+            render_plugins=[openapi.CorrectedJson()],
             components=Components(
                 security_schemes={
                     "seat": SecurityScheme(
@@ -97,6 +101,8 @@ def create_app(
                 }
             ),
         ),
-        state=State({"gamehall": gateway, "openapi": None}),
+        state=State({"gamehall": gateway, "openapi": None, "limiter": limiter}),
+        logging_config=None,  # the embedding program configures logging, not this app
         debug=False,
     )
+    return app

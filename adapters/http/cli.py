@@ -14,11 +14,13 @@ from typing import Any
 
 import anyio
 import uvicorn
+from gamehall.adapters.stdin.common import int_arg
 from gamehall.core import GamehallError, default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
 
 from .app import MAX_BODY, create_app
+from .guard import RateLimits
 
 ADMIN_TOKEN_ENV = "GAMEHALL_ADMIN_TOKEN"
 
@@ -30,14 +32,52 @@ def register(sub: Any) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)"
+        "--port", type=int_arg(0, 65535), default=8000, help="port (default 8000; 0 picks a free one)"
     )
     parser.add_argument("--db", default="gamehall.db", help="SQLite file (default ./gamehall.db)")
     parser.add_argument(
-        "--max-body", type=int, default=MAX_BODY, help="largest request body in bytes"
+        "--max-body", type=int_arg(1, 2**31), default=MAX_BODY, help="largest request body in bytes"
     )
+    limits = RateLimits()
+    parser.add_argument(
+        "--anonymous-rate", type=_rate, default=limits.anonymous_rate, metavar="N",
+        help=f"requests a second per client address without an accepted token "
+        f"(default {limits.anonymous_rate:g}; 0: no limit)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--anonymous-burst", type=_burst, default=limits.anonymous_burst, metavar="N",
+        help=f"requests at once per client address (default {limits.anonymous_burst})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--token-rate", type=_rate, default=limits.token_rate, metavar="N",
+        help="requests a second per accepted token (default 0: no limit)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--token-burst", type=_burst, default=limits.token_burst, metavar="N",
+        help=f"requests at once per accepted token (default {limits.token_burst})",
+    )  # fmt: skip
     parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 1e9:
+        raise argparse.ArgumentTypeError(f"{text!r} must be between 0 and 1e9")
+    return value
+
+
+def _burst(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 10**9:
+        raise argparse.ArgumentTypeError(f"{text!r} must be between 1 and 1e9")
+    return value
 
 
 class _Server(uvicorn.Server):
@@ -95,9 +135,13 @@ async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
             max_body=args.max_body,
             manage_hall=True,
             bare_endpoint=args.bare_endpoint,
+            rate_limits=RateLimits(
+                args.anonymous_rate, args.anonymous_burst, args.token_rate, args.token_burst
+            ),
         )
         config = uvicorn.Config(
             app,
+            log_config=None,  # uvicorn's lines go through gamehall's queue and redaction
             log_level="warning",
             access_log=False,
             lifespan="on",

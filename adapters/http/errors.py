@@ -13,17 +13,23 @@ import structlog
 from gamehall.core.errors import (
     CommandIdConflict,
     ConcurrencyError,
+    CorruptRecord,
+    DamagedStore,
     GamehallError,
     IllegalCommand,
     InvalidCommand,
     InvalidFork,
     InvalidOptions,
     MatchOver,
+    MatchQuarantined,
     NotAwaited,
     StoreClosed,
+    StoreFailed,
+    UnknownEventType,
     UnknownGame,
     UnknownMatch,
 )
+from gamehall.core.limits import InvalidInput
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
@@ -35,6 +41,7 @@ log = structlog.get_logger("gamehall.http")
 STATUS: dict[type[GamehallError], int] = {
     InvalidCommand: 400,
     InvalidOptions: 400,
+    InvalidInput: 400,
     InvalidFork: 400,
     UnknownGame: 400,
     UnknownMatch: 404,
@@ -44,7 +51,13 @@ STATUS: dict[type[GamehallError], int] = {
     NoFreeSeat: 409,
     ConcurrencyError: 409,
     CommandIdConflict: 409,
+    # A match the store cannot serve is refused alone; the server and the other matches go on.
+    MatchQuarantined: 409,
+    CorruptRecord: 409,
+    UnknownEventType: 409,
     StoreClosed: 503,
+    StoreFailed: 503,
+    DamagedStore: 503,
 }
 HTTP_CODES = {
     400: "invalid_request",
@@ -54,23 +67,37 @@ HTTP_CODES = {
     405: "method_not_allowed",
     413: "body_too_large",
     415: "unsupported_media_type",
+    429: "rate_limited",
 }
+RETRY_AFTER = {503: "5"}
+PARAMETER_NAMES = {"last_event_id": "Last-Event-ID"}  # as the client spells them
 
 
 class ApiError(Exception):
-    """An error the adapter raises itself (auth, permissions, paths)."""
+    """An error the adapter raises itself (auth, permissions, paths, limits)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers or {}
 
 
-def error_response(status: int, code: str, message: str, rule: str | None = None) -> Response[Any]:
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    rule: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response[Any]:
     """Return the JSON error answer."""
     body = ErrorOut(status=status, error=code, message=message, rule=rule)
-    return Response(body, status_code=status, media_type="application/json")
+    if status in RETRY_AFTER:
+        headers = {"Retry-After": RETRY_AFTER[status], **(headers or {})}
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
 
 
 def status_of(exc: GamehallError) -> int | None:
@@ -83,7 +110,7 @@ def status_of(exc: GamehallError) -> int | None:
 
 def on_api_error(request: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:
     """Answer an adapter error."""
-    return error_response(exc.status, exc.code, exc.message)
+    return error_response(exc.status, exc.code, exc.message, headers=exc.headers)
 
 
 def on_gamehall_error(request: Request[Any, Any, Any], exc: GamehallError) -> Response[Any]:
@@ -103,6 +130,11 @@ def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Respon
         return on_unexpected(request, exc)
     code = HTTP_CODES.get(status, "client_error")
     message = str(exc.detail)
+    headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}
+    if status in (404, 405):
+        limited = _routing_limit(request)  # a miss costs the asker as much as a hit
+        if limited is not None:
+            return limited
     if isinstance(exc, ValidationException):
         message = _validation_message(exc)
     elif status == 400:
@@ -111,7 +143,24 @@ def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Respon
         message = "the request body is larger than the limit of this server"
     elif status == 404:
         message = f"no route {request.url.path!r}"
-    return error_response(status, code, message)
+    elif status == 405:
+        allowed = headers.get("allow") or headers.get("Allow") or ""
+        headers = {"Allow": allowed}
+        message = f"{request.method} is not allowed here; allowed: {allowed}"
+    return error_response(status, code, message, headers=headers)
+
+
+def _routing_limit(request: Request[Any, Any, Any]) -> Response[Any] | None:
+    from .guard import address, credential
+
+    limiter = request.app.state.get("limiter")
+    if limiter is None:
+        return None
+    try:
+        limiter.check(address(request), credential(request))
+    except ApiError as exc:
+        return on_api_error(request, exc)
+    return None
 
 
 def _validation_message(exc: ValidationException) -> str:
@@ -125,20 +174,26 @@ def _validation_message(exc: ValidationException) -> str:
         elif item.get("source") == "body" or key in (None, "data"):
             problems.append(text if key in (None, "data") else f"{key}: {text}")
         else:
-            problems.append(f"{item.get('source', 'parameter')} {key!r}: {text}")
+            source = item.get("source", "parameter")
+            name = PARAMETER_NAMES.get(str(key), key)
+            problems.append(f"{getattr(source, 'value', source)} parameter {name!r}: {text}")
     return "; ".join(problems) or "the request is invalid"
 
 
 def on_unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    """Log an unexpected error and answer a 500 that names only an incident id."""
+    """Log an unexpected error once and answer a 500 that names only an incident id.
+
+    The line names the method, the path and the error, never headers, body or locals. An
+    engine error (a rules failure) was logged with its traceback where it happened.
+    """
     incident = secrets.token_hex(6)
     log.error(
         "request failed",
         incident=incident,
         method=request.method,
         path=request.url.path,
-        error=repr(exc),
-        exc_info=exc,
+        error=f"{type(exc).__name__}: {exc}",
+        exc_info=None if isinstance(exc, GamehallError) else exc,
     )
     return error_response(
         500, "internal_error", f"the server failed on this request (incident {incident})"

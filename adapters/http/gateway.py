@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -10,15 +9,16 @@ import anyio
 import msgspec
 from gamehall.core.errors import UnknownGame, UnknownMatch
 from gamehall.core.hall import Hall
+from gamehall.core.limits import known_match_id
 from gamehall.core.registry import Registry
 from litestar import Request
 
 from .errors import ApiError
+from .guard import Limiter
 from .schemas import Created, ExpansionOut, GameOut, Seating, SeatToken
 from .seats import SeatTokens, same_secret
 
 T = TypeVar("T")
-MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class Asker(msgspec.Struct, frozen=True):
@@ -36,12 +36,20 @@ class Gateway:
     """The hall as the HTTP routes use it."""
 
     def __init__(
-        self, hall: Hall, seats: SeatTokens, admin_token: str | None, heartbeat: float
+        self,
+        hall: Hall,
+        seats: SeatTokens,
+        admin_token: str | None,
+        heartbeat: float,
+        limiter: Limiter | None = None,
     ) -> None:
         self.hall = hall
         self.seats = seats
         self.admin_token = admin_token or None
         self.heartbeat = heartbeat
+        self.limiter = limiter
+        if limiter is not None and self.admin_token is not None:
+            limiter.accepted(self.admin_token)
         self._games: dict[str, GameOut] | None = None
 
     # -- who asks ----------------------------------------------------------------------------
@@ -58,12 +66,19 @@ class Gateway:
             return SPECTATOR
         if self.admin_token is not None and same_secret(token, self.admin_token):
             self.check_match(match)
+            self.accepted(request, token)
             return ADMIN
         seat = self.seats.seat_of(check_id(match), token)
         if seat is None:
             self.check_match(match)
             raise ApiError(401, "unauthorized", f"the token is not a seat token of match {match!r}")
+        self.accepted(request, token)
         return Asker(seat)
+
+    def accepted(self, request: Request[Any, Any, Any] | None, token: str) -> None:
+        """Let the rate limiter count this token's requests against the token from now on."""
+        if self.limiter is not None:
+            self.limiter.accepted(token)
 
     def seat_of(self, request: Request[Any, Any, Any], match: str) -> int:
         """Return the seat whose token the request carries, or refuse."""
@@ -115,6 +130,8 @@ class Gateway:
             lambda: self.seats.seat_match(match, players, open_seats=open_seats, roles=kinds)
         )
         seats = [SeatToken(seat, token) for seat, token in tokens]
+        for _, token in tokens:  # issued here, so known good from the first request on
+            self.accepted(None, token)
         return Created(match, game, players, seating, seats, self.hall.info(match).bots)
 
     # -- games -------------------------------------------------------------------------------
@@ -148,9 +165,7 @@ def bearer(request: Request[Any, Any, Any]) -> str | None:
 
 def check_id(match: str) -> str:
     """Return a match id, or raise :class:`UnknownMatch` for one that cannot exist."""
-    if not MATCH_ID.fullmatch(match):
-        raise UnknownMatch(match[:80])
-    return match
+    return known_match_id(match)
 
 
 def _schema(struct: type[Any] | None) -> dict[str, Any] | None:

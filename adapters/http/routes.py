@@ -7,14 +7,16 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 from gamehall.core import calculators as calc
+from gamehall.core.limits import INT64_MAX, MATCH_ID_RULE
 from gamehall.core.logformat import header_for, log_lines
 from litestar import Request, Response, get, post
-from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter, QueryParameter
 from litestar.response import ServerSentEvent
 
 from . import stream
 from .errors import ApiError
 from .gateway import Gateway, check_id
+from .openapi import AS_SEAT, READ, WRITE, errors
 from .schemas import (
     AckOut,
     BareOk,
@@ -38,7 +40,18 @@ SEAT: list[dict[str, list[str]]] = [{"seat": []}]
 OPTIONAL_SEAT: list[dict[str, list[str]]] = [{}, {"seat": []}]
 ADMIN_OR_ENDED: list[dict[str, list[str]]] = [{}, {"admin": []}]
 HISTORY_LIMIT = 1000
-After = Annotated[int, QueryParameter(ge=0, description="only events with a larger seq")]
+After = Annotated[
+    int, QueryParameter(ge=0, le=INT64_MAX, description="only events with a larger seq")
+]
+# An id that breaks the rule is a 404 like any unknown one; the document shows the rule.
+MatchPath = Annotated[str, Parameter(description=f"the match id: {MATCH_ID_RULE}")]
+LastEventId = Annotated[
+    int,
+    HeaderParameter(
+        name="Last-Event-ID", ge=0, le=INT64_MAX, required=False,
+        description="the seq of the last event seen: the stream resumes after it",
+    ),
+]  # fmt: skip
 Req = Request[Any, Any, Any]
 
 
@@ -48,26 +61,26 @@ def gw(request: Req) -> Gateway:
     return gateway
 
 
-@get("/health", tags=["server"])
+@get("/health", tags=["server"], responses=errors())
 async def health(request: Req) -> Health:
     """Tell that the server answers; report installed games and active matches."""
     gateway = gw(request)
     return Health("ok", len(gateway.hall.registry.games), gateway.hall.active)
 
 
-@get("/games", tags=["games"])
+@get("/games", tags=["games"], responses=errors())
 async def list_games(request: Req) -> list[GameOut]:
     """List installed games with their expansions, options and command schemas."""
     return list(gw(request).games().values())
 
 
-@get("/games/{game:str}", tags=["games"])
+@get("/games/{game:str}", tags=["games"], responses=errors(400, 404))
 async def get_game(request: Req, game: FromPath[str]) -> GameOut:
     """Describe one installed game."""
     return gw(request).game(game)
 
 
-@get("/games/{game:str}/calculators", tags=["games"])
+@get("/games/{game:str}/calculators", tags=["games"], responses=errors(400, 404))
 async def list_calculators(request: Req, game: FromPath[str]) -> list[CalculatorOut]:
     """List the calculators a game offers (an odds calculator), with their request schemas."""
     registry = gw(request).hall.registry
@@ -84,7 +97,12 @@ async def list_calculators(request: Req, game: FromPath[str]) -> list[Calculator
     ]
 
 
-@post("/games/{game:str}/calculators/{name:str}", status_code=200, tags=["games"])
+@post(
+    "/games/{game:str}/calculators/{name:str}",
+    status_code=200,
+    tags=["games"],
+    responses=errors(400, 404, 413, 415),
+)
 async def run_calculator(
     request: Req, game: FromPath[str], name: FromPath[str], data: JSONBody[dict[str, Any]]
 ) -> CalculationOut:
@@ -99,7 +117,7 @@ async def run_calculator(
     return CalculationOut(game, name, msgspec.to_builtins(answer), text)
 
 
-@post("/matches", status_code=201, tags=["matches"])
+@post("/matches", status_code=201, tags=["matches"], responses=errors(400, 413, 415, 503))
 async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     """Start a match; the answer holds a secret token for each seat seated with one.
 
@@ -136,8 +154,8 @@ def bot_seats(data: CreateMatch, registry: Any) -> dict[int, str]:
     return {seat: role[4:] or "random" for seat, role in enumerate(roles) if role.startswith("bot")}
 
 
-@get("/matches/{match:str}", tags=["matches"])
-async def get_match(request: Req, match: FromPath[str]) -> MatchOut:
+@get("/matches/{match:str}", tags=["matches"], responses=errors(*READ))
+async def get_match(request: Req, match: MatchPath) -> MatchOut:
     """Describe a match as anyone may see it: seq, awaited seats, outcome, claimed seats."""
     gateway = gw(request)
     info = gateway.hall.info(check_id(match))
@@ -154,17 +172,22 @@ async def get_match(request: Req, match: FromPath[str]) -> MatchOut:
     )  # fmt: skip
 
 
-@post("/matches/{match:str}/seats", status_code=201, tags=["matches"])
-async def claim_seat(request: Req, match: FromPath[str], data: JSONBody[ClaimSeat]) -> SeatToken:
+@post(
+    "/matches/{match:str}/seats", status_code=201, tags=["matches"], responses=errors(*READ, 413, 415)
+)
+async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) -> SeatToken:
     """Claim a free seat of an open match; the answer holds its token, shown only once."""
     gateway = gw(request)
     gateway.check_match(match)
     seat, token = await gateway.run_sync(gateway.seats.claim, match, data.seat)
+    gateway.accepted(request, token)
     return SeatToken(seat, token)
 
 
-@get("/matches/{match:str}/view", tags=["play"], security=OPTIONAL_SEAT)
-async def get_view(request: Req, match: FromPath[str]) -> ViewOut:
+@get(
+    "/matches/{match:str}/view", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT)
+)
+async def get_view(request: Req, match: MatchPath) -> ViewOut:
     """Return the asker's view, the decisions awaited and the asker's legal commands."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
@@ -173,16 +196,28 @@ async def get_view(request: Req, match: FromPath[str]) -> ViewOut:
     return ViewOut(seen.match, seen.seq, seen.seat, seen.view, seen.awaiting, legal, seen.outcome)
 
 
-@get("/matches/{match:str}/board", tags=["play"], security=OPTIONAL_SEAT, media_type="text/plain")
-async def get_board(request: Req, match: FromPath[str]) -> str:
+@get(
+    "/matches/{match:str}/board",
+    tags=["play"],
+    security=OPTIONAL_SEAT,
+    media_type="text/plain",
+    responses=errors(*AS_SEAT),
+)
+async def get_board(request: Req, match: MatchPath) -> str:
     """Return the asker's board as text."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
     return str(gateway.hall.render(match, asker.seat)) + "\n"
 
 
-@post("/matches/{match:str}/commands", status_code=200, tags=["play"], security=SEAT)
-async def post_command(request: Req, match: FromPath[str], data: JSONBody[PostCommand]) -> AckOut:
+@post(
+    "/matches/{match:str}/commands",
+    status_code=200,
+    tags=["play"],
+    security=SEAT,
+    responses=errors(*WRITE),
+)
+async def post_command(request: Req, match: MatchPath, data: JSONBody[PostCommand]) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gw(request)
     seat = gateway.seat_of(request, match)
@@ -193,10 +228,12 @@ async def post_command(request: Req, match: FromPath[str], data: JSONBody[PostCo
     return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, lines)
 
 
-@get("/matches/{match:str}/history", tags=["play"], security=OPTIONAL_SEAT)
+@get(
+    "/matches/{match:str}/history", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT)
+)
 async def get_history(
     request: Req,
-    match: FromPath[str],
+    match: MatchPath,
     after: After = 0,
     limit: Annotated[int, QueryParameter(ge=1, le=HISTORY_LIMIT)] = 500,
 ) -> HistoryOut:
@@ -216,28 +253,39 @@ async def get_history(
     tags=["play"],
     security=OPTIONAL_SEAT,
     media_type="text/event-stream",
+    responses=errors(*AS_SEAT),
 )
 async def get_events(
     request: Req,
-    match: FromPath[str],
+    match: MatchPath,
     after: After = 0,
     token: Annotated[
         str | None, QueryParameter(description="a seat token, for clients that cannot send headers")
     ] = None,
-    last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0)] = None,
+    last_event_id: LastEventId = 0,
 ) -> ServerSentEvent:
-    """Stream the asker's events as Server-Sent Events from a seq on, live; ends with ``end``."""
+    """Stream the asker's events as Server-Sent Events from a seq on, live; ends with ``end``.
+
+    The stream starts after the larger of ``after`` and ``Last-Event-ID``, so a browser that
+    reconnects to the same URL resumes where it was.
+    """
     gateway = gw(request)
     asker = gateway.asker(request, match, query_token=True)
-    start = last_event_id if last_event_id is not None else after
+    start = max(after, last_event_id)
     messages = stream.messages(gateway.hall, match, asker.seat, start, gateway.heartbeat)
     return ServerSentEvent(
         messages, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     )
 
 
-@post("/matches/{match:str}/fork", status_code=201, tags=["matches"], security=ADMIN_OR_ENDED)
-async def fork_match(request: Req, match: FromPath[str], data: JSONBody[ForkMatch]) -> Created:
+@post(
+    "/matches/{match:str}/fork",
+    status_code=201,
+    tags=["matches"],
+    security=ADMIN_OR_ENDED,
+    responses=errors(*WRITE),
+)
+async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) -> Created:
     """Start a new match from the first ``at_seq`` events (admin, or once the match ended)."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
@@ -254,13 +302,14 @@ async def fork_match(request: Req, match: FromPath[str], data: JSONBody[ForkMatc
     tags=["matches"],
     security=ADMIN_OR_ENDED,
     media_type="application/x-ndjson",
+    responses=errors(*AS_SEAT, 403),
 )
-async def export_log(request: Req, match: FromPath[str]) -> Response[bytes]:
+async def export_log(request: Req, match: MatchPath) -> Response[bytes]:
     """Export the whole log as a log file: header, then JSON Lines (admin, or after the end)."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "the full log")
-    records = gateway.hall.store.read(match)
+    records = gateway.hall.read(match)
     header = header_for(match, None, records)
     lines = b"".join(
         line + b"\n" for line in log_lines(gateway.hall.registry.codec, header, records)

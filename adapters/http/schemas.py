@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 from gamehall.core.codec import EventLine
+from gamehall.core.limits import INT64_MAX, Players, Seat, Seed
 from gamehall.core.rules import Decision, Outcome
 
 CommandId = Annotated[
@@ -22,7 +23,6 @@ CommandId = Annotated[
         description="chosen by the client; a retry with the same id gets the first answer",
     ),
 ]
-Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1, description="makes the match reproducible")]
 Seating = Literal["tokens", "open"]
 SeatRole = Annotated[
     str,
@@ -47,7 +47,7 @@ class CreateMatch(Request, frozen=True):
     """
 
     game: str
-    players: int | None = None
+    players: Players | None = None
     expansions: list[str] = []
     options: dict[str, Any] = {}
     expansion_options: dict[str, dict[str, Any]] = {}
@@ -59,7 +59,7 @@ class CreateMatch(Request, frozen=True):
 class ClaimSeat(Request, frozen=True):
     """Claim a free seat of an open match: ``seat`` or, without it, the lowest free one."""
 
-    seat: int | None = None
+    seat: Seat | None = None
 
 
 class PostCommand(Request, frozen=True):
@@ -72,7 +72,7 @@ class PostCommand(Request, frozen=True):
 class ForkMatch(Request, frozen=True):
     """Start a new match from the first ``at_seq`` events of this one."""
 
-    at_seq: Annotated[int, msgspec.Meta(ge=1)]
+    at_seq: Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)]
     seating: Seating = "tokens"
     seed: Seed | None = None
 

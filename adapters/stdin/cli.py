@@ -17,7 +17,9 @@ from gamehall.core.replay import fold, ruleset_for, started_of
 from gamehall.core.store import MemoryStore, Store
 
 from .common import (
+    COUNT,
     DEFAULT_DB,
+    SEED,
     bots_of,
     describe_options,
     open_store,
@@ -75,7 +77,7 @@ def register(sub: Any) -> None:
 
     sim = sub.add_parser("simulate", help="play bot-vs-bot matches and summarise them")
     sim.add_argument("game", help="game id (see 'gamehall games')")
-    sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
+    sim.add_argument("--games", type=COUNT, default=100, help="number of matches (default 100)")
     _match_arguments(sim)
     sim.add_argument(
         "--seat",
@@ -92,7 +94,7 @@ def register(sub: Any) -> None:
 
 
 def _match_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, help="number of players (default: the fewest)")
+    parser.add_argument("--players", type=COUNT, help="number of players (default: the fewest)")
     parser.add_argument(
         "--expansion", action="append", default=[], metavar="ID", help="enable an expansion"
     )
@@ -103,7 +105,7 @@ def _match_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K=V",
         help="game option (EXPANSION:K=V for an expansion's); V is JSON or text",
     )
-    parser.add_argument("--seed", type=int, help="seed of the match (and of the bots)")
+    parser.add_argument("--seed", type=SEED, help="seed of the match (and of the bots)")
 
 
 # -- games -----------------------------------------------------------------------------------

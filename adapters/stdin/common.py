@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from gamehall.core import GamehallError, InvalidOptions, Registry, default_registry
 from gamehall.core.bots import BotError, BotSpec, parse_role
+from gamehall.core.limits import INT64_MAX
 from gamehall.core.store import SQLiteStore
 
 DEFAULT_DB = "gamehall.db"
@@ -21,6 +23,27 @@ def open_store(path: str, registry: Registry | None = None) -> SQLiteStore:
         return SQLiteStore(path, registry.codec)
     except sqlite3.Error as exc:  # a directory, a file that is not a database
         raise GamehallError(f"cannot open the store {path!r}: {exc}") from None
+
+
+def int_arg(low: int = 0, high: int = INT64_MAX) -> Callable[[str], int]:
+    """Return an argparse type taking a whole number within ``low..high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} must be between {low} and {high}")
+        return value
+
+    return parse
+
+
+SEQ = int_arg(0)
+SEED = int_arg(0)
+SEAT = int_arg(0)
+COUNT = int_arg(0)
 
 
 def parse_value(text: str) -> Any:

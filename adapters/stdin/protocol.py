@@ -9,6 +9,7 @@ at once and then pushes the seat's events as ``{"id": <watch id>, "event": {...}
 
 from __future__ import annotations
 
+import secrets
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, BinaryIO
@@ -17,9 +18,10 @@ import anyio
 import msgspec
 import structlog
 from anyio.abc import TaskGroup
-from gamehall.core import GamehallError, Recorded
+from gamehall.core import GamehallError, Recorded, limits
 from gamehall.core.bots import parse_role
 from gamehall.core.hall import Hall, Turn
+from gamehall.core.limits import Count, MatchId, Players, Seat, Seed, Seq
 from gamehall.core.store import Store
 
 from .common import describe_options
@@ -37,7 +39,7 @@ class Matches(msgspec.Struct, forbid_unknown_fields=True):
     """List the stored matches."""
 
     after: str = ""
-    limit: int | None = None
+    limit: Count | None = None
 
 
 class Create(msgspec.Struct, forbid_unknown_fields=True):
@@ -45,12 +47,12 @@ class Create(msgspec.Struct, forbid_unknown_fields=True):
     ``bot:KIND[:BUDGET]`` (``{"1": "bot:mcts:2000"}``): the engine plays bot seats."""
 
     game: str
-    players: int | None = None
+    players: Players | None = None
     expansions: list[str] = []
     options: dict[str, Any] = {}
     expansion_options: dict[str, dict[str, Any]] = {}
-    seed: int | None = None
-    match: str | None = None
+    seed: Seed | None = None
+    match: MatchId | None = None
     seats: dict[str, str] = {}
 
 
@@ -58,7 +60,7 @@ class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
     """Send a seat's command."""
 
     match: str
-    seat: int
+    seat: Seat
     command: dict[str, Any]
     command_id: str | None = None
 
@@ -67,31 +69,31 @@ class View(msgspec.Struct, forbid_unknown_fields=True):
     """Return a seat's view (no seat: a spectator's)."""
 
     match: str
-    seat: int | None = None
+    seat: Seat | None = None
 
 
 class Legal(msgspec.Struct, forbid_unknown_fields=True):
     """Return a seat's legal commands with their text."""
 
     match: str
-    seat: int
+    seat: Seat
 
 
 class History(msgspec.Struct, forbid_unknown_fields=True):
     """Return a seat's events after ``after``."""
 
     match: str
-    seat: int | None = None
-    after: int = 0
-    limit: int | None = None
+    seat: Seat | None = None
+    after: Seq = 0
+    limit: Count | None = None
 
 
 class Watch(msgspec.Struct, forbid_unknown_fields=True):
     """Push a seat's events after ``after``, then the live ones."""
 
     match: str
-    seat: int | None = None
-    after: int = 0
+    seat: Seat | None = None
+    after: Seq = 0
 
 
 class Unwatch(msgspec.Struct, forbid_unknown_fields=True):
@@ -159,18 +161,22 @@ class Server:
         try:
             raw = self._decode(line, number)
             request_id = self._current_id = _request_id(raw, number)
+            self._check(line, number)
             op, params = self._parse(raw, number)
             result = await self._handlers[op](params)
         except GamehallError as exc:
             self.write(_error(request_id, exc.code, str(exc), number))
             return
-        except Exception as exc:
-            log.exception("request failed", line=number)
-            self.write(_error(request_id, "internal_error", f"{type(exc).__name__}: {exc}", number))
+        except Exception as exc:  # noqa: BLE001 - every request gets an answer
+            self.write(_error(request_id, "internal_error", _incident(exc, number), number))
             return
         self.write({"id": request_id, "ok": True, "result": result})
 
     def _decode(self, line: bytes, number: int) -> dict[str, Any]:
+        try:
+            limits.check_depth(line)  # before any decoder recurses into it
+        except limits.InvalidJson as exc:
+            raise ProtocolError("invalid_json", f"line {number}: {exc}") from None
         try:
             raw = self._decoder.decode(line)
         except msgspec.DecodeError as exc:
@@ -178,6 +184,14 @@ class Server:
         if not isinstance(raw, dict):
             raise ProtocolError("invalid_request", f"line {number}: a request is a JSON object")
         return raw
+
+    @staticmethod
+    def _check(line: bytes, number: int) -> None:
+        """Refuse what msgspec takes silently: repeated keys, integers past 64 bits."""
+        try:
+            limits.check_json(line)
+        except limits.InvalidJson as exc:
+            raise ProtocolError("invalid_json", f"line {number}: {exc}") from None
 
     def _parse(self, raw: dict[str, Any], number: int) -> tuple[str, Any]:
         raw = {k: v for k, v in raw.items() if k != "id"}
@@ -331,6 +345,9 @@ class _Watch:
             except GamehallError as exc:
                 server.watches.pop(self.id, None)
                 server.write(_error(self.id, exc.code, f"the watch ended: {exc}", 0))
+            except Exception as exc:  # noqa: BLE001 - one failed watch must not end the server
+                server.watches.pop(self.id, None)
+                server.write(_error(self.id, "internal_error", _incident(exc, 0), 0))
 
     def _tell_turn(self, last: Turn | None) -> Turn:
         # Whose move it is, pushed only when it changed: the seat knows when it may act.
@@ -385,6 +402,15 @@ def _request_id(raw: dict[str, Any], number: int) -> RequestId:
             "invalid_request", f"line {number}: 'id' must be a string or an integer"
         )
     return value
+
+
+def _incident(exc: Exception, line: int) -> str:
+    """Log an unexpected error once (no locals, no request) and return what the client is told."""
+    incident = secrets.token_hex(6)
+    log.error(
+        "request failed", incident=incident, line=line, error=type(exc).__name__, exc_info=exc
+    )
+    return f"the server failed on this request (incident {incident})"
 
 
 def _error(request_id: RequestId | None, code: str, message: str, line: int) -> dict[str, Any]:

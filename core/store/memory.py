@@ -8,14 +8,25 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..codec import Codec
 from ..errors import GamehallError, StoreClosed
 from ..events import Event, Recorded
-from .base import Encoded, Snapshot, Store, StreamInfo, Written, batch_command_ids, conflict
+from .base import (
+    Encoded,
+    RawRow,
+    Snapshot,
+    Store,
+    StreamInfo,
+    Written,
+    batch_command_ids,
+    check_row,
+    conflict,
+)
 
-_Row = tuple[int, float, str, int, bytes, bytes]  # position, time, tag, version, data, meta
+# position, time, tag, version, data, meta, checksum
+_Row = tuple[int, float, str, int, bytes, bytes, int]
 
 
 class MemoryStore(Store):
@@ -52,8 +63,8 @@ class MemoryStore(Store):
             rows = self._streams[stream] = []
             self._info[stream] = StreamInfo(stream, 0, now, now, dict(batch.info or {}))
         position = len(self._global) + 1
-        for i, (tag, version, data, meta, _) in enumerate(batch.rows):
-            rows.append((position + i, now, tag, version, data, meta))
+        for i, (tag, version, data, meta, _, crc) in enumerate(batch.rows):
+            rows.append((position + i, now, tag, version, data, meta, crc))
             self._global.append((stream, batch.expected + i + 1))
         info = self._info[stream]
         self._info[stream] = StreamInfo(stream, len(rows), info.created, now, info.info)
@@ -62,7 +73,8 @@ class MemoryStore(Store):
     def _records(self, stream: str, after: int, rows: Sequence[_Row]) -> list[Recorded]:
         codec = self.codec
         out = []
-        for seq, (position, at, tag, version, data, meta) in enumerate(rows, start=after + 1):
+        for seq, (position, at, tag, version, data, meta, crc) in enumerate(rows, start=after + 1):
+            check_row(stream, seq, tag, version, data, meta, crc)
             event = codec.decode_event(tag, version, data, stream, seq)
             out.append(
                 Recorded(stream, seq, position, at, event, codec.decode_meta(meta, stream, seq))
@@ -84,8 +96,20 @@ class MemoryStore(Store):
         """Return the events of a stream after ``after``."""
         self._check_open()
         decode = self.codec.decode_event
-        rows = self._streams.get(stream, [])[after:]
-        return [decode(r[2], r[3], r[4], stream, after + i + 1) for i, r in enumerate(rows)]
+        out = []
+        for seq, row in enumerate(self._streams.get(stream, [])[after:], start=after + 1):
+            check_row(stream, seq, row[2], row[3], row[4], row[5], row[6])
+            out.append(decode(row[2], row[3], row[4], stream, seq))
+        return out
+
+    def raw_rows(self) -> Iterator[RawRow]:
+        """Yield every row undecoded, in (stream, seq) order."""
+        self._check_open()
+        for stream in sorted(self._streams):
+            for seq, (position, _, tag, version, data, meta, crc) in enumerate(
+                self._streams[stream], start=1
+            ):
+                yield RawRow(stream, seq, position, tag, version, data, meta, crc)
 
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
         """Return events in global order."""

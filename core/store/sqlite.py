@@ -6,25 +6,53 @@ still cannot both win, and positions never have gaps that a reader could skip. G
 (``append_many``) writes the batches of many matches in one transaction and one fsync; each
 batch sits in its own savepoint so that a conflict fails only that batch. Events are clustered
 by (stream, seq), so a match's rows sit close together for replay.
+
+Every row carries a CRC-32 of where it sits and what it holds (``crc``), checked on every read:
+a row edited or damaged after it was written fails its match, not the store. Opening checks
+the file before anything is written: the SQLite header and schema, and ``PRAGMA quick_check``
+when the file is small enough for it to be cheap (it reads every page: about 2 s per GiB). A
+file that fails is refused whole, and a store that meets damage while running stops writing.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import msgspec
 
 from ..codec import Codec
-from ..errors import CorruptRecord, GamehallError, StoreClosed
+from ..errors import CorruptRecord, DamagedStore, GamehallError, StoreClosed, StoreFailed
 from ..events import Event, Recorded
-from .base import Encoded, Loaded, Snapshot, Store, StreamInfo, Written, conflict
+from .base import (
+    Encoded,
+    Loaded,
+    Problem,
+    RawRow,
+    Snapshot,
+    Store,
+    StreamInfo,
+    Written,
+    check_row,
+    check_rows,
+    check_seqs,
+    checked_rows,
+    checksum,
+    conflict,
+)
 
-SCHEMA_VERSION = 1
+P = ParamSpec("P")
+T = TypeVar("T")
+SCHEMA_VERSION = 2  # 2: every event row carries a checksum (crc)
+QUICK_CHECK_BYTES = 64 * 2**20  # quick_check on open up to here: about 0.12 s
+HEADER = b"SQLite format 3\x00"
+EVENT_COLUMNS = ["stream", "seq", "position", "time", "type", "v", "data", "meta", "cmd", "crc"]
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     stream   TEXT    NOT NULL,
@@ -36,6 +64,7 @@ CREATE TABLE IF NOT EXISTS events (
     data     BLOB    NOT NULL,
     meta     BLOB    NOT NULL,
     cmd      TEXT,
+    crc      INTEGER,
     PRIMARY KEY (stream, seq)
 ) WITHOUT ROWID;
 CREATE UNIQUE INDEX IF NOT EXISTS events_position ON events (position);
@@ -53,8 +82,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
 CREATE TABLE IF NOT EXISTS gamehall (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
-_INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-_COLUMNS = "seq, position, time, type, v, data, meta"
+_INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_COLUMNS = "seq, position, time, type, v, data, meta, crc"
 _LISTING = """SELECT s.stream,
     (SELECT max(seq) FROM events e WHERE e.stream = s.stream),
     s.created,
@@ -63,31 +92,136 @@ _LISTING = """SELECT s.stream,
 FROM streams s"""
 
 
+def _sql_errors(fn: Callable[P, T]) -> Callable[P, T]:
+    """Turn SQLite's errors into the store's: damage quarantines, I/O failures say so."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except sqlite3.Error as exc:
+            store = args[0]
+            assert isinstance(store, SQLiteStore)
+            raise store.failure(exc, args[1] if len(args) > 1 else None) from None
+
+    return wrapper
+
+
 class SQLiteStore(Store):
     """Events, streams and snapshots in one SQLite file."""
 
-    def __init__(self, path: str | Path, codec: Codec, *, synchronous: str = "FULL") -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        codec: Codec,
+        *,
+        synchronous: str = "FULL",
+        readonly: bool = False,
+        quick_check_bytes: int = QUICK_CHECK_BYTES,
+    ) -> None:
         if synchronous.upper() not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
         self.codec = codec
         self.path = str(path)
         self.synchronous = synchronous.upper()
+        self.readonly = readonly
+        self.damaged: str | None = None
+        self.schema: int | None = None
         self._lock = threading.Lock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._closed = False
         self._versions: dict[str, int] = {}
-        self._writer = self._connect()
-        self._migrate()
+        self._check_header()
+        try:
+            self._writer = self._connect()
+        except sqlite3.Error as exc:  # a missing folder, no permission, a busy file
+            raise StoreFailed(f"cannot open the store {self.path}: {exc}") from None
+        try:
+            self._open_check(quick_check_bytes)
+            if not readonly:
+                self._migrate()
+        except BaseException:
+            self._writer.close()
+            raise
 
     # -- connections ------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
+        if self.readonly:
+            uri = f"{Path(self.path).resolve().as_uri()}?mode=ro"
+            conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+            return conn
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={self.synchronous}")
         conn.execute("PRAGMA cache_size=-65536")
         return conn
+
+    def _refused(self, reason: object) -> DamagedStore:
+        return DamagedStore(f"the store {self.path} is damaged and was not opened: {reason}")
+
+    def _check_header(self) -> None:
+        try:
+            with open(self.path, "rb") as file:
+                head = file.read(100)
+        except FileNotFoundError:
+            if self.readonly:
+                raise DamagedStore(f"the store {self.path} does not exist") from None
+            return
+        except OSError as exc:
+            raise DamagedStore(f"cannot read the store {self.path}: {exc.strerror}") from None
+        if head and not head.startswith(HEADER):
+            raise self._refused("it is not an SQLite database (its header is wrong)")
+        if head and len(head) < 100:
+            raise self._refused("the file is shorter than an SQLite header")
+
+    def _open_check(self, quick_check_bytes: int) -> None:
+        db = self._writer
+        try:
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "events" in tables:
+                columns = [r[1] for r in db.execute("PRAGMA table_info(events)")]
+                if columns not in (EVENT_COLUMNS, EVENT_COLUMNS[:-1]):
+                    raise self._refused(f"its events table has the columns {columns}")
+            if "gamehall" in tables:
+                self.schema = self._schema_version(db)
+            size = os.path.getsize(self.path) if os.path.exists(self.path) else 0
+            if tables and size <= quick_check_bytes:
+                found = report_lines(r[0] for r in db.execute("PRAGMA quick_check(5)"))
+                if found != ["ok"]:
+                    raise self._refused(f"quick_check found: {'; '.join(found)}")
+        except sqlite3.Error as exc:
+            raise self._refused(exc) from None
+
+    def _schema_version(self, db: sqlite3.Connection) -> int | None:
+        row = db.execute("SELECT value FROM gamehall WHERE key='schema'").fetchone()
+        if row is None:
+            return None
+        try:
+            version = int(row[0])
+        except (TypeError, ValueError):
+            raise self._refused(f"its schema version is {row[0]!r}, not a number") from None
+        if version > SCHEMA_VERSION:
+            raise DamagedStore(
+                f"{self.path} has store schema {version}; this gamehall reads {SCHEMA_VERSION}"
+            )
+        return version
+
+    def failure(self, exc: sqlite3.Error, stream: object = None) -> GamehallError:
+        """Return the store error for an SQLite one; damage stops every later write."""
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+            self.damaged = str(exc)
+            if isinstance(stream, str):
+                return CorruptRecord(stream, 0, f"the store file is damaged: {exc}")
+            return self._refused(exc)
+        if isinstance(exc, sqlite3.ProgrammingError) and self._closed:
+            return StoreClosed("the store is closed")
+        if isinstance(stream, str) and "decode" in str(exc):  # a blob turned into bad text
+            # The message would quote the damaged bytes, which may be hidden facts: say less.
+            return CorruptRecord(stream, 0, "a row does not read back as bytes")
+        return StoreFailed(f"the store {self.path} failed: {exc}")
 
     def _reader(self) -> sqlite3.Connection:
         if self._closed:
@@ -101,16 +235,30 @@ class SQLiteStore(Store):
 
     def _migrate(self) -> None:
         with self._lock:
-            self._writer.executescript(SCHEMA)
-            row = self._writer.execute("SELECT value FROM gamehall WHERE key='schema'").fetchone()
-            if row is None:
-                self._writer.execute(
-                    "INSERT INTO gamehall VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-                )
-            elif int(row[0]) > SCHEMA_VERSION:
-                raise GamehallError(
-                    f"{self.path} has store schema {row[0]}; this gamehall reads {SCHEMA_VERSION}"
-                )
+            db = self._writer
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                existing = [r[1] for r in db.execute("PRAGMA table_info(events)")]
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                version = self._schema_version(db)
+                if version is None:
+                    db.execute("INSERT INTO gamehall VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                if existing and "crc" not in existing:
+                    _add_checksums(db)
+                if version is not None and version < SCHEMA_VERSION:
+                    db.execute(
+                        "UPDATE gamehall SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),)
+                    )
+                db.execute("COMMIT")
+                self.schema = SCHEMA_VERSION
+            except BaseException as exc:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise self._refused(exc) from None
+                raise
 
     @property
     def threaded(self) -> bool:
@@ -119,10 +267,20 @@ class SQLiteStore(Store):
 
     # -- writing ----------------------------------------------------------------------------
 
-    def write(self, encoded: Sequence[Encoded | GamehallError]) -> list[Written | GamehallError]:
-        """Commit every batch that is at its expected version, in one transaction."""
+    def _check_writable(self) -> None:
         if self._closed:
             raise StoreClosed("the store is closed")
+        if self.readonly:
+            raise StoreFailed(f"the store {self.path} is open read-only")
+        if self.damaged is not None:
+            raise DamagedStore(
+                f"the store {self.path} met damage ({self.damaged}): it takes no more writes"
+            )
+
+    @_sql_errors
+    def write(self, encoded: Sequence[Encoded | GamehallError]) -> list[Written | GamehallError]:
+        """Commit every batch that is at its expected version, in one transaction."""
+        self._check_writable()
         now = time.time()
         with self._lock:
             db = self._writer
@@ -139,7 +297,10 @@ class SQLiteStore(Store):
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
-                    db.execute("ROLLBACK")
+                    try:
+                        db.execute("ROLLBACK")
+                    except sqlite3.Error:  # SQLite may have rolled back already (disk full)
+                        pass
                 self._versions.clear()
                 raise
         for batch, result in zip(encoded, results, strict=True):
@@ -212,12 +373,14 @@ class SQLiteStore(Store):
     def _decode(self, stream: str, rows: Sequence[tuple[Any, ...]]) -> list[Recorded]:
         codec = self.codec
         out = []
-        for seq, position, at, tag, version, data, meta in rows:
-            event = codec.decode_event(tag, version, _blob(data, stream, seq), stream, seq)
-            envelope = codec.decode_meta(_blob(meta, stream, seq), stream, seq)
+        for seq, position, at, tag, version, data, meta, crc in rows:
+            check_row(stream, seq, tag, version, data, meta, crc)
+            event = codec.decode_event(tag, version, data, stream, seq)
+            envelope = codec.decode_meta(meta, stream, seq)
             out.append(Recorded(stream, seq, position, at, event, envelope))
         return out
 
+    @_sql_errors
     def read(
         self, stream: str, after: int = 0, upto: int | None = None, limit: int | None = None
     ) -> list[Recorded]:
@@ -231,32 +394,45 @@ class SQLiteStore(Store):
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        return self._decode(stream, self._reader().execute(sql, args).fetchall())
+        rows = self._reader().execute(sql, args).fetchall()
+        if rows:
+            check_seqs(stream, (row[0] for row in rows), rows[0][0] - 1)
+        return self._decode(stream, rows)
 
+    @_sql_errors
     def read_events(self, stream: str, after: int = 0) -> list[Event]:
         """Return the events of a stream after ``after``, without envelopes."""
-        rows = self._reader().execute(
-            "SELECT seq, type, v, data FROM events WHERE stream=? AND seq>? ORDER BY seq",
-            (stream, after),
+        rows = (
+            self._reader()
+            .execute(
+                "SELECT seq, type, v, data, meta, crc FROM events WHERE stream=? AND seq>? "
+                "ORDER BY seq",
+                (stream, after),
+            )
+            .fetchall()
         )
-        return self.codec.decode_events(rows, stream)
+        return self.codec.decode_events(checked_rows(stream, rows, after), stream)
 
+    @_sql_errors
     def load_stream(self, stream: str, after: int = 1) -> Loaded:
         """Read a match for activation in one query: first event, tail, command ids."""
         rows = (
             self._reader()
             .execute(
-                "SELECT seq, type, v, data, cmd FROM events WHERE stream=? ORDER BY seq", (stream,)
+                "SELECT seq, type, v, data, meta, crc, cmd FROM events WHERE stream=? ORDER BY seq",
+                (stream,),
             )
             .fetchall()
         )
         if not rows:
             return Loaded(None, [], {})
+        checked = checked_rows(stream, rows, 0)  # the whole match, from seq 1: no gap, no edit
         decode = self.codec.decode_events
-        first = decode([rows[0][:4]], stream)[0]
-        events = decode([row[:4] for row in rows[after:]], stream)
-        return Loaded(first, events, _command_ranges((row[0], row[4]) for row in rows))
+        first = decode(checked[:1], stream)[0]
+        events = decode(checked[after:], stream)
+        return Loaded(first, events, _command_ranges((row[0], row[6]) for row in rows))
 
+    @_sql_errors
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
         """Return events of every stream in global order."""
         sql = f"SELECT stream, {_COLUMNS} FROM events WHERE position>? ORDER BY position"
@@ -269,10 +445,12 @@ class SQLiteStore(Store):
             out.extend(self._decode(stream, [tuple(row)]))
         return out
 
+    @_sql_errors
     def version(self, stream: str) -> int:
         """Return the seq of a stream's last event."""
         return self._version(self._reader(), stream)
 
+    @_sql_errors
     def streams(self, after: str = "", limit: int | None = None) -> list[StreamInfo]:
         """Return streams in id order."""
         sql = f"{_LISTING} WHERE s.stream>? ORDER BY s.stream"
@@ -285,6 +463,7 @@ class SQLiteStore(Store):
             for s, v, c, u, i in self._reader().execute(sql, args)
         ]
 
+    @_sql_errors
     def stream_info(self, stream: str) -> StreamInfo | None:
         """Return one stream's listing entry."""
         row = self._reader().execute(f"{_LISTING} WHERE s.stream=?", (stream,)).fetchone()
@@ -293,6 +472,7 @@ class SQLiteStore(Store):
         s, v, c, u, i = row
         return StreamInfo(s, v, c, u, msgspec.msgpack.decode(i) if i else {})
 
+    @_sql_errors
     def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
         """Return each command id of a stream with the seq range of its events."""
         rows = self._reader().execute(
@@ -302,16 +482,17 @@ class SQLiteStore(Store):
 
     # -- snapshots --------------------------------------------------------------------------
 
+    @_sql_errors
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Replace a stream's snapshot."""
-        if self._closed:
-            raise StoreClosed("the store is closed")
+        self._check_writable()
         with self._lock:
             self._writer.execute(
                 "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)",
                 (snapshot.stream, snapshot.seq, snapshot.key, snapshot.data),
             )
 
+    @_sql_errors
     def load_snapshot(self, stream: str) -> Snapshot | None:
         """Return a stream's snapshot."""
         row = (
@@ -320,6 +501,36 @@ class SQLiteStore(Store):
             .fetchone()
         )
         return Snapshot(stream, row[0], row[1], row[2]) if row else None
+
+    # -- checks -----------------------------------------------------------------------------
+
+    def raw_rows(self) -> Iterator[RawRow]:
+        """Yield every row undecoded, in (stream, seq) order."""
+        columns = [r[1] for r in self._reader().execute("PRAGMA table_info(events)")]
+        if not columns:
+            return
+        crc = "crc" if "crc" in columns else "NULL"
+        rows = self._reader().execute(
+            f"SELECT stream, seq, position, type, v, data, meta, {crc} FROM events "
+            "ORDER BY stream, seq"
+        )
+        for row in rows:
+            if crc == "NULL" and isinstance(row[5], bytes) and isinstance(row[6], bytes):
+                # A schema-1 file opened read-only: its rows have no checksum yet.
+                row = (*row[:7], checksum(row[0], row[1], row[3], row[4], row[5], row[6]))
+            yield RawRow(*row)
+
+    def check(self, progress: Callable[[int], None] | None = None) -> list[Problem]:
+        """Run SQLite's full ``integrity_check``, then check every row and the event chains."""
+        problems: list[Problem] = []
+        try:
+            found = report_lines(r[0] for r in self._reader().execute("PRAGMA integrity_check(20)"))
+            if found != ["ok"]:
+                problems += [Problem(None, None, f"integrity_check: {line}") for line in found]
+            problems += check_rows(self.codec, self.raw_rows(), progress)
+        except sqlite3.Error as exc:
+            problems.append(Problem(None, None, f"reading the file failed: {exc}"))
+        return problems
 
     def close(self) -> None:
         """Close every connection."""
@@ -330,6 +541,27 @@ class SQLiteStore(Store):
             for conn in self._readers:
                 conn.close()
             self._writer.close()
+
+
+def report_lines(reported: Iterable[str]) -> list[str]:
+    """Return SQLite's check report as one line per problem."""
+    out = []
+    for text in reported:
+        out += [line.strip() for line in str(text).splitlines() if line.strip()]
+    return [line for line in out if not line.startswith("***")]
+
+
+def _add_checksums(db: sqlite3.Connection) -> None:
+    """Give every row of a schema-1 file its checksum (inside the caller's transaction)."""
+    db.execute("ALTER TABLE events ADD COLUMN crc INTEGER")
+    rows = db.execute("SELECT stream, seq, type, v, data, meta FROM events").fetchall()
+    db.executemany(
+        "UPDATE events SET crc=? WHERE stream=? AND seq=?",
+        (
+            (checksum(stream, seq, tag, v, bytes(data), bytes(meta)), stream, seq)
+            for stream, seq, tag, v, data, meta in rows
+        ),
+    )
 
 
 def _command_ranges(rows: Iterable[tuple[int, str | None]]) -> dict[str, tuple[int, int]]:
@@ -343,9 +575,3 @@ def _command_ranges(rows: Iterable[tuple[int, str | None]]) -> dict[str, tuple[i
         elif current is not None:
             out[current] = (out[current][0], seq)
     return out
-
-
-def _blob(value: Any, stream: str, seq: int) -> bytes:
-    if not isinstance(value, bytes):
-        raise CorruptRecord(stream, seq, f"payload is {type(value).__name__}, not bytes")
-    return value

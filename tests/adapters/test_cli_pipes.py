@@ -53,6 +53,7 @@ COMMANDS: dict[str, list[str]] = {
     "serve": ["serve", "--port", "0", "--db", "serve.db"],
     "odds": ["odds", "kaladan", "--fields"],
     "tournament": ["tournament", "tictactoe", "--bots", "random,mcts:20", "--no-chart"],
+    "check-store": ["check-store", "--db", "m.db"],
 }
 STDIN = {
     "play": "1\n" * 20,

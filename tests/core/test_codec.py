@@ -26,6 +26,7 @@ from gamehall.core import (
 from gamehall.core.codec import Codec, Upcaster
 from gamehall.core.events import ExpansionRef, MatchStarted, tag_of
 from gamehall.core.store import SQLiteStore
+from gamehall.core.store.base import checksum
 from gamehall.plugins.tictactoe.commands import PlaceMark
 from gamehall.plugins.tictactoe.events import LineCompleted, MarkPlaced
 
@@ -184,7 +185,11 @@ def test_unknown_event_type_in_a_stored_row_is_reported_by_the_store(
         store.close()
     # a plugin that is no longer installed wrote seq 2
     db = sqlite3.connect(path)
-    db.execute("UPDATE events SET type='chess.PieceMoved' WHERE stream='m1' AND seq=2")
+    data, meta = db.execute("SELECT data, meta FROM events WHERE stream='m1' AND seq=2").fetchone()
+    crc = checksum("m1", 2, "chess.PieceMoved", 1, data, meta)
+    db.execute(
+        "UPDATE events SET type='chess.PieceMoved', crc=? WHERE stream='m1' AND seq=2", (crc,)
+    )
     db.commit()
     db.close()
     store = SQLiteStore(path, codec)

@@ -17,6 +17,7 @@ from gamehall.core import (
 )
 from gamehall.core.errors import StoreClosed
 from gamehall.core.store import AppendRequest, MemoryStore, Snapshot, SQLiteStore, Store
+from gamehall.core.store.base import checksum
 from gamehall.plugins.tictactoe.commands import PlaceMark
 from gamehall.plugins.tictactoe.events import BoardFilled, MarkPlaced
 
@@ -273,6 +274,9 @@ class TestSQLiteStore(StoreContract):
 
     def test_unknown_event_type_is_an_error_naming_it(self, store: Store) -> None:
         store.append("a", 0, marks(2))
-        store._writer.execute("UPDATE events SET type='nowhere.Thing' WHERE seq=2")
+        # As a plugin that is no longer installed left it: a sound row of an unknown type.
+        data, meta = store._writer.execute("SELECT data, meta FROM events WHERE seq=2").fetchone()
+        crc = checksum("a", 2, "nowhere.Thing", 1, data, meta)
+        store._writer.execute("UPDATE events SET type='nowhere.Thing', crc=? WHERE seq=2", (crc,))
         with pytest.raises(UnknownEventType, match="'nowhere.Thing' at stream 'a' seq 2"):
             store.read("a")

@@ -38,8 +38,12 @@ class Served:
 async def serve(
     registry: Registry, store: Store | None = None, *, live: bool = False, **options: Any
 ) -> AsyncIterator[Served]:
-    """Run a hall and its app; ``live`` serves it with uvicorn on a free loopback port."""
+    """Run a hall and its app; ``live`` serves it with uvicorn on a free loopback port.
+
+    Rate limits are off unless the test gives them: a test's client asks faster than people.
+    """
     store = store or MemoryStore(registry.codec)
+    options.setdefault("rate_limits", None)
     async with Hall(store, registry, idle_seconds=1.0) as hall:
         app = create_app(hall, **options)
         if not live:

@@ -232,18 +232,20 @@ def test_an_unexpected_error_is_an_answer(
         logged: list[Any] = []
 
         class Log:
-            def exception(self, *args: Any, **kw: Any) -> None:
+            def error(self, *args: Any, **kw: Any) -> None:
                 logged.append((args, kw))
 
         monkeypatch.setattr(protocol, "log", Log())
         monkeypatch.setattr(s.server.hall, "narrated_history", broken)
         [answer] = await s.ask({"id": 2, "op": "history", "match": "m"})
-        assert answer["error"] == {
-            "code": "internal_error",
-            "message": "ZeroDivisionError: boom",
-            "line": 2,
-        }
-        assert logged == [(("request failed",), {"line": 2})]  # the trace goes to the log
+        error = answer["error"]
+        assert error["code"] == "internal_error" and error["line"] == 2
+        # The client learns only an incident id (the text might name hidden state) ...
+        assert "boom" not in error["message"] and "incident" in error["message"]
+        # ... and the log has the error once, with its traceback, under the same id.
+        [(args, kw)] = logged
+        assert args == ("request failed",) and kw["line"] == 2
+        assert kw["incident"] in error["message"] and isinstance(kw["exc_info"], ZeroDivisionError)
         [fine] = await s.ask({"id": 3, "op": "view", "match": "m", "seat": 0})
         assert fine["ok"]
 

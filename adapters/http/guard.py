@@ -1,0 +1,138 @@
+"""What every request passes before its route runs: the rate limits and the body checks.
+
+Rate limits are token buckets. A request whose token the server has accepted before draws
+from that token's bucket; any other request (anonymous, or with a token not known to be
+good) draws from its client address's bucket, so trying random tokens buys no extra
+requests. By default anonymous requests are limited and accepted tokens are not. A refused
+request gets ``429`` with ``Retry-After`` (whole seconds until the bucket has one again).
+
+A body must be declared JSON (``415`` otherwise) and is refused before decoding when it nests
+too deep, repeats a key or holds a number no field can take (see :mod:`gamehall.core.limits`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections import OrderedDict
+from typing import Any
+
+import msgspec
+from gamehall.core import limits
+from litestar import Request
+
+from .errors import ApiError
+
+BUCKETS = 50_000
+
+
+class RateLimits(msgspec.Struct, frozen=True):
+    """Requests per second and burst, per client address (anonymous) and per accepted token.
+
+    A rate of ``0`` turns that limit off.
+    """
+
+    anonymous_rate: float = 20.0
+    anonymous_burst: int = 60
+    token_rate: float = 0.0
+    token_burst: int = 120
+
+
+class Bucket:
+    """A token bucket: ``burst`` requests at once, refilled at ``rate`` a second."""
+
+    __slots__ = ("level", "stamp")
+
+    def __init__(self, burst: int, now: float) -> None:
+        self.level = float(burst)
+        self.stamp = now
+
+
+class Limiter:
+    """The buckets of one app (in memory: a restart forgives everyone)."""
+
+    def __init__(self, config: RateLimits) -> None:
+        self.config = config
+        self._buckets: OrderedDict[tuple[str, str], Bucket] = OrderedDict()
+        self._good: OrderedDict[bytes, None] = OrderedDict()
+
+    def accepted(self, token: str) -> None:
+        """Remember that a token was accepted: its requests now count against the token."""
+        key = _digest(token)
+        self._good[key] = None
+        self._good.move_to_end(key)
+        if len(self._good) > BUCKETS:
+            self._good.popitem(last=False)
+
+    def check(self, address: str, token: str | None) -> None:
+        """Take one request from the right bucket, or raise the 429."""
+        config = self.config
+        if token is not None and _digest(token) in self._good:
+            self._take(("token", token), config.token_rate, config.token_burst)
+        else:
+            self._take(("address", address), config.anonymous_rate, config.anonymous_burst)
+
+    def _take(self, key: tuple[str, str], rate: float, burst: int) -> None:
+        if rate <= 0:
+            return
+        now = time.monotonic()
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = Bucket(burst, now)
+            if len(self._buckets) > BUCKETS:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+            bucket.level = min(float(burst), bucket.level + (now - bucket.stamp) * rate)
+            bucket.stamp = now
+        if bucket.level < 1.0:
+            wait = max(1, math.ceil((1.0 - bucket.level) / rate))
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"too many requests from this {key[0]}: try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
+        bucket.level -= 1.0
+
+
+def _digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()[:16]
+
+
+def credential(request: Request[Any, Any, Any]) -> str | None:
+    """Return the token a request carries (header or ``?token=``), unchecked."""
+    header = request.headers.get("authorization")
+    if header:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() == "bearer" and token.strip():
+            return token.strip()
+        return header
+    return request.query_params.get("token") or None
+
+
+def address(request: Request[Any, Any, Any]) -> str:
+    """Return the client address a request came from."""
+    client = request.client
+    return client.host if client is not None else "unknown"
+
+
+async def before_request(request: Request[Any, Any, Any]) -> None:
+    """Apply the rate limits, then check the body of a request that has one."""
+    limiter: Limiter | None = request.app.state.get("limiter")
+    if limiter is not None:
+        limiter.check(address(request), credential(request))
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return
+    body = await request.body()
+    if not body:
+        return  # the route says what body it needs
+    media, _ = request.content_type
+    if media != "application/json" and not media.endswith("+json"):
+        shown = f"{media!r}" if media else "no Content-Type"
+        raise ApiError(415, "unsupported_media_type", f"the body must be JSON, not {shown}")
+    try:
+        limits.check_json(body)
+    except limits.InvalidJson as exc:
+        raise ApiError(400, exc.code, f"the JSON body is refused: {exc}") from None
