@@ -1,0 +1,51 @@
+"""Gunsen: The Battle for Toshi Ranbo — seven clans fight for a city (2-6 players)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamehall.core import GameSpec, hookimpl
+
+from .commands import COMMANDS
+from .events import EVENTS
+from .hooks import Defaults, GunsenSpecs
+from .rules import Gunsen
+from .state import Options, State
+
+GAME = GameSpec(
+    id="gunsen",
+    name="Gunsen: The Battle for Toshi Ranbo",
+    version="1.0.0",
+    rules=Gunsen,
+    state=State,
+    min_players=2,
+    max_players=6,
+    options=Options,
+    hookspecs=(GunsenSpecs,),
+    hookimpls=(Defaults(),),
+    hidden_information=True,
+    description="Order your clan's armies to take Toshi Ranbo: the first to seven achievements wins.",
+    rules_doc="docs/rules/gunsen.md",
+)
+
+
+@hookimpl
+def gamehall_games() -> list[GameSpec]:
+    """Register Gunsen."""
+    return [GAME]
+
+
+@hookimpl
+def gamehall_event_types() -> list[type]:
+    """Declare Gunsen's events."""
+    return list(EVENTS)
+
+
+@hookimpl
+def gamehall_command_types() -> list[type]:
+    """Declare Gunsen's commands."""
+    return list(COMMANDS)
+
+
+def _unused(view: Any) -> None:
+    return None
