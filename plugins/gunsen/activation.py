@@ -51,8 +51,11 @@ def activate(p: Play, seat: int, column: int) -> None:
 def proceed(p: Play) -> None:
     """Resolve actions until one needs a decision; at the end, fight or end the turn."""
     seat = p.state.turn
+    changed = True
     while True:
-        settle(p)
+        if changed:
+            settle(p)
+        changed = False
         activation = p.state.activation
         if activation is None:
             return
@@ -70,6 +73,7 @@ def proceed(p: Play) -> None:
         if head.kind in GAINS:
             p.emit(ev.Gained(seat=seat, resource=head.kind, amount=head.amount, source=head.source))
             p.emit(ev.ActionUsed(seat=seat))
+            changed = True
         else:
             p.emit(ev.ActionSkipped(seat=seat, kind=head.kind, source=head.source))
 

@@ -35,19 +35,21 @@ def check_seat(p: Play, seat: int, fighting: bool) -> None:
     player = state.players[seat]
     if not player.clan:
         return
-    if len(player.buildings) == 2 and not earned(state, seat, "buildings"):
+    have = player.achievements
+    if len(player.buildings) == 2 and "buildings" not in have:
         p.award(seat, "buildings")
-    if len(player.tactics) >= cat.limits.tactics and not earned(state, seat, "tactics"):
+    if len(player.tactics) >= cat.limits.tactics and "tactics" not in have:
         p.award(seat, "tactics")
-    if all(player.noble) and not earned(state, seat, "noble"):
+    if all(player.noble) and "noble" not in have:
         p.award(seat, "noble")
-    if len(player.tokens) >= cat.limits.tokens and not earned(state, seat, "villages"):
+    if len(player.tokens) >= cat.limits.tokens and "villages" not in have:
         p.award(seat, "villages")
     if fighting:
         return  # troops on the combat's space count only after the combat (GUN-OBJ-2)
-    if not earned(p.state, seat, "shrines") and shrines_held(p.state, seat) >= 2:
+    if "shrines" not in have and shrines_held(p.state, seat) >= 2:
         p.award(seat, "shrines")
-    check_objectives(p, seat)
+    if have.count("objective") < 2:
+        check_objectives(p, seat)
 
 
 def shrines_held(state: State, seat: int) -> int:
@@ -80,9 +82,15 @@ def check_objectives(p: Play, seat: int) -> None:
 Condition = Callable[[Catalog, State, int, int, str], bool]
 
 
-def _spaces(cat: Catalog, state: State, seat: int) -> list[int]:
-    row, fort = state.troops[seat], state.forts[seat]
-    return [space for space, n in enumerate(row) if n and space != fort]
+def _spaces_held(cat: Catalog, state: State, seat: int, amount: int, column: str) -> bool:
+    row = state.troops[seat]
+    return len(row) - row.count(0) - (row[state.forts[seat]] > 0) >= amount
+
+
+def _full_army(cat: Catalog, state: State, seat: int, amount: int, column: str) -> bool:
+    row = bytearray(state.troops[seat])
+    row[state.forts[seat]] = 0
+    return max(row) >= amount
 
 
 def _villages(cat: Catalog, state: State, seat: int, amount: int, column: str) -> bool:
@@ -108,11 +116,11 @@ def _enemy_fort(cat: Catalog, state: State, seat: int, amount: int, column: str)
 
 CONDITIONS: dict[str, Condition] = {
     "troops_on_board": lambda c, s, seat, n, col: on_board(s, seat) >= n,
-    "spaces_held": lambda c, s, seat, n, col: len(_spaces(c, s, seat)) >= n,
+    "spaces_held": _spaces_held,
     "villages_held": _villages,
     "towers_held": _towers,
     "near_toshi_ranbo": _near_toshi,
-    "full_army": lambda c, s, seat, n, col: any(s.troops[seat][x] >= n for x in _spaces(c, s, seat)),
+    "full_army": _full_army,
     "heroes": lambda c, s, seat, n, col: len(s.players[seat].heroes) >= n,
     "column_cards": lambda c, s, seat, n, col: len(s.players[seat].columns[COLOURS.index(col)]) >= n,
     "every_column": lambda c, s, seat, n, col: min(map(len, s.players[seat].columns)) >= n,

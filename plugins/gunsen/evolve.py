@@ -24,11 +24,11 @@ def _add(state: State, seat: int, resource: str, amount: int) -> State:
 
 
 def _troops(state: State, seat: int, changes: dict[int, int], supply: int = 0) -> State:
-    row = list(state.troops[seat])
+    row = bytearray(state.troops[seat])
     for space, delta in changes.items():
         row[space] += delta
     rows = list(state.troops)
-    rows[seat] = tuple(row)
+    rows[seat] = bytes(row)
     state = replace(state, troops=tuple(rows))
     if supply:
         state = _player(state, seat, supply=state.players[seat].supply + supply)
@@ -79,7 +79,7 @@ def board_set_up(state: State, e: ev.BoardSetUp) -> State:
         forts=e.forts,
         towers=e.towers,
         shrines=e.shrines,
-        troops=tuple((0,) * e.spaces for _ in state.players),
+        troops=tuple(bytes(e.spaces) for _ in state.players),
         upgrades=(*upgrades, NOBODY),
     )
 

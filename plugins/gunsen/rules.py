@@ -21,28 +21,11 @@ from . import view as view_
 from .catalog import Catalog
 from .components import load_pieces
 from .evolve import EVOLVE, new_players
+from .names import PROMPTS
 from .play import GameOver, Play
 from .score import outcome
 from .state import NOBODY, Options, State
 
-PROMPTS = {
-    "clan": "choose your clan",
-    "choose": "take an order card from the row",
-    "place": "place the order card on its column or on a noble-action space",
-    "noble_card": "take a second order card from the row",
-    "column": "choose the column to activate",
-    "hero": "recruit a hero and place it",
-    "special": "put a special order on a column",
-    "act": "use or skip the column's next action",
-    "tribute": "pay Bayushi Aramoro's tribute or lose your heroes' symbols",
-    "ride": "let Moto Chagatai ride to the combat or not",
-    "reroll": "reroll dice or stop",
-    "keep": "keep your dice",
-    "swap": "swap two kept dice with Togashi Yokuni or not",
-    "retreat": "retreat your troops",
-    "relocate": "place your hero left without troops",
-    "steal": "take a village token of the loser",
-}
 
 Handler = Callable[[Play, int, Any], None]
 

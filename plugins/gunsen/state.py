@@ -41,10 +41,9 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     steal_choice: Literal["winner", "loser"] = "winner"  # GUN-COMBAT-14
     row_replacements: Literal["once", "repeat"] = "once"  # GUN-ORDER-4
-    side: Literal["auto", "small", "large"] = "auto"  # GUN-SETUP-1
 
 
-class Player(msgspec.Struct, frozen=True, gc=False):
+class Player(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """A clan: resources, clan board, cards, heroes, buildings, tokens and achievements.
 
     ``columns`` hold order cards and special orders, top (newest) first. ``noble`` holds the
@@ -83,7 +82,7 @@ class Step(msgspec.Struct, frozen=True, array_like=True, gc=False):
     source: str = ""
 
 
-class Activation(msgspec.Struct, frozen=True, gc=False):
+class Activation(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """A column being activated: the actions left (the first is the current one).
 
     ``tower_after``: the move just made may still be followed by a watchtower move;
@@ -99,7 +98,7 @@ class Activation(msgspec.Struct, frozen=True, gc=False):
     one_shots: tuple[str, ...] = ()
 
 
-class Selection(msgspec.Struct, frozen=True, gc=False):
+class Selection(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """The army picked up for the move in progress (``tower``: a watchtower move)."""
 
     space: int
@@ -108,7 +107,7 @@ class Selection(msgspec.Struct, frozen=True, gc=False):
     tower: bool = False
 
 
-class Combat(msgspec.Struct, frozen=True, gc=False):
+class Combat(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """A combat in progress on ``space``. Pairs are (attacker, defender).
 
     ``ignored``: that side ignores the symbols and abilities of its heroes (Bayushi Aramoro);
@@ -129,10 +128,11 @@ class Combat(msgspec.Struct, frozen=True, gc=False):
     loser: int = NOBODY
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, omit_defaults=True):
     """The whole match.
 
-    ``troops[seat][space]`` counts troops; ``villages`` pairs each village space with its
+    ``troops[seat][space]`` counts troops (one byte per space: a view stays small, which
+    keeps every seat's view cheap to encode and check); ``villages`` pairs each village space with its
     face-down token ("" once taken); ``upgrades`` holds, per column colour, the seat owning
     that upgrade tile (``NOBODY``: still on its shrine or on Toshi Ranbo, ``BOX``: unused).
     ``reshuffled``: the deck is the shuffled discard pile, every card of it seen before.
@@ -142,7 +142,7 @@ class State(msgspec.Struct, frozen=True):
     side: str = ""
     options: Options = Options()
     start: int = 0
-    troops: tuple[tuple[int, ...], ...] = ()
+    troops: tuple[bytes, ...] = ()
     forts: tuple[int, ...] = ()
     towers: tuple[int, ...] = ()
     shrines: tuple[tuple[int, str], ...] = ()
