@@ -125,24 +125,40 @@ def act_options(cat: Catalog, state: State, seat: int) -> list[Command]:
 # -- building and tactics (GUN-BUILD, GUN-TACTIC) --------------------------------------------
 
 
-def build_spaces(cat: Catalog, state: State, seat: int) -> list[int]:
-    """Return where a seat may build (GUN-BUILD-2, GUN-BUILD-3)."""
+def _reach(cat: Catalog, state: State, seat: int) -> set[int]:
     board = cat.boards[state.side]
     row, fort = state.troops[seat], state.forts[seat]
     armies = [s for s, n in enumerate(row) if n and s != fort]
     near = set(armies) | set(board.neighbours[fort])
     for space in armies:
         near.update(board.neighbours[space])
-    tokens = {space for space, token in state.villages if token}
-    out = []
-    for space in sorted(near):
-        if board.kinds[space] in ("fort", "toshi_ranbo", "watchtower", "shrine") or space in tokens:
-            continue
-        if any(r[space] for other, r in enumerate(state.troops) if other != seat):
-            continue
-        if building_at(state, space) is None:
-            out.append(space)
-    return out
+    return near
+
+
+TILES = {"fort": "a fort", "toshi_ranbo": "Toshi Ranbo", "watchtower": "a watchtower",
+         "shrine": "a shrine"}  # fmt: skip
+
+
+def build_refusal(cat: Catalog, state: State, seat: int, space: int) -> tuple[str, str] | None:
+    """Return (rule, reason) when the seat may not build on a space, else ``None``."""
+    kind = cat.boards[state.side].kinds[space]
+    if kind in TILES:
+        return "GUN-BUILD-3", f"no building goes on {TILES[kind]}"
+    if any(token for s, token in state.villages if s == space):
+        return "GUN-BUILD-3", "no building goes on a village whose token still lies there"
+    if any(r[space] for other, r in enumerate(state.troops) if other != seat):
+        return "GUN-BUILD-3", "no building goes on a space with enemy troops"
+    if building_at(state, space) is not None:
+        return "GUN-BUILD-3", "that space already has a building"
+    if space not in _reach(cat, state, seat):
+        return "GUN-BUILD-2", "build where the clan has an army, next to one, or next to its fort"
+    return None
+
+
+def build_spaces(cat: Catalog, state: State, seat: int) -> list[int]:
+    """Return where a seat may build (GUN-BUILD-2, GUN-BUILD-3)."""
+    near = _reach(cat, state, seat)
+    return [s for s in sorted(near) if build_refusal(cat, state, seat, s) is None]
 
 
 def build_options(cat: Catalog, state: State, seat: int) -> list[Build]:
@@ -235,12 +251,9 @@ def build(p: Play, seat: int, command: Build) -> None:
         raise IllegalCommand("that building is already built", "GUN-BUILD-1")
     if card.cost > player.wood:
         raise IllegalCommand(f"{card.name} costs {card.cost} wood", "GUN-BUILD-1")
-    if command.space not in build_spaces(cat, state, seat):
-        raise IllegalCommand(
-            "a building goes on a space without tile or token, enemy troops or building, where the "
-            "clan has an army, next to one, or next to its fort",
-            "GUN-BUILD-2",
-        )
+    refusal = build_refusal(cat, state, seat, command.space)
+    if refusal is not None:
+        raise IllegalCommand(refusal[1], refusal[0])
     p.emit(ev.BuildingBuilt(seat=seat, building=card.id, space=command.space, cost=card.cost))
 
 

@@ -45,7 +45,7 @@ def check_seat(p: Play, seat: int, fighting: bool) -> None:
     if len(player.tokens) >= cat.limits.tokens and "villages" not in have:
         p.award(seat, "villages")
     if fighting:
-        return  # troops on the combat's space count only after the combat (GUN-OBJ-2)
+        return  # troops on the combat's space count only after the combat (GUN-COMBAT-14)
     if "shrines" not in have and shrines_held(p.state, seat) >= 2:
         p.award(seat, "shrines")
     if have.count("objective") < 2:
@@ -207,6 +207,6 @@ def end_of_turn_effects(p: Play, seat: int) -> None:
     for hero, space in p.state.players[seat].heroes:
         if cat.heroes[hero].ability != "reinforce" or not p.state.players[seat].supply:
             continue
-        # The five-troop cap still holds: with five there, no troop comes (GUN-HERO-9).
+        # The five-troop cap still holds: with five there, no troop comes (GUN-HERO-7).
         if p.state.troops[seat][space] < cap(cat, p.state, seat, space):
             p.emit(ev.TroopAdded(seat=seat, space=space, hero=hero))

@@ -74,11 +74,11 @@ def _combat(p: Play) -> Combat:
     return combat
 
 
-# -- start of the combat (GUN-HERO-5..8) -------------------------------------------------------
+# -- start of the combat (GUN-HERO-6, GUN-HERO-9, GUN-HERO-11) ---------------------------------
 
 
 def begin(p: Play) -> None:
-    """Start the combat: Bayushi Aramoro's tribute comes first (GUN-HERO-5)."""
+    """Start the combat: Bayushi Aramoro's tribute comes first (GUN-HERO-6)."""
     combat = _combat(p)
     for seat in (combat.attacker, combat.defender):
         if has_ability(p.cat, p.state, seat, combat.space, "tribute"):
@@ -106,7 +106,7 @@ def pay_tribute(p: Play, seat: int, command: PayTribute) -> None:
 
 
 def rider(p: Play, seat: int) -> str:
-    """Return Moto Chagatai if he may ride to this combat (GUN-HERO-6), else ""."""
+    """Return Moto Chagatai if he may ride to this combat (GUN-HERO-9), else ""."""
     state, combat = p.state, _combat(p)
     for hero, space in state.players[seat].heroes:
         if p.cat.heroes[hero].ability == "ride" and space != combat.space:
@@ -134,7 +134,7 @@ def ride(p: Play, seat: int, command: Ride) -> None:
 
 
 def start(p: Play) -> None:
-    """Toturi the Black adds a troop to his army (GUN-HERO-8), then the defender rolls."""
+    """Toturi the Black adds a troop to his army (GUN-HERO-11), then the defender rolls."""
     combat = _combat(p)
     for seat in (combat.attacker, combat.defender):
         hero = ability(p, seat, "ronin")
@@ -250,7 +250,7 @@ def swap_options(p: Play, seat: int) -> list[Command]:
 
 
 def swap_stage(p: Play) -> None:
-    """Ask Togashi Yokuni's owner whether to swap two kept dice (GUN-HERO-7)."""
+    """Ask Togashi Yokuni's owner whether to swap two kept dice (GUN-HERO-10)."""
     combat = _combat(p)
     for seat in (combat.attacker, combat.defender):
         if ability(p, seat, "swap_die") and swap_options(p, seat):
@@ -262,7 +262,7 @@ def swap_stage(p: Play) -> None:
 def swap(p: Play, seat: int, command: SwapDice) -> None:
     """Swap the two dice."""
     if command not in swap_options(p, seat):
-        raise IllegalCommand("swap one of your kept dice with a different kept die", "GUN-HERO-7")
+        raise IllegalCommand("swap one of your kept dice with a different kept die", "GUN-HERO-10")
     p.emit(ev.DiceSwapped(seat=seat, mine=command.mine, theirs=command.theirs))
     resolve(p)
 
@@ -273,7 +273,7 @@ def decline_swap(p: Play, seat: int) -> None:
     resolve(p)
 
 
-# -- deaths, winner, retreat (GUN-COMBAT-4..12) ------------------------------------------------
+# -- deaths, winner, retreat (GUN-COMBAT-3..11) ------------------------------------------------
 
 
 def _dice_symbols(p: Play, faces: tuple[str, ...]) -> Symbols:
@@ -312,7 +312,7 @@ def resolve(p: Play) -> None:
 
 
 def retreat_options(p: Play, seat: int) -> list[int]:
-    """Return where the loser's army may retreat (GUN-COMBAT-11)."""
+    """Return where the loser's army may retreat (GUN-COMBAT-9, GUN-COMBAT-10)."""
     state, combat = p.state, _combat(p)
     troops = state.troops[seat][combat.space]
     spaces = retreat_spaces(p.cat, state, seat, troops, combat.space)
@@ -339,7 +339,7 @@ def retreat(p: Play, seat: int, command: Retreat) -> None:
     if command.to not in retreat_options(p, seat):
         raise IllegalCommand(
             "all troops retreat together to the fort or a clan building the clan controls",
-            "GUN-COMBAT-11",
+            "GUN-COMBAT-9",
         )
     _retreat(p, seat, command.to)
     relocate_stage(p)
@@ -404,7 +404,7 @@ def place_hero(p: Play, seat: int, command: PlaceHero) -> None:
     relocate_stage(p)
 
 
-# -- the stolen token and the end of the combat (GUN-COMBAT-13..15) ----------------------------
+# -- the stolen token and the end of the combat (GUN-COMBAT-12..14) ----------------------------
 
 
 def thief_and_victim(p: Play) -> tuple[int, int, int]:
@@ -431,7 +431,7 @@ def steal_stage(p: Play) -> None:
 def steal(p: Play, seat: int, command: StealToken) -> None:
     """Take the chosen token."""
     if command.token not in p.state.players[_combat(p).loser].tokens:
-        raise IllegalCommand("that token is not on the loser's clan board", "GUN-COMBAT-13")
+        raise IllegalCommand("that token is not on the loser's clan board", "GUN-COMBAT-12")
     _steal(p, command.token)
 
 
@@ -446,7 +446,8 @@ def _steal(p: Play, token: str) -> None:
 
 
 def finish(p: Play) -> None:
-    """Toshi Ranbo's achievements for its winner, then objectives, then the end of the turn."""
+    """Toshi Ranbo's achievements for its winner (GUN-COMBAT-13), then objectives, then the
+    end of the turn."""
     combat = _combat(p)
     toshi = p.board.toshi_ranbo
     if combat.space == toshi and combat.winner != NOBODY:

@@ -211,7 +211,7 @@ class CombatArose(GunsenEvent, frozen=True):
 
 
 class ToshiRanboEntered(GunsenEvent, frozen=True):
-    """The first army entered Toshi Ranbo; the tile turned to its occupied side (GUN-TOSHI-1)."""
+    """The first army entered Toshi Ranbo; the tile turned to its occupied side (GUN-TOSHI-2)."""
 
     seat: int
 
@@ -261,7 +261,7 @@ class TributeDecided(GunsenEvent, frozen=True):
 
 
 class HeroRode(GunsenEvent, frozen=True):
-    """Moto Chagatai rode to the combat before it began (GUN-HERO-6)."""
+    """Moto Chagatai rode to the combat before it began (GUN-HERO-9)."""
 
     seat: int
     hero: str
@@ -307,7 +307,7 @@ class DiceKept(GunsenEvent, frozen=True):
 
 
 class DiceSwapped(GunsenEvent, frozen=True):
-    """Togashi Yokuni swapped a kept die with one of the opponent's (GUN-HERO-7)."""
+    """Togashi Yokuni swapped a kept die with one of the opponent's (GUN-HERO-10)."""
 
     seat: int
     mine: str
@@ -321,7 +321,7 @@ class SwapDeclined(GunsenEvent, frozen=True):
 
 
 class CombatResolved(GunsenEvent, frozen=True):
-    """Deaths and the winner of a combat (GUN-COMBAT-5..9); pairs are (attacker, defender).
+    """Deaths and the winner of a combat (GUN-COMBAT-3..8); pairs are (attacker, defender).
 
     ``winner`` is -1 when nobody won; ``loser`` is the side that must retreat (-1: none).
     """
@@ -336,7 +336,7 @@ class CombatResolved(GunsenEvent, frozen=True):
 
 
 class ArmyRetreated(GunsenEvent, frozen=True):
-    """The loser's troops and heroes went to its fort or a controlled building (GUN-COMBAT-11)."""
+    """The loser's troops and heroes went to its fort or a controlled building (GUN-COMBAT-9)."""
 
     seat: int
     origin: int
@@ -354,7 +354,7 @@ class HeroPlaced(GunsenEvent, frozen=True):
 
 
 class TokenStolen(GunsenEvent, frozen=True):
-    """The winner took a village token of the loser and its reward (GUN-COMBAT-13)."""
+    """The winner took a village token of the loser and its reward (GUN-COMBAT-12)."""
 
     seat: int
     victim: int
@@ -435,7 +435,7 @@ class TurnEnded(GunsenEvent, frozen=True):
 
 
 class GameWon(GunsenEvent, frozen=True):
-    """A clan placed its seventh achievement marker and won at once (GUN-ACH-6)."""
+    """A clan placed its seventh achievement marker and won at once (GUN-ACH-7)."""
 
     seat: int
     box: str

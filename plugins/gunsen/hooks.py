@@ -42,7 +42,7 @@ class GunsenSpecs:
 
         Fires once when the rules are built; every list is used, a later card with the same
         ``id`` replaces an earlier one. A card with ``players = 5`` is used with five or six
-        players only (GUN-SETUP-8). The default returns the deck of the box (GUN-COMP-3).
+        players only (GUN-SETUP-9). The default returns the deck of the box (GUN-COMP-3).
         """
 
     @hookspec
@@ -71,7 +71,7 @@ class GunsenSpecs:
 
     @hookspec(firstresult=True)
     def gunsen_markers_to_win(self) -> int:
-        """Return how many achievement markers win the game (GUN-ACH-6).
+        """Return how many achievement markers win the game (GUN-ACH-7).
 
         Fires once when the rules are built; stops at the first non-``None`` result. The
         default is the seven markers of a clan.

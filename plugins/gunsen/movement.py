@@ -109,12 +109,16 @@ def check_select(cat: Catalog, state: State, seat: int, command: SelectArmy) -> 
         raise IllegalCommand(f"only {present} troops stand there", "GUN-MOVE-1")
     heroes = heroes_at(state, seat, command.space)
     if command.hero and command.hero not in heroes:
-        raise IllegalCommand("that hero is not with this army", "GUN-HERO-5")
+        raise IllegalCommand("that hero is not with this army", "GUN-HERO-3")
     if command.troops == present and heroes and not command.hero and command.space != state.forts[seat]:
         raise IllegalCommand("a hero never stays behind without troops", "GUN-HERO-3")
-    selection = Selection(command.space, command.troops, command.hero, command.tower)
-    if not destinations(cat, state, seat, selection):
-        raise IllegalCommand("that army has no space it may move to", "GUN-MOVE-1")
+    reasons = [
+        entry_refusal(cat, state, seat, to, command.troops, command.hero)
+        for to in targets(cat, state, seat, command.space, command.tower)
+    ]
+    if all(reasons):
+        rule, reason = next((r for r in reasons if r and r[0] != "GUN-FORT-2"), reasons[0] or ("", ""))
+        raise IllegalCommand(f"that army has no space it may move to: {reason}", rule or "GUN-MOVE-1")
 
 
 def select(p: Play, seat: int, command: SelectArmy) -> None:
@@ -137,12 +141,13 @@ def move(p: Play, seat: int, command: MoveArmy) -> None:
         raise IllegalCommand(refusal[1], refusal[0])
     first_entry = command.to == p.board.toshi_ranbo and not state.taken
     enemies = [s for s in occupants(state, command.to) if s != seat]
+    if enemies:  # the combat is there from the moment the army enters (GUN-MOVE-9)
+        p.emit(ev.CombatArose(space=command.to, attacker=seat, defender=enemies[0]))
     p.emit(ev.ArmyMoved(seat=seat, origin=selection.space, to=command.to,
                         troops=selection.troops, hero=selection.hero, tower=selection.tower))  # fmt: skip
     if not selection.tower:
         p.emit(ev.ActionUsed(seat=seat))
     if enemies:
-        p.emit(ev.CombatArose(space=command.to, attacker=seat, defender=enemies[0]))
         p.emit(ev.MovementLapsed(seat=seat, reason="combat"))
     elif first_entry:
         p.emit(ev.ToshiRanboEntered(seat=seat))

@@ -54,7 +54,7 @@ class Play(Emitter[State]):
             self.emit(ev.Asked(seat=seat, phase=phase))
 
     def award(self, seat: int, box: str, objective: str = "") -> None:
-        """Place an achievement marker; the last marker wins at once (GUN-ACH-1, GUN-ACH-6)."""
+        """Place an achievement marker; the last marker wins at once (GUN-ACH-1, GUN-ACH-7)."""
         self.emit(ev.AchievementEarned(seat=seat, box=box, objective=objective))
         self.check_win(seat, box)
 

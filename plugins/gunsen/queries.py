@@ -80,7 +80,7 @@ def has_ability(cat: Catalog, state: State, seat: int, space: int, ability: str)
 
 
 def cap(cat: Catalog, state: State, seat: int, space: int, hero: str = "") -> int:
-    """Return how many troops of a seat a space may hold (GUN-MOVE-2, GUN-HERO-8).
+    """Return how many troops of a seat a space may hold (GUN-MOVE-2, GUN-HERO-11).
 
     The fort and a camp the seat controls hold any number; Toturi the Black (arriving or
     already there) raises the cap by one.

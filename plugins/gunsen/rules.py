@@ -104,7 +104,7 @@ class Gunsen(Rules[State]):
     def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
         """Return the events of a command, or refuse it with the rule it breaks."""
         if state.phase == "over":
-            raise IllegalCommand("the game is over", "GUN-ACH-6")
+            raise IllegalCommand("the game is over", "GUN-ACH-7")
         seat = state.asked
         if ctx.seat is not None and ctx.seat != seat:
             raise IllegalCommand("it is another player's decision now", "GUN-TURN-1")
@@ -117,12 +117,21 @@ class Gunsen(Rules[State]):
                 f"that is not possible now: the game waits for this: {PROMPTS[state.phase]}",
                 "GUN-TURN-1",
             )
+        self._check_spaces(state, command)
         p = self.play(state, lambda: ctx.rng)
         try:
             handler(p, seat, command)
         except GameOver:
             pass
         return p.events
+
+    def _check_spaces(self, state: State, command: Command) -> None:
+        """Refuse a space number the board side does not have."""
+        size = len(self.cat.boards[state.side].spaces) if state.side else 0
+        for field in ("space", "to"):
+            value = getattr(command, field, None)
+            if value is not None and not 0 <= value < size:
+                raise IllegalCommand(f"the board has no space {value}", "GUN-SETUP-1")
 
     def evolve(self, state: State, event: Event) -> State:
         """Apply one event."""
@@ -142,7 +151,7 @@ class Gunsen(Rules[State]):
         return options(self, state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
-        """Return the winner once a clan has placed all its markers (GUN-ACH-6)."""
+        """Return the winner once a clan has placed all its markers (GUN-ACH-7)."""
         return outcome(self.cat, state) if state.winner != NOBODY else None
 
     def view(self, state: State, seat: int | None) -> State:

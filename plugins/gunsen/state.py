@@ -39,7 +39,7 @@ Phase = Literal[
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Game options: readings of open rules (docs/rules/gunsen.md names each one)."""
 
-    steal_choice: Literal["winner", "loser"] = "winner"  # GUN-COMBAT-14
+    steal_choice: Literal["winner", "loser"] = "winner"  # GUN-COMBAT-12
     row_replacements: Literal["once", "repeat"] = "once"  # GUN-ORDER-4
 
 

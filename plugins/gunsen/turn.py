@@ -101,7 +101,7 @@ def place(p: Play, seat: int, command: PlaceCard) -> None:
     if player.influence < level:
         raise IllegalCommand(f"this noble action costs {level} influence", "GUN-NOBLE-1")
     if not noble_possible(cat, state, seat, level):
-        raise IllegalCommand("this noble action has nothing to take now", f"GUN-NOBLE-{level + 1}")
+        raise IllegalCommand("this noble action has nothing to take now", "GUN-NOBLE-5")
     p.emit(ev.NobleActionBegun(seat=seat, level=level, card=state.card))
     p.ask(seat, NOBLE_PHASES[level])
 
