@@ -19,6 +19,7 @@ from . import combat, movement, setup, turn
 from . import commands as cmd
 from . import view as view_
 from .catalog import Catalog
+from .claims import settle
 from .components import load_pieces
 from .evolve import EVOLVE, new_players
 from .names import PROMPTS
@@ -121,6 +122,7 @@ class Gunsen(Rules[State]):
         p = self.play(state, lambda: ctx.rng)
         try:
             handler(p, seat, command)
+            settle(p)
         except GameOver:
             pass
         return p.events
