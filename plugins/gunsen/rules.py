@@ -110,7 +110,9 @@ class Gunsen(Rules[State]):
         if ctx.seat is not None and ctx.seat != seat:
             raise IllegalCommand("it is another player's decision now", "GUN-TURN-1")
         if state.phase == "act" and state.selection is not None:
-            handler = MOVE_TO if isinstance(command, cmd.MoveArmy) else None
+            if not isinstance(command, cmd.MoveArmy):
+                raise IllegalCommand("finish the move in progress first", "GUN-MOVE-5")
+            handler = MOVE_TO
         else:
             handler = HANDLERS.get((state.phase, type(command)))
         if handler is None:

@@ -132,10 +132,9 @@ def recruit_hero(p: Play, seat: int, command: RecruitHero) -> None:
     if command.hero not in hero_candidates(p.cat, p.state, seat):
         raise IllegalCommand("that hero cannot be recruited now", "GUN-HERO-1")
     if command.space not in hero_spaces(p.state, seat):
-        raise IllegalCommand(
-            "a hero goes on the fort or on a space with an own army and no other own hero",
-            "GUN-HERO-4",
-        )
+        if p.state.troops[seat][command.space]:
+            raise IllegalCommand("a clan has one hero per space outside its fort", "GUN-HERO-4")
+        raise IllegalCommand("a hero goes on the fort or on a space with an own army", "GUN-HERO-1")
     p.emit(ev.HeroRecruited(seat=seat, hero=command.hero, space=command.space))
     if p.state.activation is not None:
         p.ask(seat, "act")
