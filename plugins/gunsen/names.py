@@ -136,6 +136,32 @@ def card_text(component: str) -> str:
     return f"{head}: {'; '.join(parts) or 'nothing'}{price}"
 
 
+def column_text(cards: tuple[str, ...]) -> str:
+    """Return what a column's cards give together: their actions and combat symbols."""
+    cat = box()
+    actions: dict[str, int] = {}
+    symbols = Symbols()
+    names = []
+    for component in cards:
+        card = cat.cards.get(component)
+        if card is None:
+            names.append(pretty(component))
+            continue
+        if card.name:
+            names.append(card.name + (" (once)" if card.one_shot else ""))
+        for action in card.actions:
+            text = action_text(Action(action.kind, 1, action.resource)).removeprefix("1 ")
+            actions[text] = actions.get(text, 0) + action.amount
+        symbols = symbols + card.symbols
+    parts = [f"{n} x {text}" if n > 1 else text for text, n in actions.items()]
+    if symbols:
+        parts.append(f"in combat {symbols_text(symbols)}")
+    head = f"{len(cards)} card{'s' if len(cards) > 1 else ''}"
+    if names:
+        head += f" incl. {', '.join(names)}"
+    return f"{head}: {'; '.join(parts) or 'nothing'}"
+
+
 def hero_text(hero: str) -> str:
     """Return a hero with its symbols."""
     found = box().heroes.get(hero)

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from .components import COLUMN_NAMES
-from .names import PROMPTS, box, card_text, hero_text, name, seat_name, space_name, tactic_text
+from .names import (
+    PROMPTS,
+    box,
+    card_text,
+    hero_text,
+    name,
+    column_text,
+    seat_name,
+    space_name,
+    tactic_text,
+)
 from .state import HIDDEN, NOBODY, State
 
 KIND = {"toshi_ranbo": "T", "fort": "F", "watchtower": "W", "shrine": "S", "village": "v"}
@@ -53,9 +63,9 @@ def legend(view: State) -> list[str]:
     """Return what the map's letters mean and where the special pieces stand."""
     seats = ", ".join(f"{LETTERS[s]} = {seat_name(view, s)}" for s in range(view.count))
     out = [
-        f"Legend: {seats}; count+letter = troops of that clan, * = with a hero.",
-        "  T Toshi Ranbo, F fort, x unused fort, W watchtower, S shrine, V village with a "
-        "face-down token, v village without, u unique building, c camp, . plain.",
+        f"Legend: {seats}; 3a = three troops of a, * = with a hero; T Toshi Ranbo, F fort, "
+        "x unused fort, W watchtower, S shrine, V village with a face-down token, v village "
+        "without, u unique building, c camp, . plain.",
     ]
     shrines = ", ".join(space_name(view, s) for s, _ in view.shrines)
     toshi = "taken" if view.taken else "never entered"
@@ -81,20 +91,21 @@ def clan_lines(view: State, seat: int) -> list[str]:
     out = [head]
     for column, cards in enumerate(player.columns):
         upgraded = " (upgraded)" if view.upgrades[column] == seat else ""
-        text = " | ".join(card_text(c) for c in cards) or "no cards"
-        out.append(f"  {COLUMN_NAMES[column]}{upgraded}: {text}")
-    noble = ", ".join(f"{k + 1}: {'used' if c else 'free'}" for k, c in enumerate(player.noble))
-    out.append(f"  Noble actions {noble}.")
-    tactics = ", ".join(tactic_text(t) for t in player.tactics) or "none"
+        if cards:
+            out.append(f"  {COLUMN_NAMES[column]}{upgraded}: {column_text(cards)}")
+    noble = ", ".join(str(k + 1) for k, c in enumerate(player.noble) if c) or "none"
+    tactics = ", ".join(name(t) for t in player.tactics) or "none"
     hidden = sum(1 for t in player.hand if t == HIDDEN)
     hand = f"{hidden} hidden" if hidden else ", ".join(tactic_text(t) for t in player.hand) or "none"
-    out.append(f"  Tactics: {tactics}. Neutral tactics in hand: {hand}.")
+    out.append(f"  Noble actions used: {noble}. Tactics: {tactics}. In hand: {hand}.")
     heroes = ", ".join(f"{hero_text(h)} at {space_name(view, s)}" for h, s in player.heroes)
     buildings = ", ".join(f"{name(b)} at {space_name(view, s)}" for b, s in player.buildings)
-    out.append(f"  Heroes: {heroes or 'none'}. Buildings: {buildings or 'none'}.")
     tokens = ", ".join(box().tokens[t].reward if t in box().tokens else t for t in player.tokens)
     objectives = ", ".join(name(o) for o in player.objectives)
-    out.append(f"  Village tokens: {tokens or 'none'}. Objectives achieved: {objectives or 'none'}.")
+    extras = [f"heroes {heroes}" * bool(heroes), f"buildings {buildings}" * bool(buildings),
+              f"village tokens {tokens}" * bool(tokens), f"objectives {objectives}" * bool(objectives)]
+    if any(extras):
+        out.append("  " + "; ".join(e for e in extras if e) + ".")
     return out
 
 

@@ -64,7 +64,7 @@ def _unseen(pool: list[str], seen: list[str]) -> list[str]:
 def sample(cat: Catalog, seen: State, seat: int, rng: random.Random) -> State:
     """Return a state ``seat`` could be in: hidden parts drawn uniformly from what it has not
     seen, the rest exactly as its view shows."""
-    shown_cards = [*seen.row, *seen.discard]
+    shown_cards = [*seen.row, *seen.discard, *([seen.card] if seen.card else [])]
     for player in seen.players:
         shown_cards += [c for column in player.columns for c in column if c in cat.cards]
         shown_cards += [c for c in player.noble if c]
