@@ -26,7 +26,7 @@ GAME = GameSpec(
     hookspecs=(GunsenSpecs,),
     hookimpls=(Defaults(),),
     hidden_information=True,
-    description="Order your clan's armies to take Toshi Ranbo: the first to seven achievements wins.",
+    description="Lead a clan's armies to Toshi Ranbo: the first to seven achievements wins.",
     rules_doc="docs/rules/gunsen.md",
 )
 
@@ -90,7 +90,9 @@ def components_once(state: State) -> str | None:
         cards += [c for column in player.columns for c in column] + [c for c in player.noble if c]
         tokens += player.tokens
         if len(player.tokens) > 3 or len(player.tactics) > 3:
-            return f"{player.clan} holds {len(player.tokens)} tokens and {len(player.tactics)} tactics"
+            return (
+                f"{player.clan} holds {len(player.tokens)} tokens and {len(player.tactics)} tactics"
+            )
         if len(player.achievements) + 1 > 12:
             return f"{player.clan} has {len(player.achievements)} markers on boxes"
     cards = [c for c in cards if c != HIDDEN]

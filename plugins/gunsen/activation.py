@@ -13,8 +13,8 @@ from . import combat
 from . import events as ev
 from .catalog import Catalog
 from .claims import end_turn, settle
-from .heroes import hero_candidates, special_candidates
 from .commands import Build, BuyMove, BuyTactic, Gain, Recruit, Skip
+from .heroes import hero_candidates, special_candidates
 from .movement import selections, tower_available
 from .play import Play
 from .queries import building_at, recruit_spaces
@@ -40,9 +40,7 @@ def column_steps(cat: Catalog, state: State, seat: int, column: int) -> tuple[St
 def activate(p: Play, seat: int, column: int) -> None:
     """Activate a column and go through it."""
     state = p.state
-    one_shots = tuple(
-        c for c in state.players[seat].columns[column] if p.cat.cards[c].one_shot
-    )
+    one_shots = tuple(c for c in state.players[seat].columns[column] if p.cat.cards[c].one_shot)
     steps = column_steps(p.cat, state, seat, column)
     p.emit(ev.ColumnActivated(seat=seat, column=column, steps=steps, one_shots=one_shots))
     proceed(p)
@@ -199,7 +197,11 @@ def head(state: State) -> Step | None:
 def skip(p: Play, seat: int) -> None:
     """Skip the current action, stop an infinity action, or end the column (GUN-ACT-2)."""
     step = head(p.state)
-    p.emit(ev.ActionSkipped(seat=seat, kind=step.kind if step else "tower", source=step.source if step else ""))
+    p.emit(
+        ev.ActionSkipped(
+            seat=seat, kind=step.kind if step else "tower", source=step.source if step else ""
+        )
+    )
 
 
 def gain(p: Play, seat: int, command: Gain) -> None:
@@ -268,7 +270,7 @@ def buy_tactic(p: Play, seat: int, command: BuyTactic) -> None:
         raise IllegalCommand("a clan buys at most three tactics in a game", "GUN-TACTIC-2")
     if command.tactic not in tactic_options(cat, state, seat):
         raise IllegalCommand(
-            "a tactic comes from the clan's two tactics or its own two neutral tactics, paid in koku",
+            "a tactic comes from the clan's two tactics or its own two neutral tactics, for koku",
             "GUN-TACTIC-1",
         )
     tactic = cat.tactics[command.tactic]

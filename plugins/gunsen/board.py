@@ -73,7 +73,9 @@ class Board:
         where = {(s.q, s.r): i for i, s in enumerate(side.spaces)}
         self.neighbours = tuple(
             tuple(
-                where[(s.q + dq, s.r + dr)] for dq, dr in DIRECTIONS if (s.q + dq, s.r + dr) in where
+                where[(s.q + dq, s.r + dr)]
+                for dq, dr in DIRECTIONS
+                if (s.q + dq, s.r + dr) in where
             )
             for s in side.spaces
         )

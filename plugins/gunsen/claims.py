@@ -68,9 +68,9 @@ def check_objectives(p: Play, seat: int) -> None:
             continue
         test = CONDITIONS.get(objective.condition)
         if test is None:
-            met = bool(p.rules.hook.gunsen_objective_met(
-                state=p.state, seat=seat, objective=objective
-            ))
+            met = bool(
+                p.rules.hook.gunsen_objective_met(state=p.state, seat=seat, objective=objective)
+            )
         else:
             met = test(cat, p.state, seat, objective.amount, objective.column)
         if met:
@@ -110,7 +110,9 @@ def _near_toshi(cat: Catalog, state: State, seat: int, amount: int, column: str)
 def _enemy_fort(cat: Catalog, state: State, seat: int, amount: int, column: str) -> bool:
     board = cat.boards[state.side]
     row = state.troops[seat]
-    near = {n for other, fort in enumerate(state.forts) if other != seat for n in board.neighbours[fort]}
+    near = {
+        n for other, fort in enumerate(state.forts) if other != seat for n in board.neighbours[fort]
+    }
     return sum(1 for s in near if row[s]) >= amount
 
 
@@ -122,7 +124,9 @@ CONDITIONS: dict[str, Condition] = {
     "near_toshi_ranbo": _near_toshi,
     "full_army": _full_army,
     "heroes": lambda c, s, seat, n, col: len(s.players[seat].heroes) >= n,
-    "column_cards": lambda c, s, seat, n, col: len(s.players[seat].columns[COLOURS.index(col)]) >= n,
+    "column_cards": lambda c, s, seat, n, col: (
+        len(s.players[seat].columns[COLOURS.index(col)]) >= n
+    ),
     "every_column": lambda c, s, seat, n, col: min(map(len, s.players[seat].columns)) >= n,
     "resources": lambda c, s, seat, n, col: _resources(s, seat) >= n,
     "upgrades": lambda c, s, seat, n, col: s.upgrades.count(seat) >= n,

@@ -18,7 +18,6 @@ from .commands import Keep, PayTribute, PlaceHero, Reroll, Retreat, Ride, Skip, 
 from .components import Symbols
 from .play import Play, earned
 from .queries import (
-    building_at,
     cap,
     controls_army,
     has_ability,
@@ -139,8 +138,10 @@ def start(p: Play) -> None:
     for seat in (combat.attacker, combat.defender):
         hero = ability(p, seat, "ronin")
         space = combat.space
-        if hero and p.state.players[seat].supply and p.state.troops[seat][space] < cap(
-            p.cat, p.state, seat, space
+        if (
+            hero
+            and p.state.players[seat].supply
+            and p.state.troops[seat][space] < cap(p.cat, p.state, seat, space)
         ):
             p.emit(ev.TroopAdded(seat=seat, space=space, hero=hero))
     roll(p, combat.defender)
@@ -356,7 +357,7 @@ def stranded(state: State) -> list[tuple[int, str]]:
     """Return the heroes on the combat's space whose own troops are all gone."""
     combat = state.combat
     assert combat is not None
-    out = []
+    out: list[tuple[int, str]] = []
     for seat in (combat.attacker, combat.defender):
         if state.troops[seat][combat.space] or combat.space == state.forts[seat]:
             continue
@@ -370,9 +371,9 @@ def hero_refuges(p: Play, seat: int) -> list[int]:
     out = [state.forts[seat]]
     for player in state.players:
         for _, space in player.buildings:
-            if state.troops[seat][space] and not heroes_at(state, seat, space):
-                if controls_army(state, seat, space) and building_at(state, space) is not None:
-                    out.append(space)
+            free = not heroes_at(state, seat, space)
+            if free and state.troops[seat][space] and controls_army(state, seat, space):
+                out.append(space)
     return out
 
 
@@ -450,9 +451,10 @@ def finish(p: Play) -> None:
     end of the turn."""
     combat = _combat(p)
     toshi = p.board.toshi_ranbo
-    if combat.space == toshi and combat.winner != NOBODY:
-        if controls_army(p.state, combat.winner, toshi) and p.state.holder != combat.winner:
-            occupy(p, combat.winner)
+    winner = combat.winner
+    won_city = combat.space == toshi and winner != NOBODY and p.state.holder != winner
+    if won_city and controls_army(p.state, winner, toshi):
+        occupy(p, winner)
     p.emit(ev.CombatEnded(space=combat.space))
     settle(p)
     end_turn(p)

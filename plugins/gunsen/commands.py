@@ -8,7 +8,9 @@ import msgspec
 from gamehall.core import Command, namespaced
 
 Space = Annotated[int, msgspec.Meta(ge=0, le=200, description="space number on the board side")]
-Column = Annotated[int, msgspec.Meta(ge=0, le=3, description="0 Armory, 1 Recruit, 2 Influence, 3 Expand")]
+Column = Annotated[
+    int, msgspec.Meta(ge=0, le=3, description="0 Armory, 1 Recruit, 2 Influence, 3 Expand")
+]
 Count = Annotated[int, msgspec.Meta(ge=1, le=15, description="number of troops")]
 Faces = tuple[str, ...]
 

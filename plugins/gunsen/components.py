@@ -8,7 +8,6 @@ project's own design. :class:`Components` gathers them (with what expansions add
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable
 from importlib import resources
 from typing import Literal
 
@@ -241,14 +240,3 @@ def load_neutral() -> Neutral:
 def load_pieces() -> Pieces:
     """Return the clan board, tiles, tokens, die faces, boxes and setup numbers."""
     return msgspec.convert(_load("pieces.toml"), Pieces)
-
-
-def by_id(items: Iterable[msgspec.Struct]) -> dict[str, msgspec.Struct]:
-    """Index components by ``id``; a repeated id is an error."""
-    out: dict[str, msgspec.Struct] = {}
-    for item in items:
-        key = getattr(item, "id")
-        if key in out:
-            raise ValueError(f"component id {key!r} appears twice")
-        out[key] = item
-    return out

@@ -444,7 +444,8 @@ class GameWon(GunsenEvent, frozen=True):
 EVENTS: tuple[type[GunsenEvent], ...] = (
     BoardSetUp, VillagesDealt, DeckShuffled, RowRefilled, StartPlayerDrawn, ClanChosen,
     ClanSetUp, TacticsDealt, RowReplaced, CardTaken, CardPlaced, NobleActionBegun,
-    ColumnActivated, Gained, Asked, ActionUsed, ActionSkipped, ActivationEnded, TroopRecruited, MoveBought,
+    ColumnActivated, Gained, Asked, ActionUsed, ActionSkipped, ActivationEnded, TroopRecruited,
+    MoveBought,
     ArmySelected, ArmyMoved, MovementLapsed, CombatArose, ToshiRanboEntered, BuildingBuilt,
     TacticBought, HeroRecruited, SpecialOrderTaken, TributeDecided, HeroRode, TroopAdded,
     DiceThrown, DiceRerolled, RerollsStopped, DiceKept, DiceSwapped, SwapDeclined,

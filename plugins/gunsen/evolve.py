@@ -118,7 +118,7 @@ def tactics_dealt(state: State, e: ev.TacticsDealt) -> State:
 
 
 def asked(state: State, e: ev.Asked) -> State:
-    return replace(state, asked=e.seat, phase=e.phase)  # type: ignore[arg-type]
+    return replace(state, asked=e.seat, phase=e.phase)
 
 
 def row_replaced(state: State, e: ev.RowReplaced) -> State:
@@ -140,9 +140,7 @@ def noble_action_begun(state: State, e: ev.NobleActionBegun) -> State:
     player = state.players[e.seat]
     noble = list(player.noble)
     noble[e.level - 1] = e.card
-    state = _player(
-        state, e.seat, noble=tuple(noble), influence=player.influence - e.level
-    )
+    state = _player(state, e.seat, noble=tuple(noble), influence=player.influence - e.level)
     return replace(state, card="", noble=e.level)
 
 
@@ -192,8 +190,8 @@ def troop_recruited(state: State, e: ev.TroopRecruited) -> State:
 
 
 def move_bought(state: State, e: ev.MoveBought) -> State:
-    assert state.activation is not None
     state = _lapse_tower(_add(state, e.seat, e.resource, -1))
+    assert state.activation is not None
     bought = Step("move", 1, "", "bought")
     return _activation(state, steps=(bought, *state.activation.steps))
 
@@ -267,10 +265,10 @@ def special_order_taken(state: State, e: ev.SpecialOrderTaken) -> State:
 
 
 def tribute_decided(state: State, e: ev.TributeDecided) -> State:
-    assert state.combat is not None
     state = _add(state, e.seat, "influence", -e.amount) if e.amount else state
     if e.paid:
         return state
+    assert state.combat is not None
     ignored = list(state.combat.ignored)
     ignored[_side(state.combat, e.seat)] = True
     return _combat(state, ignored=tuple(ignored))
@@ -352,7 +350,9 @@ def token_stolen(state: State, e: ev.TokenStolen) -> State:
     if e.kept:
         state = _player(state, e.seat, tokens=(*thief.tokens, e.token), steals=thief.steals + 1)
     else:
-        state = replace(_player(state, e.seat, steals=thief.steals + 1), boxed=(*state.boxed, e.token))
+        state = replace(
+            _player(state, e.seat, steals=thief.steals + 1), boxed=(*state.boxed, e.token)
+        )
     return _reward(state, e.seat, e.reward, e.amount)
 
 
@@ -390,9 +390,7 @@ def hold_marker_returned(state: State, e: ev.HoldMarkerReturned) -> State:
 def achievement_earned(state: State, e: ev.AchievementEarned) -> State:
     player = state.players[e.seat]
     objectives = (*player.objectives, e.objective) if e.objective else player.objectives
-    return _player(
-        state, e.seat, achievements=(*player.achievements, e.box), objectives=objectives
-    )
+    return _player(state, e.seat, achievements=(*player.achievements, e.box), objectives=objectives)
 
 
 def fort_refilled(state: State, e: ev.FortRefilled) -> State:

@@ -32,7 +32,10 @@ def entry_refusal(
         if hero:
             strength += cat.heroes[hero].symbols.strength
         if strength < 5:
-            return "GUN-TOSHI-1", f"the first army to enter Toshi Ranbo needs strength 5, not {strength}"
+            return (
+                "GUN-TOSHI-1",
+                f"the first army to enter Toshi Ranbo needs strength 5, not {strength}",
+            )
     return None
 
 
@@ -101,7 +104,9 @@ def check_select(cat: Catalog, state: State, seat: int, command: SelectArmy) -> 
                 "GUN-TOWER-1",
             )
         if command.space != state.forts[seat] and command.space not in state.towers:
-            raise IllegalCommand("a watchtower move starts on a watchtower or the own fort", "GUN-TOWER-3")
+            raise IllegalCommand(
+                "a watchtower move starts on a watchtower or the own fort", "GUN-TOWER-3"
+            )
     elif not move_pending(state.activation):
         raise IllegalCommand("there is no move to make now", "GUN-MOVE-5")
     present = state.troops[seat][command.space]
@@ -110,15 +115,24 @@ def check_select(cat: Catalog, state: State, seat: int, command: SelectArmy) -> 
     heroes = heroes_at(state, seat, command.space)
     if command.hero and command.hero not in heroes:
         raise IllegalCommand("that hero is not with this army", "GUN-HERO-3")
-    if command.troops == present and heroes and not command.hero and command.space != state.forts[seat]:
+    if (
+        command.troops == present
+        and heroes
+        and not command.hero
+        and command.space != state.forts[seat]
+    ):
         raise IllegalCommand("a hero never stays behind without troops", "GUN-HERO-3")
     reasons = [
         entry_refusal(cat, state, seat, to, command.troops, command.hero)
         for to in targets(cat, state, seat, command.space, command.tower)
     ]
     if all(reasons):
-        rule, reason = next((r for r in reasons if r and r[0] != "GUN-FORT-2"), reasons[0] or ("", ""))
-        raise IllegalCommand(f"that army has no space it may move to: {reason}", rule or "GUN-MOVE-1")
+        rule, reason = next(
+            (r for r in reasons if r and r[0] != "GUN-FORT-2"), reasons[0] or ("", "")
+        )
+        raise IllegalCommand(
+            f"that army has no space it may move to: {reason}", rule or "GUN-MOVE-1"
+        )
 
 
 def select(p: Play, seat: int, command: SelectArmy) -> None:
@@ -143,8 +157,10 @@ def move(p: Play, seat: int, command: MoveArmy) -> None:
     enemies = [s for s in occupants(state, command.to) if s != seat]
     if enemies:  # the combat is there from the moment the army enters (GUN-MOVE-9)
         p.emit(ev.CombatArose(space=command.to, attacker=seat, defender=enemies[0]))
-    p.emit(ev.ArmyMoved(seat=seat, origin=selection.space, to=command.to,
-                        troops=selection.troops, hero=selection.hero, tower=selection.tower))  # fmt: skip
+    p.emit(ev.ArmyMoved(
+        seat=seat, origin=selection.space, to=command.to, troops=selection.troops,
+        hero=selection.hero, tower=selection.tower,
+    ))  # fmt: skip
     if not selection.tower:
         p.emit(ev.ActionUsed(seat=seat))
     if enemies:

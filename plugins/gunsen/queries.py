@@ -88,10 +88,9 @@ def cap(cat: Catalog, state: State, seat: int, space: int, hero: str = "") -> in
     if space == state.forts[seat]:
         return UNLIMITED
     found = building_at(state, space)
-    if found is not None and cat.buildings[found[1]].kind == "camp":
-        # An army that arrives on a camp without enemy troops controls it (GUN-BUILD-4).
-        if not _enemies(state, seat, space):
-            return UNLIMITED
+    camp = found is not None and cat.buildings[found[1]].kind == "camp"
+    if camp and not _enemies(state, seat, space):
+        return UNLIMITED  # an army arriving on a camp without enemies controls it (GUN-BUILD-4)
     limit = cat.limits.army
     if (hero and cat.heroes[hero].ability == "ronin") or has_ability(
         cat, state, seat, space, "ronin"

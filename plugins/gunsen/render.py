@@ -7,9 +7,9 @@ from .names import (
     PROMPTS,
     box,
     card_text,
+    column_text,
     hero_text,
     name,
-    column_text,
     seat_name,
     space_name,
     tactic_text,
@@ -63,9 +63,11 @@ def legend(view: State) -> list[str]:
     """Return what the map's letters mean and where the special pieces stand."""
     seats = ", ".join(f"{LETTERS[s]} = {seat_name(view, s)}" for s in range(view.count))
     out = [
-        f"Legend: {seats}; 3a = three troops of a, * = with a hero; T Toshi Ranbo, F fort, "
-        "x unused fort, W watchtower, S shrine, V village with a face-down token, v village "
-        "without, u unique building, c camp, . plain.",
+        (
+            f"Legend: {seats}; 3a = three troops of a, * = with a hero; T Toshi Ranbo, F fort, "
+            "x unused fort, W watchtower, S shrine, V village with a face-down token, v village "
+            "without, u unique building, c camp, . plain."
+        ),
     ]
     shrines = ", ".join(space_name(view, s) for s, _ in view.shrines)
     toshi = "taken" if view.taken else "never entered"
@@ -96,14 +98,20 @@ def clan_lines(view: State, seat: int) -> list[str]:
     noble = ", ".join(str(k + 1) for k, c in enumerate(player.noble) if c) or "none"
     tactics = ", ".join(name(t) for t in player.tactics) or "none"
     hidden = sum(1 for t in player.hand if t == HIDDEN)
-    hand = f"{hidden} hidden" if hidden else ", ".join(tactic_text(t) for t in player.hand) or "none"
+    hand = (
+        f"{hidden} hidden" if hidden else ", ".join(tactic_text(t) for t in player.hand) or "none"
+    )
     out.append(f"  Noble actions used: {noble}. Tactics: {tactics}. In hand: {hand}.")
     heroes = ", ".join(f"{hero_text(h)} at {space_name(view, s)}" for h, s in player.heroes)
     buildings = ", ".join(f"{name(b)} at {space_name(view, s)}" for b, s in player.buildings)
     tokens = ", ".join(box().tokens[t].reward if t in box().tokens else t for t in player.tokens)
     objectives = ", ".join(name(o) for o in player.objectives)
-    extras = [f"heroes {heroes}" * bool(heroes), f"buildings {buildings}" * bool(buildings),
-              f"village tokens {tokens}" * bool(tokens), f"objectives {objectives}" * bool(objectives)]
+    extras = [
+        f"heroes {heroes}" * bool(heroes),
+        f"buildings {buildings}" * bool(buildings),
+        f"village tokens {tokens}" * bool(tokens),
+        f"objectives {objectives}" * bool(objectives),
+    ]
     if any(extras):
         out.append("  " + "; ".join(e for e in extras if e) + ".")
     return out
@@ -115,7 +123,8 @@ def status(view: State) -> str:
         return f"{seat_name(view, view.winner)} placed its last achievement marker and won."
     if view.phase == "clan":
         return f"{seat_name(view, view.asked)} chooses a clan."
-    return f"Turn {view.turns}, {seat_name(view, view.turn)}: {seat_name(view, view.asked)} to {PROMPTS[view.phase]}."
+    who = seat_name(view, view.asked)
+    return f"Turn {view.turns}, {seat_name(view, view.turn)}: {who} to {PROMPTS[view.phase]}."
 
 
 def combat_line(view: State) -> list[str]:

@@ -27,7 +27,6 @@ from .play import GameOver, Play
 from .score import outcome
 from .state import NOBODY, Options, State
 
-
 Handler = Callable[[Play, int, Any], None]
 
 
@@ -109,10 +108,10 @@ class Gunsen(Rules[State]):
         seat = state.asked
         if ctx.seat is not None and ctx.seat != seat:
             raise IllegalCommand("it is another player's decision now", "GUN-TURN-1")
+        handler: Handler | None = MOVE_TO
         if state.phase == "act" and state.selection is not None:
             if not isinstance(command, cmd.MoveArmy):
                 raise IllegalCommand("finish the move in progress first", "GUN-MOVE-5")
-            handler = MOVE_TO
         else:
             handler = HANDLERS.get((state.phase, type(command)))
         if handler is None:

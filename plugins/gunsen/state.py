@@ -132,8 +132,8 @@ class State(msgspec.Struct, frozen=True, omit_defaults=True):
     """The whole match.
 
     ``troops[seat][space]`` counts troops (one byte per space: a view stays small, which
-    keeps every seat's view cheap to encode and check); ``villages`` pairs each village space with its
-    face-down token ("" once taken); ``upgrades`` holds, per column colour, the seat owning
+    keeps every seat's view cheap to encode and check); ``villages`` pairs each village space
+    with its face-down token ("" once taken); ``upgrades`` holds, per column colour, the seat owning
     that upgrade tile (``NOBODY``: still on its shrine or on Toshi Ranbo, ``BOX``: unused).
     ``reshuffled``: the deck is the shuffled discard pile, every card of it seen before.
     """

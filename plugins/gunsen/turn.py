@@ -89,7 +89,9 @@ def place(p: Play, seat: int, command: PlaceCard) -> None:
         raise IllegalCommand("name either a column or a noble-action space", "GUN-PLACE-1")
     if command.column is not None:
         if COLOURS[command.column] != cat.cards[state.card].colour:
-            raise IllegalCommand("an order card goes on the column of its own colour", "GUN-PLACE-1")
+            raise IllegalCommand(
+                "an order card goes on the column of its own colour", "GUN-PLACE-1"
+            )
         p.emit(ev.CardPlaced(seat=seat, card=state.card, column=command.column))
         activate(p, seat, command.column)
         return
@@ -155,7 +157,9 @@ def special_options(cat: Catalog, state: State, seat: int) -> list[Command]:
 def take_special(p: Play, seat: int, command: TakeSpecial) -> None:
     """Put a special order on a column: activate it (noble 3) or not (Innovation)."""
     if command.card not in special_candidates(p.cat, p.state, seat):
-        raise IllegalCommand("that is not one of the clan's special orders still to take", "GUN-SPECIAL-1")
+        raise IllegalCommand(
+            "that is not one of the clan's special orders still to take", "GUN-SPECIAL-1"
+        )
     if command.column not in special_columns(p.cat, command.card):
         raise IllegalCommand("a special order goes on a column of its colour", "GUN-SPECIAL-2")
     p.emit(ev.SpecialOrderTaken(seat=seat, card=command.card, column=command.column))

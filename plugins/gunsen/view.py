@@ -33,12 +33,11 @@ def view(state: State, seat: int | None) -> State:
 
 def redact(event: Event, seat: int | None) -> Event:
     """Blank what an event shows that ``seat`` may not see."""
-    kind = type(event)
-    if kind is ev.DeckShuffled:
+    if isinstance(event, ev.DeckShuffled):
         return replace(event, order=())
-    if kind is ev.VillagesDealt:
+    if isinstance(event, ev.VillagesDealt):
         return replace(event, tokens=_masked(event.tokens))
-    if kind is ev.TacticsDealt and event.seat != seat:
+    if isinstance(event, ev.TacticsDealt) and event.seat != seat:
         return replace(event, cards=())
     return event
 

@@ -65,7 +65,11 @@ def _skip(view: State) -> str:
         return "finish the column"
     kind = activation.steps[0].kind
     if kind in ("buy_move", "build", "tactics"):
-        return {"buy_move": "buy no more moves", "build": "build no more", "tactics": "buy no more tactics"}[kind]
+        return {
+            "buy_move": "buy no more moves",
+            "build": "build no more",
+            "tactics": "buy no more tactics",
+        }[kind]
     return f"skip {step_text(view)}"
 
 
@@ -100,7 +104,8 @@ def _place(view: State, c: cmd.PlaceCard) -> str:
         2: "recruit a clan hero, then activate any column",
         3: "take a special order and activate its column",
     }
-    return f"place it face down on noble action {c.noble} ({c.noble} influence): {effects[c.noble or 1]}"
+    level = c.noble or 1
+    return f"place it face down on noble action {level} ({level} influence): {effects[level]}"
 
 
 def _column(view: State, c: cmd.ChooseColumn) -> str:
@@ -122,21 +127,28 @@ COMMAND_WORDS: dict[type[Command], Callable[[State, Any, int | None], str]] = {
     cmd.Skip: lambda v, c, s: _skip(v),
     cmd.Gain: lambda v, c, s: f"take {c.resource}",
     cmd.Recruit: lambda v, c, s: f"recruit a troop onto {space_name(v, c.space)}",
-    cmd.BuyMove: lambda v, c, s: f"buy an extra move for 1 {v.activation.steps[0].resource}"
-    if v.activation and v.activation.steps else "buy an extra move",
+    cmd.BuyMove: lambda v, c, s: (
+        f"buy an extra move for 1 {v.activation.steps[0].resource}"
+        if v.activation and v.activation.steps
+        else "buy an extra move"
+    ),
     cmd.SelectArmy: lambda v, c, s: _select(v, c),
     cmd.MoveArmy: lambda v, c, s: _move(v, c, s),
     cmd.Build: lambda v, c, s: (
         f"build {name(c.building)} ({box().buildings[c.building].cost} wood) on "
-        f"{space_name(v, c.space)}" if c.building in box().buildings
+        f"{space_name(v, c.space)}"
+        if c.building in box().buildings
         else f"build {pretty(c.building)} on {space_name(v, c.space)}"
     ),
     cmd.BuyTactic: lambda v, c, s: f"buy tactic {tactic_text(c.tactic)}",
     cmd.PayTribute: lambda v, c, s: (
-        f"pay Bayushi Aramoro {box().limits.tribute} influence" if c.pay
+        f"pay Bayushi Aramoro {box().limits.tribute} influence"
+        if c.pay
         else "refuse Bayushi Aramoro's tribute: your heroes give nothing in this combat"
     ),
-    cmd.Ride: lambda v, c, s: "Moto Chagatai rides to the combat" if c.ride else "Moto Chagatai stays",
+    cmd.Ride: lambda v, c, s: (
+        "Moto Chagatai rides to the combat" if c.ride else "Moto Chagatai stays"
+    ),
     cmd.Reroll: lambda v, c, s: f"reroll {faces(c.faces)}",
     cmd.Keep: lambda v, c, s: f"keep {faces(c.faces)}",
     cmd.SwapDice: lambda v, c, s: f"swap your kept {c.mine} for the opponent's {c.theirs}",
@@ -175,7 +187,8 @@ def _who(view: State, seat: int) -> str:
 
 def _board(view: State, e: ev.BoardSetUp) -> str:
     side = box().boards[e.side].name
-    return f"The board lies on its {side} with {len(e.towers)} watchtowers and {len(e.shrines)} shrines."
+    towers, shrines = len(e.towers), len(e.shrines)
+    return f"The board lies on its {side} with {towers} watchtowers and {shrines} shrines."
 
 
 def _resolved(view: State, e: ev.CombatResolved) -> str:
@@ -204,10 +217,13 @@ EVENT_WORDS: dict[type[Event], Callable[[State, Any], str]] = {
     ev.BoardSetUp: _board,
     ev.VillagesDealt: lambda v, e: f"{len(e.spaces)} face-down village tokens lie on the villages.",
     ev.DeckShuffled: lambda v, e: (
-        f"The discard pile was shuffled into a new deck of {e.size} cards." if e.reshuffle
+        f"The discard pile was shuffled into a new deck of {e.size} cards."
+        if e.reshuffle
         else f"The order deck of {e.size} cards was shuffled."
     ),
-    ev.RowRefilled: lambda v, e: "Laid open in the row: " + "; ".join(card_text(c) for c in e.cards) + ".",
+    ev.RowRefilled: lambda v, e: (
+        "Laid open in the row: " + "; ".join(card_text(c) for c in e.cards) + "."
+    ),
     ev.StartPlayerDrawn: lambda v, e: f"Player {e.seat + 1} is the start player.",
     ev.ClanChosen: lambda v, e: f"Player {e.seat + 1} plays the {name(e.clan)} clan.",
     ev.ClanSetUp: lambda v, e: (
@@ -215,34 +231,54 @@ EVENT_WORDS: dict[type[Event], Callable[[State, Any], str]] = {
         f"and {e.troops} troops on its fort."
     ),
     ev.TacticsDealt: lambda v, e: (
-        f"{_who(v, e.seat)} was dealt the neutral tactics {', '.join(tactic_text(t) for t in e.cards)}."
-        if e.cards else f"{_who(v, e.seat)} was dealt {e.count} hidden neutral tactics."
+        f"{_who(v, e.seat)} was dealt the neutral tactics "
+        f"{', '.join(tactic_text(t) for t in e.cards)}."
+        if e.cards
+        else f"{_who(v, e.seat)} was dealt {e.count} hidden neutral tactics."
     ),
     ev.Asked: lambda v, e: f"{_who(v, e.seat)} decides.",
     ev.RowReplaced: lambda v, e: f"{_who(v, e.seat)} replaced the whole row.",
     ev.CardTaken: lambda v, e: (
-        f"{_who(v, e.seat)} took {card_text(e.card)}" + (f", paying 1 {e.price}." if e.price else ".")
+        f"{_who(v, e.seat)} took {card_text(e.card)}"
+        + (f", paying 1 {e.price}." if e.price else ".")
     ),
-    ev.CardPlaced: lambda v, e: f"{_who(v, e.seat)} put {e.card} on its {COLUMN_NAMES[e.column]} column.",
+    ev.CardPlaced: lambda v, e: (
+        f"{_who(v, e.seat)} put {e.card} on its {COLUMN_NAMES[e.column]} column."
+    ),
     ev.NobleActionBegun: lambda v, e: (
-        f"{_who(v, e.seat)} laid {e.card} face down on noble action {e.level}, paying {e.level} influence."
+        f"{_who(v, e.seat)} laid {e.card} face down on noble action {e.level}, "
+        f"paying {e.level} influence."
     ),
-    ev.ColumnActivated: lambda v, e: f"{_who(v, e.seat)} activates its {COLUMN_NAMES[e.column]} column.",
-    ev.Gained: lambda v, e: f"{_who(v, e.seat)} gained {e.amount} {e.resource}"
-    + (f" ({name(e.source)})" if e.source in box().buildings else "") + ".",
+    ev.ColumnActivated: lambda v, e: (
+        f"{_who(v, e.seat)} activates its {COLUMN_NAMES[e.column]} column."
+    ),
+    ev.Gained: lambda v, e: (
+        f"{_who(v, e.seat)} gained {e.amount} {e.resource}"
+        + (f" ({name(e.source)})" if e.source in box().buildings else "")
+        + "."
+    ),
     ev.ActionUsed: lambda v, e: f"{_who(v, e.seat)} used {step_text(v)}.",
     ev.ActionSkipped: lambda v, e: f"{_who(v, e.seat)} skipped {step_text(v)}.",
-    ev.ActivationEnded: lambda v, e: f"{_who(v, e.seat)} finished the column"
-    + (f" and discarded {', '.join(name(c) for c in e.discarded)}." if e.discarded else "."),
-    ev.TroopRecruited: lambda v, e: f"{_who(v, e.seat)} recruited a troop onto {space_name(v, e.space)}.",
+    ev.ActivationEnded: lambda v, e: (
+        f"{_who(v, e.seat)} finished the column"
+        + (f" and discarded {', '.join(name(c) for c in e.discarded)}." if e.discarded else ".")
+    ),
+    ev.TroopRecruited: lambda v, e: (
+        f"{_who(v, e.seat)} recruited a troop onto {space_name(v, e.space)}."
+    ),
     ev.MoveBought: lambda v, e: f"{_who(v, e.seat)} bought an extra move for 1 {e.resource}.",
-    ev.ArmySelected: lambda v, e: f"{_who(v, e.seat)} picked up {e.troops} troops at {space_name(v, e.space)}.",
+    ev.ArmySelected: lambda v, e: (
+        f"{_who(v, e.seat)} picked up {e.troops} troops at {space_name(v, e.space)}."
+    ),
     ev.ArmyMoved: lambda v, e: (
-        f"{_who(v, e.seat)} moved {e.troops} troops" + (f" with {name(e.hero)}" if e.hero else "")
+        f"{_who(v, e.seat)} moved {e.troops} troops"
+        + (f" with {name(e.hero)}" if e.hero else "")
         + f" from {space_name(v, e.origin)} to {space_name(v, e.to)}"
         + (" by watchtower, for 1 influence." if e.tower else ".")
     ),
-    ev.MovementLapsed: lambda v, e: f"All further movement of {_who(v, e.seat)} lapses this turn ({e.reason}).",
+    ev.MovementLapsed: lambda v, e: (
+        f"All further movement of {_who(v, e.seat)} lapses this turn ({e.reason})."
+    ),
     ev.CombatArose: lambda v, e: (
         f"{_who(v, e.attacker)} attacks {_who(v, e.defender)} at {space_name(v, e.space)}."
     ),
@@ -251,42 +287,55 @@ EVENT_WORDS: dict[type[Event], Callable[[State, Any], str]] = {
         f"{_who(v, e.seat)} built {name(e.building)} on {space_name(v, e.space)} for {e.cost} wood."
     ),
     ev.TacticBought: lambda v, e: f"{_who(v, e.seat)} bought the tactic {tactic_text(e.tactic)}.",
-    ev.HeroRecruited: lambda v, e: f"{_who(v, e.seat)} recruited {hero_text(e.hero)} onto {space_name(v, e.space)}.",
+    ev.HeroRecruited: lambda v, e: (
+        f"{_who(v, e.seat)} recruited {hero_text(e.hero)} onto {space_name(v, e.space)}."
+    ),
     ev.SpecialOrderTaken: lambda v, e: (
-        f"{_who(v, e.seat)} put the special order {card_text(e.card)} on its {COLUMN_NAMES[e.column]} column."
+        f"{_who(v, e.seat)} put the special order {card_text(e.card)} on its "
+        f"{COLUMN_NAMES[e.column]} column."
     ),
     ev.TributeDecided: lambda v, e: (
-        f"{_who(v, e.seat)} paid Bayushi Aramoro {e.amount} influence." if e.paid
+        f"{_who(v, e.seat)} paid Bayushi Aramoro {e.amount} influence."
+        if e.paid
         else f"{_who(v, e.seat)} paid no tribute: its heroes give nothing in this combat."
     ),
     ev.HeroRode: lambda v, e: f"{name(e.hero)} rode from {space_name(v, e.origin)} to the combat.",
-    ev.TroopAdded: lambda v, e: f"{name(e.hero)} brought a troop of {_who(v, e.seat)} to {space_name(v, e.space)}.",
+    ev.TroopAdded: lambda v, e: (
+        f"{name(e.hero)} brought a troop of {_who(v, e.seat)} to {space_name(v, e.space)}."
+    ),
     ev.DiceThrown: lambda v, e: f"{_who(v, e.seat)} threw {faces(e.faces)}.",
     ev.DiceRerolled: lambda v, e: f"{_who(v, e.seat)} rerolled {faces(e.old)} into {faces(e.new)}.",
     ev.RerollsStopped: lambda v, e: f"{_who(v, e.seat)} rerolls no more.",
     ev.DiceKept: lambda v, e: f"{_who(v, e.seat)} kept {faces(e.faces)}.",
-    ev.DiceSwapped: lambda v, e: f"Togashi Yokuni swapped {_who(v, e.seat)}'s {e.mine} for the opponent's {e.theirs}.",
+    ev.DiceSwapped: lambda v, e: (
+        f"Togashi Yokuni swapped {_who(v, e.seat)}'s {e.mine} for the opponent's {e.theirs}."
+    ),
     ev.SwapDeclined: lambda v, e: f"{_who(v, e.seat)} swapped no dice.",
     ev.CombatResolved: _resolved,
     ev.ArmyRetreated: lambda v, e: (
-        f"{_who(v, e.seat)} retreated {e.troops} troops from {space_name(v, e.origin)} to {space_name(v, e.to)}."
+        f"{_who(v, e.seat)} retreated {e.troops} troops from {space_name(v, e.origin)} to "
+        f"{space_name(v, e.to)}."
     ),
     ev.HeroPlaced: lambda v, e: f"{name(e.hero)} went to {space_name(v, e.space)}.",
     ev.TokenStolen: lambda v, e: (
         f"{_who(v, e.seat)} took {token_text(e.token)} from {_who(v, e.victim)}"
-        + ("" if e.kept else ", which went back to the box") + "."
+        + ("" if e.kept else ", which went back to the box")
+        + "."
     ),
     ev.CombatEnded: lambda v, e: f"The combat at {space_name(v, e.space)} is over.",
     ev.VillageClaimed: lambda v, e: (
         f"{_who(v, e.seat)} claimed {token_text(e.token)} at {space_name(v, e.space)}"
-        + ("" if e.kept else "; it went back to the box") + "."
+        + ("" if e.kept else "; it went back to the box")
+        + "."
     ),
     ev.UpgradeTaken: lambda v, e: (
         f"{_who(v, e.seat)} took the {COLUMN_NAMES[e.column]} upgrade tile"
         + (f" from {_who(v, e.previous)}." if e.previous >= 0 else ".")
     ),
     ev.HoldMarkerPlaced: lambda v, e: f"{_who(v, e.seat)} holds Toshi Ranbo: a marker on its tile.",
-    ev.HoldMarkerReturned: lambda v, e: f"{_who(v, e.seat)} no longer holds Toshi Ranbo; its marker went back.",
+    ev.HoldMarkerReturned: lambda v, e: (
+        f"{_who(v, e.seat)} no longer holds Toshi Ranbo; its marker went back."
+    ),
     ev.AchievementEarned: _achievement,
     ev.FortRefilled: lambda v, e: f"{_who(v, e.seat)} refilled its fort with {e.troops} troops.",
     ev.TurnBegan: lambda v, e: f"Turn of {_who(v, e.seat)}.",

@@ -7,13 +7,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from msgspec.structs import replace
-
 from gamehall.core import Command, Context, Event, IllegalCommand, Table, default_registry, engine
 from gamehall.plugins.gunsen import commands as cmd
 from gamehall.plugins.gunsen.board import Board
 from gamehall.plugins.gunsen.play import GameOver, Play
 from gamehall.plugins.gunsen.state import Activation, Combat, State, Step
+from msgspec.structs import replace
 
 RULESET = default_registry().ruleset("gunsen")
 RULES: Any = RULESET.rules
@@ -21,9 +20,7 @@ CAT = RULES.cat
 CLANS = ("crab", "crane", "dragon", "lion", "phoenix", "scorpion", "unicorn")
 
 
-def started(
-    players: int = 2, clans: Sequence[str] = (), seed: int = 0, **options: Any
-) -> Table:
+def started(players: int = 2, clans: Sequence[str] = (), seed: int = 0, **options: Any) -> Table:
     """Return a match after the clan choice; ``clans[seat]`` is the clan of each seat."""
     table = Table.new("gunsen", players, seed=seed, options=options)
     chosen = list(clans) or list(CLANS[:players])
@@ -54,7 +51,9 @@ def fort(state: State, seat: int) -> int:
     return state.forts[seat]
 
 
-def send(state: State, command: Command, seat: int | None = None, seed: int = 1) -> tuple[list[Event], State]:
+def send(
+    state: State, command: Command, seat: int | None = None, seed: int = 1
+) -> tuple[list[Event], State]:
     """Decide a command for the asked seat (or ``seat``); return its events and the new state."""
     who = state.asked if seat is None else seat
     events, after = engine.decide(RULESET, state, who, command, Context(who, 100, seed))
@@ -86,7 +85,9 @@ def player(state: State, seat: int, **changes: Any) -> State:
     return replace(state, players=tuple(players))
 
 
-def troops(state: State, seat: int, placement: Mapping[str | int, int], clear: bool = True) -> State:
+def troops(
+    state: State, seat: int, placement: Mapping[str | int, int], clear: bool = True
+) -> State:
     """Return the state with a seat's troops placed (``clear``: nowhere else); supply adjusted."""
     row = bytearray(len(state.troops[seat])) if clear else bytearray(state.troops[seat])
     for where, count in placement.items():
@@ -112,7 +113,9 @@ def step(kind: str, amount: int = 1, resource: str = "", source: str = "printed"
 
 def fighting(state: State, space: int, attacker: int, defender: int, **fields: Any) -> State:
     """Return the state with a combat on a space (the attacker is the active player)."""
-    return replace(state, turn=attacker, activation=None, combat=Combat(space, attacker, defender, **fields))
+    return replace(
+        state, turn=attacker, activation=None, combat=Combat(space, attacker, defender, **fields)
+    )
 
 
 def run(state: State, action: Any, *args: Any, seed: int = 3) -> Play:

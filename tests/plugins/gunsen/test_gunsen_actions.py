@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from gamehall.plugins.gunsen import commands as cmd
+from gamehall.plugins.gunsen import events as ev
+from gamehall.plugins.gunsen.activation import build_spaces
+from gamehall.plugins.gunsen.claims import end_of_turn_effects
+from gamehall.plugins.gunsen.queries import cap, own_symbols, recruit_spaces, retreat_spaces
 from gunsen_helpers import (
     CAT,
     acting,
@@ -18,14 +23,7 @@ from gunsen_helpers import (
     step,
     troops,
 )
-
 from msgspec.structs import replace
-
-from gamehall.plugins.gunsen import commands as cmd
-from gamehall.plugins.gunsen import events as ev
-from gamehall.plugins.gunsen.activation import build_spaces
-from gamehall.plugins.gunsen.claims import end_of_turn_effects
-from gamehall.plugins.gunsen.queries import cap, own_symbols, recruit_spaces, retreat_spaces
 
 CAMP = "crab-camp"
 WALL = "crab-kaiu-wall"
@@ -78,19 +76,23 @@ def test_GUN_FORT_1_a_fort_holds_any_number_of_its_troops() -> None:
 def test_GUN_FORT_2_only_the_owner_enters_its_fort() -> None:
     state = ready()
     other = fort(state, 1)
-    near = next(n for n in CAT.boards[state.side].neighbours[other] if CAT.boards[state.side].kinds[n] == "plain")
+    near = next(
+        n
+        for n in CAT.boards[state.side].neighbours[other]
+        if CAT.boards[state.side].kinds[n] == "plain"
+    )
     state = troops(state, 0, {near: 2})
     state = acting(state, 0, [step("move")])
     _, state = send(state, cmd.SelectArmy(space=near, troops=2))
     refused(state, cmd.MoveArmy(to=other), "GUN-FORT-2")
-    unused = [f for f in CAT.boards[state.side].forts if f not in state.forts][0]
+    unused = next(f for f in CAT.boards[state.side].forts if f not in state.forts)
     assert unused not in [c.to for c in legal(state)]
 
 
 def test_GUN_BUILD_1_build_a_clan_building_for_its_wood() -> None:
     state = acting(base(wood=5), 0, [step("build")], column=3)
     space = build_spaces(CAT, state, 0)[0]
-    events, after = send(state, cmd.Build(building=CAMP, space=space))
+    _events, after = send(state, cmd.Build(building=CAMP, space=space))
     assert after.players[0].wood == 3 and after.players[0].buildings == ((CAMP, space),)
     assert after.activation is not None and after.activation.steps[0].kind == "build"
     other = build_spaces(CAT, after, 0)[0]
@@ -164,7 +166,7 @@ def test_GUN_BUILD_5_the_builder_controls_an_empty_building_until_an_opponent_ar
 def test_GUN_BUILD_6_both_buildings_earn_an_achievement() -> None:
     state = acting(base(wood=5, buildings=((CAMP, sp(ready(), "B2")),)), 0, [step("build")], 3)
     space = build_spaces(CAT, state, 0)[0]
-    events, after = send(state, cmd.Build(building=WALL, space=space))
+    events, _after = send(state, cmd.Build(building=WALL, space=space))
     assert [e.box for e in of(events, ev.AchievementEarned)] == ["buildings"]
 
 
@@ -194,7 +196,7 @@ def test_GUN_TACTIC_3_a_hero_tactic_recruits_at_once() -> None:
     assert {c.hero for c in legal(hero)} == {h.id for h in CAT.clans["crab"].heroes}
     _, merc = send(state, cmd.BuyTactic(tactic="mercenary-toturi"))
     assert {c.hero for c in legal(merc)} == {"toturi-the-black"}
-    events, after = send(merc, cmd.RecruitHero(hero="toturi-the-black", space=fort(state, 0)))
+    _events, after = send(merc, cmd.RecruitHero(hero="toturi-the-black", space=fort(state, 0)))
     assert after.players[0].heroes == (("toturi-the-black", fort(state, 0)),)
     assert after.phase == "act"
 

@@ -8,6 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from gamehall.core import Context, IllegalCommand
+from gamehall.plugins.gunsen import combat
+from gamehall.plugins.gunsen import commands as cmd
+from gamehall.plugins.gunsen import events as ev
+from gamehall.plugins.gunsen.claims import CONDITIONS, end_turn, settle
+from gamehall.plugins.gunsen.components import COLOURS
+from gamehall.plugins.gunsen.state import NOBODY
 from gunsen_helpers import (
     CAT,
     RULES,
@@ -26,14 +33,6 @@ from gunsen_helpers import (
     troops,
 )
 from msgspec.structs import replace
-
-from gamehall.core import Context, IllegalCommand
-from gamehall.plugins.gunsen import combat
-from gamehall.plugins.gunsen import commands as cmd
-from gamehall.plugins.gunsen import events as ev
-from gamehall.plugins.gunsen.claims import CONDITIONS, end_turn, settle
-from gamehall.plugins.gunsen.components import COLOURS
-from gamehall.plugins.gunsen.state import NOBODY
 
 
 def ended(state: Any) -> Any:
@@ -61,7 +60,7 @@ def test_GUN_SHRINE_1_a_controlled_shrine_gives_its_upgrade_tile() -> None:
 
 def test_GUN_SHRINE_2_the_tile_stays_and_is_no_control() -> None:
     state = ready()
-    space, column = shrine(state)
+    _space, column = shrine(state)
     state = replace(troops(state, 0, {"A1": 3}), upgrades=tuple(
         0 if i == column else u for i, u in enumerate(state.upgrades)))  # fmt: skip
     play = ended(state)
@@ -192,7 +191,9 @@ def test_GUN_TOSHI_8_the_marker_goes_back_when_no_army_remains() -> None:
 
 
 def test_GUN_TOSHI_9_only_an_army_controls_the_city_and_its_defender_is_stronger() -> None:
-    no_army = replace(troops(ready(), 0, {"A1": 3}), taken=True, upgrades=(*ready().upgrades[:3], 0))
+    no_army = replace(
+        troops(ready(), 0, {"A1": 3}), taken=True, upgrades=(*ready().upgrades[:3], 0)
+    )
     assert of(ended(no_army).events, ev.HoldMarkerPlaced) == []
     state = troops(troops(ready(), 0, {"A1": 2, "D4": 3}), 1, {"D7": 2, "D4": 3})
     state = replace(fighting(state, sp(state, "D4"), 0, 1), taken=True, holder=1)
@@ -242,7 +243,8 @@ def test_GUN_OBJ_1_an_objective_is_announced_at_once_two_at_most() -> None:
     state = troops(ready(), 0, {"A1": 3, "C3": 5})
     play = run(state, settle)
     assert [(e.box, e.objective) for e in of(play.events, ev.AchievementEarned)] == [
-        ("objective", "crab-unbreakable-line")]
+        ("objective", "crab-unbreakable-line")
+    ]
     both = troops(player(play.state, 0), 0, {"A1": 6, "C3": 5})
     play = run(both, settle)
     assert [e.objective for e in of(play.events, ev.AchievementEarned)] == ["crab-muster-the-clan"]
@@ -257,7 +259,9 @@ def test_GUN_OBJ_2_doing_more_than_asked_counts() -> None:
     state = troops(ready(), 0, {"A1": 3, "C3": 5})
     state = player(state, 0, heroes=(("toturi-the-black", sp(state, "C3")),))
     state = troops(state, 0, {"A1": 3, "C3": 6})
-    assert of(run(state, settle).events, ev.AchievementEarned)[0].objective == "crab-unbreakable-line"
+    assert (
+        of(run(state, settle).events, ev.AchievementEarned)[0].objective == "crab-unbreakable-line"
+    )
 
 
 @pytest.mark.parametrize("condition", sorted(CONDITIONS))
@@ -273,8 +277,16 @@ def test_GUN_OBJ_3_every_condition_can_be_met_and_unmet(condition: str) -> None:
         state.towers[0]: 1, state.towers[1]: 1, board.villages[0]: 1, board.villages[1]: 1,
         board.neighbours[state.forts[1]][0]: 1,
     })  # fmt: skip
-    full = player(full, 0, koku=9, heroes=(("hida-kisada", 0), ("hida-o-ushi", 0)),
-                  columns=(("blue-01", "blue-02"),) * 4, defended=2, kills=2, steals=2)
+    full = player(
+        full,
+        0,
+        koku=9,
+        heroes=(("hida-kisada", 0), ("hida-o-ushi", 0)),
+        columns=(("blue-01", "blue-02"),) * 4,
+        defended=2,
+        kills=2,
+        steals=2,
+    )
     full = replace(full, upgrades=(0, 0, -1, -1))
     assert test(CAT, full, 0, amount, "blue")
 
@@ -295,10 +307,15 @@ def test_GUN_ACH_2_an_achievement_is_placed_as_soon_as_it_is_met() -> None:
 
 
 def test_GUN_ACH_3_one_marker_per_place() -> None:
-    state = player(troops(ready(), 0, {"A1": 3}), 0, tactics=("a", "b", "c"), achievements=("tactics",))
+    state = player(
+        troops(ready(), 0, {"A1": 3}), 0, tactics=("a", "b", "c"), achievements=("tactics",)
+    )
     assert of(run(state, settle).events, ev.AchievementEarned) == []
     many = player(ready(), 0, tactics=("a", "b", "c"), noble=("x", "y", "z"))
-    assert [e.box for e in of(run(many, settle).events, ev.AchievementEarned)] == ["tactics", "noble"]
+    assert [e.box for e in of(run(many, settle).events, ev.AchievementEarned)] == [
+        "tactics",
+        "noble",
+    ]
 
 
 def test_GUN_ACH_4_several_clans_stack_on_one_box() -> None:

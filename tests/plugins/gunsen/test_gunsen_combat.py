@@ -8,6 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamehall.plugins.gunsen import combat
+from gamehall.plugins.gunsen import commands as cmd
+from gamehall.plugins.gunsen import events as ev
+from gamehall.plugins.gunsen.claims import end_of_turn_effects, settle
+from gamehall.plugins.gunsen.queries import cap
+from gamehall.plugins.gunsen.state import NOBODY
 from gunsen_helpers import (
     CAT,
     RULES,
@@ -27,16 +33,15 @@ from gunsen_helpers import (
 )
 from msgspec.structs import replace
 
-from gamehall.plugins.gunsen import combat
-from gamehall.plugins.gunsen import commands as cmd
-from gamehall.plugins.gunsen import events as ev
-from gamehall.plugins.gunsen.claims import end_of_turn_effects, settle
-from gamehall.plugins.gunsen.queries import cap
-from gamehall.plugins.gunsen.state import NOBODY
 
-
-def duel(attack: int, defend: int, where: str = "C3", kept: tuple[tuple[str, ...], ...] = ((), ()),
-         tactics: tuple[tuple[str, ...], ...] = ((), ()), **combat_fields: Any) -> Any:
+def duel(
+    attack: int,
+    defend: int,
+    where: str = "C3",
+    kept: tuple[tuple[str, ...], ...] = ((), ()),
+    tactics: tuple[tuple[str, ...], ...] = ((), ()),
+    **combat_fields: Any,
+) -> Any:
     """Return a combat ready to be resolved on ``where``."""
     state = ready()
     space = sp(state, where)
@@ -84,7 +89,9 @@ def test_GUN_DICE_1_the_defender_throws_its_throw_symbols_six_at_most() -> None:
     play = run(state, combat.start)
     thrown = of(play.events, ev.DiceThrown)[0]
     assert thrown.seat == 1 and len(thrown.faces) == 3 and set(thrown.faces) <= set(CAT.die)
-    many = player(state, 1, tactics=("veteran-archers",), heroes=(("agasha-tamori", sp(state, "C3")),))
+    many = player(
+        state, 1, tactics=("veteran-archers",), heroes=(("agasha-tamori", sp(state, "C3")),)
+    )
     many = player(many, 1, columns=(("blue-11", "blue-12"), (), (), ()))
     assert len(of(run(many, combat.start).events, ev.DiceThrown)[0].faces) == 6  # of seven
 
@@ -112,7 +119,7 @@ def test_GUN_DICE_3_keep_as_many_dice_as_keep_symbols() -> None:
     refused(state, cmd.Keep(faces=("blood", "strength", "blank")), "GUN-DICE-3")
     refused(state, cmd.Keep(faces=("blood",)), "GUN-DICE-3")
     refused(state, cmd.Keep(faces=("fury", "blood")), "GUN-DICE-3")
-    events, after = send(state, cmd.Keep(faces=("strength", "blood")))
+    _events, after = send(state, cmd.Keep(faces=("strength", "blood")))
     assert after.combat is not None and after.combat.kept[1] == ("blood", "strength")
     few = replace(state, combat=replace(state.combat, dice=("blood", "fury")))
     play = run(few, combat.keep_stage, 1)
@@ -157,7 +164,9 @@ def test_GUN_COMBAT_5_an_attacker_with_as_much_strength_and_a_troop_wins() -> No
 def test_GUN_COMBAT_6_an_attacker_without_troops_wins_nothing_but_the_defender_retreats() -> None:
     result, play = resolved(duel(1, 1, kept=(("strength",), ("blood",))))
     assert result.deaths == (1, 0) and result.winner == NOBODY and result.loser == 1
-    assert play.state.players[0].achievements == () and play.state.troops[1][sp(play.state, "C3")] == 0
+    assert (
+        play.state.players[0].achievements == () and play.state.troops[1][sp(play.state, "C3")] == 0
+    )
 
 
 def test_GUN_COMBAT_7_a_stronger_defender_with_a_troop_wins_without_an_achievement() -> None:
@@ -176,7 +185,7 @@ def test_GUN_COMBAT_8_a_stronger_defender_without_troops_still_makes_the_attacke
 def test_GUN_COMBAT_9_the_loser_retreats_all_its_troops_to_one_place() -> None:
     state = duel(3, 2)
     state = player(state, 1, buildings=(("crane-camp", sp(state, "D5")),))
-    result, play = resolved(state)
+    _result, play = resolved(state)
     assert play.state.phase == "retreat" and play.state.asked == 1
     assert {c.to for c in legal(play.state)} == {sp(state, "D7"), sp(state, "D5")}
     refused(play.state, cmd.Retreat(to=sp(state, "C4")), "GUN-COMBAT-9")
@@ -209,7 +218,7 @@ def test_GUN_COMBAT_11_a_troopless_side_places_its_heroes() -> None:
 def test_GUN_COMBAT_12_the_winner_steals_a_village_token_and_its_reward() -> None:
     state = player(duel(3, 2), 1, tokens=("village-04", "village-07"))
     state = player(state, 0, koku=0, tokens=("village-01", "village-02"))
-    result, play = resolved(state)
+    _result, play = resolved(state)
     assert play.state.phase == "steal" and play.state.asked == 0
     events, after = send(play.state, cmd.StealToken(token="village-04"))
     stolen = of(events, ev.TokenStolen)[0]
@@ -264,10 +273,12 @@ def scorpion_vs_unicorn(**combat_fields: Any) -> Any:
 
 
 def test_GUN_HERO_6_bayushi_aramoro_demands_tribute_first() -> None:
-    state = player(scorpion_vs_unicorn(), 1, influence=2, heroes=(("moto-chagatai", sp(ready(), "D7")),))
+    state = player(
+        scorpion_vs_unicorn(), 1, influence=2, heroes=(("moto-chagatai", sp(ready(), "D7")),)
+    )
     play = run(state, combat.begin)
     assert play.state.phase == "tribute" and play.state.asked == 1
-    events, refusing = send(play.state, cmd.PayTribute(pay=False))
+    _events, refusing = send(play.state, cmd.PayTribute(pay=False))
     assert refusing.combat is not None and refusing.combat.ignored == (False, True)
     assert refusing.phase == "ride"  # Moto may still ride
     _, rode = send(refusing, cmd.Ride(ride=True))
@@ -312,7 +323,9 @@ def test_GUN_HERO_9_moto_chagatai_rides_to_a_combat_from_anywhere() -> None:
     assert play.state.phase == "ride" and play.state.asked == 0
     _, after = send(play.state, cmd.Ride(ride=True))
     assert after.players[0].heroes == (("moto-chagatai", space),)
-    other = player(state, 0, heroes=(("moto-chagatai", sp(state, "E5")), ("utaku-xieng-chi", space)))
+    other = player(
+        state, 0, heroes=(("moto-chagatai", sp(state, "E5")), ("utaku-xieng-chi", space))
+    )
     assert run(other, combat.begin).state.phase != "ride"
 
 
@@ -326,7 +339,7 @@ def test_GUN_HERO_10_togashi_yokuni_swaps_two_kept_dice() -> None:
     assert play.state.phase == "swap" and play.state.asked == 0
     assert cmd.SwapDice(mine="blank", theirs="fury") in legal(play.state)
     refused(play.state, cmd.SwapDice(mine="fury", theirs="blank"), "GUN-HERO-10")
-    events, after = send(play.state, cmd.SwapDice(mine="blank", theirs="fury"))
+    events, _after = send(play.state, cmd.SwapDice(mine="blank", theirs="fury"))
     result = of(events, ev.CombatResolved)[0]
     assert result.strength == (2 + 1 + 1, 2 + 1) and result.winner == 0
 

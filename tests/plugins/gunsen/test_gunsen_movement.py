@@ -6,6 +6,11 @@ on D7; Toshi Ranbo is D4, the watchtowers C4 and D2.
 
 from __future__ import annotations
 
+from gamehall.plugins.gunsen import commands as cmd
+from gamehall.plugins.gunsen import events as ev
+from gamehall.plugins.gunsen.activation import column_steps
+from gamehall.plugins.gunsen.claims import end_turn
+from gamehall.plugins.gunsen.combat import relocate_stage
 from gunsen_helpers import (
     CAT,
     acting,
@@ -25,12 +30,6 @@ from gunsen_helpers import (
 )
 from msgspec.structs import replace
 
-from gamehall.plugins.gunsen import commands as cmd
-from gamehall.plugins.gunsen import events as ev
-from gamehall.plugins.gunsen.activation import column_steps
-from gamehall.plugins.gunsen.claims import end_turn
-from gamehall.plugins.gunsen.combat import relocate_stage
-
 
 def board(**placement: int) -> object:
     """Crab's troops by label (``A1`` its fort); Crab to move with one move and extra moves."""
@@ -39,19 +38,28 @@ def board(**placement: int) -> object:
                   step("buy_move", resource="koku")])  # fmt: skip
 
 
-def moved(state: object, origin: str, to: str, count: int, hero: str = "", tower: bool = False) -> tuple[list, object]:
-    _, state = send(state, cmd.SelectArmy(space=sp(state, origin), troops=count, hero=hero, tower=tower))
+def moved(
+    state: object, origin: str, to: str, count: int, hero: str = "", tower: bool = False
+) -> tuple[list, object]:
+    _, state = send(
+        state, cmd.SelectArmy(space=sp(state, origin), troops=count, hero=hero, tower=tower)
+    )
     return send(state, cmd.MoveArmy(to=sp(state, to)))
 
 
 def test_GUN_MOVE_1_pick_an_army_up_and_move_it_to_an_adjacent_space() -> None:
     state = board()
     picks = [c for c in legal(state) if isinstance(c, cmd.SelectArmy) and not c.tower]
-    assert {c.space for c in picks} == {sp(state, "A1")} and {c.troops for c in picks} == {1, 2, 3, 4}
+    assert {c.space for c in picks} == {sp(state, "A1")} and {c.troops for c in picks} == {
+        1,
+        2,
+        3,
+        4,
+    }
     _, picked = send(state, cmd.SelectArmy(space=sp(state, "A1"), troops=2))
     assert {c.to for c in legal(picked)} == {sp(state, "A2"), sp(state, "B1"), sp(state, "B2")}
     refused(picked, cmd.MoveArmy(to=sp(state, "C3")), "GUN-MOVE-1")
-    events, after = send(picked, cmd.MoveArmy(to=sp(state, "B2")))
+    _events, after = send(picked, cmd.MoveArmy(to=sp(state, "B2")))
     assert after.troops[0][sp(state, "B2")] == 2 and after.troops[0][sp(state, "A1")] == 2
     refused(state, cmd.SelectArmy(space=sp(state, "A1"), troops=5), "GUN-MOVE-1")
 
@@ -121,7 +129,9 @@ def test_GUN_MOVE_8_a_village_token_is_claimed_only_if_the_troops_stay() -> None
 
 def test_GUN_MOVE_9_entering_an_enemy_army_starts_a_combat_and_ends_movement() -> None:
     state = troops(board(A1=3, B2=2), 1, {"D7": 2, "C3": 1})
-    state = acting(state, 0, [step("move", 2), step("influence"), step("buy_move", resource="koku")])
+    state = acting(
+        state, 0, [step("move", 2), step("influence"), step("buy_move", resource="koku")]
+    )
     events, after = moved(state, "B2", "C3", 2)
     assert kinds(events).index("CombatArose") < kinds(events).index("ArmyMoved")
     arose = of(events, ev.CombatArose)[0]
@@ -135,7 +145,7 @@ def test_GUN_TOWER_1_a_watchtower_move_costs_one_influence_and_no_move() -> None
     state = board()
     towers = [c for c in legal(state) if isinstance(c, cmd.SelectArmy) and c.tower]
     assert {c.space for c in towers} == {sp(state, "A1")}
-    events, after = moved(state, "A1", "C4", 2, tower=True)
+    _events, after = moved(state, "A1", "C4", 2, tower=True)
     assert after.players[0].influence == 2 and after.troops[0][sp(state, "C4")] == 2
     assert after.activation is not None and after.activation.steps[0].kind == "move"
     poor = player(state, 0, influence=0)
@@ -203,8 +213,12 @@ def test_GUN_HERO_2_a_hero_stays_with_an_army_or_on_its_fort() -> None:
 def test_GUN_HERO_3_a_hero_never_moves_or_stays_alone() -> None:
     state = player(board(A1=2, B2=2), 0, heroes=(("hida-kisada", sp(ready(), "B2")),))
     refused(state, cmd.SelectArmy(space=sp(state, "B2"), troops=2), "GUN-HERO-3")
-    refused(state, cmd.SelectArmy(space=sp(state, "A1"), troops=1, hero="hida-kisada"), "GUN-HERO-3")
-    picks = [c for c in legal(state) if isinstance(c, cmd.SelectArmy) and c.space == sp(state, "B2")]
+    refused(
+        state, cmd.SelectArmy(space=sp(state, "A1"), troops=1, hero="hida-kisada"), "GUN-HERO-3"
+    )
+    picks = [
+        c for c in legal(state) if isinstance(c, cmd.SelectArmy) and c.space == sp(state, "B2")
+    ]
     assert cmd.SelectArmy(space=sp(state, "B2"), troops=2, hero="hida-kisada") in picks
     assert cmd.SelectArmy(space=sp(state, "B2"), troops=1) in picks
 

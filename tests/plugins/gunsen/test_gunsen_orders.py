@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from gamehall.core import Context, IllegalCommand
+from gamehall.plugins.gunsen import commands as cmd
+from gamehall.plugins.gunsen import events as ev
+from gamehall.plugins.gunsen.activation import column_steps, proceed
+from gamehall.plugins.gunsen.orders import ask_choose, refill_row
+from gamehall.plugins.gunsen.state import Step
 from gunsen_helpers import (
     CAT,
     RULES,
@@ -20,13 +26,6 @@ from gunsen_helpers import (
     troops,
 )
 from msgspec.structs import replace
-
-from gamehall.core import Context, IllegalCommand
-from gamehall.plugins.gunsen import commands as cmd
-from gamehall.plugins.gunsen import events as ev
-from gamehall.plugins.gunsen.activation import column_steps, proceed
-from gamehall.plugins.gunsen.orders import ask_choose, refill_row
-from gamehall.plugins.gunsen.state import Step
 
 ROW = ("blue-01", "yellow-01", "purple-01", "brown-01", "brown-05")
 
@@ -53,7 +52,7 @@ def test_GUN_ORDER_1_take_one_of_the_open_cards() -> None:
     state = at_choose()
     assert {c.card for c in legal(state) if isinstance(c, cmd.TakeCard)} == set(ROW)
     refused(state, cmd.TakeCard(card="blue-02"), "GUN-ORDER-1")
-    events, after = send(state, cmd.TakeCard(card="brown-01"))
+    _events, after = send(state, cmd.TakeCard(card="brown-01"))
     assert after.card == "brown-01" and "brown-01" not in after.row
 
 
@@ -96,7 +95,11 @@ def test_GUN_ORDER_5_an_empty_deck_is_the_shuffled_discard() -> None:
     state = replace(at_choose(), row=ROW[:2], deck=(), discard=("blue-02", "blue-03", "blue-04"))
     play = run(state, refill_row)
     shuffled = of(play.events, ev.DeckShuffled)
-    assert shuffled and shuffled[0].reshuffle and sorted(shuffled[0].order) == ["blue-02", "blue-03", "blue-04"]
+    assert (
+        shuffled
+        and shuffled[0].reshuffle
+        and sorted(shuffled[0].order) == ["blue-02", "blue-03", "blue-04"]
+    )
     assert len(play.state.row) == 5 and play.state.discard == () and play.state.reshuffled
     empty = replace(state, discard=())
     assert run(empty, refill_row).state.row == ROW[:2]

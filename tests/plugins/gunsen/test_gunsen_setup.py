@@ -5,6 +5,13 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from gamehall.core import Table
+from gamehall.plugins.gunsen import commands as cmd
+from gamehall.plugins.gunsen import events as ev
+from gamehall.plugins.gunsen.activation import proceed
+from gamehall.plugins.gunsen.movement import selections
+from gamehall.plugins.gunsen.queries import controller
+from gamehall.plugins.gunsen.state import BOX, NOBODY
 from gunsen_helpers import (
     CAT,
     CLANS,
@@ -21,14 +28,6 @@ from gunsen_helpers import (
     troops,
 )
 from msgspec.structs import replace
-
-from gamehall.core import Table
-from gamehall.plugins.gunsen import commands as cmd
-from gamehall.plugins.gunsen import events as ev
-from gamehall.plugins.gunsen.activation import proceed
-from gamehall.plugins.gunsen.movement import selections
-from gamehall.plugins.gunsen.queries import controller
-from gamehall.plugins.gunsen.state import BOX, NOBODY
 
 
 def test_GUN_COMP_2_seven_clans_with_twelve_cards_each() -> None:
@@ -55,7 +54,12 @@ def test_GUN_COMP_4_three_mercenaries_and_the_neutral_tactics() -> None:
 
 def test_GUN_COMP_5_pieces_tokens_tiles_and_the_die() -> None:
     pieces = CAT.pieces
-    assert Counter(t.reward for t in pieces.tokens) == {"troop": 3, "koku": 3, "wood": 3, "influence": 3}
+    assert Counter(t.reward for t in pieces.tokens) == {
+        "troop": 3,
+        "koku": 3,
+        "wood": 3,
+        "influence": 3,
+    }
     assert [s.colour for s in pieces.shrines] == ["blue", "yellow", "purple"]
     assert [c.name for c in pieces.columns] == ["Armory", "Recruit", "Influence", "Expand"]
     assert CAT.die == ("blank", "strength", "strength", "blood", "armour", "fury")
@@ -63,8 +67,9 @@ def test_GUN_COMP_5_pieces_tokens_tiles_and_the_die() -> None:
     assert [b.id for b in pieces.boxes][-1] == "hold" and pieces.boxes[-1].on_tile
 
 
-@pytest.mark.parametrize(("players", "side"), [(2, "small"), (3, "small"), (4, "large"),
-                                               (5, "large"), (6, "large")])
+@pytest.mark.parametrize(
+    ("players", "side"), [(2, "small"), (3, "small"), (4, "large"), (5, "large"), (6, "large")]
+)
 def test_GUN_SETUP_6_watchtowers_and_shrines_by_player_count(players: int, side: str) -> None:
     state = Table.new("gunsen", players, seed=players).state
     assert state.side == side
@@ -97,7 +102,9 @@ def test_GUN_SETUP_7_shrine_tiles_are_random_and_an_unused_one_is_boxed() -> Non
         assert len(unused) == 1
         column = ("blue", "yellow", "purple").index(unused.pop())
         assert state.upgrades[column] == BOX
-        assert [state.upgrades[("blue", "yellow", "purple").index(c)] for c in colours] == [NOBODY] * 2
+        assert [state.upgrades[("blue", "yellow", "purple").index(c)] for c in colours] == [
+            NOBODY
+        ] * 2
     assert len(seen) > 2
 
 
@@ -175,6 +182,7 @@ def test_GUN_SETUP_14_clan_cards_are_public() -> None:
     assert shown.players[0].clan == state.players[0].clan
     assert shown.players[0].columns == state.players[0].columns
     assert shown.players[0].hand == ("?", "?")
+
 
 def test_GUN_CONTROL_1_control_needs_the_only_army_or_an_own_empty_building() -> None:
     state = ready()

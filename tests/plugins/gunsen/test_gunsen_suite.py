@@ -10,9 +10,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from gunsen_banner import BANNER, BannerPlugin
-from gunsen_helpers import CAT, RULES, RULESET, acting, fighting, player, ready, sp, step, troops
-
 from gamehall.core import RandomBot, Registry, Table, default_registry
 from gamehall.core.conformance import Case, cases, check_playout, strings_in
 from gamehall.core.golden import golden_cases, path_for, playthrough
@@ -24,6 +21,8 @@ from gamehall.plugins.gunsen.events import EVENTS
 from gamehall.plugins.gunsen.evolve import EVOLVE
 from gamehall.plugins.gunsen.state import HIDDEN
 from gamehall.plugins.gunsen.words import COMMAND_WORDS, EVENT_WORDS
+from gunsen_banner import BANNER, BannerPlugin
+from gunsen_helpers import CAT, RULES, RULESET, acting, fighting, player, ready, sp, step, troops
 
 ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).parent
@@ -33,13 +32,15 @@ ID = re.compile(r"GUN-[A-Z0-9]+-\d+")
 
 
 def _doc_ids() -> list[str]:
-    return re.findall(r"^- \*\*(GUN-[A-Z0-9]+-\d+)\*\*", DOC.read_text(), re.M)
+    return re.findall(r"^- \*\*(GUN-[A-Z0-9]+-\d+)\*\*", DOC.read_text(), re.MULTILINE)
 
 
 def test_every_rule_id_in_the_doc_has_a_scenario_test() -> None:
     ids = _doc_ids()
     assert len(ids) == len(set(ids)) and len(ids) > 100
-    names = {n for f in HERE.glob("test_*.py") for n in re.findall(r"def (test_\w+)", f.read_text())}
+    names = {
+        n for f in HERE.glob("test_*.py") for n in re.findall(r"def (test_\w+)", f.read_text())
+    }
     missing = [i for i in ids if not any(i.replace("-", "_") + "_" in n for n in names)]
     assert not missing, f"rules without a scenario test: {missing}"
 
@@ -80,17 +81,24 @@ def test_golden_replay_is_current() -> None:
     mine = [c for c in golden_cases(registry) if c.game == "gunsen"]
     assert len(mine) == 1
     path = path_for(ROOT / "tests" / "golden", mine[0])
-    assert path.exists(), f"no golden replay {path.name}: run python -m gamehall.core.golden --update"
+    assert path.exists(), (
+        f"no golden replay {path.name}: run python -m gamehall.core.golden --update"
+    )
     assert path.read_text() == playthrough(registry, mine[0]), f"{path.name} is stale"
 
 
 def test_bench_reports_games_per_second() -> None:
-    spec = importlib.util.spec_from_file_location("bench_gunsen", ROOT / "bench" / "bench_gunsen.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_gunsen", ROOT / "bench" / "bench_gunsen.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     figures = module.run(quick=True)
-    assert set(figures) == {"playouts.gunsen.games_per_s"} and figures["playouts.gunsen.games_per_s"] > 0
+    assert (
+        set(figures) == {"playouts.gunsen.games_per_s"}
+        and figures["playouts.gunsen.games_per_s"] > 0
+    )
 
 
 # -- hidden information (GUN-HIDDEN-1..4) ------------------------------------------------------
@@ -106,15 +114,20 @@ def test_GUN_HIDDEN_1_unbought_neutral_tactics_are_hidden_from_the_others() -> N
         assert set(hand) <= RULES.hidden(state, seat)
     assert RULES.view(state, 0).players[0].hand == hand
     bought = player(state, 0, hand=hand[1:], tactics=hand[:1])
-    assert hand[0] not in RULES.hidden(bought, 1) and RULES.view(bought, 1).players[0].tactics == hand[:1]
+    assert (
+        hand[0] not in RULES.hidden(bought, 1)
+        and RULES.view(bought, 1).players[0].tactics == hand[:1]
+    )
 
 
 def test_GUN_HIDDEN_2_the_deck_order_is_hidden_its_size_public() -> None:
     table = Table.new("gunsen", 2, seed=3)
     shown = RULES.view(table.state, 0)
     assert shown.deck == (HIDDEN,) * len(table.state.deck)
-    shuffled = [e for e in table.events if type(e).__name__ == "DeckShuffled"][0]
-    assert RULES.redact(shuffled, 0).order == () and RULES.redact(shuffled, 0).size == len(shuffled.order)
+    shuffled = next(e for e in table.events if type(e).__name__ == "DeckShuffled")
+    assert RULES.redact(shuffled, 0).order == () and RULES.redact(shuffled, 0).size == len(
+        shuffled.order
+    )
     reshuffled = msgspec.structs.replace(table.state, reshuffled=True)
     assert not set(reshuffled.deck) & RULES.hidden(reshuffled, 0)
 
@@ -137,17 +150,19 @@ def test_GUN_HIDDEN_4_everything_else_is_public_and_samples_fit_the_view() -> No
         table = Table.new("gunsen", players, seed=seed)
         bot = RandomBot(seed)
         decks, hands = set(), set()
-        for step in range(400):
+        for turn in range(400):
             asked = table.awaiting()
             if not asked:
                 break
             seat = next(iter(asked))
-            if step % 40 == 0:
+            if turn % 40 == 0:
                 for looker in range(players):
                     shown = RULES.view(table.state, looker)
                     sample = RULES.sample(shown, looker, rng)
                     assert RULES.view(sample, looker) == shown
-                    assert HIDDEN not in sample.deck and all(t != HIDDEN for _, t in sample.villages)
+                    assert HIDDEN not in sample.deck and all(
+                        t != HIDDEN for _, t in sample.villages
+                    )
                     decks.add(sample.deck)
                     hands.add(tuple(p.hand for i, p in enumerate(sample.players) if i != looker))
             table.send(seat, bot.choose(seat, table.legal(seat), lambda: None))
@@ -171,7 +186,9 @@ def test_GUN_BOT_1_random_games_end_with_a_seventh_marker(players: int) -> None:
     state = ready()
     assert RULES.timeout(msgspec.structs.replace(state, phase="act"), 0) == cmd.Skip()
     assert RULES.timeout(state, 0) is None
-    assert RULES.timeout(msgspec.structs.replace(state, phase="tribute"), 0) == cmd.PayTribute(pay=False)
+    assert RULES.timeout(msgspec.structs.replace(state, phase="tribute"), 0) == cmd.PayTribute(
+        pay=False
+    )
 
 
 def test_words_menus_and_the_board_show_no_json_or_keys() -> None:
@@ -219,8 +236,10 @@ def test_different_commands_read_differently() -> None:
 
 def test_the_banner_expansion_imports_only_the_api() -> None:
     source = (HERE / "gunsen_banner.py").read_text()
-    imports = re.findall(r"^from (\S+) import", source, re.M)
-    assert [m for m in imports if m.startswith("gamehall.plugins")] == ["gamehall.plugins.gunsen.api"]
+    imports = re.findall(r"^from (\S+) import", source, re.MULTILINE)
+    assert [m for m in imports if m.startswith("gamehall.plugins")] == [
+        "gamehall.plugins.gunsen.api"
+    ]
 
 
 def test_the_banner_expansion_changes_the_deal_and_combats_and_conforms() -> None:
