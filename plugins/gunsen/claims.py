@@ -25,8 +25,28 @@ def settle(p: Play) -> None:
     if state.holder != NOBODY and not state.troops[state.holder][toshi]:
         p.emit(ev.HoldMarkerReturned(seat=state.holder))
     fighting = p.state.combat is not None
+    checked = p.settled
     for seat in turn_order(p.state):
+        state = p.state
+        # A clan's achievements depend only on its own player record, the troops on the board,
+        # the upgrade tiles and whether a combat is pending: states share these objects while
+        # they are unchanged, so the same objects as at the last check mean nothing new.
+        key = (state.players[seat], state.troops, state.upgrades, fighting)
+        last = checked.get(seat)
+        if last is not None and all(a is b for a, b in zip(last, key, strict=True)):
+            continue
         check_seat(p, seat, fighting)
+        state = p.state
+        clan = state.players[seat].clan
+        if clan and p.cat.clans[clan].objectives == _known(p.cat, state, seat):
+            checked[seat] = (state.players[seat], state.troops, state.upgrades, fighting)
+
+
+def _known(cat: Catalog, state: State, seat: int) -> tuple[object, ...]:
+    # An objective an expansion judges (GUN-OBJ-3) may read anything: never skip its check.
+    return tuple(
+        o for o in cat.clans[state.players[seat].clan].objectives if o.condition in CONDITIONS
+    )
 
 
 def check_seat(p: Play, seat: int, fighting: bool) -> None:

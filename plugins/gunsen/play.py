@@ -30,12 +30,13 @@ class GameOver(Exception):
 class Play(Emitter[State]):
     """The events of one command, with what the rules need to decide them."""
 
-    __slots__ = ("_rng", "cat", "target")
+    __slots__ = ("_rng", "cat", "settled", "target")
 
     def __init__(self, rules: Gunsen, state: State, rng: Callable[[], random.Random]) -> None:
         super().__init__(rules, state)
         self.cat: Catalog = rules.cat
         self.target: int = rules.target
+        self.settled: dict[int, tuple[object, ...]] = rules.settled
         self._rng = rng
 
     @property
