@@ -187,19 +187,22 @@ class Codec:
         """Return compact JSON of any Struct, event, view or envelope."""
         return self._json.encode(obj)
 
-    def record_to_json(self, record: Recorded) -> bytes:
-        """Return one JSON line for a recorded event, with its schema version."""
-        return self._json.encode(
-            _JsonRecord(
-                record.stream,
-                record.seq,
-                record.position,
-                record.time,
-                record.event,
-                type(record.event).version,
-                record.meta,
-            )
+    def event_line(self, record: Recorded, text: str | None = None) -> EventLine:
+        """Return a recorded event as the line of a log, a stdio answer or a live stream."""
+        return EventLine(
+            record.stream,
+            record.seq,
+            record.position,
+            record.time,
+            record.event,
+            type(record.event).version,
+            record.meta,
+            text,
         )
+
+    def record_to_json(self, record: Recorded, text: str | None = None) -> bytes:
+        """Return one JSON line for a recorded event, with its schema version (and words)."""
+        return self._json.encode(self.event_line(record, text))
 
     def record_from_json(self, line: bytes | str) -> Recorded:
         """Decode a line written by :meth:`record_to_json` (upcasting old event versions)."""
@@ -228,6 +231,23 @@ class Codec:
         return Recorded(row.stream, row.seq, row.position, row.time, event, meta)
 
 
+class EventLine(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    """One event as a line: of a log file, a stdio answer, a history or a live stream.
+
+    ``v`` is the event's schema version; ``text`` (only where an adapter tells a person what
+    the event was) is the sentence for the seat that receives the line. See docs/events.md.
+    """
+
+    stream: str
+    seq: int
+    position: int
+    time: float
+    event: Any
+    v: int
+    meta: Any
+    text: str | None = None
+
+
 class _JsonRecord(msgspec.Struct, array_like=False):
     stream: str
     seq: int
@@ -236,6 +256,7 @@ class _JsonRecord(msgspec.Struct, array_like=False):
     event: Any
     v: int = 1
     meta: Any = None
+    text: Any = None  # words for a person: read past, never trusted
 
 
 def _meta_from_builtins(codec: Codec, raw: Any, stream: str, seq: int) -> Meta:

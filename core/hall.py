@@ -29,6 +29,7 @@ from .registry import Registry, Ruleset, default_registry
 from .replay import batches, check_sequence, started_of
 from .rules import Decision, Outcome
 from .store.base import AppendRequest, Snapshot, Store
+from .words import Narrated, Narrator
 
 log = structlog.get_logger("gamehall.hall")
 
@@ -43,6 +44,21 @@ class SeatView(msgspec.Struct, frozen=True):
     awaiting: dict[int, Decision]
     legal: list[Command]
     outcome: Outcome | None
+
+
+class Turn(msgspec.Struct, frozen=True):
+    """Whose move it is, as one seat may know it: sent on live streams when it changes.
+
+    ``awaiting`` lists the seats the match waits for (public); ``decision`` is what this seat
+    is asked, if it is awaited; ``free`` tells whether it may send free actions now.
+    """
+
+    match: str
+    seq: int
+    seat: int | None
+    awaiting: list[int]
+    decision: Decision | None = None
+    free: bool = False
 
 
 class MatchInfo(msgspec.Struct, frozen=True):
@@ -210,6 +226,16 @@ class Hall:
             rules.outcome(state),
         )
 
+    def turn(self, match: str, seat: int | None) -> Turn:
+        """Return whose move it is, as ``seat`` may know it."""
+        actor = self._actor(match)
+        rules, state = actor.ruleset.rules, actor.state
+        asked = rules.awaiting(state)
+        # A seat that is not awaited has no legal command but its free actions.
+        free = seat is not None and seat not in asked and bool(rules.legal(state, seat))
+        decision = asked.get(seat) if seat is not None else None
+        return Turn(match, actor.version, seat, sorted(asked), decision, free)
+
     def awaiting(self, match: str) -> dict[int, Decision]:
         """Return the seats a match waits for (empty once it is over)."""
         actor = self._actor(match)
@@ -261,28 +287,53 @@ class Hall:
         ruleset = self.ruleset(match)
         return self.redact_records(ruleset, self.store.read(match, after, limit=limit), seat)
 
+    def narrated_history(
+        self, match: str, seat: int | None, after: int = 0, limit: int | None = None
+    ) -> list[Narrated]:
+        """Return a seat's events after ``after`` with what each tells it, in words.
+
+        ``limit`` bounds the stored events read after ``after`` (as for :meth:`history`).
+        """
+        ruleset = self.ruleset(match)
+        upto = None if limit is None else after + limit
+        return Narrator(ruleset, seat).tell_all(self.store.read(match, 0, upto), after)
+
     async def watch(
         self, match: str, seat: int | None, after: int = 0
     ) -> AsyncGenerator[Recorded, None]:
         """Yield a seat's redacted events from ``after`` on, then live ones, until the hall closes."""
         ruleset = self.ruleset(match)
+        async for record in self._follow(match, after):
+            shown = self.redact_record(ruleset, record, seat)
+            if shown is not None:
+                yield shown
+
+    async def watch_narrated(
+        self, match: str, seat: int | None, after: int = 0
+    ) -> AsyncGenerator[Narrated, None]:
+        """Like :meth:`watch`, with what each event tells the seat, in words."""
+        narrator = Narrator(self.ruleset(match), seat)
+        async for record in self._follow(match, 0):
+            told = narrator.tell(record)
+            if told is not None and record.seq > after:
+                yield told
+
+    async def _follow(self, match: str, after: int) -> AsyncGenerator[Recorded, None]:
+        # Every stored event after ``after``, then live ones, in order, none twice: a watcher
+        # that was dropped for falling behind reads what it missed from the store.
         last = after
         while not self._closed:
             send, receive = self.hub.subscribe(match)
             try:
                 for record in self.store.read(match, last):
                     last = record.seq
-                    shown = self.redact_record(ruleset, record, seat)
-                    if shown is not None:
-                        yield shown
+                    yield record
                 async for records in receive:
                     for record in records:
                         if record.seq <= last:
                             continue
                         last = record.seq
-                        shown = self.redact_record(ruleset, record, seat)
-                        if shown is not None:
-                            yield shown
+                        yield record
             finally:
                 self.hub.unsubscribe(match, send)
                 receive.close()

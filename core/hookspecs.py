@@ -24,6 +24,7 @@ import pluggy
 # mypy: disable-error-code="empty-body"
 
 if TYPE_CHECKING:
+    from .calculators import Calculator
     from .codec import Upcaster
     from .events import Command, Event
     from .rules import ExpansionSpec, GameSpec, Invariant
@@ -68,6 +69,19 @@ def gamehall_upcasters() -> list[Upcaster]:
     that raised the ``version`` of one of its event classes.
 
     :return: one :class:`~gamehall.core.codec.Upcaster` per (tag, old version).
+    """
+
+
+@hookspec
+def gamehall_calculators() -> list[Calculator]:
+    """Register calculators: tools a game offers beside its matches (an odds calculator).
+
+    Fires when an adapter lists or runs calculators (``gamehall odds GAME``, ``POST
+    /games/{game}/calculators/{name}``); every list is used. Each
+    :class:`~gamehall.core.calculators.Calculator` names its game, its request and answer
+    Structs and a pure ``run``. Implemented by game plugins.
+
+    :return: the calculators this plugin provides.
     """
 
 

@@ -52,6 +52,11 @@ class Table:
         """Return the seq of the last event."""
         return len(self.events)
 
+    @property
+    def commands(self) -> int:
+        """Return how many commands were accepted."""
+        return len(self._batches) - 1
+
     def awaiting(self) -> Mapping[int, Decision]:
         """Return the seats that may act now."""
         return self.rules.awaiting(self.state)

@@ -16,6 +16,7 @@ from gamehall.core.logs import configure
 
 COMMAND_MODULES = (
     "gamehall.adapters.cli.demo",
+    "gamehall.adapters.cli.calculate",
     "gamehall.adapters.stdin.cli",
     "gamehall.adapters.file.cli",
     "gamehall.adapters.http.cli",

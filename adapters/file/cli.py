@@ -43,6 +43,9 @@ def register(sub: Any) -> None:
         metavar="S",
         help="the seat whose view to show (default: a spectator, or the log's seat)",
     )
+    replay.add_argument(
+        "--json", action="store_true", help="show the event as its JSON instead of in words"
+    )
     replay.set_defaults(func=run_replay)
 
     verify = sub.add_parser(
@@ -104,7 +107,7 @@ def run_import(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """Print the board after an event, as a seat would see it."""
     log = tools.load(args.file, default_registry())
-    for line in tools.replay(log, args.to, args.seat):
+    for line in tools.replay(log, args.to, args.seat, args.json):
         print(line)
     return 0
 

@@ -9,7 +9,7 @@ from typing import Any
 import anyio
 import msgspec
 from gamehall.adapters.stdin.human import outcome_text
-from gamehall.adapters.stdin.progress import Progress
+from gamehall.adapters.stdin.screen import Progress
 from gamehall.core import (
     Event,
     GamehallError,
@@ -94,8 +94,9 @@ def store_log(store: Store, log: Log, match: str) -> None:
 # -- replay tools -----------------------------------------------------------------------------
 
 
-def replay(log: Log, to: int | None, seat: int | None) -> list[str]:
-    """Return the board after event ``to`` as ``seat`` sees it, with the event and who acts."""
+def replay(log: Log, to: int | None, seat: int | None, as_json: bool = False) -> list[str]:
+    """Return the board after event ``to`` as ``seat`` sees it, with the event (in words, or
+    as JSON) and who acts."""
     ruleset, header = log.ruleset, log.header
     if header.seat is not None and seat is not None and seat != header.seat:
         raise GamehallError(
@@ -112,12 +113,14 @@ def replay(log: Log, to: int | None, seat: int | None) -> list[str]:
     shown = [r for r in log.records if r.seq <= to]
     state = _fold(log, shown)
     view = ruleset.rules.view(state, seat)
-    event = _event_at(log, shown[-1], to, seat)
+    before = _fold(log, shown[:-1]) if len(shown) > 1 else None
+    event = _event_at(log, shown[-1], to, seat, before, as_json)
     who = "a spectator" if seat is None else f"seat {seat}"
     lines = [f"after event {to} of {last}, as {who} sees it: {event}", ruleset.render(view, seat)]
     outcome = ruleset.rules.outcome(state)
     if outcome is not None:
-        lines.append(f"over: {outcome_text(outcome)}")
+        names = ruleset.seat_names(ruleset.rules.view(state, None), players)
+        lines.append(f"over: {outcome_text(outcome, names)}")
     for asked, decision in sorted(ruleset.rules.awaiting(state).items()):
         lines.append(f"waiting for seat {asked}: {decision.prompt or decision.kind}")
     return lines
@@ -133,7 +136,9 @@ def _fold(log: Log, records: Sequence[Recorded]) -> Any:
         raise log.error(seq, f"the events do not replay: {type(exc).__name__}: {exc}") from None
 
 
-def _event_at(log: Log, record: Recorded, to: int, seat: int | None) -> str:
+def _event_at(
+    log: Log, record: Recorded, to: int, seat: int | None, before: Any, as_json: bool
+) -> str:
     if record.seq != to:
         return "(hidden from this seat)"
     event: Event | None = record.event
@@ -142,7 +147,12 @@ def _event_at(log: Log, record: Recorded, to: int, seat: int | None) -> str:
         event = shown.event if shown is not None else None
     if event is None:
         return "(hidden from this seat)"
-    return log.ruleset.codec.to_json(event).decode()
+    if as_json:
+        return log.ruleset.codec.to_json(event).decode()
+    ruleset = log.ruleset
+    if before is None:
+        before = engine.initial_state(ruleset, log.started)
+    return ruleset.describe_event(event, ruleset.rules.view(before, seat), seat)
 
 
 def verify(log: Log, label: str = "verify") -> tuple[bool, list[str]]:
@@ -256,7 +266,9 @@ def run_commands(path: str, registry: Registry) -> tuple[list[Recorded], str]:
                 raise LogError(path, number, f"refused: {exc}") from None
             bar.advance()
     outcome = table.outcome()
-    state = outcome_text(outcome) if outcome is not None else "in progress"
+    players = table.events[0].players  # type: ignore[attr-defined]
+    names = table.ruleset.seat_names(table.view(None), players)
+    state = outcome_text(outcome, names) if outcome is not None else "in progress"
     return table.records(), f"ran {len(numbered) - 1} commands of match {table.stream} ({state})"
 
 

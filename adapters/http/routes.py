@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import anyio
 import msgspec
+from gamehall.core import calculators as calc
 from gamehall.core.errors import GamehallError
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
@@ -16,6 +18,8 @@ from .gateway import Gateway, check_id
 from .schemas import (
     AckOut,
     BareOk,
+    CalculationOut,
+    CalculatorOut,
     ClaimSeat,
     Created,
     CreateMatch,
@@ -61,6 +65,38 @@ async def list_games(request: Req) -> list[GameOut]:
 async def get_game(request: Req, game: FromPath[str]) -> GameOut:
     """Describe one installed game."""
     return gw(request).game(game)
+
+
+@get("/games/{game:str}/calculators", tags=["games"])
+async def list_calculators(request: Req, game: FromPath[str]) -> list[CalculatorOut]:
+    """List the calculators a game offers (an odds calculator), with their request schemas."""
+    registry = gw(request).hall.registry
+    registry.game(game)
+    return [
+        CalculatorOut(
+            c.game,
+            c.name,
+            c.description,
+            msgspec.json.schema(c.request),
+            msgspec.json.schema(c.answer),
+        )
+        for c in calc.calculators(registry, game)
+    ]
+
+
+@post("/games/{game:str}/calculators/{name:str}", status_code=200, tags=["games"])
+async def run_calculator(
+    request: Req, game: FromPath[str], name: FromPath[str], data: JSONBody[dict[str, Any]]
+) -> CalculationOut:
+    """Run one of a game's calculators on the request in the body; answer in data and words."""
+    try:
+        calculator = calc.find(gw(request).hall.registry, game, name)
+    except calc.UnknownCalculator as exc:
+        raise ApiError(404, "not_found", exc.message) from None
+    decoded = calc.decode(calculator, data)
+    answer = await anyio.to_thread.run_sync(calc.calculate, calculator, decoded)
+    text = calc.words(calculator, answer)
+    return CalculationOut(game, name, msgspec.to_builtins(answer), text)
 
 
 @post("/matches", status_code=201, tags=["matches"])
@@ -128,7 +164,8 @@ async def post_command(request: Req, match: FromPath[str], data: JSONBody[PostCo
     seat = gateway.seat_of(request, match)
     # Command ids are per seat: one seat can never read another's answer by reusing its id.
     ack = await gateway.hall.send(match, seat, data.command, f"{seat}:{data.command_id}")
-    return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, ack.events)
+    lines = [gateway.hall.registry.codec.event_line(r) for r in ack.events]
+    return AckOut(match, data.command_id, ack.first_seq, ack.last_seq, ack.duplicate, lines)
 
 
 @get("/matches/{match:str}/history", tags=["play"], security=OPTIONAL_SEAT)
@@ -142,11 +179,11 @@ async def get_history(
     gateway = gw(request)
     asker = gateway.asker(request, match)
     hall = gateway.hall
-    ruleset = hall.ruleset(match)
-    records = hall.store.read(match, after, limit=limit)
-    upto = records[-1].seq if records else after
-    shown = hall.redact_records(ruleset, records, asker.seat)
-    return HistoryOut(match, asker.seat, after, upto, shown)
+    stored = hall.store.version(match)  # read before: every event up to it is in the answer
+    told = hall.narrated_history(match, asker.seat, after, limit)
+    upto = max(after, min(after + limit, stored), *(t.record.seq for t in told[-1:]))
+    line = hall.registry.codec.event_line
+    return HistoryOut(match, asker.seat, after, upto, [line(t.record, t.text) for t in told])
 
 
 @get(
@@ -221,6 +258,8 @@ ROUTES = [
     health,
     list_games,
     get_game,
+    list_calculators,
+    run_calculator,
     create_match,
     get_match,
     claim_seat,

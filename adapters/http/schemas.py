@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
-from gamehall.core.events import Recorded
+from gamehall.core.codec import EventLine
 from gamehall.core.rules import Decision, Outcome
 
 CommandId = Annotated[
@@ -113,6 +113,25 @@ class GameOut(msgspec.Struct, frozen=True):
     commands: dict[str, Any]
 
 
+class CalculatorOut(msgspec.Struct, frozen=True):
+    """A calculator a game offers: what it does, and the JSON schemas of its request and answer."""
+
+    game: str
+    name: str
+    description: str
+    request: dict[str, Any]
+    answer: dict[str, Any]
+
+
+class CalculationOut(msgspec.Struct, frozen=True):
+    """A calculator's answer, as data and in words."""
+
+    game: str
+    calculator: str
+    answer: dict[str, Any]
+    text: str
+
+
 class SeatOut(msgspec.Struct, frozen=True):
     """Whether a seat has been given a token."""
 
@@ -157,17 +176,18 @@ class AckOut(msgspec.Struct, frozen=True):
     first_seq: int
     last_seq: int
     duplicate: bool
-    events: list[Recorded]
+    events: list[EventLine]
 
 
 class HistoryOut(msgspec.Struct, frozen=True):
-    """The asker's events with ``after < seq <= upto``; ask again from ``upto`` for more."""
+    """The asker's events with ``after < seq <= upto``, each with its ``text`` for the asker;
+    ask again from ``upto`` for more."""
 
     match: str
     seat: int | None
     after: int
     upto: int
-    events: list[Recorded]
+    events: list[EventLine]
 
 
 class Health(msgspec.Struct, frozen=True):

@@ -15,8 +15,8 @@ import anyio
 import msgspec
 import structlog
 from gamehall.core.errors import GamehallError
-from gamehall.core.events import Recorded
-from gamehall.core.hall import Hall
+from gamehall.core.hall import Hall, Turn
+from gamehall.core.words import Narrated
 from litestar.response import ServerSentEventMessage
 
 log = structlog.get_logger("gamehall.http")
@@ -27,16 +27,18 @@ class Feed:
 
     def __init__(self, hall: Hall, match: str, seat: int | None, after: int) -> None:
         self.hall, self.match, self.seat, self.after = hall, match, seat, after
-        self.send, self.receive = anyio.create_memory_object_stream[Recorded](64)
+        self.send, self.receive = anyio.create_memory_object_stream[Narrated](64)
         self.scope = anyio.CancelScope()
 
     async def pump(self) -> None:
-        """Copy the seat's redacted events into the stream until cancelled or closed."""
+        """Copy the seat's redacted events, in words too, into the stream until closed."""
+        hall = self.hall
         with self.send, self.scope:
             try:
-                async with aclosing(self.hall.watch(self.match, self.seat, self.after)) as records:
-                    async for record in records:
-                        await self.send.send(record)
+                watched = hall.watch_narrated(self.match, self.seat, self.after)
+                async with aclosing(watched) as told:
+                    async for narrated in told:
+                        await self.send.send(narrated)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                 pass
             except Exception as exc:
@@ -55,32 +57,56 @@ def _end(
     return ServerSentEventMessage(data=data.decode(), event="end")
 
 
+def _turn(hall: Hall, match: str, seat: int | None, last: Turn | None) -> Turn | None:
+    """Return whose move it is when that changed since ``last`` (``None`` when it did not)."""
+    turn = hall.turn(match, seat)
+    if last is not None and (turn.awaiting, turn.decision, turn.free) == (
+        last.awaiting,
+        last.decision,
+        last.free,
+    ):
+        return None
+    return turn
+
+
+def _turn_message(hall: Hall, turn: Turn) -> ServerSentEventMessage:
+    return ServerSentEventMessage(data=hall.registry.codec.to_json(turn).decode(), event="turn")
+
+
 async def messages(
     hall: Hall, match: str, seat: int | None, after: int, heartbeat: float
 ) -> AsyncIterator[ServerSentEventMessage]:
-    """Yield the SSE messages of a seat's stream; end once the match is over and told."""
+    """Yield the SSE messages of a seat's stream; end once the match is over and told.
+
+    ``event`` messages carry each event (with its words for the seat); ``turn`` messages tell
+    whose move it is, whenever that changes once the stream has caught up; ``end`` closes.
+    """
     seq, outcome = _over_at(hall, match)
     if outcome is not None and after >= seq:
         yield _end(hall, match, seq, outcome)
         return
+    last: Turn | None = None
+    if after >= seq:
+        last = hall.turn(match, seat)
+        yield _turn_message(hall, last)
     feed = Feed(hall, match, seat, after)
     hall.spawn(feed.pump)
-    encode = hall.registry.codec.to_json
+    line = hall.registry.codec.record_to_json
     try:
         with feed.receive:
             while True:
-                record = None
+                told = None
                 with anyio.move_on_after(heartbeat):
                     try:
-                        record = await feed.receive.receive()
+                        told = await feed.receive.receive()
                     except anyio.EndOfStream:
                         return
-                if record is None:
+                if told is None:
                     yield ServerSentEventMessage(data=None, comment="keep-alive")
                     continue
-                yield ServerSentEventMessage(
-                    data=encode(record).decode(), event="event", id=record.seq
-                )
+                record = told.record
+                data = line(record, told.text).decode()
+                yield ServerSentEventMessage(data=data, event="event", id=record.seq)
                 try:
                     seq, outcome = _over_at(hall, match)
                 except GamehallError:
@@ -88,5 +114,10 @@ async def messages(
                 if outcome is not None and record.seq >= seq:
                     yield _end(hall, match, seq, outcome)
                     return
+                if record.seq >= seq:  # caught up: tell whose move it is, if that changed
+                    turn = _turn(hall, match, seat, last)
+                    if turn is not None:
+                        last = turn
+                        yield _turn_message(hall, turn)
     finally:
         feed.scope.cancel()

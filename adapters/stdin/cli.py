@@ -15,7 +15,7 @@ from gamehall.core.store import MemoryStore, Store
 
 from .common import DEFAULT_DB, describe_options, open_store, parse_options, parse_seats
 from .human import HumanGame, Terminal, default_roles, outcome_text, roles_from_log
-from .progress import Progress
+from .screen import Progress, print_table
 from .protocol import serve
 from .simulate import simulate
 
@@ -205,9 +205,7 @@ def run_matches(args: argparse.Namespace) -> int:
         print(f"no matches in {args.db}")
         return 0
     header = ("MATCH", "GAME", "PLAYERS", "EVENTS", "UPDATED", "STATE")
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    for row in [header, *rows]:
-        print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    print_table(sys.stdout, header, rows)
     return 0
 
 
@@ -221,7 +219,9 @@ def _match_row(store: Store, registry: Any, entry: Any) -> tuple[str, ...]:
         state = fold(ruleset, records)
         outcome = ruleset.rules.outcome(state)
         if outcome is not None:
-            status = outcome_text(outcome)
+            players = started_of(records).players
+            names = ruleset.seat_names(ruleset.rules.view(state, None), players)
+            status = outcome_text(outcome, names)
         else:
             waiting = ", ".join(str(s) for s in sorted(ruleset.rules.awaiting(state)))
             status = f"waiting for seat {waiting}"

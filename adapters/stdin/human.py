@@ -13,8 +13,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 import anyio
-from gamehall.core import Command, GamehallError, RandomBot
+from gamehall.core import Command, GamehallError, RandomBot, words
 from gamehall.core.hall import Hall, SeatView
+from gamehall.core.words import MenuEntry
+from rich.markup import escape
+
+from .screen import console, is_terminal, marked, seat_style
 
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = frozenset({"?", "h", "help"})
@@ -45,17 +49,22 @@ def default_roles(players: int) -> dict[int, str]:
 
 
 class Terminal:
-    """The person's side of the game: lines in, text out."""
+    """The person's side of the game: lines in, text out (coloured on a terminal)."""
 
     def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
         self.stdin = stdin
         self.stdout = stdout
-        isatty = getattr(stdout, "isatty", None)
-        self.tty = bool(isatty and isatty())
+        self.tty = is_terminal(stdout)
+        self.console = console(stdout)
 
-    def say(self, text: str = "") -> None:
-        """Print text."""
-        self.stdout.write(text + "\n")
+    def say(self, text: str = "", style: str | None = None) -> None:
+        """Print a line of plain text (never read as markup)."""
+        self.console.print(escape(text), style=style, markup=True, highlight=False)
+        self.stdout.flush()
+
+    def show(self, markup: str) -> None:
+        """Print a line of rich markup (styles only where the output is a terminal)."""
+        self.console.print(markup, highlight=False)
         self.stdout.flush()
 
     async def ask(self, prompt: str) -> str | None:
@@ -83,9 +92,36 @@ class HumanGame:
         self.seed = seed
         self.term = term
         self.ruleset = hall.ruleset(match)
+        self.players = hall.info(match).players
         self.humans = sorted(s for s, r in self.roles.items() if r == "human")
         self.handover = len(self.humans) > 1 and self.ruleset.game.hidden_information
+        # The log is told as the one person sees it; with several people, as a spectator.
+        self.reader: int | None = self.humans[0] if len(self.humans) == 1 else None
         self._last_human: int | None = None
+        self._last_awaiting: frozenset[int] = frozenset()
+        self._told = hall.view(match, None).seq
+
+    # -- names and the log -------------------------------------------------------------------
+
+    def names(self) -> list[str]:
+        """Return what the players call each seat now."""
+        return self.ruleset.seat_names(self.hall.view(self.match, None).view, self.players)
+
+    def who(self, seat: int, role: str = "") -> str:
+        """Return a seat as markup: its name, its number where the name is not "seat N", and
+        its role if given ("X (seat 0, bot)")."""
+        name = self.names()[seat]
+        notes = [n for n in ("" if name == f"seat {seat}" else f"seat {seat}", role) if n]
+        label = f"{name} ({', '.join(notes)})" if notes else name
+        return marked(label, seat_style(seat, name))
+
+    def _tell_log(self) -> None:
+        """Print, in words, every event since the last told, as the reader may know it."""
+        for told in self.hall.narrated_history(self.match, self.reader, self._told):
+            self.term.say(f"    {told.text}", style="dim")
+        self._told = self.hall.view(self.match, None).seq
+
+    # -- the loop ----------------------------------------------------------------------------
 
     async def run(self) -> int:
         """Play until the match is over (0) or the person quits (0, the match stays stored)."""
@@ -95,20 +131,69 @@ class HumanGame:
             if spectator.outcome is not None:
                 self._finish(spectator)
                 return 0
+            if not await self._offer_free_actions(spectator.awaiting):
+                return self._saved()
             seat = self._next_seat(spectator.awaiting)
             if self.roles.get(seat) == "bot":
                 await self._bot_turn(seat)
             elif not await self._human_turn(seat):
-                self.term.say(
-                    f"match {self.match} saved: continue with 'gamehall resume {self.match}'"
-                )
-                return 0
+                return self._saved()
+            self._tell_log()
+
+    def _saved(self) -> int:
+        self.term.say(f"match {self.match} saved: continue with 'gamehall resume {self.match}'")
+        return 0
+
+    async def _offer_free_actions(self, awaiting: Mapping[int, Any]) -> bool:
+        """Offer each person who is not awaited their free actions, once each time the awaited
+        seats change; return ``False`` when the person quits."""
+        now = frozenset(awaiting)
+        if now == self._last_awaiting:
+            return True
+        self._last_awaiting = now
+        for seat in self.humans:
+            if seat not in awaiting and self.hall.view(self.match, seat).legal:
+                if not await self._interject(seat, awaiting):
+                    return False
+        return True
+
+    async def _interject(self, seat: int, awaiting: Mapping[int, Any]) -> bool:
+        others = ", ".join(f"seat {s}" for s in sorted(awaiting))
+        if self.handover and self._last_human != seat:
+            if self.term.tty:
+                self.term.say(CLEAR)
+            answer = await self.term.ask(
+                f"seat {seat} may act out of turn before {others} goes on: pass the terminal "
+                f"to seat {seat}, then press Enter "
+            )
+            if answer is None or answer.lower() in QUIT:
+                return False
+            self._last_human = seat
+        while True:
+            seen = self.hall.view(self.match, seat)
+            if not seen.legal:
+                return True
+            self.term.say()
+            self.term.say(f"seat {seat}, you may act out of turn before {others} goes on:")
+            self._menu(seat, seen)
+            answer = await self.term.ask(f"seat {seat} (Enter to go on)> ")
+            if answer is None or answer.lower() in QUIT:
+                return False
+            if not answer:
+                return True
+            try:
+                command = self.choose(answer, seat, seen)
+                await self.hall.send(self.match, seat, command, command_id("human", seat))
+            except GamehallError as exc:
+                self.term.say(f"refused: {exc}")
+            self._tell_log()
 
     def _introduce(self) -> None:
         info = self.hall.info(self.match)
         name = "+".join([info.game, *info.expansions])
-        seats = ", ".join(f"seat {s}: {self.roles.get(s, 'bot')}" for s in range(info.players))
-        self.term.say(f"match {self.match} ({name}; {seats})")
+        seats = ", ".join(self.who(s, self.roles.get(s, "bot")) for s in range(info.players))
+        self.term.show(f"match {escape(self.match)} ({escape(name)}; {seats})")
+        self._tell_log()
 
     def _next_seat(self, awaiting: Mapping[int, Any]) -> int:
         seats = sorted(awaiting)
@@ -121,7 +206,7 @@ class HumanGame:
         command = bot.choose(seat, seen.legal, lambda: seen.view)
         text = self.ruleset.describe(command, seen.view, seat)
         await self.hall.send(self.match, seat, command, command_id("bot", seat))
-        self.term.say(f"seat {seat} (bot): {text}")
+        self.term.show(f"{self.who(seat, 'bot')}: {escape(text)}")
 
     async def _human_turn(self, seat: int) -> bool:
         if self.handover and self._last_human != seat:
@@ -157,9 +242,21 @@ class HumanGame:
         term.say(self.ruleset.render(seen.view, seat))
         decision = seen.awaiting.get(seat)
         if decision is not None:
-            term.say(f"seat {seat}, {decision.prompt or decision.kind}:")
-        for number, command in enumerate(seen.legal, start=1):
-            term.say(f"  {number:>2}. {self.ruleset.describe(command, seen.view, seat)}")
+            term.show(f"{self.who(seat)}, {escape(decision.prompt or decision.kind)}:")
+        self._menu(seat, seen)
+
+    def menu(self, seat: int, seen: SeatView) -> list[MenuEntry]:
+        """Return the seat's legal commands as menu lines: one line per distinct text."""
+        return words.menu(self.ruleset, seen.legal, seen.view, seat)
+
+    def _menu(self, seat: int, seen: SeatView) -> None:
+        group: str | None = None
+        for number, entry in enumerate(self.menu(seat, seen), start=1):
+            if entry.group is not None and entry.group != group:
+                group = entry.group
+                self.term.say(f"  {group}:", style="bold")
+            indent = "    " if entry.group is not None else "  "
+            self.term.say(f"{indent}{number:>2}. {entry.text}")
 
     def _help(self) -> None:
         self.term.say(
@@ -169,43 +266,33 @@ class HumanGame:
 
     def choose(self, answer: str, seat: int, seen: SeatView) -> Command:
         """Return the command an answer names: its number, its text, or its JSON."""
-        legal = seen.legal
+        entries = self.menu(seat, seen)
         if answer.isdigit():
             number = int(answer)
-            if not 1 <= number <= len(legal):
-                raise GamehallError(f"{number} is not in the list (1 to {len(legal)})")
-            return legal[number - 1]
+            if not 1 <= number <= len(entries):
+                raise GamehallError(f"{number} is not in the list (1 to {len(entries)})")
+            return entries[number - 1].command
         if answer.startswith("{"):
             return self.hall.registry.codec.command_from_json(answer)
-        wanted = " ".join(answer.lower().split())
-        found = [
-            command
-            for command in legal
-            if " ".join(self.ruleset.describe(command, seen.view, seat).lower().split()) == wanted
-            or self.hall.registry.codec.to_json(command).decode().lower() == wanted
-        ]
-        if len(found) == 1:
-            return found[0]
-        if found:
-            raise GamehallError(f"{answer!r} names {len(found)} commands: use the number")
+        found = words.find(entries, answer)
+        if found is not None:
+            return found.command
         raise GamehallError(f"{answer!r} is neither a number from the list nor a command's text")
 
     def _finish(self, spectator: SeatView) -> None:
-        seat = self.humans[0] if len(self.humans) == 1 else None
+        seat = self.reader
         shown = self.hall.view(self.match, seat) if seat is not None else spectator
         self.term.say()
         self.term.say(self.ruleset.render(shown.view, seat))
-        self.term.say(outcome_text(spectator.outcome))
+        assert spectator.outcome is not None
+        for line in words.outcome_lines(spectator.outcome, self.names()):
+            self.term.say(line, style="bold")
 
 
-def outcome_text(outcome: Any) -> str:
-    """Return how a match ended in words."""
+def outcome_text(outcome: Any, names: Sequence[str] | None = None) -> str:
+    """Return how a match ended in one line of words."""
     if outcome is None:
         return "in progress"
-    winners = ", ".join(f"seat {s}" for s in outcome.winners)
-    text = f"{winners} {'wins' if len(outcome.winners) == 1 else 'win'}" if winners else "draw"
-    if outcome.reason:
-        text += f" ({outcome.reason})"
-    if outcome.scores is not None:
-        text += "; scores " + ", ".join(str(s) for s in outcome.scores)
-    return text
+    players = max([*outcome.winners, len(outcome.scores or ()) - 1, 0]) + 1
+    shown = list(names) if names is not None else [f"seat {s}" for s in range(players)]
+    return words.outcome_lines(outcome, shown)[0].rstrip(".")

@@ -18,7 +18,7 @@ import msgspec
 import structlog
 from anyio.abc import TaskGroup
 from gamehall.core import GamehallError, Recorded
-from gamehall.core.hall import Hall
+from gamehall.core.hall import Hall, Turn
 from gamehall.core.store import Store
 
 from .common import describe_options
@@ -248,8 +248,8 @@ class Server:
 
     async def history(self, req: History) -> Any:
         self._seat(req.match, req.seat)
-        records = self.hall.history(req.match, req.seat, req.after, req.limit)
-        return {"events": [self.encode_record(r) for r in records]}
+        told = self.hall.narrated_history(req.match, req.seat, req.after, req.limit)
+        return {"events": [self.encode_record(t.record, t.text) for t in told]}
 
     async def watch(self, req: Watch) -> Any:
         self._seat(req.match, req.seat)
@@ -280,9 +280,9 @@ class Server:
                 "invalid_seat", f"seat {seat} does not exist: seats are 0 to {players - 1}"
             )
 
-    def encode_record(self, record: Recorded) -> msgspec.Raw:
-        """Return a record as the JSON object of a log file line."""
-        return msgspec.Raw(self.codec.record_to_json(record))
+    def encode_record(self, record: Recorded, text: str | None = None) -> msgspec.Raw:
+        """Return a record as the JSON object of a log file line (with its words)."""
+        return msgspec.Raw(self.codec.record_to_json(record, text))
 
     async def drain(self) -> None:
         """Let every watch push what is already stored, then stop them all."""
@@ -304,16 +304,32 @@ class _Watch:
 
     async def run(self) -> None:
         server = self.server
+        hall, match, seat = server.hall, self.req.match, self.req.seat
+        turn = None
         with self.scope:
             try:
-                async for record in server.hall.watch(
-                    self.req.match, self.req.seat, self.req.after
-                ):
-                    self.last = record.seq
-                    server.write({"id": self.id, "event": server.encode_record(record)})
+                if hall.view(match, None).seq <= self.req.after:
+                    turn = self._tell_turn(None)
+                async for told in hall.watch_narrated(match, seat, self.req.after):
+                    self.last = told.record.seq
+                    line = server.encode_record(told.record, told.text)
+                    server.write({"id": self.id, "event": line})
+                    if self.last >= hall.view(match, None).seq:  # caught up
+                        turn = self._tell_turn(turn)
             except GamehallError as exc:
                 server.watches.pop(self.id, None)
                 server.write(_error(self.id, exc.code, f"the watch ended: {exc}", 0))
+
+    def _tell_turn(self, last: Turn | None) -> Turn:
+        # Whose move it is, pushed only when it changed: the seat knows when it may act.
+        turn = self.server.hall.turn(self.req.match, self.req.seat)
+        if last is None or (turn.awaiting, turn.decision, turn.free) != (
+            last.awaiting,
+            last.decision,
+            last.free,
+        ):
+            self.server.write({"id": self.id, "turn": turn})
+        return turn
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait until every event stored so far that this seat may see has been pushed."""

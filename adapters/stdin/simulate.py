@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 from collections import Counter
@@ -13,7 +14,7 @@ from gamehall.core import RandomBot, Registry, Table
 from gamehall.core.hall import new_match_id
 from gamehall.core.store import AppendRequest, Store
 
-from .progress import Progress
+from .screen import Progress
 
 STORE_BATCH = 200  # matches committed per transaction
 
@@ -31,6 +32,11 @@ class Summary(msgspec.Struct):
     events: int
     seconds: float
     stored: list[str] = []
+    commands: int = 0
+    reasons: dict[str, int] = {}
+    names: dict[str, int] = {}  # wins by what players call a seat (colour, clan), if named
+    named: dict[str, int] = {}  # matches in which a seat had that name
+    fixed: dict[int, str] = {}  # the name of each seat, when it never changed
 
     @property
     def mean_length(self) -> float:
@@ -40,23 +46,54 @@ class Summary(msgspec.Struct):
     def lines(self) -> list[str]:
         """Return the summary as text."""
         rate = self.events / self.seconds if self.seconds > 0 else float("inf")
+        ended = self.games - self.unfinished
         wins = ", ".join(
-            f"seat {seat} {self.wins.get(seat, 0)} ({_pct(self.wins.get(seat, 0), self.games)})"
+            f"{self._seat(seat)} {_rate(self.wins.get(seat, 0), ended)}"
             for seat in range(self.players)
         )
-        out = [
-            f"{self.games} matches of {self.ruleset} ({self.players} players, seed {self.seed})",
-            f"wins: {wins}; draws {self.draws} ({_pct(self.draws, self.games)})",
-            f"mean length: {self.mean_length:.1f} events",
-            f"{self.events} events in {self.seconds:.2f} s: {rate:,.0f} events/s",
-        ]
+        out = [f"{self.games} matches of {self.ruleset} ({self.players} players, seed {self.seed})"]
+        if self.reasons:
+            ways = sorted(self.reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+            out.append("ended by: " + "; ".join(f"{why} {_pct(n, ended)}" for why, n in ways))
+        out.append(f"wins by seat: {wins}")
+        if self.names and not self.fixed:
+            by_name = sorted(self.named.items(), key=lambda kv: kv[0])
+            out.append(
+                "wins by name: "
+                + ", ".join(f"{name} {_rate(self.names.get(name, 0), n)}" for name, n in by_name)
+            )
+        if self.draws:
+            out.append(f"draws: {self.draws} ({_pct(self.draws, ended)})")
         if self.unfinished:
-            out.insert(2, f"unfinished (no end after the command limit): {self.unfinished}")
+            out.append(f"unfinished (no end after the command limit): {self.unfinished}")
+        per = self.commands / self.games if self.games else 0.0
+        out.append(f"mean length: {per:.1f} commands, {self.mean_length:.1f} events")
+        out.append(f"{self.events} events in {self.seconds:.2f} s: {rate:,.0f} events/s")
         return out
+
+
+    def _seat(self, seat: int) -> str:
+        name = self.fixed.get(seat)
+        return f"seat {seat} ({name})" if name else f"seat {seat}"
 
 
 def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "0.0%"
+
+
+def wilson(part: int, whole: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the 95% Wilson score interval of a proportion."""
+    if whole == 0:
+        return 0.0, 1.0
+    p = part / whole
+    centre = (p + z * z / (2 * whole)) / (1 + z * z / whole)
+    half = z * math.sqrt(p * (1 - p) / whole + z * z / (4 * whole * whole)) / (1 + z * z / whole)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _rate(part: int, whole: int) -> str:
+    low, high = wilson(part, whole)
+    return f"{part} ({_pct(part, whole)}, 95% {100 * low:.0f}-{100 * high:.0f}%)"
 
 
 def simulate(
@@ -77,7 +114,11 @@ def simulate(
     ruleset = registry.ruleset(game, expansions)
     base = secrets.randbits(31) if seed is None else seed
     wins: Counter[int] = Counter()
-    draws = unfinished = events = 0
+    reasons: Counter[str] = Counter()
+    names: Counter[str] = Counter()
+    named: Counter[str] = Counter()
+    draws = unfinished = events = commands = 0
+    seen: dict[int, set[str]] = {}
     pending: list[AppendRequest] = []
     stored: list[str] = []
     seats = 0
@@ -90,12 +131,21 @@ def simulate(
         bots = {seat: RandomBot(f"bot:{base + index}:{seat}") for seat in range(seats)}
         outcome = table.play(bots, max_commands)
         events += table.seq
+        commands += table.commands
         if outcome is None:
             unfinished += 1
-        elif outcome.winners:
-            wins.update(outcome.winners)
         else:
-            draws += 1
+            reasons[outcome.reason or "the end"] += 1
+            if outcome.winners:
+                wins.update(outcome.winners)
+            else:
+                draws += 1
+            seat_names = ruleset.seat_names(table.view(None), seats)
+            if seat_names != [f"seat {s}" for s in range(seats)]:
+                named.update(seat_names)
+                names.update(seat_names[s] for s in outcome.winners)
+                for seat, name in enumerate(seat_names):
+                    seen.setdefault(seat, set()).add(name)
         if store is not None:
             pending.append(_request(table, started))
             stored.append(match)
@@ -107,8 +157,11 @@ def simulate(
         _commit(store, pending)
     seconds = time.perf_counter() - started_at
     return Summary(
-        ruleset.name, games, seats, base, dict(wins), draws, unfinished, events, seconds, stored
-    )
+        ruleset.name, games, seats, base, dict(wins), draws, unfinished, events, seconds, stored,
+        commands, dict(reasons), dict(names), dict(named),
+        {seat: next(iter(n)) for seat, n in seen.items()} if all(len(n) == 1 for n in seen.values())
+        else {},
+    )  # fmt: skip
 
 
 def _request(table: Table, started: Any) -> AppendRequest:

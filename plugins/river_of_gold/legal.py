@@ -113,9 +113,10 @@ def legal(rules: RiverOfGold, state: State, seat: int) -> list[Command]:
     now = phase(state)
     if now == "choice":
         choice = state.choices[0]
-        return choice_commands(state, choice) if choice.seat == seat else []
+        mine = choice_commands(state, choice) if choice.seat == seat else []
+        return [*mine, *trades(state, seat)]
     if seat != state.turn:
-        return []
+        return trades(state, seat)
     result: list[Command] = []
     if now == "action":
         if state.players[seat].favour > 0:

@@ -89,6 +89,10 @@ class RiverOfGold(Rules[State]):
         if state.over:
             raise IllegalCommand("the match is over", "ROG-END-2")
         turn = Turn(self, state, lambda: ctx.rng)
+        trade = TRADES.get(type(command))
+        if trade is not None and ctx.seat is not None and self.may_trade(state):
+            trade(turn, ctx.seat, command)
+            return turn.events
         ahead = self.hook.rog_decision(state=state)
         seat = ahead[0] if ahead is not None else self._asked(state)
         if ctx.seat is not None and ctx.seat != seat:
@@ -127,8 +131,17 @@ class RiverOfGold(Rules[State]):
             return {choice.seat: Decision(choice.kind, PROMPTS[choice.kind])}
         return {state.turn: Decision(kind, PROMPTS[kind])}
 
+    def may_trade(self, state: State) -> bool:
+        """Tell whether trades are open: at any moment of the game, once setup is done."""
+        return state.started and not state.over and self.hook.rog_decision(state=state) is None
+
+    def free(self, state: State, seat: int) -> Collection[type[Command]]:
+        """Let every clan trade at any moment, also on others' turns and during a choice
+        (ROG-TRADE-1)."""
+        return TRADE_TYPES if self.may_trade(state) else ()
+
     def legal(self, state: State, seat: int) -> Sequence[Command]:
-        """Return every command ``seat`` may send now."""
+        """Return every command ``seat`` may send now, its trades included."""
         return legal_.legal(self, state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -217,12 +230,10 @@ def on_deliver(turn: Turn, seat: int, c: cmd.Deliver) -> None:
 
 
 def on_trade(turn: Turn, seat: int, c: cmd.TradeGoods) -> None:
-    _in_turn(turn, seat, ("action", "finish"), "ROG-TRADE-1")
     act.trade_goods(turn, seat, c.give, c.take)
 
 
 def on_buy_favour(turn: Turn, seat: int, c: cmd.BuyFavour) -> None:
-    _in_turn(turn, seat, ("action", "finish"), "ROG-TRADE-2")
     act.buy_favour(turn, seat)
 
 
@@ -281,13 +292,18 @@ def on_stop_selling(turn: Turn, seat: int, c: cmd.StopSelling) -> None:
     turn.emit(ChoiceClosed(seat=seat))
 
 
+# Trades are free actions: any clan, at any moment once setup is done (ROG-TRADE-1).
+TRADES: dict[type[Command], Callable[[Turn, int, Any], None]] = {
+    cmd.TradeGoods: on_trade,
+    cmd.BuyFavour: on_buy_favour,
+}
+TRADE_TYPES: tuple[type[Command], ...] = tuple(TRADES)
+
 HANDLERS: dict[type[Command], Callable[[Turn, int, Any], None]] = {
     cmd.ShiftDie: on_shift,
     cmd.Build: on_build,
     cmd.Sail: on_sail,
     cmd.Deliver: on_deliver,
-    cmd.TradeGoods: on_trade,
-    cmd.BuyFavour: on_buy_favour,
     cmd.EndTurn: on_end_turn,
     cmd.TakeGood: on_take_good,
     cmd.TakeKoku: on_take_koku,

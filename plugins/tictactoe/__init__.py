@@ -92,7 +92,10 @@ def gamehall_describe_event(event: Event, view: Any, seat: int | None) -> str | 
         return f"{MARKS[event.seat + 1]} marks {cell_name(event.cell)}."
     if isinstance(event, LineCompleted):
         cells = "-".join(str(c) for c in event.line)
-        return f"{MARKS[event.winner + 1]} completes the line {cells} and wins."
+        mark = MARKS[view.board[event.line[0]]] if isinstance(view, State) else "A mark"
+        winner = MARKS[event.winner + 1]
+        ends = "and wins" if mark == winner else f"and loses: {winner} wins"
+        return f"{mark} completes the line {cells} {ends}."
     if isinstance(event, BoardFilled):
         return "The board is full without a line: a draw."
     return None

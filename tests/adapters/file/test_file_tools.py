@@ -34,7 +34,7 @@ def log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     assert main(["run", str(tmp_path / "c.jsonl"), "-o", str(tmp_path / "r.jsonl")]) == 0
     assert (
         capsys.readouterr().out
-        == f"ran 7 commands of match r (seat 0 wins (three in a row)); wrote 9 events to {tmp_path / 'r.jsonl'}\n"
+        == f"ran 7 commands of match r (X wins: three in a row); wrote 9 events to {tmp_path / 'r.jsonl'}\n"
     )
     return tmp_path / "r.jsonl"
 
@@ -99,6 +99,9 @@ def test_replay_shows_a_seat_view_after_any_event(
 ) -> None:
     assert main(["replay", str(log), "--to", "3", "--seat", "0"]) == 0
     out, _ = out_of(capsys)
+    assert out.splitlines()[0] == "after event 3 of 9, as seat 0 sees it: O marks cell 0 (row 1, column 1)."
+    assert main(["replay", str(log), "--to", "3", "--seat", "0", "--json"]) == 0
+    out, _ = out_of(capsys)
     assert (
         out.splitlines()[0]
         == 'after event 3 of 9, as seat 0 sees it: {"type":"tictactoe.MarkPlaced","seat":1,"cell":0}'
@@ -109,7 +112,7 @@ def test_replay_shows_a_seat_view_after_any_event(
     assert main(["replay", str(log)]) == 0
     out, _ = out_of(capsys)
     assert "as a spectator sees it" in out and out.rstrip().endswith(
-        "over: seat 0 wins (three in a row)"
+        "over: X wins: three in a row"
     )
     for argv, message in [
         (["--to", "10"], "--to 10 is outside the log (events 1 to 9)"),

@@ -332,3 +332,17 @@ async def test_health_and_body_limit_option(registry: Registry) -> None:
             "/matches", json={"game": "tictactoe", "options": {"x": "y" * 100}}
         )
         assert big.status_code == 413
+
+
+async def test_a_clan_trades_on_another_clans_turn_over_http(served: Served) -> None:
+    match, tokens = await new_match(served, game="river-of-gold", players=2, seed=1)
+    view = (await served.client.get(f"/matches/{match}/view", headers=bearer(tokens[1]))).json()
+    assert list(view["awaiting"]) == ["0"]
+    assert view["legal"] == [{"type": "river_of_gold.BuyFavour"}], "its free actions only"
+    response = await send(served, match, tokens[1], {"type": "river_of_gold.BuyFavour"}, "t1")
+    assert response.status_code == 200, response.text
+    after = (await served.client.get(f"/matches/{match}/view", headers=bearer(tokens[1]))).json()
+    assert list(after["awaiting"]) == ["0"], "a trade takes no turn"
+    assert after["view"]["players"][1]["favour"] == view["view"]["players"][1]["favour"] + 1
+    refused = await send(served, match, tokens[1], {"type": "river_of_gold.EndTurn"}, "t2")
+    assert refused.status_code == 409 and refused.json()["error"] == "not_awaited"

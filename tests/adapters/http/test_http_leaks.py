@@ -119,9 +119,17 @@ class Checker:
             legal = (await self.get(seat, f"/matches/{self.match}/view")).json()["legal"]
             hidden = self.hidden_now()
             for other in self.tokens:
+                if str(other) in public["awaiting"]:
+                    continue
+                # A free action (a trade) is legal for a seat that is not awaited too.
+                theirs = (await self.get(other, f"/matches/{self.match}/view")).json()["legal"]
                 # A request that itself names a hidden token proves nothing when echoed.
-                known = [c for c in legal if not leaked(json.dumps(c), hidden[other])]
-                if str(other) not in public["awaiting"] and known:
+                known = [
+                    c
+                    for c in legal
+                    if c not in theirs and not leaked(json.dumps(c), hidden[other])
+                ]
+                if known:
                     await self.refused(other, known[0], f"na-{step}")
             stale = [
                 c for c in previous if c not in legal and not leaked(json.dumps(c), hidden[seat])

@@ -33,11 +33,11 @@ async def move(served: Served, match: str, tokens: dict[int, str], n: int) -> No
     assert response.status_code == 200, response.text
 
 
-async def take(events: Any, count: int) -> list[SseEvent]:
+async def take(events: Any, count: int, kinds: tuple[str, ...] = ("event", "end")) -> list[SseEvent]:
     out: list[SseEvent] = []
     with anyio.fail_after(5):
         async for event in events:
-            if event.data:
+            if event.data and event.event in kinds:
                 out.append(event)
             if len(out) == count:
                 break
@@ -84,9 +84,47 @@ async def test_idle_streams_get_keep_alive_comments(registry: Registry) -> None:
         async with served.client.stream("GET", f"/matches/{match}/events?after=1") as response:
             with anyio.fail_after(5):
                 async for event in read_sse(response):
-                    assert not event.data
+                    assert not event.data or event.event == "turn"
                     if "keep-alive" in event.comments:
                         break
+
+
+async def test_the_stream_tells_each_seat_when_it_may_act(registry: Registry) -> None:
+    async with serve(registry, live=True) as served:
+        match, tokens = await new_match(served)
+        url = f"/matches/{match}/events?after=1"
+        async with served.client.stream("GET", url, headers=bearer(tokens[1])) as response:
+            messages = read_sse(response)
+            (first,) = await take(messages, 1, ("turn",))
+            told = json.loads(first.data)
+            assert (told["seat"], told["awaiting"], told["decision"]) == (1, [0], None)
+            await move(served, match, tokens, 0)
+            (mine,) = await take(messages, 1, ("turn",))
+            told = json.loads(mine.data)
+            assert told["awaiting"] == [1] and told["decision"]["kind"] == "place"
+            assert told["seq"] == 2 and told["free"] is False
+            await move(served, match, tokens, 1)
+            (theirs,) = await take(messages, 1, ("turn",))
+            assert json.loads(theirs.data)["decision"] is None
+
+
+async def test_stream_events_carry_their_words_for_the_seat(registry: Registry) -> None:
+    async with serve(registry, live=True) as served:
+        match, tokens = await new_match(served)
+        await move(served, match, tokens, 0)
+        async with served.client.stream(
+            "GET", f"/matches/{match}/events", headers=bearer(tokens[1])
+        ) as response:
+            first, second = await take(read_sse(response), 2)
+        assert json.loads(first.data)["text"] == "A match of Tic-tac-toe began with 2 players."
+        assert json.loads(second.data)["text"] == "X marks cell 0 (row 1, column 1)."
+        history = await served.client.get(f"/matches/{match}/history", headers=bearer(tokens[1]))
+        body = history.json()
+        assert [e["text"] for e in body["events"]] == [
+            "A match of Tic-tac-toe began with 2 players.",
+            "X marks cell 0 (row 1, column 1).",
+        ]
+        assert body["upto"] == 2
 
 
 async def test_a_seat_token_in_the_query_sees_its_own_hidden_events() -> None:

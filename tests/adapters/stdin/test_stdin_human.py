@@ -64,13 +64,13 @@ def test_number_text_and_json_answers_then_quit_and_resume(
     assert code == 0 and err == ""
     assert (
         "   1. cell 0 (row 1, column 1)" in out
-        and "seat 0, place your mark in an empty cell:" in out
+        and "X (seat 0), place your mark in an empty cell:" in out
     )
     assert "refused: 99 is not in the list (1 to 7)" in out
     assert "refused: 'teleport' is neither a number from the list nor a command's text" in out
     assert "refused: TTT-2: cell 4 is already taken" in out
     assert "answer with a number from the list" in out
-    assert out.count("seat 1 (bot): ") == 3
+    assert out.count("O (seat 1, bot): ") == 3
     assert out.rstrip().endswith("match m saved: continue with 'gamehall resume m'")
     stored = commands_of(tmp_path / "g.db", "m")
     assert [seat for seat, _ in stored] == [0, 1, 0, 1, 0, 1]
@@ -80,11 +80,11 @@ def test_number_text_and_json_answers_then_quit_and_resume(
 
     code, out, _ = play(monkeypatch, capsys, "1\n" * 9, "resume", "m", "--db", db)
     assert code == 0
-    assert out.startswith("match m (tictactoe; seat 0: human, seat 1: bot)")
+    assert out.startswith("match m (tictactoe; X (seat 0, human), O (seat 1, bot))")
     assert out.rstrip().splitlines()[-1] in {
-        "seat 0 wins (three in a row)",
-        "seat 1 wins (three in a row)",
-        "draw",
+        "X wins: three in a row.",
+        "O wins: three in a row.",
+        "The match is a draw: the board is full.",
     }
     code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db)
     assert "m  " in out and "waiting" not in out
@@ -138,7 +138,7 @@ def test_hot_seat_two_people_and_a_bot_only_match(
         "--db",
         db,
     )
-    assert code == 0 and "seat 0 (bot)" in out and "seat 0>" not in out
+    assert code == 0 and "X (seat 0, bot)" in out and "seat 0>" not in out
     # resume takes the roles from the log, and --seat changes them
     code, out, _ = play(
         monkeypatch,
@@ -158,11 +158,11 @@ def test_hot_seat_two_people_and_a_bot_only_match(
         db,
     )
     code, out, _ = play(monkeypatch, capsys, "quit\n", "resume", "r", "--db", db)
-    assert out.startswith("match r (tictactoe; seat 0: bot, seat 1: human)")
+    assert out.startswith("match r (tictactoe; X (seat 0, bot), O (seat 1, human))")
     code, out, _ = play(
         monkeypatch, capsys, "quit\n", "resume", "r", "--seat", "0=human", "--db", db
     )
-    assert out.startswith("match r (tictactoe; seat 0: human, seat 1: human)")
+    assert out.startswith("match r (tictactoe; X (seat 0, human), O (seat 1, human))")
 
 
 @pytest.mark.parametrize(
@@ -271,10 +271,10 @@ def test_a_whole_match_through_a_pseudo_terminal(tmp_path: Path) -> None:
     term.send("cell 4 (row 2, column 2)")
     screen = term.expect("seat 0> ")
     assert "cell 4 (row 2, column 2)\n" in screen  # echoed by the terminal, not by gamehall
-    assert "seat 1 (bot): " in screen and "X" in screen
+    assert "seat 1, bot)" in screen and "X" in screen
     for _ in range(4):
         term.send("1")
-        if term.expect_either("seat 0> ", " (three in a row)", "draw\n") != "seat 0> ":
+        if term.expect_either("seat 0> ", ": three in a row.", "a draw") != "seat 0> ":
             break
     assert term.close() == 0
     store = SQLiteStore(tmp_path / "gamehall.db", default_registry().codec)
@@ -282,3 +282,22 @@ def test_a_whole_match_through_a_pseudo_terminal(tmp_path: Path) -> None:
         assert store.version("t") >= 6
     finally:
         store.close()
+
+
+def test_a_person_is_offered_free_actions_between_others_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "r.db"
+    # Seat 1 is the person, seat 0 a bot that starts: before the bot moves, the person may buy
+    # favour (a trade, allowed at any moment); then Enter lets the bot go on, and quit leaves.
+    answers = "1\n\nquit\n"
+    code, out, _ = play(
+        monkeypatch, capsys, answers, "play", "river-of-gold", "--seed", "1", "--db", str(db),
+        "--seat", "0=bot", "--seat", "1=human", "--match", "r",
+    )  # fmt: skip
+    assert code == 0
+    assert "seat 1, you may act out of turn before seat 0 goes on:" in out
+    assert "buy" in out.lower() and "favour" in out.lower()
+    commands = commands_of(db, "r")
+    assert commands[0][0] == 1 and commands[0][1].startswith("human-1-"), commands
+    assert any(seat == 0 for seat, _ in commands[1:]), "the bot moved after the trade"

@@ -60,7 +60,15 @@ def test_the_documented_transcript_replays() -> None:
     assert len(sent) > 10 and len(expected) >= len(sent)
     actual, stderr, code = serve(sent, "--memory")
     assert code == 0 and stderr == ""
-    assert _split([_normalise(a) for a in actual]) == _split(expected)
+    got, want = _split([_normalise(a) for a in actual]), _split(expected)
+    assert got[0] == want[0]
+    for watch, lines in want[1].items():
+        events = [line for line in got[1][watch] if "event" in line]
+        assert events == [line for line in lines if "event" in line]
+        # How often "whose move" is told depends on how far the watch had caught up.
+        turns = [line for line in got[1][watch] if "turn" in line]
+        expected_turns = [line for line in lines if "turn" in line]
+        assert turns[-1] == expected_turns[-1] and all(t in expected_turns for t in turns)
 
 
 # -- in-process server, for the cases the transcript does not show ---------------------------
@@ -145,8 +153,12 @@ def test_a_match_played_to_the_end_and_watched_by_a_spectator(registry: Registry
         await s.ask({"id": 1, "op": "create", "game": "tictactoe", "seed": 1, "match": "m"})
         lines = await s.ask({"id": "w", "op": "watch", "match": "m"})
         assert lines[0]["result"]["watch"] == "w"
-        assert [line["event"]["seq"] for line in lines[1:]] == [1]
-        assert lines[1]["event"]["event"]["seed"] is None  # the seed never leaves
+        events = [line["event"] for line in lines[1:] if "event" in line]
+        assert [e["seq"] for e in events] == [1]
+        assert events[0]["event"]["seed"] is None  # the seed never leaves
+        assert events[0]["text"] == "A match of Tic-tac-toe began with 2 players."
+        turns = [line["turn"] for line in lines[1:] if "turn" in line]
+        assert turns == [{"match": "m", "seq": 1, "seat": None, "awaiting": [0], "decision": None, "free": False}]
         pushed = []
         for n, (seat, cell) in enumerate([(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]):
             command = {"type": PLACE, "cell": cell}
@@ -196,7 +208,11 @@ def test_a_watch_pushes_every_stored_event_before_the_server_stops(tmp_path: Pat
     assert code == 0 and stderr == ""
     answers, pushed = _split(out)
     assert [a["id"] for a in answers] == [1, 2, 3, 4, 5] and all(a["ok"] for a in answers)
-    assert [p["event"]["seq"] for p in pushed[2]] == [1, 2, 3, 4]
+    assert [p["event"]["seq"] for p in pushed[2] if "event" in p] == [1, 2, 3, 4]
+    turns = [p["turn"] for p in pushed[2] if "turn" in p]
+    assert [(t["awaiting"], t["decision"] is not None) for t in turns] == [
+        ([0], True), ([1], False), ([0], True), ([1], False)
+    ], "seat 0 is told each time it may act, and each time it may not"
     # the matches are in the store: a second server sees them
     again, _, _ = serve(
         [json.dumps({"id": 1, "op": "history", "match": "m", "after": 3})], "--db", db
@@ -220,7 +236,7 @@ def test_an_unexpected_error_is_an_answer(
                 logged.append((args, kw))
 
         monkeypatch.setattr(protocol, "log", Log())
-        monkeypatch.setattr(s.server.hall, "history", broken)
+        monkeypatch.setattr(s.server.hall, "narrated_history", broken)
         [answer] = await s.ask({"id": 2, "op": "history", "match": "m"})
         assert answer["error"] == {
             "code": "internal_error",
@@ -238,3 +254,27 @@ def test_every_op_is_documented() -> None:
     text = DOC.read_text()
     for op in protocol.PARAMS:
         assert f"| `{op}` |" in text, op
+
+
+def test_a_clan_trades_on_another_clans_turn_over_stdio(registry: Registry) -> None:
+    async def body(s: Session) -> None:
+        create = {"id": 1, "op": "create", "game": "river-of-gold", "seed": 1, "match": "r"}
+        await s.ask(create)
+        [legal] = await s.ask({"id": 2, "op": "legal", "match": "r", "seat": 1})
+        assert [entry["command"]["type"] for entry in legal["result"]["legal"]] == [
+            "river_of_gold.BuyFavour"
+        ]
+        command = {"type": "river_of_gold.BuyFavour"}
+        [done] = await s.ask(
+            {"id": 3, "op": "command", "match": "r", "seat": 1, "command": command}
+        )
+        assert done["ok"], done
+        [view] = await s.ask({"id": 4, "op": "view", "match": "r", "seat": 1})
+        assert list(view["result"]["awaiting"]) == ["0"]
+        [refused] = await s.ask(
+            {"id": 5, "op": "command", "match": "r", "seat": 1,
+             "command": {"type": "river_of_gold.EndTurn"}}
+        )  # fmt: skip
+        assert refused["error"]["code"] == "not_awaited"
+
+    run_session(registry, body)

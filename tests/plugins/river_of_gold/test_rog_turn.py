@@ -12,6 +12,7 @@ from gamehall.plugins.river_of_gold.commands import (
     EndTurn,
     Sail,
     ShiftDie,
+    TakeGood,
     TradeGoods,
 )
 from gamehall.plugins.river_of_gold.events import DieRolled, TurnEnded
@@ -88,6 +89,57 @@ def test_ROG_TRADE_1_two_goods_for_one_other() -> None:
     t.send(0, Sail(ship=1))
     t.send(0, TradeGoods(give="silk", take="rice"))  # still on one's own turn
     assert t.state.players[0].goods[1] >= 1
+
+
+def test_ROG_TRADE_4_trading_on_another_clans_turn_before_an_owner_reward() -> None:
+    t = clean(table())
+    build_on(t, 3, "bldg-19", 1)  # seat 1 owns it: its owner reward is a porcelain
+    player(t, 0, die=1, ships=(1, 9))
+    player(t, 1, goods=(2, 0, 6))  # a porcelain more would be lost at the cap of 6
+    assert 1 not in t.awaiting()
+    assert TradeGoods(give="porcelain", take="silk") in t.legal(1)
+    t.send(1, TradeGoods(give="porcelain", take="silk"))  # on seat 0's turn
+    assert t.state.players[1].goods == (3, 0, 4)
+    t.send(0, Sail(ship=0))  # visits space 3: the owner reward lands in the room made
+    assert t.state.players[1].goods == (3, 0, 5)
+    assert list(t.awaiting()) == [0], "a trade never takes the turn"
+
+
+def test_ROG_TRADE_4_trading_while_a_journey_choice_is_open() -> None:
+    t = clean(table())
+    player(t, 0, die=3, ships=(14, 9), goods=(2, 0, 0))
+    player(t, 1, goods=(0, 2, 0))
+    t.send(0, Sail(ship=0))  # completes the journey: the choice of 3 koku or a good opens
+    assert t.awaiting()[0].kind == "journey"
+    silk, rice, porcelain = t.state.players[0].goods
+    t.send(0, TradeGoods(give="silk", take="rice"))  # the chooser trades before choosing
+    t.send(1, TradeGoods(give="rice", take="silk"))  # and so may another clan
+    assert t.state.players[0].goods == (silk - 2, rice + 1, porcelain)
+    assert t.state.players[1].goods == (1, 0, 0)
+    assert t.awaiting()[0].kind == "journey"
+    t.send(0, TakeGood(good="rice"))
+    assert t.state.players[0].goods == (silk - 2, rice + 2, porcelain)
+
+
+def test_ROG_TRADE_4_trading_several_times_in_a_row() -> None:
+    t = clean(table())
+    player(t, 1, goods=(6, 0, 0), koku=10, favour=0)
+    for _ in range(3):
+        t.send(1, TradeGoods(give="silk", take="porcelain"))
+    t.send(1, BuyFavour())
+    t.send(1, BuyFavour())
+    p = t.state.players[1]
+    assert (p.goods, p.koku, p.favour) == ((0, 0, 3), 0, 2)
+    assert list(t.awaiting()) == [0]
+
+
+def test_ROG_TRADE_4_no_trade_once_the_match_is_over() -> None:
+    t = clean(table())
+    player(t, 1, goods=(6, 0, 0))
+    t.state = msgspec.structs.replace(t.state, over=True)
+    assert t.legal(1) == [] and not t.rules.free(t.state, 1)
+    with pytest.raises(IllegalCommand):
+        t.send(1, TradeGoods(give="silk", take="rice"))
 
 
 def test_ROG_TRADE_2_five_koku_for_a_favour() -> None:

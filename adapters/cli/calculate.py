@@ -1,0 +1,104 @@
+"""``gamehall odds GAME``: run a game's calculator with a request from flags or a JSON object."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import msgspec
+from gamehall.core import calculators as calc
+from gamehall.core import default_registry
+from gamehall.core.calculators import Calculator, InvalidRequest
+
+LISTS = (
+    msgspec.inspect.ListType,
+    msgspec.inspect.VarTupleType,
+    msgspec.inspect.TupleType,
+    msgspec.inspect.SetType,
+    msgspec.inspect.FrozenSetType,
+)
+
+
+def register(sub: Any) -> None:
+    """Add the ``odds`` subcommand."""
+    odds = sub.add_parser(
+        "odds",
+        help="run a game's odds calculator (or another of its calculators)",
+        description="Build a request from a JSON object and/or FIELD=VALUE flags, run the "
+        "game's calculator and print its answer in words (or as JSON).",
+    )
+    odds.add_argument("game", help="game id (see 'gamehall games')")
+    odds.add_argument("request", nargs="?", default="{}", help="the request as a JSON object")
+    odds.add_argument("--calculator", default="odds", help="which calculator (default: odds)")
+    odds.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="one request field; list fields take commas (attacker=general,archer,sword)",
+    )
+    odds.add_argument("--json", action="store_true", help="print the answer as JSON")
+    odds.add_argument("--fields", action="store_true", help="list the request's fields")
+    odds.set_defaults(func=run_odds)
+
+
+def _fields(calculator: Calculator) -> dict[str, Any]:
+    info = msgspec.inspect.type_info(calculator.request)
+    assert isinstance(info, msgspec.inspect.StructType)
+    return {f.encode_name: f for f in info.fields}
+
+
+def _value(field: Any, raw: str) -> Any:
+    kind = field.type
+    if isinstance(kind, msgspec.inspect.UnionType):
+        kind = next((t for t in kind.types if not isinstance(t, msgspec.inspect.NoneType)), kind)
+    if isinstance(kind, LISTS):
+        return [part.strip() for part in raw.split(",") if part.strip()]
+    if isinstance(kind, (msgspec.inspect.DictType, msgspec.inspect.StructType)):
+        return msgspec.json.decode(raw)
+    return raw
+
+
+def build_request(calculator: Calculator, text: str, settings: list[str]) -> Any:
+    """Return the decoded request: the JSON object, then every FIELD=VALUE on top of it."""
+    try:
+        data = msgspec.json.decode(text)
+    except msgspec.DecodeError as exc:
+        raise InvalidRequest(f"the request is not a JSON object: {exc}") from None
+    if not isinstance(data, dict):
+        raise InvalidRequest("the request must be a JSON object")
+    fields = _fields(calculator)
+    for setting in settings:
+        name, sep, raw = setting.partition("=")
+        if not sep or name not in fields:
+            known = ", ".join(fields)
+            raise InvalidRequest(f"--set {setting!r}: use FIELD=VALUE with a field of: {known}")
+        try:
+            data[name] = _value(fields[name], raw)
+        except msgspec.DecodeError as exc:
+            raise InvalidRequest(f"--set {name}: not JSON: {exc}") from None
+    try:
+        return msgspec.convert(data, calculator.request, strict=False)
+    except msgspec.ValidationError as exc:
+        raise InvalidRequest(f"{calculator.game} {calculator.name}: {exc}") from None
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    """Run the calculator and print its answer."""
+    calculator = calc.find(default_registry(), args.game, args.calculator)
+    if args.fields:
+        print(f"{calculator.game} {calculator.name}: {calculator.description}")
+        for name, field in _fields(calculator).items():
+            value = field.default
+            if value is msgspec.NODEFAULT and field.default_factory is not msgspec.NODEFAULT:
+                value = field.default_factory()
+            default = "" if field.required else f" (default {value!r})"
+            print(f"  {name}{default}")
+        return 0
+    answer = calc.calculate(calculator, build_request(calculator, args.request, args.set))
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(answer).decode() + "\n")
+    else:
+        print(calc.words(calculator, answer))
+    return 0

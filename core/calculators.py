@@ -1,0 +1,92 @@
+"""Calculators: tools a game offers beside its matches (odds, scoring aids), for every adapter.
+
+A plugin registers :class:`Calculator` objects through the ``gamehall_calculators`` hook. Each
+names its game, takes one msgspec Struct as its request and returns another as its answer, so
+the command line (``gamehall odds GAME``) and the HTTP API (``POST
+/games/{game}/calculators/{name}``) can decode, validate, run and show any calculator without
+knowing it. A calculator is pure: it reads its request, never a match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from .errors import GamehallError, InvalidCommand
+from .registry import Registry
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """A tool of a game: ``run(request) -> answer``; ``text(answer)`` puts the answer in words.
+
+    ``run`` raises ``ValueError`` with a message naming the field when a request that decodes
+    still makes no sense (an unknown unit, say); the adapters show it as a bad request.
+    """
+
+    game: str
+    name: str
+    description: str
+    request: type[msgspec.Struct]
+    answer: type[msgspec.Struct]
+    run: Callable[[Any], Any]
+    text: Callable[[Any], str] | None = None
+
+
+class UnknownCalculator(GamehallError):
+    """A calculator name that the game does not offer."""
+
+    code = "unknown_calculator"
+
+
+class InvalidRequest(InvalidCommand):
+    """A calculator request that does not decode, or that its calculator refuses."""
+
+    code = "invalid_request"
+
+
+def calculators(registry: Registry, game: str | None = None) -> list[Calculator]:
+    """Return every installed calculator, or those of one game."""
+    found = [c for cs in registry.pm.hook.gamehall_calculators() for c in cs or ()]
+    return [c for c in found if game is None or c.game == game]
+
+
+def find(registry: Registry, game: str, name: str | None = None) -> Calculator:
+    """Return a game's calculator by name (its only one when ``name`` is None)."""
+    registry.game(game)  # an unknown game is refused by name first
+    offered = calculators(registry, game)
+    for calculator in offered:
+        if name is None and len(offered) == 1 or calculator.name == name:
+            return calculator
+    names = ", ".join(c.name for c in offered) or "none"
+    wanted = f"calculator {name!r}" if name else "a calculator (name one)"
+    raise UnknownCalculator(f"{game} has no {wanted}; it offers: {names}")
+
+
+def decode(calculator: Calculator, data: bytes | str | Mapping[str, Any]) -> Any:
+    """Return the request Struct from JSON or a mapping, refusing it with the field named."""
+    try:
+        if isinstance(data, (bytes, str)):
+            return msgspec.json.decode(data, type=calculator.request)
+        return msgspec.convert(data, calculator.request)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise InvalidRequest(f"{calculator.game} {calculator.name}: {exc}") from None
+
+
+def calculate(calculator: Calculator, request: Any) -> Any:
+    """Run a calculator on a decoded request."""
+    try:
+        return calculator.run(request)
+    except ValueError as exc:
+        raise InvalidRequest(f"{calculator.game} {calculator.name}: {exc}") from None
+
+
+def words(calculator: Calculator, answer: Any) -> str:
+    """Return an answer in words: the calculator's own, or its fields line by line."""
+    if calculator.text is not None:
+        return calculator.text(answer)
+    data = msgspec.to_builtins(answer)
+    return "\n".join(f"{key}: {value}" for key, value in data.items())

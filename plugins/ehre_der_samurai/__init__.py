@@ -1,0 +1,126 @@
+"""Ehre der Samurai: houses, honour, alliances and betrayal for three to six players.
+
+Rules: docs/rules/ehre-der-samurai.md (rule ids ``EDS-…``); cards: ``data/cards.toml``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+from gamehall.core import GameSpec, Invariant, hookimpl
+
+from .cards import SHOGUN, box
+from .commands import COMMANDS
+from .events import EVENTS
+from .hooks import Defaults, EhreSpecs
+from .rules import EhreDerSamurai
+from .state import Options, State
+from .words import Words
+
+GAME = GameSpec(
+    id="ehre-der-samurai",
+    name="Ehre der Samurai",
+    version="1.0.0",
+    rules=EhreDerSamurai,
+    state=State,
+    min_players=3,
+    max_players=6,
+    options=Options,
+    hookspecs=(EhreSpecs,),
+    hookimpls=(Defaults(), Words()),
+    hidden_information=True,
+    test_options=(
+        {},
+        {
+            "bystander_save_face": True,
+            "save_face_cancels_fight": True,
+            "dishonour_ends_alliance": "partner",
+            "shogun_obligation": False,
+            "honour_target": 250,
+            "start_seat": 2,
+        },
+    ),
+    description="Gather honour with your Daimyo and Samurai houses; ally, betray, attack.",
+    rules_doc="docs/rules/ehre-der-samurai.md",
+)
+
+
+@hookimpl
+def gamehall_games() -> list[GameSpec]:
+    """Register Ehre der Samurai."""
+    return [GAME]
+
+
+@hookimpl
+def gamehall_event_types() -> list[type]:
+    """Declare Ehre der Samurai's events."""
+    return list(EVENTS)
+
+
+@hookimpl
+def gamehall_command_types() -> list[type]:
+    """Declare Ehre der Samurai's commands."""
+    return list(COMMANDS)
+
+
+def _places(state: State) -> list[str]:
+    places = [*state.deck, *state.discard, *state.reserve]
+    for p in state.players:
+        places += [*p.hand, *p.samurai_house, *p.daimyo_house, *p.heads()]
+    return places
+
+
+def no_card_twice(state: State) -> str | None:
+    """Check that every card is in one place only."""
+    twice = [card for card, n in Counter(_places(state)).items() if n > 1]
+    return f"{twice[:3]} are in two places at once" if twice else None
+
+
+def shogun_in_one_house(state: State) -> str | None:
+    """Check that the Shogun card is in its holder's Daimyo house and nowhere else."""
+    holders = [s for s, p in enumerate(state.players) if SHOGUN in p.daimyo_house]
+    expected = [] if state.shogun is None else [state.shogun]
+    if holders != expected or any(SHOGUN in p.samurai_house for p in state.players):
+        return f"the Shogun is held by {state.shogun} but lies in the houses of {holders}"
+    return None
+
+
+def alliances_pair_a_ronin_with_a_daimyo(state: State) -> str | None:
+    """Check that allies name each other and that exactly one of them is a Ronin."""
+    for seat, p in enumerate(state.players):
+        if p.ally is None:
+            continue
+        other = state.players[p.ally]
+        if other.ally != seat or p.ally == seat:
+            return f"seat {seat} is allied with {p.ally}, who is allied with {other.ally}"
+        if p.is_ronin == other.is_ronin:
+            return f"seats {seat} and {p.ally} are allied but not a Ronin and a Daimyo"
+    return None
+
+
+@cache
+def _kinds() -> dict[str, str]:
+    return {card.id: card.kind for card in box()}
+
+
+def castles_in_daimyo_houses(state: State) -> str | None:
+    """Check that castles lie only in Daimyo houses, one at most in each (EDS-HOUSE-3)."""
+    kinds = _kinds()
+    for seat, p in enumerate(state.players):
+        if any(kinds.get(c) == "castle" for c in p.samurai_house):
+            return f"a castle lies in the Samurai house of seat {seat}"
+        if sum(kinds.get(c) == "castle" for c in p.daimyo_house) > 1:
+            return f"the Daimyo house of seat {seat} holds two castles"
+    return None
+
+
+@hookimpl
+def gamehall_invariants() -> list[Invariant]:
+    """Declare what must hold after every event."""
+    return [
+        Invariant("ehre-no-card-twice", no_card_twice, "each card in one place"),
+        Invariant("ehre-shogun-in-one-house", shogun_in_one_house),
+        Invariant("ehre-alliances", alliances_pair_a_ronin_with_a_daimyo),
+        Invariant("ehre-castles", castles_in_daimyo_houses, "castles only in Daimyo houses"),
+    ]

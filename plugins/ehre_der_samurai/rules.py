@@ -1,0 +1,223 @@
+"""Ehre der Samurai's rules as a decider (rule ids in docs/rules/ehre-der-samurai.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any
+
+from gamehall.core import (
+    Command,
+    Context,
+    Decision,
+    Event,
+    IllegalCommand,
+    InvalidOptions,
+    Outcome,
+    Rules,
+    ScoreLine,
+)
+from gamehall.core.rules import MatchConfig
+
+from . import actions, declarations, reactions
+from . import commands as cmd
+from . import evolve as evolve_
+from . import legal as legal_
+from . import view as view_
+from .cards import Card, Catalogue
+from .events import DeckShuffled, HandDealt, HousesFounded
+from .houses import Numbers, Values
+from .state import PROVINCES, WAITING, Options, Player, State
+from .turn import Turn, begin_turn, end_turn, shogun_duty
+
+Handler = Callable[[Turn, int, Any], None]
+TURN: dict[type, Handler] = {
+    cmd.Draw: actions.draw,
+    cmd.Discard: actions.discard,
+    cmd.Play: actions.play,
+    cmd.SendThief: actions.send_thief,
+    cmd.SendAssassin: actions.send_assassin,
+    cmd.PlayDishonour: actions.play_dishonour,
+    cmd.DeclareShogun: declarations.declare_shogun,
+    cmd.Attack: declarations.attack,
+    cmd.Ally: declarations.ally,
+    cmd.LeaveAlliance: declarations.leave_alliance,
+    cmd.EndTurn: lambda turn, seat, command: end_turn(turn),
+}
+ANSWERS: dict[type, Handler] = {
+    cmd.SaveFace: reactions.save_or_pass,
+    cmd.Pass: reactions.save_or_pass,
+    cmd.PayHonour: reactions.answer_dishonour,
+    cmd.Seppuku: reactions.answer_dishonour,
+    cmd.TakeCastle: reactions.castle_choice,
+    cmd.LeaveCastle: reactions.castle_choice,
+}
+
+
+def merge(cards: Sequence[Sequence[Card]]) -> list[Card]:
+    """Return the cards of every ``ehre_cards`` result; a later card replaces one of its id."""
+    by_id: dict[str, Card] = {}
+    for result in cards:
+        for card in result or ():
+            by_id[card.id] = card
+    return list(by_id.values())
+
+
+class EhreDerSamurai(Rules[State]):
+    """Houses, honour, alliances and betrayal, for three to six players."""
+
+    def __init__(self, hook: Any) -> None:
+        super().__init__(hook)
+        self.cards = Catalogue(merge(hook.ehre_cards()))
+        self.numbers: Numbers = hook.ehre_numbers()
+        self.values = Values(self.cards)
+        self._evolve = evolve_.table(self.numbers.dishonour_actions)
+
+    # -- setup (EDS-SETUP) ---------------------------------------------------------------------
+
+    def initial(self, config: MatchConfig) -> State:
+        """Return the table before setup, with the options checked against the player count."""
+        options = config.options if isinstance(config.options, Options) else Options()
+        if options.start_seat >= config.players:
+            raise InvalidOptions(
+                f"start_seat {options.start_seat} is not a seat of a {config.players}-player match"
+            )
+        samurai = self.cards.samurai
+        return State(options=options, players=tuple(map(Player, samurai[: config.players])))
+
+    def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:
+        """Give each seat a starting Daimyo and a Samurai, shuffle, deal seven (EDS-SETUP-1..5)."""
+        n, cards = state.count, self.cards
+        starting = list(cards.starting)
+        rng.shuffle(starting)
+        daimyo = tuple(starting[:n])
+        deck = [c for c in cards.deck_cards if c not in daimyo]
+        rng.shuffle(deck)
+        turn = Turn(self, state, lambda: rng)
+        turn.emit(
+            HousesFounded(daimyo=daimyo, samurai=cards.samurai[:n], reserve=cards.samurai[n:]),
+            DeckShuffled(size=len(deck), order=tuple(deck)),
+        )
+        size = self.numbers.hand_limit
+        for seat in range(n):
+            hand = tuple(turn.state.deck[:size])
+            turn.emit(HandDealt(seat=seat, size=len(hand), cards=hand))
+        begin_turn(turn, state.options.start_seat, 1)
+        return turn.events
+
+    # -- deciding ------------------------------------------------------------------------------
+
+    def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
+        """Return the events of a card action, a declaration, the turn's end or an answer."""
+        seat = ctx.seat
+        if seat is None:
+            raise IllegalCommand("a spectator does not play")
+        turn = Turn(self, state, lambda: ctx.rng)
+        handler = ANSWERS.get(type(command))
+        if handler is None:
+            handler = TURN.get(type(command))
+            if handler is None:
+                raise IllegalCommand(f"{type(command).__name__} is not an Ehre der Samurai command")
+            self._turn_open(state, seat)
+        handler(turn, seat, command)
+        return turn.events
+
+    def _turn_open(self, state: State, seat: int) -> None:
+        if state.fight is not None or state.insult is not None:
+            raise IllegalCommand("the turn goes on once every answer is in", "EDS-SAVE-3")
+        if seat != state.turn:
+            raise IllegalCommand("it is not your turn", "EDS-END-1")
+
+    def evolve(self, state: State, event: Event) -> State:
+        """Apply one event."""
+        apply = self._evolve.get(type(event))
+        return state if apply is None else apply(state, event)
+
+    # -- who acts, and on what -----------------------------------------------------------------
+
+    def awaiting(self, state: State) -> Mapping[int, Decision]:
+        """Return the active seat, or every seat that owes an answer (EDS-SAVE-2)."""
+        if state.over:
+            return {}
+        if state.fight is not None:
+            fight = state.fight
+            if fight.stage == "castle":
+                prompt = f"take the castle of {PROVINCES[fight.loser]}, or leave it"
+                return {fight.winner: Decision("castle", prompt)}
+            ask = Decision("reaction", f"play Save Face for {PROVINCES[fight.loser]}, who lost "
+                           "the fight, or pass")  # fmt: skip
+            return {s: ask for s, a in enumerate(fight.answers) if a == WAITING}
+        if state.insult is not None:
+            return self._insult_awaiting(state)
+        return {state.turn: Decision("turn", self._turn_prompt(state))}
+
+    def _insult_awaiting(self, state: State) -> Mapping[int, Decision]:
+        insult = state.insult
+        assert insult is not None
+        victim = PROVINCES[insult.victim]
+        price = self.numbers.dishonour_price
+        asked = {}
+        for seat, answer in enumerate(insult.answers):
+            if answer != WAITING:
+                continue
+            if seat == insult.victim:
+                prompt = f"answer the Dishonour: pay {price} honour, Save Face, or seppuku"
+                asked[seat] = Decision("dishonour", prompt)
+            else:
+                asked[seat] = Decision("reaction", f"play Save Face for {victim}, or pass")
+        return asked
+
+    def _turn_prompt(self, state: State) -> str:
+        if shogun_duty(self, state):
+            return "card actions, then declare your Daimyo Shogun"
+        left = max(0, actions.actions_left(self, state))
+        declaration = "" if state.declared else ", at most one declaration"
+        return f"{left} card action{'s' if left != 1 else ''} left{declaration}, then end your turn"
+
+    def legal(self, state: State, seat: int) -> Sequence[Command]:
+        """Return every command ``seat`` may send now."""
+        return legal_.legal(self, state, seat)
+
+    def free(self, state: State, seat: int) -> Collection[type[Command]]:
+        """Let Save Face reach the rules from any seat, so one out of its window is refused
+        with its rule (EDS-SAVE-1); no seat has a legal free action."""
+        return () if state.over else (cmd.SaveFace,)
+
+    def timeout(self, state: State, seat: int) -> Command | None:
+        """Return a pass for a window, a payment for a Dishonour, the turn's end (EDS-SAVE-6)."""
+        legal = self.legal(state, seat)
+        for choice in (legal_.PASS, legal_.PAY, legal_.CASTLE[1], legal_.END):
+            if choice in legal:
+                return choice
+        return cmd.DeclareShogun() if cmd.DeclareShogun() in legal else None
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Return the winner once a seat reached the honour target (EDS-WIN-1)."""
+        if state.winner is None:
+            return None
+        honour = tuple(p.honour for p in state.players)
+        target = state.options.honour_target
+        return Outcome(
+            (state.winner,),
+            f"first to reach {target} honour at the end of phase 1",
+            honour,
+            (ScoreLine("honour", honour),),
+        )
+
+    # -- hidden information (EDS-HIDDEN) -------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> view_.View:
+        """Return what ``seat`` may see."""
+        return view_.view(state, seat, self.numbers)
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        """Return the event as ``seat`` may see it."""
+        return view_.redact(event, seat)
+
+    def hidden(self, state: State, seat: int | None) -> Collection[str]:
+        """Return the tokens hidden from ``seat``."""
+        return view_.hidden(state, seat)
+
+    def sample(self, view: Any, seat: int, rng: random.Random) -> State:
+        """Return a whole state consistent with a seat's view."""
+        return view_.sample(self.cards, view, seat, rng)

@@ -1,0 +1,137 @@
+"""The odds calculator: exact and sampled answers agree, the worked example, the CLI and errors."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import msgspec
+import pytest
+from gamehall.adapters.cli import main
+from gamehall.core import GamehallError, default_registry
+from gamehall.core import calculators as calc
+from gamehall.plugins.kaladan.dice import compare, sort_high
+from gamehall.plugins.kaladan.odds import OddsRequest, calculate, top_table
+from gamehall.plugins.kaladan.words import catalogue
+
+WORKED = {
+    "attacker": ("general", "archer", "archer", "sword"),
+    "attacker_terrain": "forest",
+    "defender": ("general", "shield"),
+    "defender_terrain": "mountain",
+}
+SMALL = [
+    {"attacker": ("sword",), "defender": ("shield",)},
+    {"attacker": ("catapult", "sword"), "defender": ("shield", "crown"), "defender_castle": True},
+    {"attacker": ("archer", "archer"), "attacker_terrain": "forest", "defender": ("shield",),
+         "defender_terrain": "mountain", "defender_card": "verdance/whispering-pines"},
+    {"attacker": ("sword+", "zhoji"), "attacker_terrain": "forest", "defender": ("sword", "sword"),
+         "attacker_card": "khalisia/dawns-sword", "defender_card": "sand-veil"},
+]  # fmt: skip
+
+
+def odds(method: str = "auto", samples: int = 20_000, **fields: object) -> object:
+    return calculate(OddsRequest(method=method, samples=samples, **fields), catalogue())  # type: ignore[arg-type]
+
+
+def brute_force(a: list[int], d: list[int]) -> dict[tuple[int, int], float]:
+    """Return the casualty chances by rolling every face of every die (tiny pools only)."""
+    counts: dict[tuple[int, int], int] = {}
+    faces = [range(1, n + 1) for n in (*a, *d)]
+    for roll in itertools.product(*faces):
+        key = compare(sort_high(roll[: len(a)]), sort_high(roll[len(a) :]))
+        counts[key] = counts.get(key, 0) + 1
+    total = math.prod(a) * math.prod(d)
+    return {k: v / total for k, v in counts.items()}
+
+
+def test_exact_counting_matches_rolling_every_face() -> None:
+    for pools in ([8], [10]), ([10, 10, 8], [10, 6]), ([12, 6], [8, 8, 10]):
+        a, d = pools
+        k = min(len(a), len(d))
+        ta, td = top_table(a, k), top_table(d, k)
+        assert sum(ta.values()) == math.prod(a) and sum(td.values()) == math.prod(d)
+        exact: dict[tuple[int, int], float] = {}
+        for (xa, wa), (xd, wd) in itertools.product(ta.items(), td.items()):
+            key = compare(xa, xd)
+            exact[key] = exact.get(key, 0) + wa * wd / (math.prod(a) * math.prod(d))
+        assert exact.keys() == brute_force(a, d).keys()
+        assert all(abs(exact[k] - v) < 1e-12 for k, v in brute_force(a, d).items())
+
+
+@pytest.mark.parametrize("fields", SMALL)
+def test_exact_and_monte_carlo_agree_on_small_pools(fields: dict[str, object]) -> None:
+    exact = odds("exact", **fields)
+    sampled = odds("monte-carlo", samples=30_000, **fields)
+    assert exact.method == "exact" and sampled.method == "monte-carlo"  # type: ignore[attr-defined]
+    assert abs(sum(o.chance.p for o in exact.outcomes) - 1) < 1e-9  # type: ignore[attr-defined]
+    sampled_by = {(o.attacker_losses, o.defender_losses): o.chance for o in sampled.outcomes}  # type: ignore[attr-defined]
+    for outcome in exact.outcomes:  # type: ignore[attr-defined]
+        chance = sampled_by.get((outcome.attacker_losses, outcome.defender_losses))
+        p = outcome.chance.p
+        assert chance is not None or p < 0.001
+        if chance is not None:
+            slack = 4 * math.sqrt(p * (1 - p) / 30_000) + 1e-4
+            assert abs(chance.p - p) <= slack and chance.low <= chance.p <= chance.high
+
+
+def test_the_worked_example_armies() -> None:
+    answer = odds(**WORKED)
+    assert answer.method == "exact" and answer.pairs == 3  # type: ignore[attr-defined]
+    assert sorted(answer.attacker_dice) == [8, 10, 10, 10, 12]  # type: ignore[attr-defined]
+    assert sorted(answer.defender_dice) == [10, 10, 12]  # type: ignore[attr-defined]
+    one_each = next(o for o in answer.outcomes if (o.attacker_losses, o.defender_losses) == (1, 1))  # type: ignore[attr-defined]
+    assert 0 < one_each.chance.p < 1
+    take = answer.attacker_takes_tile.p + answer.defender_holds.p + answer.both_fall.p  # type: ignore[attr-defined]
+    assert abs(take - 1) < 1e-12
+
+
+def test_large_pools_are_sampled_with_an_interval() -> None:
+    big = odds(attacker=("catapult",) * 2 + ("general", "archer", "archer"),
+               defender=("shield",) * 3 + ("general",), samples=2_000)  # fmt: skip
+    assert big.method == "monte-carlo" and big.samples == 2_000  # type: ignore[attr-defined]
+    assert big.attacker_takes_tile.low < big.attacker_takes_tile.p < big.attacker_takes_tile.high  # type: ignore[attr-defined]
+    again = odds(attacker=("catapult",) * 2 + ("general", "archer", "archer"),
+                 defender=("shield",) * 3 + ("general",), samples=2_000)  # fmt: skip
+    assert again == big  # seeded
+
+
+def test_the_calculator_through_the_core_registry_and_the_cli(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    calculator = calc.find(default_registry(), "kaladan")
+    answer = calc.calculate(calculator, calc.decode(calculator, msgspec.json.encode(WORKED)))
+    assert answer == odds(**WORKED)
+    flags = ["--set", "attacker=general,archer,archer,sword", "--set", "attacker_terrain=forest",
+             "--set", "defender=general,shield", "--set", "defender_terrain=mountain"]  # fmt: skip
+    assert main(["odds", "kaladan", *flags]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("attacker rolls D12 D10 D10 D8 D10; defender rolls D12 D10 D10")
+    assert "3 pairs compared (counted exactly)" in out and "{" not in out
+    assert main(["odds", "kaladan", msgspec.json.encode(WORKED).decode(), "--json"]) == 0
+    assert msgspec.json.decode(capsys.readouterr().out)["pairs"] == 3
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"attacker": ["knight"], "defender": ["sword"]}, "unknown unit 'knight'"),
+        (
+            {"attacker": ["sword"], "defender": ["sword"], "defender_terrain": "sea"},
+            "unknown terrain",
+        ),
+        (
+            {"attacker": ["sword"], "defender": ["sword"], "attacker_card": "root-snare"},
+            "changes the armies",
+        ),
+        ({"attacker": [], "defender": ["sword"]}, "at least one unit"),
+        ({"attacker": ["sword"], "defender": ["sword"], "samples": 5}, "samples"),
+        ({"attacker": ["sword"], "defender": ["sword"], "colour": "red"}, "colour"),
+    ],
+)
+def test_bad_requests_name_the_problem(fields: dict[str, object], message: str) -> None:
+    calculator = calc.find(default_registry(), "kaladan", "odds")
+    with pytest.raises(calc.InvalidRequest, match=message):
+        calc.calculate(calculator, calc.decode(calculator, fields))
+    with pytest.raises(GamehallError, match="offers: odds"):
+        calc.find(default_registry(), "kaladan", "scores")
