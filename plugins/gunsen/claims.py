@@ -92,7 +92,7 @@ def check_objectives(p: Play, seat: int) -> None:
                 p.rules.hook.gunsen_objective_met(state=p.state, seat=seat, objective=objective)
             )
         else:
-            met = test(cat, p.state, seat, objective.amount, objective.column)
+            met = test(cat, p.state, seat, objective.amount_on(p.state.side), objective.column)
         if met:
             p.award(seat, "objective", objective.id)
 

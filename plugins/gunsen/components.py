@@ -119,6 +119,11 @@ class Objective(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     condition: str
     amount: int = 1
     column: str = ""
+    small: int = 0  # the amount on the side for 2-3 players, when it differs
+
+    def amount_on(self, side: str) -> int:
+        """Return how much the objective asks on a board side."""
+        return self.small if side == "small" and self.small else self.amount
 
 
 class Building(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -157,7 +157,7 @@ class Gunsen(Rules[State]):
 
     def outcome(self, state: State) -> Outcome | None:
         """Return the winner once a clan has placed all its markers (GUN-ACH-7)."""
-        return outcome(self.cat, state) if state.winner != NOBODY else None
+        return outcome(self.cat, state, self.target) if state.winner != NOBODY else None
 
     def view(self, state: State, seat: int | None) -> State:
         """Return the state with the hidden parts masked (GUN-HIDDEN-1..4)."""

@@ -21,12 +21,13 @@ def breakdown(cat: Catalog, state: State) -> tuple[ScoreLine, ...]:
     return tuple(lines)
 
 
-def reason(cat: Catalog, state: State) -> str:
+def reason(cat: Catalog, state: State, target: int) -> str:
     """Return why the match ended, naming the box of the last marker."""
-    return f"placed a seventh achievement marker ({cat.boxes[state.ending].name})"
+    count = "seven" if target == 7 else str(target)
+    return f"reached {count} achievements, the last: {cat.boxes[state.ending].name}"
 
 
-def outcome(cat: Catalog, state: State) -> Outcome:
+def outcome(cat: Catalog, state: State, target: int) -> Outcome:
     """Return the finished match's outcome."""
     scores = tuple(markers(state, seat) for seat in range(state.count))
-    return Outcome((state.winner,), reason(cat, state), scores, breakdown(cat, state))
+    return Outcome((state.winner,), reason(cat, state, target), scores, breakdown(cat, state))

@@ -12,7 +12,7 @@ def test_a_seeded_sample_of_random_games_ends_and_spreads_its_wins(players: int)
     tally = measure(players, 8, seed=1)
     assert tally.unfinished == 0 and sum(tally.wins.values()) == 8
     assert len(tally.plays) == 7 if players == 6 else len(tally.plays) >= 5
-    assert len(tally.wins) >= 2 and max(tally.seats.values()) <= 6
+    assert len(tally.wins) >= 2
     assert "| target |" in table_text([tally], 8, 1)
 
 

@@ -60,6 +60,15 @@ def test_GUN_SETUP_3_fort_distances_are_fair_by_seat(key: str, players: int) -> 
     assert len({row[0] for row in rows}) == 1
 
 
+def test_GUN_SETUP_3_the_small_side_mirrors_the_first_two_forts_onto_each_other() -> None:
+    board = SIDES["small"]
+    where = {(s.q, s.r): s.kind for s in board.spaces}
+    assert all(where[(-r, -q)] == kind for (q, r), kind in where.items())
+    first, second = board.seat_forts(2)
+    a, b = board.spaces[first], board.spaces[second]
+    assert (-a.r, -a.q) == (b.q, b.r)
+
+
 def test_GUN_COMP_1_component_data_decodes_and_ids_are_unique() -> None:
     clans = load_clans()
     assert [c.name for c in clans] == [

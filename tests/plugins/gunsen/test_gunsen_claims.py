@@ -245,7 +245,7 @@ def test_GUN_OBJ_1_an_objective_is_announced_at_once_two_at_most() -> None:
     assert [(e.box, e.objective) for e in of(play.events, ev.AchievementEarned)] == [
         ("objective", "crab-unbreakable-line")
     ]
-    both = troops(player(play.state, 0), 0, {"A1": 6, "C3": 5})
+    both = troops(player(play.state, 0), 0, {"A1": 7, "C3": 5})
     play = run(both, settle)
     assert [e.objective for e in of(play.events, ev.AchievementEarned)] == ["crab-muster-the-clan"]
     third = player(play.state, 0, defended=1)
@@ -289,6 +289,8 @@ def test_GUN_OBJ_3_every_condition_can_be_met_and_unmet(condition: str) -> None:
     )
     full = replace(full, upgrades=(0, 0, -1, -1))
     assert test(CAT, full, 0, amount, "blue")
+    patronage = CAT.objectives["crane-patronage"]
+    assert (patronage.amount_on("large"), patronage.amount_on("small")) == (1, 2)
 
 
 def test_GUN_ACH_1_the_boxes_and_their_places() -> None:
@@ -355,7 +357,8 @@ def test_GUN_ACH_7_the_seventh_marker_wins_at_once_the_active_player_first() -> 
     later = replace(state, turn=1)
     assert run(later, settle).state.winner == 1
     outcome = RULES.outcome(play.state)
-    assert outcome.winners == (0,) and "seventh" in outcome.reason and outcome.scores == (7, 6)
+    assert outcome.winners == (0,) and outcome.scores == (7, 6)
+    assert outcome.reason == "reached seven achievements, the last: bought three tactics"
     assert RULES.legal(play.state, 0) == () and RULES.awaiting(play.state) == {}
     with pytest.raises(IllegalCommand) as caught:
         RULES.decide(play.state, cmd.Skip(), Context(0, 1, 0))

@@ -1,7 +1,7 @@
 """Movement, watchtowers and heroes on the board (GUN-MOVE, GUN-TOWER, GUN-HERO-1..5).
 
 The positions use the side for 2-3 players: Crab (seat 0) has its fort on A1, Crane (seat 1)
-on D7; Toshi Ranbo is D4, the watchtowers C4 and D2.
+on D7; Toshi Ranbo is D4, the watchtowers D2 and F4.
 """
 
 from __future__ import annotations
@@ -117,13 +117,13 @@ def test_GUN_MOVE_7_the_same_army_may_move_again() -> None:
 
 def test_GUN_MOVE_8_a_village_token_is_claimed_only_if_the_troops_stay() -> None:
     state = acting(troops(ready(), 0, {"A1": 3, "B1": 1}), 0, [step("move", 2)])
-    village = sp(state, "C1")
+    village = sp(state, "C2")
     token = dict(state.villages)[village]
-    events, stay = moved(state, "B1", "C1", 1)
+    events, stay = moved(state, "B1", "C2", 1)
     assert dict(stay.villages)[village] == token and "VillageClaimed" not in kinds(events)
     claimed = run(replace(stay, activation=None), end_turn)
     assert of(claimed.events, ev.VillageClaimed)[0].token == token
-    events, gone = moved(stay, "C1", "B1", 1)
+    events, gone = moved(stay, "C2", "B1", 1)
     assert of(events, ev.VillageClaimed) == [] and dict(gone.villages)[village] == token
 
 
@@ -145,8 +145,8 @@ def test_GUN_TOWER_1_a_watchtower_move_costs_one_influence_and_no_move() -> None
     state = board()
     towers = [c for c in legal(state) if isinstance(c, cmd.SelectArmy) and c.tower]
     assert {c.space for c in towers} == {sp(state, "A1")}
-    _events, after = moved(state, "A1", "C4", 2, tower=True)
-    assert after.players[0].influence == 2 and after.troops[0][sp(state, "C4")] == 2
+    _events, after = moved(state, "A1", "D2", 2, tower=True)
+    assert after.players[0].influence == 2 and after.troops[0][sp(state, "D2")] == 2
     assert after.activation is not None and after.activation.steps[0].kind == "move"
     poor = player(state, 0, influence=0)
     assert not any(isinstance(c, cmd.SelectArmy) and c.tower for c in legal(poor))
@@ -159,7 +159,7 @@ def _towers(state: object) -> bool:
 
 def test_GUN_TOWER_2_one_watchtower_move_right_before_or_after_each_move() -> None:
     state = board()
-    _, before = moved(state, "A1", "C4", 1, tower=True)  # before the move
+    _, before = moved(state, "A1", "D2", 1, tower=True)  # before the move
     assert not _towers(before)
     _, after_move = moved(before, "A1", "B2", 1)  # that move had its watchtower move
     assert not _towers(after_move)
@@ -185,10 +185,10 @@ def test_GUN_TOWER_3_between_the_own_fort_and_the_watchtowers_only() -> None:
 
 
 def test_GUN_TOWER_4_an_enemy_on_the_watchtower_means_combat_and_no_more_movement() -> None:
-    state = troops(board(), 1, {"D7": 2, "C4": 1})
-    events, after = moved(state, "A1", "C4", 2, tower=True)
+    state = troops(board(), 1, {"D7": 2, "D2": 1})
+    events, after = moved(state, "A1", "D2", 2, tower=True)
     assert "CombatArose" in kinds(events) and "MovementLapsed" in kinds(events)
-    assert after.combat is not None and after.combat.space == sp(state, "C4")
+    assert after.combat is not None and after.combat.space == sp(state, "D2")
 
 
 def test_GUN_HERO_1_a_hero_joins_on_the_fort_or_with_an_army() -> None:
