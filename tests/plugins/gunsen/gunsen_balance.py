@@ -119,7 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     for players in args.players:
         tally = measure(players, args.games, args.seed)
         tallies.append(tally)
-        print(f"{players} players: worst {tally.worst():.1f} points, {tally.seconds:.0f} s", flush=True)
+        print(
+            f"{players} players: worst {tally.worst():.1f} points, {tally.seconds:.0f} s",
+            flush=True,
+        )
     text = table_text(tallies, args.games, args.seed)
     print(text)
     if args.write:

@@ -245,7 +245,7 @@ def test_GUN_OBJ_1_an_objective_is_announced_at_once_two_at_most() -> None:
     assert [(e.box, e.objective) for e in of(play.events, ev.AchievementEarned)] == [
         ("objective", "crab-unbreakable-line")
     ]
-    both = troops(player(play.state, 0), 0, {"A1": 7, "C3": 5})
+    both = troops(player(play.state, 0), 0, {"A1": 8, "C3": 5})
     play = run(both, settle)
     assert [e.objective for e in of(play.events, ev.AchievementEarned)] == ["crab-muster-the-clan"]
     third = player(play.state, 0, defended=1)

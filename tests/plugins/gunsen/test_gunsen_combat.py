@@ -76,7 +76,7 @@ def test_GUN_COMBAT_2_strength_from_troops_and_every_source_of_symbols() -> None
                    heroes=(("hida-kisada", sp(state, "C3")),))  # fmt: skip
     state = player(state, 0, buildings=(("crab-kaiu-wall", sp(state, "B2")),))
     symbols = combat.side_symbols(run(state, lambda p: None), 0)
-    assert (symbols.strength, symbols.armour) == (1 + 1 + 2, 1 + 2)
+    assert (symbols.strength, symbols.armour) == (1 + 1 + 2, 2)  # drums, card, Kisada; the wall
     assert (symbols.throw, symbols.keep) == (3, 2)
     big = duel(12, 1, where="B2")
     big = player(big, 0, buildings=(("crab-camp", sp(big, "B2")),), tactics=("siege-engineers",))
@@ -341,7 +341,7 @@ def test_GUN_HERO_10_togashi_yokuni_swaps_two_kept_dice() -> None:
     refused(play.state, cmd.SwapDice(mine="fury", theirs="blank"), "GUN-HERO-10")
     events, _after = send(play.state, cmd.SwapDice(mine="blank", theirs="fury"))
     result = of(events, ev.CombatResolved)[0]
-    assert result.strength == (2 + 1 + 1, 2 + 1) and result.winner == 0
+    assert result.strength == (2 + 2 + 1, 2 + 1) and result.winner == 0
 
 
 def test_GUN_HERO_11_toturi_the_black_raises_the_cap_and_brings_a_troop() -> None:
