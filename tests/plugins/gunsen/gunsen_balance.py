@@ -77,9 +77,11 @@ def table_text(tallies: list[Tally], games: int, seed: int) -> str:
     clans = sorted({c for t in tallies for c in t.plays})
     head = "| clan | " + " | ".join(f"{t.players} players" for t in tallies) + " |"
     lines = [
-        f"{games} games per player count, seeds {seed}-{seed + games - 1} (`gamehall simulate "
-        f"gunsen --players N --games {games} --seed {seed}` plays the same games). Win rate of "
-        "each clan (games won / games played by that clan); the target is 1/N ± 10 points.",
+        (
+            f"{games} games per player count, seeds {seed}-{seed + games - 1} (`gamehall simulate "
+            f"gunsen --players N --games {games} --seed {seed}` plays the same games). Win rate of "
+            "each clan (games won / games played by that clan); the target is 1/N ± 10 points."
+        ),
         "",
         head,
         "|---|" + "---|" * len(tallies),

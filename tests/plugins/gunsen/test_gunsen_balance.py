@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from gunsen_balance import TOLERANCE, measure, table_text
 
 
