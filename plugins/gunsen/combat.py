@@ -18,6 +18,7 @@ from .commands import Keep, PayTribute, PlaceHero, Reroll, Retreat, Ride, Skip, 
 from .components import Symbols
 from .play import Play, earned
 from .queries import (
+    building_at,
     cap,
     controls_army,
     has_ability,
@@ -61,6 +62,10 @@ def side_symbols(p: Play, seat: int) -> Symbols:
             total = total + cat.heroes[hero].symbols
     if seat == combat.defender and combat.space == p.board.toshi_ranbo:
         total = total + Symbols(strength=1, armour=1)  # GUN-TOSHI-9
+    found = building_at(state, combat.space)
+    if seat == combat.defender and found is not None:
+        # Two clans stand there, so nobody controls it: the defender held it (GUN-COMBAT-2).
+        total = total + cat.buildings[found[1]].symbols
     for extra in p.rules.hook.gunsen_combat_symbols(state=state, seat=seat, space=combat.space):
         if extra is not None:
             total = total + extra

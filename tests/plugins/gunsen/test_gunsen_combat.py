@@ -78,6 +78,9 @@ def test_GUN_COMBAT_2_strength_from_troops_and_every_source_of_symbols() -> None
     symbols = combat.side_symbols(run(state, lambda p: None), 0)
     assert (symbols.strength, symbols.armour) == (1 + 1 + 2, 2)  # drums, card, Kisada; the wall
     assert (symbols.throw, symbols.keep) == (3, 2)
+    walled = player(duel(2, 2), 1, buildings=(("crab-kaiu-wall", sp(state, "C3")),))
+    assert combat.side_symbols(run(walled, lambda p: None), 1).armour == 2  # the defender's
+    assert combat.side_symbols(run(walled, lambda p: None), 0).armour == 0
     big = duel(12, 1, where="B2")
     big = player(big, 0, buildings=(("crab-camp", sp(big, "B2")),), tactics=("siege-engineers",))
     result, _ = resolved(big)
