@@ -23,6 +23,7 @@ authors run it on their own games the same way the project's tests do.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Iterator, Sequence
@@ -287,10 +288,11 @@ class _Checker:
             hidden = set(self.rules.hidden(state, seat))
             self.hidden_seen += len(hidden)
             view = self.rules.view(state, seat)
-            leaked = hidden & _strings(self.codec.to_json(view))
+            data = self.codec.to_json(view)
+            leaked = shown_among(hidden, data)
             if leaked:
                 raise self.fail(f"the view of seat {seat} shows hidden {sorted(leaked)[:5]}")
-            if self.seed is not None and _seed_shown(self.codec.to_json(view), self.seed):
+            if self.seed is not None and _seed_shown(data, self.seed):
                 raise self.fail(f"the view of seat {seat} shows the seed")
 
     def check_redaction(self, events: Sequence[Event], state: Any) -> None:
@@ -302,7 +304,7 @@ class _Checker:
                     continue  # the engine strips the seed itself (see redact_started)
                 if shown is None:
                     continue
-                leaked = hidden & _strings(self.codec.to_json(shown))
+                leaked = shown_among(hidden, self.codec.to_json(shown))
                 if leaked:
                     raise self.fail(
                         f"seat {seat} sees hidden {sorted(leaked)[:5]} in {type(event).__name__}"
@@ -371,8 +373,24 @@ def _first_difference(expected: Any, got: Any, path: str = "view") -> str:
     return f"{path}: {expected!r:.60} != {got!r:.60}"
 
 
-def _strings(data: bytes) -> set[str]:
-    return strings_in(msgspec.json.decode(data))
+@functools.lru_cache(maxsize=65536)
+def _as_json(token: str) -> bytes:
+    return msgspec.json.encode(token)[1:-1]
+
+
+def shown_among(hidden: set[str], data: bytes) -> set[str]:
+    """Return the hidden tokens that some JSON holds as a string (a value or a key).
+
+    A token held as a string also stands in the bytes, encoded as JSON encodes strings, so a
+    substring test rules most tokens out cheaply; only tokens found that way are confirmed by
+    walking the decoded JSON (a token may stand inside a longer string without being shown).
+    """
+    if not hidden:
+        return set()
+    maybe = {token for token in hidden if _as_json(token) in data}
+    if not maybe:
+        return set()
+    return maybe & strings_in(msgspec.json.decode(data))
 
 
 def strings_in(data: Any) -> set[str]:

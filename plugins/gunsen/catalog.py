@@ -96,13 +96,16 @@ class Catalog:
         raise KeyError(component)
 
     def name(self, component: str) -> str:
-        """Return the printed name of a component (an order card is named by its id)."""
+        """Return the printed name of a component (an unnamed order card by colour and number)."""
         for table in (self.heroes, self.tactics, self.objectives, self.buildings):
             item = table.get(component)
             if item is not None:
                 return item.name
         card = self.cards.get(component)
         if card is not None:
-            return card.name or component
+            if card.name:
+                return card.name
+            number = component.rsplit("-", 1)[-1].lstrip("0") or "0"
+            return f"{card.colour} card {number}" if card.colour else component
         clan = self.clans.get(component)
         return clan.name if clan is not None else component

@@ -126,14 +126,14 @@ def card_text(component: str) -> str:
     parts = [action_text(a) for a in card.actions]
     if card.symbols:
         parts.append(f"in combat {symbols_text(card.symbols)}")
-    head = card.name or card.id
     if card.colours:
-        colours = "any column" if len(card.colours) == 4 else COLUMN_NAMES[_colour(card.colours[0])]
-        head += f", {colours}" + (", once" if card.one_shot else "")
+        where = "any column" if len(card.colours) == 4 else COLUMN_NAMES[_colour(card.colours[0])]
+        where += ", once" if card.one_shot else ""
     else:
-        head += f", {COLUMN_NAMES[_colour(card.colour)]}"
-    price = f"; price 1 {card.price}" if card.price else ""
-    return f"{head}: {'; '.join(parts) or 'nothing'}{price}"
+        where = COLUMN_NAMES[_colour(card.colour)]
+    if card.price:
+        parts.append(f"costs 1 {card.price}")
+    return f"{cat.name(component)} ({where}: {', '.join(parts) or 'nothing'})"
 
 
 def column_text(cards: tuple[str, ...]) -> str:

@@ -28,6 +28,11 @@ from .names import (
 from .state import HIDDEN, NOBODY, State
 
 
+def _card(card: str) -> str:
+    """Return an order card's name, or "a card" where the viewer may not see which."""
+    return "a card" if card == HIDDEN else name(card)
+
+
 def token_text(token: str) -> str:
     """Return a village token with its reward (only ever called for open tokens)."""
     found = box().tokens.get(token)
@@ -117,7 +122,7 @@ def _column(view: State, c: cmd.ChooseColumn) -> str:
 COMMAND_WORDS: dict[type[Command], Callable[[State, Any, int | None], str]] = {
     cmd.ChooseClan: lambda v, c, s: f"play the {name(c.clan)} clan",
     cmd.ReplaceRow: lambda v, c, s: "replace the whole order row with five new cards",
-    cmd.TakeCard: lambda v, c, s: f"take order card {card_text(c.card)}",
+    cmd.TakeCard: lambda v, c, s: f"take {card_text(c.card)}",
     cmd.PlaceCard: lambda v, c, s: _place(v, c),
     cmd.ChooseColumn: lambda v, c, s: _column(v, c),
     cmd.RecruitHero: lambda v, c, s: f"recruit {hero_text(c.hero)} onto {space_name(v, c.space)}",
@@ -243,10 +248,10 @@ EVENT_WORDS: dict[type[Event], Callable[[State, Any], str]] = {
         + (f", paying 1 {e.price}." if e.price else ".")
     ),
     ev.CardPlaced: lambda v, e: (
-        f"{_who(v, e.seat)} put {e.card} on its {COLUMN_NAMES[e.column]} column."
+        f"{_who(v, e.seat)} put {_card(e.card)} on its {COLUMN_NAMES[e.column]} column."
     ),
     ev.NobleActionBegun: lambda v, e: (
-        f"{_who(v, e.seat)} laid {e.card} face down on noble action {e.level}, "
+        f"{_who(v, e.seat)} laid {_card(e.card)} face down on noble action {e.level}, "
         f"paying {e.level} influence."
     ),
     ev.ColumnActivated: lambda v, e: (
