@@ -28,6 +28,7 @@ GAME = GameSpec(
     options=Options,
     hidden_information=True,
     description="Build on the shore, sail the river and deliver to customers in Rokugan.",
+    rules_doc="docs/rules/river-of-gold.md",
 )
 
 

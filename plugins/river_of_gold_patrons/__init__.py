@@ -16,6 +16,7 @@ EXPANSION = ExpansionSpec(
     hookimpls=(Patrons(), PatronWords()),
     test_options=({"setup": "draft"}, {"setup": "alternative"}),
     description="Each clan plays with a patron: a draft, or a random clan and one of its two.",
+    rules_doc="docs/rules/river-of-gold.md",
 )
 
 

@@ -1,0 +1,81 @@
+"""Checks a plugin distribution runs from its own test suite, as gamehall runs them on its own.
+
+``rules_doc_problems`` checks a game's or an expansion's numbered rules document against the
+tests and code of its distribution; ``gamehall.core.golden.check`` checks its golden replays,
+``gamehall.core.conformance.check_playout`` plays its combinations. Each returns or raises what
+is wrong in words, so a plugin's test is one assertion over its registry.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+from .registry import Registry
+from .rules import ExpansionSpec, GameSpec
+
+# A rule id is an upper-case prefix, optional upper-case parts and a number: TB-PLACE-3, TTT-1.
+RULE_ID = re.compile(r"\*\*([A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-\d+)\*\*")
+NAMED_ID = r"\b{prefix}(?:-[A-Z][A-Z0-9]*)*-\d+\b"
+TEST_NAME = r"def test_({prefix}(?:_[A-Z][A-Z0-9]*)*_\d+)(?=_|\()"
+
+
+def rule_ids(doc: Path) -> list[str]:
+    """Return the rule ids a rules document defines (each in bold), in order."""
+    return RULE_ID.findall(doc.read_text("utf-8"))
+
+
+def rules_doc_problems(doc: Path, tests: Path, code: Path) -> list[str]:
+    """Return what is wrong between a rules document and the tests and code that cite it.
+
+    Every rule id the document defines must name a scenario test (``TB-PLACE-3`` →
+    ``def test_TB_PLACE_3_…`` in a ``test_*.py`` under ``tests``), and every id of the
+    document's prefixes that a test's name or the code (``*.py`` under ``code``) cites must be
+    defined in it.
+    """
+    if not doc.is_file():
+        return [f"no rules document {doc}"]
+    ids = rule_ids(doc)
+    problems = [f"{doc.name} defines {i} twice" for i, n in Counter(ids).items() if n > 1]
+    if not ids:
+        return [*problems, f"{doc.name} defines no rule id (**PREFIX-PART-1**)"]
+    prefixes = "(?:" + "|".join(sorted({re.escape(i.split("-")[0]) for i in ids})) + ")"
+    tested = {
+        name.replace("_", "-")
+        for path in tests.rglob("test_*.py")
+        for name in re.findall(TEST_NAME.format(prefix=prefixes), path.read_text("utf-8"))
+    }
+    named = {
+        found
+        for path in code.rglob("*.py")
+        for found in re.findall(NAMED_ID.format(prefix=prefixes), path.read_text("utf-8"))
+    }
+    defined = set(ids)
+    if missing := sorted(defined - tested, key=ids.index):
+        problems.append(f"rules of {doc.name} without a scenario test: {', '.join(missing)}")
+    if unknown := sorted(tested - defined):
+        problems.append(f"tests name rules {doc.name} does not define: {', '.join(unknown)}")
+    if unknown := sorted(named - defined):
+        problems.append(f"the code cites rules {doc.name} does not define: {', '.join(unknown)}")
+    return problems
+
+
+def specs(registry: Registry) -> list[GameSpec | ExpansionSpec]:
+    """Return every game and expansion of a registry, games first."""
+    return [*registry.games.values(), *registry.expansions.values()]
+
+
+def registry_rules_problems(registry: Registry, root: Path, tests: Path, code: Path) -> list[str]:
+    """Return the rules-document problems of every game and expansion of a registry.
+
+    ``root`` is the distribution's source tree, which each spec's ``rules_doc`` is relative to.
+    """
+    problems: list[str] = []
+    for spec in specs(registry):
+        if not spec.rules_doc:
+            problems.append(f"{spec.id} names no rules document (rules_doc on its spec)")
+            continue
+        found = rules_doc_problems(root / spec.rules_doc, tests, code)
+        problems.extend(f"{spec.id}: {problem}" for problem in found)
+    return problems

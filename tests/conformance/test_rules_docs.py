@@ -1,0 +1,38 @@
+"""Every registered game and expansion names a numbered rules document, every rule in it has a
+scenario test, and nothing cites a rule the document does not define: one check, driven by
+the registry, for gamehall's own plugins (an outside distribution runs the same function)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gamehall.core import Registry
+from gamehall.core.testing import registry_rules_problems, rules_doc_problems
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_builtin_game_and_expansion_has_a_fully_tested_rules_doc(registry: Registry) -> None:
+    problems = registry_rules_problems(registry, ROOT, ROOT / "tests", ROOT / "plugins")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_check_names_untested_unknown_and_doubled_rules(tmp_path: Path) -> None:
+    doc = tmp_path / "rules.md"
+    doc.write_text("- **XY-MOVE-1** Move.\n- **XY-MOVE-2** Again.\n- **XY-MOVE-2** Twice.\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_xy.py").write_text(
+        "def test_XY_MOVE_1_moves(): ...\ndef test_XY_JUMP_4_jumps(): ...\n"
+    )
+    (tmp_path / "code").mkdir()
+    (tmp_path / "code" / "rules.py").write_text("# XY-MOVE-1 and XY-SWIM-3\n")
+    problems = rules_doc_problems(doc, tmp_path / "tests", tmp_path / "code")
+    assert problems == [
+        "rules.md defines XY-MOVE-2 twice",
+        "rules of rules.md without a scenario test: XY-MOVE-2",
+        "tests name rules rules.md does not define: XY-JUMP-4",
+        "the code cites rules rules.md does not define: XY-SWIM-3",
+    ]
+    assert rules_doc_problems(tmp_path / "none.md", tmp_path, tmp_path) == [
+        f"no rules document {tmp_path / 'none.md'}"
+    ]
