@@ -8,9 +8,12 @@ is wrong in words, so a plugin's test is one assertion over its registry.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .registry import Registry
 from .rules import ExpansionSpec, GameSpec
@@ -79,3 +82,39 @@ def registry_rules_problems(registry: Registry, root: Path, tests: Path, code: P
         found = rules_doc_problems(root / spec.rules_doc, tests, code)
         problems.extend(f"{spec.id}: {problem}" for problem in found)
     return problems
+
+
+def hook_problems(registry: Registry, game_id: str) -> list[str]:
+    """Return where a game's own hooks break the hook conventions of docs/writing-a-game.md.
+
+    Each hook a game declares starts with the game's id (dashes as underscores), documents every
+    parameter with a ``:param name:`` line, and the game's default implementation of it, where
+    it has one, is ``trylast=True`` so that every expansion is called before it.
+    """
+    game = registry.game(game_id)
+    prefix = game_id.replace("-", "_") + "_"
+    ruleset = registry.ruleset(game_id)
+    own = {id(p) for p in (registry.owner(game_id), *game.hookimpls)}
+    problems: list[str] = []
+    for name, function in _hookspecs(game.hookspecs):
+        if not name.startswith(prefix):
+            problems.append(f"{game_id}: hook {name} does not start with {prefix}")
+        doc = inspect.getdoc(function) or ""
+        params = [p for p in inspect.signature(function).parameters if p != "self"]
+        if undocumented := [p for p in params if f":param {p}:" not in doc]:
+            problems.append(f"{game_id}: hook {name} has no :param line for {undocumented}")
+        caller = getattr(ruleset.hook, name)
+        for impl in caller.get_hookimpls():
+            if id(impl.plugin) in own and not impl.trylast:
+                problems.append(f"{game_id}: the default of {name} is not trylast=True")
+    return problems
+
+
+def _hookspecs(holders: Sequence[object]) -> list[tuple[str, Any]]:
+    found = []
+    for holder in holders:
+        for name in dir(holder):
+            function = getattr(holder, name)
+            if callable(function) and hasattr(function, "gamehall_spec"):
+                found.append((name, function))
+    return found

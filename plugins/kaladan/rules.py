@@ -16,6 +16,8 @@ from gamehall.core import (
     Outcome,
     Rules,
     ScoreLine,
+    defaults_first,
+    merge_by_key,
 )
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
@@ -89,7 +91,7 @@ PURCHASE_RULES: dict[type[Command], str] = {
 
 def gather(results: list[list[Any]]) -> list[Any]:
     """Return the items the hook implementations gave, a later one replacing an earlier key."""
-    return list({item.key: item for result in results for item in result}.values())
+    return merge_by_key(results, lambda item: item.key)
 
 
 class Kaladan(Rules[State]):
@@ -100,7 +102,7 @@ class Kaladan(Rules[State]):
         self.catalogue = Catalogue(
             gather(hook.kaladan_unit_kinds()),
             gather(hook.kaladan_terrains()),
-            [world for worlds in hook.kaladan_worlds() for world in worlds],
+            defaults_first(hook.kaladan_worlds()),
             gather(hook.kaladan_realms()),
             gather(hook.kaladan_event_cards()),
         )

@@ -55,7 +55,7 @@ class Turn:
     def gain(self, seat: int, reason: str = "", **amounts: int) -> None:
         """Add koku, favour, goods or points, losing whatever passes a cap (ROG-TRADE-3)."""
         player = self.player(seat)
-        caps = self.hook.rog_caps(state=self.state, seat=seat)
+        caps = self.hook.river_of_gold_caps(state=self.state, seat=seat)
         delta = {
             "koku": _capped(player.koku, amounts.get("koku", 0), caps.koku),
             "favour": _capped(player.favour, amounts.get("favour", 0), player.favour_cap),
@@ -92,7 +92,7 @@ class Turn:
     def influence(self, seat: int, region: int, steps: int, reason: str) -> None:
         """Move up a region's track, paying every reward reached or passed (ROG-INFL-1, -2)."""
         before = self.player(seat).influence[region - 1]
-        after = self.hook.rog_influence_target(
+        after = self.hook.river_of_gold_influence_target(
             state=self.state, seat=seat, region=region, steps=steps
         )
         if after <= before:
@@ -101,7 +101,7 @@ class Turn:
         for step in C.track.rewards:
             if before < step.step <= after:
                 self.pay(seat, step.reward, region, f"influence track {step.step}")
-        self.hook.rog_influence_moved(
+        self.hook.river_of_gold_influence_moved(
             turn=self, seat=seat, region=region, before=before, after=after
         )
 

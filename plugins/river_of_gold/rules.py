@@ -59,7 +59,7 @@ class RiverOfGold(Rules[State]):
     def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:
         """Deal the board, stacks and deck; then ships, hands and first rolls (ROG-SETUP-1..9).
 
-        Expansions set up after the board (``rog_setup``); personal setup waits for their setup
+        Expansions set up after the board (``river_of_gold_setup``); personal setup waits for their setup
         decisions (a draft), as the clan comes first in the rulebook's personal setup.
         """
         turn = Turn(self, state, lambda: rng)
@@ -69,7 +69,7 @@ class RiverOfGold(Rules[State]):
         deck = [c.id for c in C.customers]
         rng.shuffle(deck)
         turn.emit(DeckShuffled(order=tuple(deck), size=len(deck)))
-        self.hook.rog_setup(turn=turn, options=config.expansion_options, rng=rng)
+        self.hook.river_of_gold_setup(turn=turn, options=config.expansion_options, rng=rng)
         self._personal_setup(turn)
         return turn.events
 
@@ -78,14 +78,14 @@ class RiverOfGold(Rules[State]):
 
         Runs once, as soon as no setup decision of an expansion holds the match.
         """
-        if turn.state.started or self.hook.rog_decision(state=turn.state) is not None:
+        if turn.state.started or self.hook.river_of_gold_decision(state=turn.state) is not None:
             return
         for seat in range(turn.state.count):
             rolls = (turn.rng.randint(1, 6), turn.rng.randint(1, 6))
             turn.emit(ShipsLaunched(seat=seat, rolls=rolls))
             turn.draw(seat, C.setup.hand)
         for seat in range(turn.state.count):
-            if not self.hook.rog_opening_roll(turn=turn, seat=seat):
+            if not self.hook.river_of_gold_opening_roll(turn=turn, seat=seat):
                 turn.emit(DieRolled(seat=seat, face=turn.rng.randint(1, 6)))
         turn.emit(SetupFinished())
 
@@ -98,13 +98,13 @@ class RiverOfGold(Rules[State]):
         if trade is not None and ctx.seat is not None and self.may_trade(state):
             trade(turn, ctx.seat, command)
             return turn.events
-        ahead = self.hook.rog_decision(state=state)
+        ahead = self.hook.river_of_gold_decision(state=state)
         seat = ahead[0] if ahead is not None else self._asked(state)
         if ctx.seat is not None and ctx.seat != seat:
             raise IllegalCommand(f"seat {seat} is to act, not seat {ctx.seat}", "ROG-TURN-1")
         handler = None if ahead is not None else HANDLERS.get(type(command))
         if handler is None:
-            if not self.hook.rog_decide(turn=turn, seat=seat, command=command):
+            if not self.hook.river_of_gold_decide(turn=turn, seat=seat, command=command):
                 raise IllegalCommand(f"{type(command).__name__} is not possible now", "ROG-TURN-1")
             if ahead is not None:
                 self._personal_setup(turn)
@@ -120,14 +120,14 @@ class RiverOfGold(Rules[State]):
         apply = EVOLVE.get(type(event))
         if apply is not None:
             return apply(state, event)
-        result = self.hook.rog_evolve(state=state, event=event)
+        result = self.hook.river_of_gold_evolve(state=state, event=event)
         return state if result is None else result
 
     def awaiting(self, state: State) -> Mapping[int, Decision]:
         """Return the seat that owes a choice, or the player whose turn it is."""
         if state.over:
             return {}
-        ahead = self.hook.rog_decision(state=state)
+        ahead = self.hook.river_of_gold_decision(state=state)
         if ahead is not None:
             return {ahead[0]: ahead[1]}
         kind = legal_.phase(state)
@@ -138,7 +138,11 @@ class RiverOfGold(Rules[State]):
 
     def may_trade(self, state: State) -> bool:
         """Tell whether trades are open: at any moment of the game, once setup is done."""
-        return state.started and not state.over and self.hook.rog_decision(state=state) is None
+        return (
+            state.started
+            and not state.over
+            and self.hook.river_of_gold_decision(state=state) is None
+        )
 
     def free(self, state: State, seat: int) -> Collection[type[Command]]:
         """Let every clan trade at any moment, also on others' turns and during a choice

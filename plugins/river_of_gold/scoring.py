@@ -134,7 +134,7 @@ def final_scores(state: State, hook: Any) -> tuple[int, ...]:
         total = player.points + sum(points[seat] for points in regions)
         total += table[min(len(player.delivered), len(table) - 1)]
         total += customer_bonus(state, seat)
-        total += sum(hook.rog_final_points(state=state, seat=seat))
+        total += sum(hook.river_of_gold_final_points(state=state, seat=seat))
         scores.append(total)
     return tuple(scores)
 
@@ -143,7 +143,7 @@ def score_lines(state: State, hook: Any) -> tuple[ScoreLine, ...]:
     """Return the final scoring by category, in the rulebook's order, as ``final_scores`` adds it.
 
     Points scored during play come first (the score track, then masteries, the end bonus and
-    whatever an expansion scored, under the category ``rog_score_category`` names), then the
+    whatever an expansion scored, under the category ``river_of_gold_score_category`` names), then the
     final scoring: region tiles, customers, and the customers' bonuses (ROG-SCORE-1..5).
     """
     seats = range(state.count)
@@ -154,12 +154,12 @@ def score_lines(state: State, hook: Any) -> tuple[ScoreLine, ...]:
         for reason, points in player.earned.items():
             category = reason
             if reason not in played:
-                category = hook.rog_score_category(reason=reason) or reason
+                category = hook.river_of_gold_score_category(reason=reason) or reason
             played.setdefault(category, [0] * state.count)[seat] += points
     regions = [region_points(state, r) for r in range(1, 7)]
     table = C.setup.customer_points
     bonuses = [bonus_by_kind(state, seat) for seat in seats]
-    final = [sum(hook.rog_final_points(state=state, seat=seat)) for seat in seats]
+    final = [sum(hook.river_of_gold_final_points(state=state, seat=seat)) for seat in seats]
     lines = [ScoreLine(category, tuple(points)) for category, points in played.items()]
     lines += [
         ScoreLine("region tiles", tuple(sum(p[seat] for p in regions) for seat in seats)),

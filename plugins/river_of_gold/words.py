@@ -267,7 +267,7 @@ def _building_at(view: State, space: int) -> str:
 def _build(view: State, seat: int, command: cmd.Build) -> str:
     index = row_index(view, command.slot)
     space = SPACES[command.space]
-    cost = _COSTS.rog_build_cost(state=view, seat=seat, space=command.space)
+    cost = _COSTS.river_of_gold_build_cost(state=view, seat=seat, space=command.space)
     if index is None:
         return f"Build on space {command.space} from the empty row slot {command.slot}"
     tile = tile_words(view.row[index], space.region)

@@ -171,13 +171,13 @@ class Patrons:
     # -- setup and the draft -------------------------------------------------------------------
 
     @hookimpl
-    def rog_setup(self, turn: Turn, options: Any, rng: random.Random) -> None:
+    def river_of_gold_setup(self, turn: Turn, options: Any, rng: random.Random) -> None:
         """Lay the patrons out after the base setup."""
         mode = options.get(ID, PatronOptions()).setup if isinstance(options, dict) else "draft"
         turn.emit(deal(turn.state.count, mode, rng))
 
     @hookimpl
-    def rog_decision(self, state: State) -> tuple[int, Decision] | None:
+    def river_of_gold_decision(self, state: State) -> tuple[int, Decision] | None:
         """Ask the next seat in draft order for its patron before the first turn."""
         order = _order(state)
         if order:
@@ -189,7 +189,7 @@ class Patrons:
         return None
 
     @hookimpl
-    def rog_extra_commands(self, state: State, seat: int, phase: str) -> list[Command]:
+    def river_of_gold_extra_commands(self, state: State, seat: int, phase: str) -> list[Command]:
         """Offer the patrons while drafting, and Kakita Ryoku's die setting at the turn's end."""
         if phase == "expansion" and _order(state) and int(_order(state)[0]) == seat:
             return [ChoosePatron(patron=p) for p in offered(state, seat)]
@@ -202,7 +202,7 @@ class Patrons:
         return []
 
     @hookimpl
-    def rog_decide(self, turn: Turn, seat: int, command: Command) -> bool | None:
+    def river_of_gold_decide(self, turn: Turn, seat: int, command: Command) -> bool | None:
         """Decide ChoosePatron and SetDie."""
         if isinstance(command, ChoosePatron):
             choose(turn, seat, command.patron)
@@ -219,7 +219,7 @@ class Patrons:
         return None
 
     @hookimpl
-    def rog_evolve(self, state: State, event: Any) -> State | None:
+    def river_of_gold_evolve(self, state: State, event: Any) -> State | None:
         """Apply the expansion's events to ``State.ext``."""
         ext = dict(state.ext)
         if type(event) is PatronsOffered:
@@ -249,7 +249,7 @@ class Patrons:
         return None
 
     @hookimpl
-    def rog_opening_roll(self, turn: Turn, seat: int) -> bool | None:
+    def river_of_gold_opening_roll(self, turn: Turn, seat: int) -> bool | None:
         """Let Kakita Ryoku skip the opening roll; she settles her die later (ROG-PATRON-12)."""
         if not has(turn.state, seat, "kakita-ryoku"):
             return None
@@ -259,17 +259,19 @@ class Patrons:
     # -- costs and regions ---------------------------------------------------------------------
 
     @hookimpl
-    def rog_build_regions(self, state: State, seat: int) -> tuple[int, ...] | None:
+    def river_of_gold_build_regions(self, state: State, seat: int) -> tuple[int, ...] | None:
         """Let Kaiu Shihobu build in any region (ROG-PATRON-3)."""
         return (1, 2, 3, 4, 5, 6) if has(state, seat, "kaiu-shihobu") else None
 
     @hookimpl
-    def rog_deliver_regions(self, state: State, seat: int) -> tuple[int, ...] | None:
+    def river_of_gold_deliver_regions(self, state: State, seat: int) -> tuple[int, ...] | None:
         """Let Yoritomo deliver to any customer (ROG-PATRON-5)."""
         return (1, 2, 3, 4, 5, 6) if has(state, seat, "yoritomo") else None
 
     @hookimpl
-    def rog_influence_target(self, state: State, seat: int, region: int, steps: int) -> int | None:
+    def river_of_gold_influence_target(
+        self, state: State, seat: int, region: int, steps: int
+    ) -> int | None:
         """Jump Bayushi Kachiko over other clans' markers for free (ROG-PATRON-10)."""
         if not has(state, seat, "bayushi-kachiko"):
             return None
@@ -284,7 +286,7 @@ class Patrons:
     # -- effects -------------------------------------------------------------------------------
 
     @hookimpl
-    def rog_built(self, turn: Turn, seat: int, space: int) -> None:
+    def river_of_gold_built(self, turn: Turn, seat: int, space: int) -> None:
         """Give Yasuki Taka 1 point per river space touching the new building (ROG-PATRON-4)."""
         if has(turn.state, seat, "yasuki-taka"):
             turn.gain(
@@ -292,7 +294,7 @@ class Patrons:
             )
 
     @hookimpl
-    def rog_delivered(self, turn: Turn, seat: int, card: str) -> None:
+    def river_of_gold_delivered(self, turn: Turn, seat: int, card: str) -> None:
         """Give Kudaka 3 points for her first customer of a region (ROG-PATRON-6)."""
         if not has(turn.state, seat, "kudaka"):
             return
@@ -302,7 +304,7 @@ class Patrons:
             turn.gain(seat, "Kudaka", points=N.kudaka_points)
 
     @hookimpl
-    def rog_sailed(self, turn: Turn, seat: int, ship: int, river: int) -> None:
+    def river_of_gold_sailed(self, turn: Turn, seat: int, ship: int, river: int) -> None:
         """Give Daidoji Uji 2 points when a sail visits another clan's building (ROG-PATRON-7)."""
         if not has(turn.state, seat, "daidoji-uji"):
             return
@@ -310,7 +312,7 @@ class Patrons:
             turn.gain(seat, "Daidoji Uji", points=N.uji_points)
 
     @hookimpl
-    def rog_influence_moved(
+    def river_of_gold_influence_moved(
         self, turn: Turn, seat: int, region: int, before: int, after: int
     ) -> None:
         """Give Shosuro Hyobu 3 points when another clan passes her marker (ROG-PATRON-9)."""

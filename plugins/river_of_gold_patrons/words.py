@@ -152,7 +152,7 @@ class PatronWords:
         return "\n".join([*lines[:-1], *board_lines(view), *lines[-1:]])
 
     @hookimpl
-    def rog_score_category(self, reason: str) -> str | None:
+    def river_of_gold_score_category(self, reason: str) -> str | None:
         """Count the points the patrons gave during play as one category."""
         names = {p.name.split(",")[0] for p in PATRONS.values()}
         return "patrons" if reason in names else None

@@ -6,7 +6,16 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
+from gamehall.core import (
+    Command,
+    Context,
+    Decision,
+    Event,
+    IllegalCommand,
+    Outcome,
+    Rules,
+    merge_by_key,
+)
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
 
@@ -66,17 +75,15 @@ class ToyBattle(Rules[State]):
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
-        self.army = Army(
-            list({k.key: k for ks in hook.toy_battle_troop_kinds() for k in ks}.values())
-        )
-        terrains = {t.key: t for ts in hook.toy_battle_terrains() for t in ts}
+        self.army = Army(merge_by_key(hook.toy_battle_troop_kinds(), lambda k: k.key))
+        terrains = {t.key: t for t in merge_by_key(hook.toy_battle_terrains(), lambda t: t.key)}
         self.boards = {key: Board(terrain) for key, terrain in terrains.items()}
         self.terrain_names = {terrain_name(alias): key for alias, key in ALIASES.items()}
         for key, terrain in terrains.items():
             for name in (terrain.name_nl, terrain.name, key):
                 self.terrain_names[terrain_name(name)] = key
         self.effects: dict[str, Effect] = {
-            e.name: e for es in hook.toy_battle_effects() for e in es
+            e.name: e for e in merge_by_key(hook.toy_battle_effects(), lambda e: e.name)
         }
         self.decisions = {
             name: Decision(f"effect:{name}", effect.prompt) for name, effect in self.effects.items()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gamehall.core import Registry
-from gamehall.core.testing import registry_rules_problems, rules_doc_problems
+from gamehall.core.testing import hook_problems, registry_rules_problems, rules_doc_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,4 +35,40 @@ def test_the_check_names_untested_unknown_and_doubled_rules(tmp_path: Path) -> N
     ]
     assert rules_doc_problems(tmp_path / "none.md", tmp_path, tmp_path) == [
         f"no rules document {tmp_path / 'none.md'}"
+    ]
+
+
+def test_every_builtin_game_follows_the_hook_conventions(registry: Registry) -> None:
+    problems = [p for game in registry.games for p in hook_problems(registry, game)]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_hook_check_names_a_default_that_is_not_trylast() -> None:
+    from gamehall.core import GameSpec, Rules, hookimpl, hookspec
+
+    class Specs:
+        @hookspec(firstresult=True)
+        def dice_game_faces(self, seat: int) -> int:  # type: ignore[empty-body]
+            """Return the faces of a die (no param line)."""
+
+        @hookspec
+        def roll_twice(self) -> bool:  # type: ignore[empty-body]
+            """Return whether to roll twice."""
+
+    class Defaults:
+        @hookimpl(tryfirst=True)
+        def dice_game_faces(self, seat: int) -> int:
+            return 6
+
+    class Plugin:
+        @hookimpl
+        def gamehall_games(self) -> list[GameSpec]:
+            return [GameSpec("dice-game", "Dice", "1.0.0", Rules, object, 1, 2, None,
+                             (Specs,), (Defaults(),))]  # fmt: skip
+
+    problems = hook_problems(Registry([Plugin()], distributions=[]), "dice-game")
+    assert problems == [
+        "dice-game: hook dice_game_faces has no :param line for ['seat']",
+        "dice-game: the default of dice_game_faces is not trylast=True",
+        "dice-game: hook roll_twice does not start with dice_game_",
     ]

@@ -86,22 +86,22 @@ class Omens:
     """A test expansion: every clan keeps a secret omen in ``ext``."""
 
     @hookimpl
-    def rog_setup(self, turn: Any, options: Any, rng: random.Random) -> None:
+    def river_of_gold_setup(self, turn: Any, options: Any, rng: random.Random) -> None:
         turn.emit(OmensDealt(omens=tuple(rng.sample(OMENS, turn.state.count))))
 
     @hookimpl
-    def rog_evolve(self, state: State, event: Any) -> State | None:
+    def river_of_gold_evolve(self, state: State, event: Any) -> State | None:
         if type(event) is not OmensDealt:
             return None
         ext = {**state.ext, **{f"omen.{s}": (o,) for s, o in enumerate(event.omens)}}
         return replace(state, ext=ext)
 
     @hookimpl
-    def rog_view(self, state: State, seat: int | None) -> dict[str, tuple[str, ...]]:
+    def river_of_gold_view(self, state: State, seat: int | None) -> dict[str, tuple[str, ...]]:
         return {k: ("?",) for k in state.ext if k.startswith("omen.") and k != f"omen.{seat}"}
 
     @hookimpl
-    def rog_sample(self, view: State, seat: int, rng: random.Random) -> dict[str, Any]:
+    def river_of_gold_sample(self, view: State, seat: int, rng: random.Random) -> dict[str, Any]:
         mine = view.ext.get(f"omen.{seat}", ())
         unseen = [o for o in OMENS if o not in mine]
         rng.shuffle(unseen)
