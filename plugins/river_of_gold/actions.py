@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gamehall.core import IllegalCommand
 
-from .components import CUSTOMERS, GOODS, RIVER_LENGTH, SPACES, TILES, C, request_of
+from .components import COMPONENTS, CUSTOMERS, GOODS, RIVER_LENGTH, SPACES, TILES, request_of
 from .effects import Turn, owned, pay_owners, royal_abilities, visit
 from .events import (
     BuildingBuilt,
@@ -38,7 +38,7 @@ def shift_die(turn: Turn, seat: int, by: int) -> None:
 
 def row_index(state: State, slot: int) -> int | None:
     """Return the row index of a slot (tiles slide toward the end slot 3), or ``None``."""
-    index = slot - (C.setup.row - len(state.row))
+    index = slot - (COMPONENTS.setup.row - len(state.row))
     return index if 0 <= index < len(state.row) else None
 
 
@@ -76,7 +76,7 @@ def build(turn: Turn, seat: int, space: int, slot: int) -> None:
     if cost:
         turn.gain(seat, f"build on space {space}", koku=-cost)
     turn.emit(BuildingBuilt(seat=seat, space=space, tile=tile))
-    if slot == C.setup.row - 1:
+    if slot == COMPONENTS.setup.row - 1:
         turn.gain(seat, "end slot", favour=1)
     turn.influence(seat, SPACES[space].region, TILES[tile].bonus, "build bonus")
     turn.refill()

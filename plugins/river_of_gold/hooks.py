@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from gamehall.core import Command, Decision, hookimpl, hookspec
 
-from .components import CUSTOMERS, SPACES, C
+from .components import COMPONENTS, CUSTOMERS, SPACES
 
 if TYPE_CHECKING:
     from .effects import Turn
@@ -103,13 +103,12 @@ class RiverOfGoldSpecs:
     # -- hidden parts ------------------------------------------------------------------------
 
     @hookspec
-    def river_of_gold_view(
-        self, state: State, seat: int | None
-    ) -> dict[str, tuple[str, ...]] | None:
-        """Return your entries of ``state.ext`` as ``seat`` may see them (``None``: all shown).
+    def river_of_gold_view(self, state: State, seat: int | None) -> dict[str, Any] | None:
+        """Return your own state as ``seat`` may see it (``None``: all shown).
 
-        Fires in ``view`` for every seat and spectator; every result is laid over ``ext``.
-        An expansion that keeps something hidden there masks it here (with ``"?"``) and
+        Fires in ``view`` for every seat and spectator, once any expansion keeps state; every
+        result is laid over ``State.ext``, so return ``api.extension_entry(your id, masked)``.
+        An expansion that keeps something hidden masks it here (with ``api.HIDDEN``) and
         draws it again in :func:`river_of_gold_sample`.
 
         :param state: the match state (``api.State``).
@@ -119,13 +118,13 @@ class RiverOfGoldSpecs:
     @hookspec
     def river_of_gold_sample(
         self, view: State, seat: int, rng: random.Random
-    ) -> dict[str, tuple[str, ...]] | None:
-        """Return your entries of ``ext`` with what ``seat`` cannot see drawn at random.
+    ) -> dict[str, Any] | None:
+        """Return your own state with what ``seat`` cannot see drawn at random.
 
         Fires when a bot samples a state from ``seat``'s view (``Rules.sample``); draw from
         ``rng`` only, uniformly from what the seat has not seen, so that viewing the result
-        for ``seat`` gives ``view`` again. Every result is laid over ``ext``; ``None`` when
-        nothing of yours is hidden.
+        for ``seat`` gives ``view`` again. Every result is laid over ``State.ext``
+        (``api.extension_entry``); ``None`` when nothing of yours is hidden.
 
         :param view: the state as ``seat`` sees it.
         :param seat: the seat concerned.
@@ -292,14 +291,16 @@ class Defaults:
     @hookimpl(trylast=True)
     def river_of_gold_end_bonus(self, state: State, seat: int) -> int:
         """Give 5 points to the seat that triggers the end (ROG-END-1)."""
-        return C.setup.end_bonus
+        return COMPONENTS.setup.end_bonus
 
     @hookimpl(trylast=True)
     def river_of_gold_influence_target(
         self, state: State, seat: int, region: int, steps: int
     ) -> int:
         """Move up ``steps`` spaces; influence past the top is lost (ROG-INFL-1)."""
-        return min(C.track.top, state.players[seat].influence[region - 1] + steps)
+        return min(COMPONENTS.track.top, state.players[seat].influence[region - 1] + steps)
 
 
-DEFAULT_CAPS = Caps(C.setup.koku_cap, C.setup.goods_cap, C.setup.favour_cap_max)
+DEFAULT_CAPS = Caps(
+    COMPONENTS.setup.koku_cap, COMPONENTS.setup.goods_cap, COMPONENTS.setup.favour_cap_max
+)

@@ -14,7 +14,7 @@ from . import commands as cmd
 from . import estimate as guess
 from . import legal as legal_
 from . import view as view_
-from .components import GOODS, C, start_spaces
+from .components import COMPONENTS, GOODS, start_spaces
 from .effects import Turn
 from .events import (
     BoardDealt,
@@ -52,7 +52,9 @@ class RiverOfGold(Rules[State]):
         """Return the clans after personal setup: koku by turn order (ROG-SETUP-8)."""
         options = config.options if isinstance(config.options, Options) else Options()
         return State(
-            players=tuple(new_player(C.setup.start_koku[i]) for i in range(config.players)),
+            players=tuple(
+                new_player(COMPONENTS.setup.start_koku[i]) for i in range(config.players)
+            ),
             noble_bonus=options.noble_bonus,
         )
 
@@ -64,9 +66,9 @@ class RiverOfGold(Rules[State]):
         """
         turn = Turn(self, state, lambda: rng)
         turn.emit(deal_board(state.count, rng), deal_stacks(state.count, rng))
-        for _ in range(C.setup.row):
+        for _ in range(COMPONENTS.setup.row):
             turn.refill()
-        deck = [c.id for c in C.customers]
+        deck = [c.id for c in COMPONENTS.customers]
         rng.shuffle(deck)
         turn.emit(DeckShuffled(order=tuple(deck), size=len(deck)))
         self.hook.river_of_gold_setup(turn=turn, options=config.expansion_options, rng=rng)
@@ -83,7 +85,7 @@ class RiverOfGold(Rules[State]):
         for seat in range(turn.state.count):
             rolls = (turn.rng.randint(1, 6), turn.rng.randint(1, 6))
             turn.emit(ShipsLaunched(seat=seat, rolls=rolls))
-            turn.draw(seat, C.setup.hand)
+            turn.draw(seat, COMPONENTS.setup.hand)
         for seat in range(turn.state.count):
             if not self.hook.river_of_gold_opening_roll(turn=turn, seat=seat):
                 turn.emit(DieRolled(seat=seat, face=turn.rng.randint(1, 6)))
@@ -182,14 +184,14 @@ class RiverOfGold(Rules[State]):
 
 def deal_board(players: int, rng: random.Random) -> BoardDealt:
     """Deal score tiles, three masteries, the imperial markets and start tiles (ROG-SETUP-1..4)."""
-    score_tiles = [t.id for t in C.score_tiles]
+    score_tiles = [t.id for t in COMPONENTS.score_tiles]
     rng.shuffle(score_tiles)
-    masteries = rng.sample([m.id for m in C.masteries], 3)
-    markets = [t.id for t in C.tiles if t.era == 3]
+    masteries = rng.sample([m.id for m in COMPONENTS.masteries], 3)
+    markets = [t.id for t in COMPONENTS.tiles if t.era == 3]
     rng.shuffle(markets)
-    starts = [t.id for t in C.tiles if t.era == 0]
+    starts = [t.id for t in COMPONENTS.tiles if t.era == 0]
     rng.shuffle(starts)
-    market_spaces = [s.id for s in C.spaces if s.kind == "market"]
+    market_spaces = [s.id for s in COMPONENTS.spaces if s.kind == "market"]
     placed = list(zip(market_spaces, markets, strict=True))
     placed += list(zip(start_spaces(players), starts, strict=False))
     return BoardDealt(
@@ -200,8 +202,8 @@ def deal_board(players: int, rng: random.Random) -> BoardDealt:
 def deal_stacks(players: int, rng: random.Random) -> StacksDealt:
     """Shuffle each era's tiles and keep as many as the player count asks (ROG-SETUP-5)."""
     stacks = []
-    for era, sizes in ((1, C.setup.stacks_era1), (2, C.setup.stacks_era2)):
-        tiles = [t.id for t in C.tiles if t.era == era]
+    for era, sizes in ((1, COMPONENTS.setup.stacks_era1), (2, COMPONENTS.setup.stacks_era2)):
+        tiles = [t.id for t in COMPONENTS.tiles if t.era == era]
         rng.shuffle(tiles)
         stacks.append(tuple(tiles[: sizes[players]]))
     return StacksDealt(era1=stacks[0], era2=stacks[1], sizes=(len(stacks[0]), len(stacks[1])))
