@@ -8,6 +8,7 @@ is wrong in words, so a plugin's test is one assertion over its registry.
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import re
 from collections import Counter
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .registry import Registry
-from .rules import ExpansionSpec, GameSpec
+from .rules import ExpansionSpec, GameSpec, Rules
 
 # A rule id is an upper-case prefix, optional upper-case parts and a number: TB-PLACE-3, TTT-1.
 RULE_ID = re.compile(r"\*\*([A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-\d+)\*\*")
@@ -118,3 +119,48 @@ def _hookspecs(holders: Sequence[object]) -> list[tuple[str, Any]]:
             if callable(function) and hasattr(function, "gamehall_spec"):
                 found.append((name, function))
     return found
+
+
+# What every game provides (docs/writing-a-game.md, "What every game provides"): the core
+# hooks a game implements itself, and, for a game with hidden information, its sampler.
+GAME_HOOKS = (
+    "gamehall_render_text",
+    "gamehall_describe_command",
+    "gamehall_describe_event",
+    "gamehall_seat_names",
+    "gamehall_command_group",
+)
+
+
+def contract_problems(registry: Registry, game_id: str) -> list[str]:
+    """Return what a game lacks of the per-game contract of docs/writing-a-game.md.
+
+    The words hooks and the text board, numbered rules, a sampler where information is
+    hidden (``Rules.sample``, what searching bots need), and, for a game with hooks of its
+    own, a public extension API module (``<package>.api``).
+    """
+    game = registry.game(game_id)
+    ruleset = registry.ruleset(game_id)
+    owner = registry.owner(game_id)
+    own = {id(p) for p in (owner, *game.hookimpls)}
+    problems = []
+    for name in GAME_HOOKS:
+        impls = getattr(ruleset.hook, name).get_hookimpls()
+        if not any(id(impl.plugin) in own for impl in impls):
+            problems.append(f"{game_id} does not implement {name}")
+    if not game.rules_doc:
+        problems.append(f"{game_id} names no rules document (GameSpec.rules_doc)")
+    rules = type(ruleset.rules)
+    if game.hidden_information and rules.sample is Rules.sample:
+        problems.append(f"{game_id} hides information but its rules cannot sample a state")
+    package = getattr(owner, "__name__", "")
+    if game.hookspecs and not _has_module(f"{package}.api"):
+        problems.append(f"{game_id} declares hooks but has no public API module {package}.api")
+    return problems
+
+
+def _has_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False

@@ -1,13 +1,20 @@
-"""Every registered game and expansion names a numbered rules document, every rule in it has a
-scenario test, and nothing cites a rule the document does not define: one check, driven by
-the registry, for gamehall's own plugins (an outside distribution runs the same function)."""
+"""The per-game contract, one check each, driven by the registry for gamehall's own plugins (an
+outside distribution runs the same functions of ``gamehall.core.testing``): every game and
+expansion names a numbered rules document whose every rule has a scenario test; every game
+provides the words, the board, a sampler where it hides information and a public API; its
+hooks follow the naming, ``:param`` and order conventions."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from gamehall.core import Registry
-from gamehall.core.testing import hook_problems, registry_rules_problems, rules_doc_problems
+from gamehall.core.testing import (
+    contract_problems,
+    hook_problems,
+    registry_rules_problems,
+    rules_doc_problems,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,4 +78,23 @@ def test_the_hook_check_names_a_default_that_is_not_trylast() -> None:
         "dice-game: hook dice_game_faces has no :param line for ['seat']",
         "dice-game: the default of dice_game_faces is not trylast=True",
         "dice-game: hook roll_twice does not start with dice_game_",
+    ]
+
+
+def test_every_builtin_game_provides_what_every_game_provides(registry: Registry) -> None:
+    problems = [p for game in registry.games for p in contract_problems(registry, game)]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_contract_check_names_what_a_game_lacks() -> None:
+    from tests.core.sample_games import BUGGY, SamplePlugin
+
+    registry = Registry([SamplePlugin(BUGGY)], distributions=[])
+    assert contract_problems(registry, "buggy") == [
+        "buggy does not implement gamehall_render_text",
+        "buggy does not implement gamehall_describe_command",
+        "buggy does not implement gamehall_describe_event",
+        "buggy does not implement gamehall_seat_names",
+        "buggy does not implement gamehall_command_group",
+        "buggy names no rules document (GameSpec.rules_doc)",
     ]

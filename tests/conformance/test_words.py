@@ -180,7 +180,9 @@ def test_one_turn_of_the_terminal_looks_as_recorded(game: str, tmp_path: Path) -
     screen = screen_of(game, tmp_path / "s.db")
     assert "Traceback" not in screen and '{"type"' not in screen
     assert path.exists(), f"no snapshot {path.name}: run python -m tests.conformance.snapshots"
-    assert screen == path.read_text(), f"{path.name} differs: run python -m tests.conformance.snapshots"
+    assert screen == path.read_text(), (
+        f"{path.name} differs: run python -m tests.conformance.snapshots"
+    )
 
 
 def test_the_raw_key_checks_catch_what_they_should() -> None:

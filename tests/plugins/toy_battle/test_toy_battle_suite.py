@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 from pathlib import Path
 
@@ -20,9 +21,11 @@ from gamehall.core import (
 from gamehall.core.conformance import Case, cases, check_playout
 from gamehall.core.registry import builtin_registry
 from gamehall.plugins.toy_battle.commands import MoveTroop, PlaceTroop, SkipEffect
+from gamehall.plugins.toy_battle.events import TroopsDrawn
 from gamehall.plugins.toy_battle.state import Options, State
 from gamehall.plugins.toy_battle.terrain import Region, Spot, Terrain
 from gamehall.plugins.toy_battle.troops import TroopKind
+from toy_battle_drummers import DrummersPlugin
 from toy_battle_helpers import B, R
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -190,3 +193,41 @@ def test_an_added_troop_kind_is_named_coded_and_described_from_its_expansion(
     case = Case("toy-battle", ("outside-titans",), 2, {"terrain": "castle"})
     for seed in range(3):
         check_playout(titans, case, seed)
+
+
+# -- an expansion written only against api.py -------------------------------------------------
+
+
+def test_the_drummers_import_only_the_public_api() -> None:
+    tree = ast.parse((HERE / "toy_battle_drummers.py").read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            game = node.module.startswith("gamehall.plugins")
+            imported |= {f"{node.module}.{a.name}" for a in node.names} if game else {node.module}
+        elif isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names}
+    assert {m for m in imported if m.startswith("gamehall.")} == {
+        "gamehall.core",
+        "gamehall.plugins.toy_battle.api",
+    }
+
+
+def test_the_api_is_enough_to_add_a_troop_kind_with_an_effect_of_its_own() -> None:
+    registry = Registry([DrummersPlugin()])
+    table = Table.new("toy-battle", expansions=["toy-battle-drummers"], seed=3, registry=registry,
+                      options={"terrain": "castle"})  # fmt: skip
+    drummer = "blue-drummer-1" if table.state.blue == 0 else "red-drummer-1"
+    assert drummer in table.rules.army.kind and table.rules.effects["muster"].rule == "TB-DRUM-1"
+    musters = 0
+    for seed in range(40):
+        table = Table.new("toy-battle", expansions=["toy-battle-drummers"], seed=seed,
+                          registry=registry, options={"terrain": "castle"})  # fmt: skip
+        table.play(RandomBot(seed))
+        musters += sum(
+            1 for e in table.events if isinstance(e, TroopsDrawn) and e.cause == "muster"
+        )
+    assert musters > 0, "no random match mustered"
+    case = Case("toy-battle", ("toy-battle-drummers",), 2, {"terrain": "castle"})
+    for seed in range(3):
+        check_playout(registry, case, seed)
