@@ -16,7 +16,7 @@ from tests.plugins.river_of_gold.rog_helpers import state, table
 encode = msgspec.msgpack.encode
 
 
-def fold(t: Table, *events: Any) -> None:
+def apply_events(t: Table, *events: Any) -> None:
     for event in events:
         t.state = t.rules.evolve(t.state, event)
 
@@ -27,7 +27,7 @@ def test_ROG_HIDDEN_1_a_deck_shuffled_from_the_discards_holds_only_those_cards()
     rest = [c for c in CUSTOMERS if c not in hands]
     state(t, deck=(rest[0],), discard=tuple(rest[1:6]))
     reshuffled = tuple(reversed(rest[1:6]))
-    fold(
+    apply_events(
         t,
         CustomersDrawn(seat=1, cards=(rest[0],), count=1),
         DeckShuffled(order=reshuffled, size=5),
@@ -50,7 +50,7 @@ def test_ROG_HIDDEN_1_a_deck_shuffled_from_the_discards_holds_only_those_cards()
 def test_ROG_HIDDEN_1_a_tile_discarded_from_the_row_never_returns_to_a_stack() -> None:
     t = table(2, seed=4)
     gone = t.state.row[-1]
-    fold(t, TileDiscarded(tile=gone))
+    apply_events(t, TileDiscarded(tile=gone))
     view = t.view(1)
     assert view.gone == (gone,)
     for seed in range(30):

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .registry import Registry
-from .rules import ExpansionSpec, GameSpec, Rules
+from ..registry import Registry
+from ..rules import ExpansionSpec, GameSpec, Rules
 
 # A rule id is an upper-case prefix, optional upper-case parts and a number: TB-PLACE-3, TTT-1.
 RULE_ID = re.compile(r"\*\*([A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-\d+)\*\*")
