@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,10 +34,16 @@ MAX_COMMANDS = 5_000
 HASH_LENGTH = 12
 
 
-def golden_cases(registry: Registry) -> list[Case]:
-    """Return one case per game, expansion set and test option set, at the lowest player count."""
+def golden_cases(registry: Registry, only: Collection[str] | None = None) -> list[Case]:
+    """Return one case per game, expansion set and test option set, at the lowest player count.
+
+    With ``only`` (plugin ids: one distribution's games and expansions), just the cases that
+    play one of them, so an outside package keeps golden files for its own plugins alone.
+    """
     chosen: dict[tuple[object, ...], Case] = {}
     for case in cases(registry):
+        if only is not None and case.game not in only and not set(case.expansions) & set(only):
+            continue
         key = (
             case.game,
             case.expansions,
@@ -152,13 +158,19 @@ def first_difference(expected: str, got: str) -> str:
     return f"the file has {len(old)} lines, the rules now give {len(new)}"
 
 
-def check(registry: Registry, folder: Path, game: str | None = None) -> list[str]:
+def check(
+    registry: Registry,
+    folder: Path,
+    game: str | None = None,
+    only: Collection[str] | None = None,
+) -> list[str]:
     """Return what is wrong with a folder's golden files: missing, stale or unclaimed ones.
 
-    With ``game``, only that game's combinations are checked, and files of others are left be.
+    With ``game``, only that game's combinations are checked, and files of others are left be;
+    ``only`` keeps the cases of some plugins (see :func:`golden_cases`).
     """
     problems: list[str] = []
-    chosen = [c for c in golden_cases(registry) if game is None or c.game == game]
+    chosen = [c for c in golden_cases(registry, only) if game is None or c.game == game]
     for case in chosen:
         path = path_for(folder, case)
         if not path.exists():
@@ -183,6 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", help="only this game")
     parser.add_argument("--full", metavar="CASE", help="print the full transcript of one case")
     parser.add_argument(
+        "--plugin",
+        action="append",
+        metavar="ID",
+        help="only the cases that play this game or expansion (repeatable)",
+    )
+    parser.add_argument(
         "--distribution",
         action="append",
         metavar="NAME",
@@ -190,8 +208,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     folder = Path(args.dir)
-    registry = Registry(distributions=args.distribution) if args.distribution else default_registry()
-    chosen = [c for c in golden_cases(registry) if not args.game or c.game == args.game]
+    registry = (
+        Registry(distributions=args.distribution) if args.distribution else default_registry()
+    )
+    chosen = [
+        c for c in golden_cases(registry, args.plugin) if not args.game or c.game == args.game
+    ]
     if args.full:
         named = [c for c in chosen if c.name == args.full]
         if not named:
@@ -206,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             path_for(folder, case).write_text(playthrough(registry, case))
             print(f"wrote {path_for(folder, case)}")
         return 0
-    problems = check(registry, folder, args.game)
+    problems = check(registry, folder, args.game, args.plugin)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0

@@ -253,6 +253,8 @@ class GameSpec:
     test_options: tuple[dict[str, Any], ...] = ({},)
     description: str = ""
     rules_doc: str = ""  # the numbered rules, relative to the distribution's root
+    accepted_data: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per data file, hashes of earlier contents that play exactly as the current one does."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +274,8 @@ class ExpansionSpec:
     test_options: tuple[dict[str, Any], ...] = field(default=({},))
     description: str = ""
     rules_doc: str = ""
+    accepted_data: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per data file, hashes of earlier contents that play exactly as the current one does."""
 
 
 T = TypeVar("T", bound=msgspec.Struct)

@@ -122,13 +122,13 @@ def _hookspecs(holders: Sequence[object]) -> list[tuple[str, Any]]:
 
 
 # What every game provides (docs/writing-a-game.md, "What every game provides"): the core
-# hooks a game implements itself, and, for a game with hidden information, its sampler.
+# hooks a game implements itself, and, for a game with hidden information, its sampler. Menu
+# headings (gamehall_command_group) are for games with several kinds of command: optional.
 GAME_HOOKS = (
     "gamehall_render_text",
     "gamehall_describe_command",
     "gamehall_describe_event",
     "gamehall_seat_names",
-    "gamehall_command_group",
 )
 
 

@@ -48,7 +48,6 @@ class StoreContract:
     @pytest.fixture
     def store(self, registry: Registry, tmp_path: Path) -> Iterator[Store]:
         self.tmp_path = tmp_path
-        self.registry = registry
         made = self.make(registry, tmp_path)
         yield made
         made.close()
@@ -150,8 +149,8 @@ class StoreContract:
         snap = store.load_snapshot("m")
         assert snap is not None and snap.seq == 3
         resumed = msgspec.msgpack.decode(snap.data, type=ruleset.game.state)
-        for event in store.read_events("m", after=snap.seq):
-            resumed = rules.evolve(resumed, event)
+        for stored in store.read_events("m", after=snap.seq):
+            resumed = rules.evolve(resumed, stored)
         full = rules.initial(ruleset.config(started))
         for record in store.read("m")[1:]:
             full = rules.evolve(full, record.event)

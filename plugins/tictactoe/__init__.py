@@ -107,8 +107,3 @@ def gamehall_seat_names(view: Any) -> list[str] | None:
     """Call the seats X and O."""
     return ["X", "O"] if isinstance(view, State) else None
 
-
-@hookimpl
-def gamehall_command_group(command: Command, view: Any, seat: int | None) -> str | None:
-    """Head the one kind of move in menus."""
-    return "Place your mark" if isinstance(command, PlaceMark) else None

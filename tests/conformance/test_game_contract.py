@@ -95,6 +95,5 @@ def test_the_contract_check_names_what_a_game_lacks() -> None:
         "buggy does not implement gamehall_describe_command",
         "buggy does not implement gamehall_describe_event",
         "buggy does not implement gamehall_seat_names",
-        "buggy does not implement gamehall_command_group",
         "buggy names no rules document (GameSpec.rules_doc)",
     ]

@@ -9,14 +9,14 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gamehall.core import Context, RandomBot, Registry, engine
-from gamehall.core.registry import builtin_registry
 from gamehall.core.conformance import Case, cases, table_for
 from gamehall.core.events import tag_of
+from gamehall.core.registry import builtin_registry
 from gamehall.core.words import outcome_lines
 
 ROOT = Path(__file__).resolve().parents[2]
