@@ -1,4 +1,4 @@
-"""The conformance suite's long run: ten times the playouts of ``make test`` for every game."""
+"""The conformance suite's long run: five times the playouts of ``make test`` for every game."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from gamehall.core.conformance import Case, cases, check_playout
 from gamehall.core.registry import builtin_registry
 
-PLAYOUTS_PER_GAME = 2000
+PLAYOUTS_PER_GAME = 1000
 CHUNK = 100
 FIRST_SEED = 10_000  # past the seeds of the short run, so the long run adds new matches
 
