@@ -106,4 +106,3 @@ def gamehall_describe_event(event: Event, view: Any, seat: int | None) -> str | 
 def gamehall_seat_names(view: Any) -> list[str] | None:
     """Call the seats X and O."""
     return ["X", "O"] if isinstance(view, State) else None
-
