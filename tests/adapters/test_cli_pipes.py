@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -83,16 +84,36 @@ def test_a_closed_pipe_ends_a_command_without_a_traceback(files: Path, name: str
     assert done.returncode in (0, SIGPIPE_EXIT) or (done.returncode == 1 and not err), err
 
 
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _wait_listening(port: int, server: subprocess.Popen[bytes], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and server.poll() is None:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as client:
+            if client.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"serve did not listen on port {port} (exit {server.poll()})")
+
+
 def test_serve_into_a_closed_pipe_keeps_serving_and_stops_cleanly(files: Path) -> None:
     read, write = os.pipe()
     os.close(read)
+    port = _free_port()
     server = subprocess.Popen(
-        [*GAMEHALL, *COMMANDS["serve"]], cwd=files, stdout=write, stderr=subprocess.PIPE
-    )
+        [*GAMEHALL, "serve", "--port", str(port), "--db", "serve.db"],
+        cwd=files, stdout=write, stderr=subprocess.PIPE,
+    )  # fmt: skip
     os.close(write)
     try:
+        _wait_listening(port, server, 120)
         with pytest.raises(subprocess.TimeoutExpired):
-            server.wait(timeout=4)  # still serving after its first line failed
+            server.wait(timeout=1)  # still serving after its first line failed
         server.send_signal(signal.SIGINT)
         _, err = server.communicate(timeout=30)
     finally:
