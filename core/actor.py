@@ -18,17 +18,24 @@ import msgspec
 import structlog
 
 from . import engine
-from .errors import CommandIdConflict, GamehallError, MatchFailed
+from .errors import (
+    CommandIdConflict,
+    ConcurrencyError,
+    CorruptRecord,
+    GamehallError,
+    MatchFailed,
+)
 from .events import Command, Event, Meta, Recorded
 from .journal import FuturePending, Pending, new_pending
 from .registry import Ruleset
 from .rules import Context
-from .store.base import AppendRequest, Snapshot
+from .store.base import AppendRequest, Snapshot, batch_command_ids
 
 if TYPE_CHECKING:
     from .hall import Hall
 
 log = structlog.get_logger("gamehall.actor")
+MAX_CONFLICTS = 50  # a command beaten this often by other nodes' commits is refused, not lost
 
 
 class Ack(msgspec.Struct, frozen=True, gc=False):
@@ -48,6 +55,7 @@ class SendCommand(msgspec.Struct):
     command: Command
     command_id: str | None
     reply: Pending | FuturePending
+    conflicts: int = 0  # appends of this command another node's commit beat (see Actor.decide)
 
 
 class Loaded(msgspec.Struct):
@@ -76,6 +84,7 @@ class Actor:
         self._versions_recorded = False
         self.busy = False
         self.committing = False
+        self.behind = 0  # the last seq another node is known to have stored (shared stores)
         self.queued = 0
         self._waiter: Pending | FuturePending | None = None
         self.touched = time.monotonic()
@@ -116,7 +125,7 @@ class Actor:
         await self._committed_yet()
 
     async def _committed_yet(self) -> None:
-        if self.committing:
+        while self.committing:  # a commit beaten by another node is decided and sent again
             waiter = self._waiter = new_pending()
             await waiter.wait()
 
@@ -202,15 +211,19 @@ class Actor:
         self.committing = True
 
         def done(result: list[Recorded] | GamehallError) -> None:
+            again: list[SendCommand] = []
             try:
-                self._committed(accepted, state, version, result)
+                again = self._committed(accepted, state, version, result)
                 if rebuild:
                     self.rebuild()
             finally:
                 self.committing = False
-                waiter, self._waiter = self._waiter, None
-                if waiter is not None:
-                    waiter.resolve(None)
+                if again:
+                    self.decide(again)  # before any waiter runs: the commands keep their order
+                if not self.committing:
+                    waiter, self._waiter = self._waiter, None
+                    if waiter is not None:
+                        waiter.resolve(None)
 
         self.hall.journal.submit(AppendRequest(self.match, self.version, events, metas), done)
 
@@ -220,13 +233,16 @@ class Actor:
         state: Any,
         version: int,
         result: list[Recorded] | GamehallError,
-    ) -> None:
+    ) -> list[SendCommand]:
+        """Take a commit's outcome; return the commands to decide again (another node won)."""
+        if isinstance(result, ConcurrencyError) and self.hall.store.shared:
+            return self._beaten(accepted, result)
         if isinstance(result, GamehallError):
             self.log.warning("append refused", seq=self.version, error=str(result))
             for message, _ in accepted:
                 message.reply.fail(result)
             self.rebuild()
-            return
+            return []
         previous = self.version
         self.state, self.version = state, version
         self._versions_recorded = True
@@ -234,11 +250,74 @@ class Actor:
         self.hall.hub.publish(self.match, result)
         self._maybe_snapshot(previous)
         self.hall.bots.wake(self.match)
+        if self.behind > self.version:
+            self.catch_up()
+        return []
+
+    def _beaten(
+        self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], error: ConcurrencyError
+    ) -> list[SendCommand]:
+        # Another node stored the next seq first: nothing of this batch was stored. Catch up
+        # on what it stored, then decide the commands again (a retry it already stored is
+        # then a duplicate), so every acknowledged command is stored exactly once.
+        self.hall.metrics.conflicts += 1
+        again = []
+        for message, _ in accepted:
+            message.conflicts += 1
+            if message.conflicts > MAX_CONFLICTS:
+                message.reply.fail(error)
+            else:
+                again.append(message)
+        self.hall.metrics.retries += len(again)
+        if not self.catch_up():
+            for message in again:
+                message.reply.fail(error)
+            return []
+        return again
+
+    def advanced(self, seq: int) -> None:
+        """Hear that the store holds this match up to ``seq`` (another node's commit)."""
+        if seq <= self.version:
+            return
+        self.behind = max(self.behind, seq)
+        if not (self.committing or self.busy):
+            self.catch_up()
+
+    def catch_up(self) -> bool:
+        """Apply the events other nodes stored after this actor's version; publish them.
+
+        Return whether the actor holds the stored state now (else it was dropped: the match
+        reloads on its next use).
+        """
+        try:
+            records = self.hall.store.read(self.match, self.version)
+        except CorruptRecord as exc:
+            self.hall.quarantine(self.match, exc)
+            return False
+        except Exception as exc:  # noqa: BLE001 - the store failed: reload on the next use
+            self.log.error("catching up failed: the match reloads on its next use", error=repr(exc))
+            self.hall.forget(self)
+            return False
+        if not records:
+            return True
+        try:
+            self.state = engine.fold(self.ruleset, self.state, (r.event for r in records))
+        except Exception:  # noqa: BLE001 - rules that fail on stored events: rebuild whole
+            self.log.exception("catching up failed: rebuilding", seq=self.version)
+            self.rebuild()
+            return self.hall.kept(self)
+        self.version = records[-1].seq
+        self.hall.metrics.caught_up += len(records)
+        self.commands.update(batch_command_ids(records))
+        self.hall.hub.publish(self.match, records)
+        self.hall.bots.wake(self.match)
+        return True
 
     def _answer(
         self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], records: list[Recorded]
     ) -> None:
         start = 0
+        self.hall.metrics.commands += len(accepted)
         for message, batch in accepted:
             mine = records[start : start + len(batch)]
             start += len(batch)
@@ -284,9 +363,15 @@ class Actor:
             self.log.error("rebuild failed: the match reloads on its next use", error=repr(exc))
             self.hall.forget(self)
             return
+        before = self.version
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
         self._versions_recorded = False
         self.log.info("rebuilt from the store", seq=self.version)
+        if self.version > before:  # stored meanwhile (another node, a commit that was lost)
+            try:
+                self.hall.hub.publish(self.match, self.hall.store.read(self.match, before))
+            except Exception:  # noqa: BLE001, S110 - watchers then read the gap themselves
+                pass
 
 
 def _conflict(

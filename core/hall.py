@@ -34,6 +34,7 @@ from .errors import (
 from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
 from .hub import Hub
 from .journal import Journal, new_pending
+from .nodes import Follower, Metrics
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
@@ -111,6 +112,8 @@ class Hall:
         self._closed = False
         self._reaper: anyio.CancelScope | None = None
         self.bots = BotDriver(self)
+        self.metrics = Metrics()
+        self.follower = Follower(self) if store.shared else None
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -120,6 +123,8 @@ class Hall:
         self._tg = await anyio.create_task_group().__aenter__()
         self._tg.start_soon(self.journal.run)
         self._tg.start_soon(self._passivate_idle)
+        if self.follower is not None:
+            await self._tg.start(self.follower.run)
         return self
 
     async def __aexit__(
@@ -134,6 +139,8 @@ class Hall:
             return await self._tg.__aexit__(exc_type, exc, tb)
         # The caller's own error leaves unwrapped (not in an ExceptionGroup); actors stop.
         self._closed = True
+        if self.follower is not None:
+            self.follower.stop()
         self.bots.close()
         self._tg.cancel_scope.cancel()
         await self._tg.__aexit__(None, None, None)
@@ -147,6 +154,8 @@ class Hall:
         self.bots.close()
         if self._reaper is not None:
             self._reaper.cancel()
+        if self.follower is not None:
+            self.follower.stop()
         for actor in list(self._actors.values()):
             actor.send.close()
         while self._actors:
@@ -387,6 +396,9 @@ class Hall:
                     last = record.seq
                     yield record
                 async for records in receive:
+                    if records and records[0].seq > last + 1:
+                        # Events stored while this node did not hear of them: read them first.
+                        records = [*self.read(match, last, records[0].seq - 1), *records]
                     for record in records:
                         if record.seq <= last:
                             continue
@@ -480,6 +492,28 @@ class Hall:
         if self._actors.get(actor.match) is actor:
             del self._actors[actor.match]
             actor.send.close()
+            self._stopped(actor.match)
+
+    def kept(self, actor: Actor) -> bool:
+        """Tell whether an actor still owns its match here (it was not dropped)."""
+        return self._actors.get(actor.match) is actor
+
+    def advanced(self, match: str, seq: int) -> None:
+        """Hear that another node stored a match up to ``seq``: catch up what runs here."""
+        actor = self._actors.get(match)
+        if actor is not None:
+            actor.advanced(seq)
+        else:
+            self.hub.drop(match)  # its watchers read what they missed from the store
+
+    def quarantine(self, match: str, exc: CorruptRecord) -> MatchQuarantined:
+        """Stop serving a match whose rows fail their checks; return the error to raise."""
+        return self._quarantine(match, exc)
+
+    def _stopped(self, match: str) -> None:
+        # Whatever belongs to the match and no person now runs on a node that has it active.
+        if self.store.shared and match not in self._actors:
+            self.store.release_lease(match)
 
     def _check_quarantine(self, match: str) -> None:
         reason = self.quarantined.get(match)
@@ -495,6 +529,7 @@ class Hall:
         actor = self._actors.pop(match, None)
         if actor is not None:
             actor.send.close()
+            self._stopped(match)
         return MatchQuarantined(match, reason)
 
     def _start_actor(self, match: str, loaded: Loaded) -> Actor:
@@ -510,6 +545,7 @@ class Hall:
         finally:
             if self._actors.get(actor.match) is actor:
                 del self._actors[actor.match]
+                self._stopped(actor.match)
 
     async def _passivate_idle(self) -> None:
         # One sweep for all actors instead of a timeout around every mailbox read.
@@ -532,6 +568,7 @@ class Hall:
             ):
                 del self._actors[actor.match]
                 actor.send.close()
+                self._stopped(actor.match)
                 stopped += 1
         return stopped
 

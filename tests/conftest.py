@@ -10,6 +10,7 @@ from gamehall.core.registry import builtin_registry
 
 from tests import log_capture
 from tests.outside import OutsideEnv
+from tests.postgres import pg_url  # noqa: F401 - a fixture for every test module
 
 
 @pytest.fixture(scope="session")

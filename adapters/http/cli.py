@@ -14,10 +14,9 @@ from typing import Any
 
 import anyio
 import uvicorn
-from gamehall.adapters.stdin.common import int_arg
+from gamehall.adapters.stdin.common import int_arg, open_store
 from gamehall.core import GamehallError, default_registry
 from gamehall.core.hall import Hall
-from gamehall.core.store import SQLiteStore
 
 from .app import MAX_BODY, create_app
 from .guard import RateLimits
@@ -34,7 +33,10 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--port", type=int_arg(0, 65535), default=8000, help="port (default 8000; 0 picks a free one)"
     )
-    parser.add_argument("--db", default="gamehall.db", help="SQLite file (default ./gamehall.db)")
+    parser.add_argument(
+        "--db", default="gamehall.db",
+        help="the store: an SQLite file (default ./gamehall.db), sqlite:///PATH or postgresql://…",
+    )  # fmt: skip
     parser.add_argument(
         "--max-body", type=int_arg(1, 2**31), default=MAX_BODY, help="largest request body in bytes"
     )
@@ -127,7 +129,7 @@ def _bind_refusal(host: str, port: int, exc: OSError) -> str:
 
 async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
     registry = default_registry()
-    store = SQLiteStore(args.db, registry.codec)
+    store = open_store(args.db, registry)
     try:
         app = create_app(
             Hall(store, registry),
@@ -149,7 +151,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
         )
         server = _Server(config)
         async with anyio.create_task_group() as tg:
-            tg.start_soon(_announce, server, sock, args.db)
+            tg.start_soon(_announce, server, sock, str(store) if store.shared else args.db)
             await server.serve(sockets=[sock])
             tg.cancel_scope.cancel()
     finally:

@@ -11,16 +11,18 @@ from typing import Any
 from gamehall.core import GamehallError, InvalidOptions, Registry, default_registry
 from gamehall.core.bots import BotError, BotSpec, parse_role
 from gamehall.core.limits import INT64_MAX
-from gamehall.core.store import SQLiteStore
+from gamehall.core.store import Store
+from gamehall.core.store.url import open_store_url
 
 DEFAULT_DB = "gamehall.db"
 
 
-def open_store(path: str, registry: Registry | None = None) -> SQLiteStore:
-    """Open (or create) the SQLite store at ``path``."""
+def open_store(path: str, registry: Registry | None = None) -> Store:
+    """Open (or create) the store ``path`` names: a file path or ``sqlite:///PATH`` (SQLite),
+    ``postgresql://…`` (PostgreSQL, with the ``postgres`` extra)."""
     registry = registry or default_registry()
     try:
-        return SQLiteStore(path, registry.codec)
+        return open_store_url(path, registry.codec)
     except sqlite3.Error as exc:  # a directory, a file that is not a database
         raise GamehallError(f"cannot open the store {path!r}: {exc}") from None
 
