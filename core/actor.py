@@ -158,8 +158,13 @@ class Actor:
         await self._committed_yet()  # decide only on a state whose events are durable
         self.decide(batch)
 
-    def decide(self, batch: Sequence[SendCommand]) -> None:
-        """Decide every command of a batch, store their events together, answer each."""
+    def decide(self, batch: Sequence[SendCommand], current: bool = False) -> None:
+        """Decide every command of a batch, store their events together, answer each.
+
+        On a shared store a refusal may come from a state another node has moved on from:
+        before the first refusal is given, the actor checks the store (unless ``current``)
+        and, if it is behind, catches up and decides the whole batch again.
+        """
         state, version = self.state, self.version
         accepted: list[tuple[SendCommand, Sequence[Event]]] = []
         in_batch: dict[str, SendCommand] = {}
@@ -174,6 +179,14 @@ class Actor:
                     self.ruleset, state, message.seat, message.command, ctx
                 )
             except GamehallError as exc:
+                if not current and self._behind_the_store():
+                    if self.catch_up():
+                        self.decide(batch, current=True)
+                    else:
+                        for waiting in batch:
+                            waiting.reply.fail(MatchFailed("the match could not be read again"))
+                    return
+                current = True
                 message.reply.fail(exc)
                 continue
             except Exception as exc:
@@ -274,6 +287,15 @@ class Actor:
                 message.reply.fail(error)
             return []
         return again
+
+    def _behind_the_store(self) -> bool:
+        store = self.hall.store
+        if not store.shared:
+            return False
+        try:
+            return store.version(self.match) > self.version
+        except GamehallError:
+            return False
 
     def advanced(self, seq: int) -> None:
         """Hear that the store holds this match up to ``seq`` (another node's commit)."""
