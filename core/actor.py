@@ -257,6 +257,7 @@ class Actor:
             self.rebuild()
             return []
         previous = self.version
+        self.hall.metrics.appends += 1
         self.state, self.version = state, version
         self._versions_recorded = True
         self._answer(accepted, result)

@@ -35,6 +35,7 @@ class Metrics:
 
     def __init__(self) -> None:
         self.commands = 0  # commands acknowledged (their events stored)
+        self.appends = 0  # batches appended by this node's actors
         self.conflicts = 0  # appends refused because another node stored that seq first
         self.retries = 0  # commands decided again after such a conflict
         self.caught_up = 0  # events of other nodes applied to this node's actors

@@ -24,6 +24,7 @@ from . import openapi
 from .errors import HANDLERS
 from .gateway import Gateway
 from .guard import Limiter, RateLimits, before_request
+from .ops import OPS_ROUTES
 from .routes import ROUTES, bare
 from .seats import SeatTokens, SharedSeatTokens
 
@@ -80,7 +81,7 @@ def create_app(
         finally:
             gateway.seats.close()
 
-    routes: list[Any] = [*ROUTES, openapi_json]
+    routes: list[Any] = [*ROUTES, *OPS_ROUTES, openapi_json]
     if bare_endpoint:
         routes.append(bare)
     app = Litestar(

@@ -194,6 +194,7 @@ class PostgresStore(Store):
         self._closed = False
         self._lock = threading.Lock()
         self._lease_lock = threading.Lock()
+        self._conns_lock = threading.Lock()
         self._local = threading.local()
         self._conns: list[psycopg.Connection[Any]] = []
         self._leases: set[str] = set()
@@ -221,7 +222,7 @@ class PostgresStore(Store):
             )
         except psycopg.Error as exc:
             raise StoreUnreachable(f"cannot connect to {self.url}: {_first_line(exc)}") from None
-        with self._lock:
+        with self._conns_lock:
             self._conns = [c for c in self._conns if not c.closed]
             self._conns.append(conn)
         return conn
@@ -253,8 +254,9 @@ class PostgresStore(Store):
         assert db is not None
         try:
             with db.transaction():
-                db.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+                # One node migrates at a time (CREATE … IF NOT EXISTS races otherwise).
                 db.execute("SELECT pg_advisory_xact_lock(%s, 1)", (LOCK_CLASS,))
+                db.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
                 found = db.execute(
                     "SELECT 1 FROM information_schema.tables "
                     "WHERE table_schema = %s AND table_name = 'gamehall'",
@@ -270,8 +272,9 @@ class PostgresStore(Store):
                         (str(SCHEMA_VERSION),),
                     )
         except psycopg.Error as exc:
+            error = self.failure(exc)
             self.close()
-            raise self.failure(exc) from None
+            raise error from None
         except BaseException:
             self.close()
             raise
@@ -619,7 +622,7 @@ class PostgresStore(Store):
         if self._closed:
             return
         self._closed = True
-        with self._lock:
+        with self._conns_lock:
             conns, self._conns = self._conns, []
         for conn in conns:
             try:

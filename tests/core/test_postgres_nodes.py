@@ -157,12 +157,12 @@ async def test_live_streams_deliver_what_other_nodes_store(pg_url: str, registry
         two.close()
 
 
-async def test_bots_play_on_the_node_holding_the_lease(pg_url: str, registry: Registry) -> None:
+async def test_bots_play_only_on_the_node_holding_the_lease(pg_url: str, registry: Registry) -> None:
     one, two = await _two_halls(pg_url, registry)
     try:
         async with Hall(one, registry) as a, Hall(two, registry) as b:
             match = await a.create("tictactoe", seed=1, bots={1: "random"}, bot_seed=3)
-            b.view(match, 0)  # B activates the match too, but A holds its lease
+            b.view(match, 0)  # both nodes have the match active; the first to need it leases it
             for _ in range(4):
                 with anyio.fail_after(10):
                     while 1 in b.awaiting(match) or 1 in a.awaiting(match):
@@ -171,7 +171,8 @@ async def test_bots_play_on_the_node_holding_the_lease(pg_url: str, registry: Re
                     break
                 legal = b.legal(match, 0)
                 await b.send(match, 0, legal[0])
-            assert b.bots.played == 0 and a.bots.played >= 1
+            assert sorted([a.bots.played, b.bots.played])[0] == 0  # one node played them all
+            assert a.bots.played + b.bots.played >= 1
             cids = [r.meta.command_id for r in one.read(match) if r.meta.seat == 1]
             assert cids and all(c and c.startswith("bot-1-") for c in cids)
             assert len(cids) == len(set(cids))
