@@ -123,18 +123,19 @@ BEGIN
         END IF;
     END LOOP;
     INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc)
-    SELECT b_stream[r.b], b_expected[r.b] + r.k, first[r.b] + r.k - 1, b_now,
-           r.t, r.v, r.d, r.m, r.c, r.crc
+    SELECT b.stream, b.expected + r.k, b.first + r.k - 1, b_now, r.t, r.v, r.d, r.m, r.c, r.crc
     FROM unnest(r_batch, r_k, r_type, r_v, r_data, r_meta, r_cmd, r_crc)
          AS r(b, k, t, v, d, m, c, crc)
-    WHERE first[r.b] > 0;
+    JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY AS b(stream, expected, first, i)
+      ON b.i = r.b
+    WHERE b.first > 0;
     INSERT INTO streams (stream, version, created, updated, info)
-    SELECT b_stream[i], b_count[i], b_now, b_now, b_info[i]
-    FROM generate_subscripts(b_stream, 1) AS i
-    WHERE first[i] > 0 AND b_expected[i] = 0;
-    UPDATE streams s SET version = b_expected[i] + b_count[i], updated = b_now
-    FROM generate_subscripts(b_stream, 1) AS i
-    WHERE s.stream = b_stream[i] AND first[i] > 0 AND b_expected[i] > 0;
+    SELECT b.stream, b.n, b_now, b_now, b.info
+    FROM unnest(b_stream, b_expected, b_count, b_info, first) AS b(stream, expected, n, info, first)
+    WHERE b.first > 0 AND b.expected = 0;
+    UPDATE streams s SET version = b.expected + b.n, updated = b_now
+    FROM unnest(b_stream, b_expected, b_count, first) AS b(stream, expected, n, first)
+    WHERE s.stream = b.stream AND b.first > 0 AND b.expected > 0;
     UPDATE gamehall_head SET position = head WHERE id = 1;
     PERFORM pg_notify(channel, head::text);
     RETURN first;
@@ -263,6 +264,7 @@ class PostgresStore(Store):
                     (self.schema,),
                 ).fetchone()
                 version = self._schema_version(db) if found else None
+                db.execute(APPEND)  # the function of this gamehall, whatever wrote it before
                 if version is None or version < SCHEMA_VERSION:
                     db.execute(TABLES)
                     db.execute(APPEND)
@@ -369,13 +371,15 @@ class PostgresStore(Store):
                 metas.append(meta)
                 cmds.append(mark)
                 crcs.append(crc)
+        # Array literals built here: psycopg dumps a list element by element in Python, which
+        # cost two thirds of a group commit; joined strings cost a tenth of that.
         row = db.execute(
             "SELECT gamehall_append(%s::text[], %s::bigint[], %s::integer[], %s::bytea[], %s, %s, "
             "%s::integer[], %s::integer[], %s::text[], %s::integer[], %s::bytea[], %s::bytea[], "
             "%s::text[], %s::bigint[])",
-            (streams, expected, counts, infos, now, self.channel,
-             r_batch, r_k, types, versions, datas, metas, cmds, crcs),
-            binary=True,
+            (_texts(streams), _numbers(expected), _numbers(counts), _blobs(infos), now,
+             self.channel, _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
+             _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs)),
         ).fetchone()  # fmt: skip
         assert row is not None
         return list(row[0])
@@ -629,6 +633,22 @@ class PostgresStore(Store):
                 conn.close()
             except psycopg.Error:
                 pass
+
+
+def _numbers(values: Sequence[int]) -> str:
+    return "{" + ",".join(map(str, values)) + "}"
+
+
+def _texts(values: Sequence[str | None]) -> str:
+    return "{" + ",".join("NULL" if v is None else _quoted(v) for v in values) + "}"
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _blobs(values: Sequence[bytes | None]) -> str:
+    return "{" + ",".join("NULL" if v is None else '"\\\\x' + v.hex() + '"' for v in values) + "}"
 
 
 def lease_key(match: str) -> int:
