@@ -146,7 +146,8 @@ def raw_inserts(schema: str, batches: int) -> tuple[int, float]:
         started = time.perf_counter()
         for seq in range(1, batches + 1):
             rows = [
-                (s, seq, position + i + 1, time.time(), "tictactoe.MarkPlaced", 1, data, meta, "c", 0)
+                (s, seq, position + i + 1, time.time(), "tictactoe.MarkPlaced", 1, data, meta,
+                 "c", 0)
                 for i, s in enumerate(streams)
             ]
             position += len(rows)
@@ -215,7 +216,9 @@ def run(quick: bool) -> dict[str, float]:
         raw = median_rate(lambda: raw_inserts(schema, sizes["raw"]), repeats)
         out["durable.postgres.raw_inserts_per_s"] = raw
         out["durable.postgres.vs_raw"] = one / raw
-        es = _eventsourcing(lambda: median_rate(lambda: eventsourcing_saves(schema, sizes["es"]), repeats))
+        es = _eventsourcing(
+            lambda: median_rate(lambda: eventsourcing_saves(schema, sizes["es"]), repeats)
+        )
         if es:
             out["durable.postgres.eventsourcing_events_per_s"] = es
             out["durable.postgres.vs_eventsourcing"] = one / es
@@ -247,7 +250,7 @@ def _eventsourcing(fn: Callable[[], float]) -> float | None:
     try:
         import eventsourcing.postgres  # noqa: F401
     except ImportError:
-        print("  eventsourcing[postgres] is not installed (make bench installs it)", file=sys.stderr)
+        print("  eventsourcing is not installed (make bench installs it)", file=sys.stderr)
         return None
     return fn()
 

@@ -132,7 +132,8 @@ BEGIN
     INSERT INTO streams (stream, version, created, updated, info)
     SELECT b.stream, b.n, b_now, b_now, b.info
     FROM unnest(b_stream, b_expected, b_count, b_info, first) AS b(stream, expected, n, info, first)
-    WHERE b.first > 0 AND b.expected = 0;
+    WHERE b.first > 0 AND b.expected = 0
+    ON CONFLICT (stream) DO NOTHING;  -- an empty first batch left the row before
     UPDATE streams s SET version = b.expected + b.n, updated = b_now
     FROM unnest(b_stream, b_expected, b_count, first) AS b(stream, expected, n, first)
     WHERE s.stream = b.stream AND b.first > 0 AND b.expected > 0;
@@ -190,6 +191,7 @@ class PostgresStore(Store):
         self.codec = codec
         self.schema = self.url.schema
         self.channel = f"gamehall_{self.schema}"
+        self._schema_name = sql.Identifier(self.schema)
         self.poll = poll
         self.damaged: str | None = None
         self._closed = False
@@ -257,7 +259,7 @@ class PostgresStore(Store):
             with db.transaction():
                 # One node migrates at a time (CREATE … IF NOT EXISTS races otherwise).
                 db.execute("SELECT pg_advisory_xact_lock(%s, 1)", (LOCK_CLASS,))
-                db.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+                db.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(self._schema_name))
                 found = db.execute(
                     "SELECT 1 FROM information_schema.tables "
                     "WHERE table_schema = %s AND table_name = 'gamehall'",
@@ -288,7 +290,9 @@ class PostgresStore(Store):
         try:
             version = int(row[0])
         except (TypeError, ValueError):
-            raise DamagedStore(f"{self.url} has the schema version {row[0]!r}, not a number") from None
+            raise DamagedStore(
+                f"{self.url} has the schema version {row[0]!r}, not a number"
+            ) from None
         if version > SCHEMA_VERSION:
             raise DamagedStore(
                 f"{self.url} has store schema {version}, written by a newer gamehall; "
@@ -617,7 +621,7 @@ class PostgresStore(Store):
         """Remove the store's schema and everything in it (for tests and teardown)."""
         db = self.connect()
         try:
-            db.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
+            db.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(self._schema_name))
         finally:
             db.close()
 
@@ -657,7 +661,8 @@ def lease_key(match: str) -> int:
 
 
 def _info(stream: str, version: int, created: float, updated: float, info: Any) -> StreamInfo:
-    return StreamInfo(stream, version, created, updated, msgspec.msgpack.decode(info) if info else {})
+    decoded = msgspec.msgpack.decode(info) if info else {}
+    return StreamInfo(stream, version, created, updated, decoded)
 
 
 def _rounds(encoded: Sequence[Encoded | GamehallError]) -> list[list[tuple[int, Encoded]]]:

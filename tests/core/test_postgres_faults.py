@@ -13,6 +13,7 @@ from gamehall.core import Registry
 from gamehall.core.errors import StoreFailed
 from gamehall.core.hall import Hall
 from gamehall.core.store.url import BadStoreURL, parse_store_url
+from gamehall.plugins.tictactoe.events import MarkPlaced
 
 
 def _writer_pid(store: object) -> int:
@@ -146,3 +147,18 @@ def test_nodes_starting_together_migrate_once(pg_url: str, registry: Registry) -
     for store in opened:
         store.close()
     assert not errors and len(opened) == 4
+
+
+def test_check_store_reads_a_postgres_store(pg_url: str, registry: Registry) -> None:
+    from gamehall.core.store.postgres import PostgresStore
+
+    with PostgresStore(pg_url, registry.codec) as store:
+        store.append("a", 0, [])  # an empty first batch, then the real one
+        store.append("a", 0, [MarkPlaced(seat=0, cell=1), MarkPlaced(seat=1, cell=2)])
+    run = [sys.executable, "-m", "gamehall.adapters.cli", "check-store", "--db", pg_url]
+    done = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "ok (1 matches; checksums and event chains)" in done.stdout
+    with PostgresStore(pg_url, registry.codec) as store, store.connect() as db:
+        db.execute("DELETE FROM events WHERE seq = 1")
+    done = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "match 'a' seq 1: events 1 are missing" in done.stdout

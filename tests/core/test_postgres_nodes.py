@@ -157,7 +157,9 @@ async def test_live_streams_deliver_what_other_nodes_store(pg_url: str, registry
         two.close()
 
 
-async def test_bots_play_only_on_the_node_holding_the_lease(pg_url: str, registry: Registry) -> None:
+async def test_bots_play_only_on_the_node_holding_the_lease(
+    pg_url: str, registry: Registry
+) -> None:
     one, two = await _two_halls(pg_url, registry)
     try:
         async with Hall(one, registry) as a, Hall(two, registry) as b:

@@ -251,7 +251,10 @@ class TestPostgresStore(StoreContract):
 
     def test_two_batches_of_one_stream_in_one_commit(self, store: Store) -> None:
         results = store.append_many(
-            [AppendRequest("a", 0, marks(2), [Meta()] * 2), AppendRequest("a", 2, marks(1), [Meta()])]
+            [
+                AppendRequest("a", 0, marks(2), [Meta()] * 2),
+                AppendRequest("a", 2, marks(1), [Meta()]),
+            ]
         )
         assert [r.seq for batch in results for r in batch] == [1, 2, 3]  # type: ignore[union-attr]
         assert store.stream_info("a").version == 3  # type: ignore[union-attr]
