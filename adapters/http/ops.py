@@ -13,8 +13,10 @@ from typing import Any
 
 import anyio
 from litestar import Request, Response, get
+from litestar.openapi.datastructures import ResponseSpec
 
 from .gateway import Gateway
+from .openapi import errors
 
 Req = Request[Any, Any, Any]
 PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8"
@@ -26,13 +28,23 @@ def _gateway(request: Req) -> Gateway:
     return gateway
 
 
-@get("/livez", include_in_schema=False, media_type="text/plain")
+@get("/livez", tags=["server"], media_type="text/plain", responses=errors())
 async def livez() -> str:
     """Tell that the process answers."""
     return "ok\n"
 
 
-@get("/readyz", include_in_schema=False, media_type="text/plain")
+@get(
+    "/readyz",
+    tags=["server"],
+    media_type="text/plain",
+    responses={
+        **errors(),
+        503: ResponseSpec(
+            data_container=str, media_type="text/plain", description="not ready, and why"
+        ),
+    },
+)
 async def readyz(request: Req) -> Response[str]:
     """Tell whether this node can take commands now (503 and the reason when it cannot)."""
     hall = _gateway(request).hall
@@ -53,7 +65,7 @@ async def readyz(request: Req) -> Response[str]:
     return Response("ready\n", media_type="text/plain")
 
 
-@get("/metrics", include_in_schema=False, media_type=PROMETHEUS)
+@get("/metrics", tags=["server"], media_type=PROMETHEUS, responses=errors())
 async def metrics(request: Req) -> Response[str]:
     """Return the node's counters in the Prometheus text format."""
     hall = _gateway(request).hall
