@@ -10,7 +10,7 @@ the match from the store, so no half-applied state survives.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -19,17 +19,25 @@ import msgspec
 import structlog
 
 from . import engine
-from .errors import CommandIdConflict, GamehallError, MatchFailed, StoreClosed
+from .errors import (
+    CommandIdConflict,
+    ConcurrencyError,
+    CorruptRecord,
+    GamehallError,
+    MatchFailed,
+    StoreClosed,
+)
 from .events import Command, Event, Meta, Recorded
 from .journal import FuturePending, Pending, new_pending
 from .registry import Ruleset
 from .rules import Context
-from .store.base import AppendRequest, Snapshot
+from .store.base import AppendRequest, Snapshot, batch_command_ids
 
 if TYPE_CHECKING:
     from .hall import Hall
 
 log = structlog.get_logger("gamehall.actor")
+MAX_CONFLICTS = 50  # a command beaten this often by other nodes' commits is refused, not lost
 
 
 class Ack(msgspec.Struct, frozen=True, gc=False):
@@ -49,6 +57,7 @@ class SendCommand(msgspec.Struct):
     command: Command
     command_id: str | None
     reply: Pending | FuturePending
+    conflicts: int = 0  # appends of this command another node's commit beat (see Actor.decide)
 
 
 class Loaded(msgspec.Struct):
@@ -77,6 +86,7 @@ class Actor:
         self._versions_recorded = False
         self.busy = False
         self.committing = False
+        self.behind = 0  # the last seq another node is known to have stored (shared stores)
         self.queued = 0
         self._waiter: Pending | FuturePending | None = None
         self.touched = time.monotonic()
@@ -117,7 +127,7 @@ class Actor:
         await self._committed_yet()
 
     async def _committed_yet(self) -> None:
-        if self.committing:
+        while self.committing:  # a commit beaten by another node is decided and sent again
             waiter = self._waiter = new_pending()
             await waiter.wait()
 
@@ -174,8 +184,13 @@ class Actor:
         await self._committed_yet()  # decide only on a state whose events are durable
         self.decide(batch)
 
-    def decide(self, batch: Sequence[SendCommand]) -> None:
-        """Decide every command of a batch, store their events together, answer each."""
+    def decide(self, batch: Sequence[SendCommand], current: bool = False) -> None:
+        """Decide every command of a batch, store their events together, answer each.
+
+        On a shared store a refusal may come from a state another node has moved on from:
+        before the first refusal is given, the actor checks the store (unless ``current``)
+        and, if it is behind, catches up and decides the whole batch again.
+        """
         state, version = self.state, self.version
         accepted: list[tuple[SendCommand, Sequence[Event]]] = []
         in_batch: dict[str, SendCommand] = {}
@@ -190,6 +205,14 @@ class Actor:
                     self.ruleset, state, message.seat, message.command, ctx
                 )
             except GamehallError as exc:
+                if not current and self._behind_the_store():
+                    if self.catch_up():
+                        self.decide(batch, current=True)
+                    else:
+                        for waiting in batch:
+                            waiting.reply.fail(MatchFailed("the match could not be read again"))
+                    return
+                current = True
                 message.reply.fail(exc)
                 continue
             except Exception as exc:
@@ -227,15 +250,19 @@ class Actor:
         self.committing = True
 
         def done(result: list[Recorded] | GamehallError) -> None:
+            again: list[SendCommand] = []
             try:
-                self._committed(accepted, state, version, result)
+                again = self._committed(accepted, state, version, result)
                 if rebuild:
                     self.rebuild()
             finally:
                 self.committing = False
-                waiter, self._waiter = self._waiter, None
-                if waiter is not None:
-                    waiter.resolve(None)
+                if again:
+                    self.decide(again)  # before any waiter runs: the commands keep their order
+                if not self.committing:
+                    waiter, self._waiter = self._waiter, None
+                    if waiter is not None:
+                        waiter.resolve(None)
 
         self.hall.journal.submit(AppendRequest(self.match, self.version, events, metas), done)
 
@@ -245,25 +272,101 @@ class Actor:
         state: Any,
         version: int,
         result: list[Recorded] | GamehallError,
-    ) -> None:
+    ) -> list[SendCommand]:
+        """Take a commit's outcome; return the commands to decide again (another node won)."""
+        if isinstance(result, ConcurrencyError) and self.hall.store.shared:
+            return self._beaten(accepted, result)
         if isinstance(result, GamehallError):
             self.log.warning("append refused", seq=self.version, error=str(result))
             for message, _ in accepted:
                 message.reply.fail(result)
             self.rebuild()
-            return
+            return []
         previous = self.version
+        self.hall.metrics.appends += 1
         self.state, self.version = state, version
         self._versions_recorded = True
         self._answer(accepted, result)
         self.hall.hub.publish(self.match, result)
         self._maybe_snapshot(previous)
         self.hall.bots.wake(self.match)
+        if self.behind > self.version:
+            self.catch_up()
+        return []
+
+    def _beaten(
+        self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], error: ConcurrencyError
+    ) -> list[SendCommand]:
+        # Another node stored the next seq first: nothing of this batch was stored. Catch up
+        # on what it stored, then decide the commands again (a retry it already stored is
+        # then a duplicate), so every acknowledged command is stored exactly once.
+        self.hall.metrics.conflicts += 1
+        again = []
+        for message, _ in accepted:
+            message.conflicts += 1
+            if message.conflicts > MAX_CONFLICTS:
+                message.reply.fail(error)
+            else:
+                again.append(message)
+        self.hall.metrics.retries += len(again)
+        if not self.catch_up():
+            for message in again:
+                message.reply.fail(error)
+            return []
+        return again
+
+    def _behind_the_store(self) -> bool:
+        store = self.hall.store
+        if not store.shared:
+            return False
+        try:
+            return store.version(self.match) > self.version
+        except GamehallError:
+            return False
+
+    def advanced(self, seq: int) -> None:
+        """Hear that the store holds this match up to ``seq`` (another node's commit)."""
+        if seq <= self.version:
+            return
+        self.behind = max(self.behind, seq)
+        if not (self.committing or self.busy):
+            self.catch_up()
+
+    def catch_up(self) -> bool:
+        """Apply the events other nodes stored after this actor's version; publish them.
+
+        Return whether the actor holds the stored state now (else it was dropped: the match
+        reloads on its next use).
+        """
+        try:
+            records = self.hall.store.read(self.match, self.version)
+        except CorruptRecord as exc:
+            self.hall.quarantine(self.match, exc)
+            return False
+        except Exception as exc:  # noqa: BLE001 - the store failed: reload on the next use
+            self.log.error("catching up failed: the match reloads on its next use", error=repr(exc))
+            self.hall.actors.forget(self)
+            return False
+        if not records:
+            return True
+        try:
+            self.state = engine.fold(self.ruleset, self.state, (r.event for r in records))
+        except Exception:  # noqa: BLE001 - rules that fail on stored events: rebuild whole
+            self.log.exception("catching up failed: rebuilding", seq=self.version)
+            self.rebuild()
+            return self.hall.kept(self)
+        self.version = records[-1].seq
+        self.hall.metrics.caught_up += len(records)
+        self.commands.update(batch_command_ids(records))
+        self.hall.hub.publish(self.match, records)
+        self.hall.bots.wake(self.match)
+        return True
 
     def _answer(
         self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], records: list[Recorded]
     ) -> None:
         start = 0
+        self.hall.metrics.commands += len(accepted)
         for message, batch in accepted:
             mine = records[start : start + len(batch)]
             start += len(batch)
@@ -309,9 +412,15 @@ class Actor:
             self.log.error("rebuild failed: the match reloads on its next use", error=repr(exc))
             self.hall.actors.forget(self)
             return
+        before = self.version
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
         self._versions_recorded = False
         self.log.info("rebuilt from the store", seq=self.version)
+        if self.version > before:  # stored meanwhile (another node, a commit that was lost)
+            try:
+                self.hall.hub.publish(self.match, self.hall.store.read(self.match, before))
+            except Exception:  # noqa: BLE001, S110 - watchers then read the gap themselves
+                pass
 
 
 def _conflict(
@@ -351,8 +460,9 @@ class Supervisor:
     reloads from the store on the next use.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_stop: Callable[[str], None] | None = None) -> None:
         self._actors: dict[str, Actor] = {}
+        self._on_stop = on_stop  # told the match of every actor that stops or is dropped
 
     def __len__(self) -> int:
         return len(self._actors)
@@ -373,18 +483,24 @@ class Supervisor:
             await actor.run()
         finally:
             if self._actors.get(actor.match) is actor:
-                del self._actors[actor.match]
+                self._remove(actor)
+
+    def _remove(self, actor: Actor) -> None:
+        del self._actors[actor.match]
+        if self._on_stop is not None:
+            self._on_stop(actor.match)
 
     def forget(self, actor: Actor) -> None:
         """Drop an actor whose state cannot be trusted; its match reloads on the next use."""
         if self._actors.get(actor.match) is actor:
-            del self._actors[actor.match]
+            self._remove(actor)
             actor.stop()
 
     def stop(self, match: str) -> None:
         """Stop a match's actor, if it runs (a quarantined match)."""
-        actor = self._actors.pop(match, None)
+        actor = self._actors.get(match)
         if actor is not None:
+            self._remove(actor)
             actor.stop()
 
     def passivate(self, idle_for: float) -> int:
@@ -393,7 +509,7 @@ class Supervisor:
         stopped = 0
         for actor in list(self._actors.values()):
             if not actor.working and actor.idle_since(now) >= idle_for:
-                del self._actors[actor.match]
+                self._remove(actor)
                 actor.stop()
                 stopped += 1
         return stopped

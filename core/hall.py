@@ -33,6 +33,7 @@ from .errors import (
 from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
 from .hub import Hub
 from .journal import Journal, new_pending
+from .nodes import Follower, Metrics
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
@@ -104,12 +105,14 @@ class Hall:
         self.mailbox_size = mailbox_size
         self.journal = Journal(store)
         self.hub = Hub(watch_buffer)
-        self.actors = Supervisor()
+        self.actors = Supervisor(on_stop=self._stopped)
         self.quarantined: dict[str, str] = {}
         self._tg: TaskGroup | None = None
         self._closed = False
         self._reaper: anyio.CancelScope | None = None
         self.bots = BotDriver(self)
+        self.metrics = Metrics()
+        self.follower = Follower(self) if store.shared else None
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -119,6 +122,8 @@ class Hall:
         self._tg = await anyio.create_task_group().__aenter__()
         self._tg.start_soon(self.journal.run)
         self._tg.start_soon(self._passivate_idle)
+        if self.follower is not None:
+            await self._tg.start(self.follower.run)
         return self
 
     async def __aexit__(
@@ -133,6 +138,8 @@ class Hall:
             return await self._tg.__aexit__(exc_type, exc, tb)
         # The caller's own error leaves unwrapped (not in an ExceptionGroup); actors stop.
         self._closed = True
+        if self.follower is not None:
+            self.follower.stop()
         self.bots.close()
         self._tg.cancel_scope.cancel()
         await self._tg.__aexit__(None, None, None)
@@ -146,6 +153,8 @@ class Hall:
         self.bots.close()
         if self._reaper is not None:
             self._reaper.cancel()
+        if self.follower is not None:
+            self.follower.stop()
         await self.actors.stop_all()
         await self.journal.close()
         self.hub.close()
@@ -376,6 +385,9 @@ class Hall:
                     last = record.seq
                     yield record
                 async for records in receive:
+                    if records and records[0].seq > last + 1:
+                        # Events stored while this node did not hear of them: read them first.
+                        records = [*self.read(match, last, records[0].seq - 1), *records]
                     for record in records:
                         if record.seq <= last:
                             continue
@@ -463,6 +475,27 @@ class Hall:
             self.bots.activated(match)
         actor.touch()
         return actor
+
+    def kept(self, actor: Actor) -> bool:
+        """Tell whether an actor still owns its match here (it was not dropped)."""
+        return self.actors.get(actor.match) is actor
+
+    def advanced(self, match: str, seq: int) -> None:
+        """Hear that another node stored a match up to ``seq``: catch up what runs here."""
+        actor = self.actors.get(match)
+        if actor is not None:
+            actor.advanced(seq)
+        else:
+            self.hub.drop(match)  # its watchers read what they missed from the store
+
+    def quarantine(self, match: str, exc: CorruptRecord) -> MatchQuarantined:
+        """Stop serving a match whose rows fail their checks; return the error to raise."""
+        return self._quarantine(match, exc)
+
+    def _stopped(self, match: str) -> None:
+        # Whatever belongs to the match and no person now runs on a node that has it active.
+        if self.store.shared and self.actors.get(match) is None:
+            self.store.release_lease(match)
 
     def _check_quarantine(self, match: str) -> None:
         reason = self.quarantined.get(match)

@@ -48,6 +48,11 @@ class Hub:
             except (anyio.WouldBlock, anyio.BrokenResourceError, anyio.ClosedResourceError):
                 self.unsubscribe(match, send)  # it re-reads from the store and resubscribes
 
+    def drop(self, match: str) -> None:
+        """Drop every subscriber of a match: each reads what it missed from the store."""
+        for send in list(self._subs.get(match, ())):
+            self.unsubscribe(match, send)
+
     def close(self) -> None:
         """End every subscription."""
         for match, subs in list(self._subs.items()):

@@ -10,6 +10,7 @@ from gamehall.core.registry import builtin_registry
 
 from tests import log_capture
 from tests.outside import OutsideEnv
+from tests.postgres import pg_url  # noqa: F401 - a fixture for every test module
 
 # The outside package's own suite runs in its own venv (tests/core/test_outside_plugins.py).
 collect_ignore = ["outside_plugin"]

@@ -57,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, not at exit
     except GamehallError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 1
+        code = getattr(exc, "exit_code", 1)  # 2: the store cannot be reached or named
+        return code if isinstance(code, int) else 1
     except KeyboardInterrupt:
         return 130
     except BaseException as exc:

@@ -11,16 +11,18 @@ from typing import Any
 
 from gamehall.core import GamehallError, InvalidOptions, Registry, default_registry, words
 from gamehall.core.limits import INT64_MAX
-from gamehall.core.store import SQLiteStore
+from gamehall.core.store import Store
+from gamehall.core.store.url import open_store_url
 
 DEFAULT_DB = "gamehall.db"
 
 
-def open_store(path: str, registry: Registry | None = None) -> SQLiteStore:
-    """Open (or create) the SQLite store at ``path``."""
+def open_store(path: str, registry: Registry | None = None) -> Store:
+    """Open (or create) the store ``path`` names: a file path or ``sqlite:///PATH`` (SQLite),
+    ``postgresql://…`` (PostgreSQL, with the ``postgres`` extra), ``memory:``."""
     registry = registry or default_registry()
     try:
-        return SQLiteStore(path, registry.codec)
+        return open_store_url(path, registry.codec)
     except sqlite3.Error as exc:  # a directory, a file that is not a database
         raise GamehallError(f"cannot open the store {path!r}: {exc}") from None
 
@@ -73,9 +75,9 @@ def add_db_option(
 ) -> None:
     """Add ``--db``, the store a command reads and writes (see :func:`open_store`)."""
     shown = help or (
-        f"SQLite store (default ./{default})"
+        f"the store: an SQLite file (default ./{default}) or postgresql://…"
         if default
-        else "store the matches in this SQLite file"
+        else "store the matches here: an SQLite file or postgresql://…"
     )
     parser.add_argument("--db", default=default, help=shown)
 

@@ -9,7 +9,7 @@ import anyio
 from gamehall.adapters.cli.common import SEED, add_db_option, open_store
 from gamehall.core import RandomBot, default_registry
 from gamehall.core.hall import Hall
-from gamehall.core.store import SQLiteStore
+from gamehall.core.store import Store
 
 
 def register(sub: Any) -> None:
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _play_all(
-    store: SQLiteStore, registry: Any, seed: int
+    store: Store, registry: Any, seed: int
 ) -> list[tuple[str, str, str, int]]:
     rows = []
     async with Hall(store, registry) as hall:

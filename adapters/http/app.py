@@ -24,8 +24,9 @@ from . import openapi
 from .errors import HANDLERS
 from .gateway import Gateway
 from .guard import Limiter, RateLimits, before_request
+from .ops import OPS_ROUTES
 from .routes import ROUTES, bare
-from .seats import SeatTokens
+from .seats import SeatTokens, SharedSeatTokens
 
 MAX_BODY = 64 * 1024
 HEARTBEAT = 15.0
@@ -58,10 +59,15 @@ def create_app(
     which only decodes a command body: the baseline of the benchmark. ``rate_limits`` sets
     the requests a second per client address and per token (``None``: no limits).
     """
-    if seat_db is SAME_FILE:
-        seat_db = hall.store.path if isinstance(hall.store, SQLiteStore) else None
+    seats: SeatTokens
+    if seat_db is SAME_FILE and hall.store.shared:
+        seats = SharedSeatTokens(hall.store)  # the seat table beside the events, for every node
+    else:
+        if seat_db is SAME_FILE:
+            seat_db = hall.store.path if isinstance(hall.store, SQLiteStore) else None
+        seats = SeatTokens(seat_db)
     limiter = Limiter(rate_limits) if rate_limits is not None else None
-    gateway = Gateway(hall, SeatTokens(seat_db), admin_token, heartbeat, limiter)
+    gateway = Gateway(hall, seats, admin_token, heartbeat, limiter)
     logs.add_secret(admin_token)
 
     @asynccontextmanager
@@ -75,7 +81,7 @@ def create_app(
         finally:
             gateway.seats.close()
 
-    routes: list[Any] = [*ROUTES, openapi_json]
+    routes: list[Any] = [*ROUTES, *OPS_ROUTES, openapi_json]
     if bare_endpoint:
         routes.append(bare)
     app = Litestar(

@@ -178,7 +178,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
         )
         server = _Server(config, early)
         async with anyio.create_task_group() as tg:
-            tg.start_soon(_announce, server, sock, args.db)
+            tg.start_soon(_announce, server, sock, str(store) if store.shared else args.db)
             await server.serve(sockets=[sock])
             tg.cancel_scope.cancel()
     finally:

@@ -18,6 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 from gamehall.core.errors import GamehallError
 
@@ -161,3 +162,49 @@ class SeatTokens:
             if hmac.compare_digest(given, stored or b"") and found is None:
                 found = seat
         return found
+
+
+class _PostgresSeatTable:
+    """The few calls :class:`SeatTokens` makes of its table, on a PostgreSQL connection."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    def execute(self, query: str, args: Sequence[Any] = ()) -> Any:
+        return self._conn.execute(query.replace("?", "%s"), args)
+
+    def executemany(self, query: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self._conn.cursor() as cursor:
+            cursor.executemany(query.replace("?", "%s"), rows)
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+class SharedSeatTokens(SeatTokens):
+    """The seat table in a PostgreSQL store (its table ``http_seats``), shared by every node.
+
+    A seat claimed on another node is not in this node's cache yet: a token that matches no
+    cached seat is looked up again before it is refused.
+    """
+
+    def __init__(self, store: Any) -> None:
+        self.path = str(store)
+        self._store = store
+        self._db = _PostgresSeatTable(store.connect())  # type: ignore[assignment]
+        self._lock = threading.Lock()
+        self._cache = OrderedDict()
+
+    def seat_of(self, match: str, token: str) -> int | None:
+        """Return the seat a token belongs to in a match, or ``None``."""
+        found = super().seat_of(match, token)
+        if found is None:
+            with self._lock:
+                self._cache.pop(match, None)
+            found = super().seat_of(match, token)
+        return found
+
+    def close(self) -> None:
+        """Close the connection (the store closes with the hall)."""
+        with self._lock:
+            self._db.close()

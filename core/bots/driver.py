@@ -10,6 +10,10 @@ worker thread, and sends its command with the id ``bot-SEAT-SEQ`` (SEQ: the vers
 decided on). A retry after a failure or a restart sends the same id for the same decision,
 which the actor answers with the first answer: a bot never plays twice.
 
+On a shared store (several nodes), only the node holding a match's lease plays its bots
+(:meth:`Store.try_lease`); the others see the moves as other nodes' commits. A node that
+dies gives its leases up, and the followers of the others wake the bots again.
+
 A bot decides only when awaited; it takes free actions when it is asked anyway (its legal
 commands include them). ``hold`` keeps a match's bots waiting while a person is asked
 something out of turn (the terminal does this), ``release`` lets them go on.
@@ -166,7 +170,10 @@ class BotDriver:
             return []
         if match in self._held and not self._allowed.get(match):
             return []
-        return [seat for seat in sorted(awaited) if seat in seats]
+        due = [seat for seat in sorted(awaited) if seat in seats]
+        if due and not self.hall.store.try_lease(match):
+            return []  # another node holds the match's lease: its bots move there
+        return due
 
     async def settled(self, match: str, poll: float = 0.005) -> None:
         """Wait until no bot seat of a match is awaited; raise if its bot failed."""

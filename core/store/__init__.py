@@ -1,4 +1,5 @@
-"""Event stores side by side: the port in ``base``, backends in ``memory`` and ``sqlite``."""
+"""Event stores side by side: the port in ``base``, backends in ``memory``, ``sqlite`` and
+``postgres`` (with the ``postgres`` extra; opened by URL through ``url``)."""
 
 from .base import AppendRequest, Snapshot, Store, StreamInfo
 from .memory import MemoryStore

@@ -1,4 +1,4 @@
-"""The event store port: what every backend (memory, SQLite, later PostgreSQL) provides.
+"""The event store port: what every backend (memory, SQLite, PostgreSQL) provides.
 
 Streams are matches. ``append`` writes a batch atomically if the stream is still at the
 expected version, and raises :class:`ConcurrencyError` otherwise; seqs start at 1 and are never
@@ -292,6 +292,36 @@ class Store(ABC):
     def threaded(self) -> bool:
         """Tell whether appends block on I/O and should run in a worker thread."""
         return False
+
+    # -- several nodes ----------------------------------------------------------------------
+
+    @property
+    def shared(self) -> bool:
+        """Tell whether other nodes write to this store too (a hall then follows them)."""
+        return False
+
+    def position(self) -> int:
+        """Return the global position of the last committed event (a shared store's)."""
+        raise NotImplementedError("only a shared store is followed by position")
+
+    def changes(self, after: int, limit: int = 10_000) -> tuple[int, dict[str, int]]:
+        """Return the last position seen and each stream's last seq after ``after``."""
+        raise NotImplementedError("only a shared store is followed by position")
+
+    def wait_for_commits(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for another node's commit (blocking)."""
+        raise NotImplementedError("only a shared store notifies commits")
+
+    def try_lease(self, match: str) -> bool:
+        """Take a match's lease for this node if it is free; tell whether it is ours.
+
+        The work of a match that belongs to no person (bot seats, turn clocks) runs only
+        where its lease is held. A store that is not shared has one node: it always is.
+        """
+        return True
+
+    def release_lease(self, match: str) -> None:
+        """Give up a match's lease (its actor stopped on this node)."""
 
     def close(self) -> None:
         """Release the store's resources; it cannot be used afterwards."""

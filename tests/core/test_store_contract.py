@@ -3,13 +3,112 @@ backend gamehall ships; a third-party store subclasses the same class."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
-from gamehall.core import ConcurrencyError, CorruptRecord, Registry, UnknownEventType
-from gamehall.core.store import MemoryStore, Snapshot, SQLiteStore, Store
+from gamehall.core import ConcurrencyError, CorruptRecord, Meta, Registry, UnknownEventType
+from gamehall.core.store import AppendRequest, MemoryStore, Snapshot, SQLiteStore, Store
 from gamehall.core.store.base import checksum
 from gamehall.core.testing.store import StoreContract, marks
+
+
+class TestPostgresStore(StoreContract):
+    durable = True
+
+    @pytest.fixture
+    def store(self, registry: Registry, tmp_path: Path, pg_url: str) -> Store:
+        from gamehall.core.store.postgres import PostgresStore
+
+        self.url = pg_url
+        self.registry = registry
+        made = PostgresStore(pg_url, registry.codec)
+        yield made
+        made.close()
+
+    def test_reopen_after_close_keeps_everything(self, store: Store, registry: Registry) -> None:
+        from gamehall.core.store.postgres import PostgresStore
+
+        store.append("a", 0, marks(3))
+        store.save_snapshot(Snapshot("a", 2, "k", b"s"))
+        before = store.read_all()
+        store.close()
+        with PostgresStore(self.url, registry.codec) as again:
+            assert again.read_all() == before
+            assert again.load_snapshot("a") == Snapshot("a", 2, "k", b"s")
+            again.append("a", 3, marks(1))
+            assert [r.position for r in again.read_all()] == [1, 2, 3, 4]
+
+    def test_two_nodes_on_one_database_respect_versions(
+        self, store: Store, registry: Registry
+    ) -> None:
+        from gamehall.core.store.postgres import PostgresStore
+
+        with PostgresStore(self.url, registry.codec) as other:
+            store.append("a", 0, marks(1))
+            other.append("a", 1, marks(1))
+            with pytest.raises(ConcurrencyError):
+                store.append("a", 1, marks(1))
+            store.append("b", 0, marks(1))
+            assert [r.position for r in other.read_all()] == [1, 2, 3]
+            assert other.changes(1) == (3, {"a": 2, "b": 1})
+            assert other.position() == 3
+
+    def test_two_batches_of_one_stream_in_one_commit(self, store: Store) -> None:
+        results = store.append_many(
+            [
+                AppendRequest("a", 0, marks(2), [Meta()] * 2),
+                AppendRequest("a", 2, marks(1), [Meta()]),
+            ]
+        )
+        assert [r.seq for batch in results for r in batch] == [1, 2, 3]  # type: ignore[union-attr]
+        assert store.stream_info("a").version == 3  # type: ignore[union-attr]
+
+    def test_corrupted_row_names_stream_and_seq(self, store: Store) -> None:
+        store.append("a", 0, marks(3))
+        with store.connect() as db:  # type: ignore[attr-defined]
+            db.execute("UPDATE events SET data = '\\xc1ff' WHERE stream = 'a' AND seq = 2")
+        with pytest.raises(CorruptRecord, match="'a' seq 2"):
+            store.read("a")
+        assert [str(p) for p in store.check()] == [
+            "match 'a' seq 2: checksum mismatch: the row changed after it was written"
+        ]
+
+    def test_unknown_event_type_is_an_error_naming_it(self, store: Store) -> None:
+        store.append("a", 0, marks(2))
+        with store.connect() as db:  # type: ignore[attr-defined]
+            data, meta = db.execute("SELECT data, meta FROM events WHERE seq = 2").fetchone()
+            crc = checksum("a", 2, "nowhere.Thing", 1, data, meta)
+            db.execute("UPDATE events SET type = 'nowhere.Thing', crc = %s WHERE seq = 2", (crc,))
+        with pytest.raises(UnknownEventType, match="'nowhere.Thing' at stream 'a' seq 2"):
+            store.read("a")
+
+    def test_a_newer_schema_is_refused_with_its_version(
+        self, store: Store, registry: Registry
+    ) -> None:
+        from gamehall.core.errors import DamagedStore
+        from gamehall.core.store.postgres import PostgresStore
+
+        with store.connect() as db:  # type: ignore[attr-defined]
+            db.execute("UPDATE gamehall SET value = '99' WHERE key = 'schema'")
+        with pytest.raises(DamagedStore, match="store schema 99, written by a newer gamehall"):
+            PostgresStore(self.url, registry.codec)
+
+    def test_leases_are_held_by_one_node(self, store: Store, registry: Registry) -> None:
+        from gamehall.core.store.postgres import PostgresStore
+
+        other = PostgresStore(self.url, registry.codec)
+        try:
+            assert store.try_lease("m") and store.try_lease("m")
+            assert not other.try_lease("m") and other.try_lease("n")
+            store.release_lease("m")
+            assert other.try_lease("m")
+        finally:
+            other.close()  # a node that goes away gives its leases up (once the server sees it)
+        deadline = time.monotonic() + 5
+        while not store.try_lease("n") and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert store.try_lease("n")
 
 
 class TestMemoryStore(StoreContract):

@@ -1,0 +1,146 @@
+"""What an operator's load balancer and monitoring ask each node: liveness, readiness, metrics.
+
+``/livez`` answers while the process serves at all; ``/readyz`` only while the hall runs, the
+store answers and (on a shared store) the node follows the other nodes' commits, so a load
+balancer sends no command to a node that cannot store it. ``/metrics`` is the Prometheus text
+format of the node's counters.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import anyio
+from litestar import Request, Response, get
+from litestar.openapi.datastructures import ResponseSpec
+
+from .gateway import Gateway
+from .openapi import errors
+
+Req = Request[Any, Any, Any]
+PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8"
+FOLLOW_STALE = 10.0  # seconds without a look at the store after which a node is not ready
+
+
+def _gateway(request: Req) -> Gateway:
+    gateway: Gateway = request.app.state.gamehall
+    return gateway
+
+
+@get("/livez", tags=["server"], media_type="text/plain", responses=errors())
+async def livez() -> str:
+    """Tell that the process answers."""
+    return "ok\n"
+
+
+@get(
+    "/readyz",
+    tags=["server"],
+    media_type="text/plain",
+    responses={
+        **errors(),
+        503: ResponseSpec(
+            data_container=str, media_type="text/plain", description="not ready, and why"
+        ),
+    },
+)
+async def readyz(request: Req) -> Response[str]:
+    """Tell whether this node can take commands now (503 and the reason when it cannot)."""
+    hall = _gateway(request).hall
+    reason = None
+    if hall.closed:
+        reason = "the hall is not running"
+    else:
+        try:
+            await anyio.to_thread.run_sync(hall.store.version, "")
+        except Exception as exc:  # noqa: BLE001 - any failure means not ready, said in words
+            reason = f"the store does not answer: {exc}"
+        follower = hall.follower
+        if reason is None and follower is not None:
+            if time.monotonic() - follower.checked > FOLLOW_STALE:
+                reason = "this node has not followed the other nodes' commits lately"
+    if reason is not None:
+        return Response(f"not ready: {reason}\n", status_code=503, media_type="text/plain")
+    return Response("ready\n", media_type="text/plain")
+
+
+@get("/metrics", tags=["server"], media_type=PROMETHEUS, responses=errors())
+async def metrics(request: Req) -> Response[str]:
+    """Return the node's counters in the Prometheus text format."""
+    hall = _gateway(request).hall
+    counts = hall.metrics
+    lag = 0
+    if hall.follower is not None:
+        try:
+            head = await anyio.to_thread.run_sync(hall.store.position)
+            lag = max(head - hall.follower.position, 0)
+        except Exception:  # noqa: BLE001 - the store is down: readiness says so
+            lag = hall.follower.lag
+    lines: list[str] = []
+
+    def add(name: str, kind: str, text: str, value: float) -> None:
+        lines.extend([f"# HELP {name} {text}", f"# TYPE {name} {kind}", f"{name} {value:g}"])
+
+    add(
+        "gamehall_commands_total", "counter", "Commands acknowledged by this node.", counts.commands
+    )
+    add(
+        "gamehall_appends_total",
+        "counter",
+        "Batches this node appended to the store.",
+        counts.appends,
+    )
+    add(
+        "gamehall_commits_total",
+        "counter",
+        "Store transactions (group commits) of this node.",
+        hall.journal.commits,
+    )
+    add(
+        "gamehall_conflicts_total",
+        "counter",
+        "Appends refused because another node stored the same seq first.",
+        counts.conflicts,
+    )
+    add(
+        "gamehall_retries_total",
+        "counter",
+        "Commands decided again after such a conflict.",
+        counts.retries,
+    )
+    add(
+        "gamehall_caught_up_events_total",
+        "counter",
+        "Events of other nodes applied to this node's actors.",
+        counts.caught_up,
+    )
+    add("gamehall_actors_active", "gauge", "Matches active on this node.", hall.active)
+    add(
+        "gamehall_stream_lag_events",
+        "gauge",
+        "Events committed in the store that this node has not applied yet.",
+        lag,
+    )
+    add(
+        "gamehall_leases_held",
+        "gauge",
+        "Match leases this node holds (bots, clocks).",
+        getattr(hall.store, "leases", 0),
+    )
+    add(
+        "gamehall_bot_commands_total",
+        "counter",
+        "Commands sent by this node's bots.",
+        hall.bots.played,
+    )
+    add(
+        "gamehall_quarantined_matches",
+        "gauge",
+        "Matches refused for damaged rows.",
+        len(hall.quarantined),
+    )
+    return Response("\n".join(lines) + "\n", media_type=PROMETHEUS)  # fmt: skip
+
+
+OPS_ROUTES = [livez, readyz, metrics]

@@ -1,0 +1,270 @@
+"""Durable commands on PostgreSQL: one node, three nodes, against eventsourcing and raw inserts.
+
+Every figure is measured in this run on the same server, in a schema of its own that is
+dropped after, as medians of 3 repeats:
+
+* ``durable.postgres.one_node_commands_per_s``: Hall commands/s on a PostgreSQL store (100
+  tic-tac-toe matches at once, the server's default durability: synchronous commit);
+* ``durable.postgres.three_nodes_commands_per_s``: the same 100 matches played by three node
+  processes on one schema (each node its own third: routing by match id), commands/s of all;
+* ``durable.postgres.vs_eventsourcing``: one node ÷ events/s that ``eventsourcing``'s
+  PostgreSQL recorder saves, one aggregate save at a time as its applications do (target >= 10);
+* ``durable.postgres.vs_raw``: one node ÷ rows/s of raw ``executemany`` inserts into the same
+  table, 100 rows a transaction (target >= 0.5).
+
+The server is the test one (``GAMEHALL_BENCH_POSTGRES``, by default 127.0.0.1:5432, database
+``test``); without one the module reports nothing and says why.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import secrets
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+from gamehall.core import Meta, RandomBot, default_registry
+from gamehall.core.hall import Hall
+
+TARGETS = {
+    "durable.postgres.vs_eventsourcing": (">=", 10.0),
+    "durable.postgres.vs_raw": (">=", 0.5),
+}
+URL = os.environ.get("GAMEHALL_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def median_rate(fn: Callable[[], tuple[int, float]], repeats: int = 3) -> float:
+    """Return the median of ``count / seconds`` over repeats."""
+    rates = []
+    for _ in range(repeats):
+        count, seconds = fn()
+        rates.append(count / seconds)
+    return statistics.median(rates)
+
+
+def _fresh_schema() -> str:
+    return f"bench_{secrets.token_hex(5)}"
+
+
+def _drop(schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(URL, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def hall_commands(schema: str, matches: int, rounds: int, offset: int = 0) -> tuple[int, float]:
+    """Play ``rounds`` x ``matches`` tic-tac-toe matches at once; time the commands only."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    registry = default_registry()
+    store = PostgresStore(f"{URL}?schema={schema}", registry.codec)
+    counted = [0, 0.0]
+
+    async def play(hall: Hall, match: str, seed: int) -> None:
+        bot = RandomBot(seed)
+        while True:
+            asked = hall.awaiting(match)
+            if not asked:
+                return
+            seat = next(iter(asked))
+            await hall.send(match, seat, bot.choose(seat, hall.legal(match, seat), _no_view))
+            counted[0] += 1
+
+    async def create(hall: Hall, seed: int, into: list[str]) -> None:
+        into.append(await hall.create("tictactoe", seed=seed))
+
+    async def main() -> None:
+        async with Hall(store, registry) as hall:
+            for r in range(rounds):
+                ids: list[str] = []
+                async with anyio.create_task_group() as tg:
+                    for i in range(matches):
+                        tg.start_soon(create, hall, offset + r * matches + i, ids)
+                started = time.perf_counter()
+                async with anyio.create_task_group() as tg:
+                    for i, match in enumerate(ids):
+                        tg.start_soon(play, hall, match, offset + i)
+                counted[1] += time.perf_counter() - started
+
+    try:
+        anyio.run(main)
+    finally:
+        store.close()
+    return int(counted[0]), float(counted[1])
+
+
+def _no_view() -> None:
+    return None
+
+
+def _node(schema: str, matches: int, rounds: int, offset: int, start: Any, out: Any) -> None:
+    start.wait()
+    out.put(hall_commands(schema, matches, rounds, offset))
+
+
+def three_nodes(schema: str, matches: int, rounds: int) -> tuple[int, float]:
+    """Play the matches in three node processes at once; return all commands and the slowest."""
+    context = multiprocessing.get_context("spawn")
+    start, out = context.Event(), context.Queue()
+    share = matches // 3
+    procs = [
+        context.Process(target=_node, args=(schema, share, rounds, n * 10**6, start, out))
+        for n in range(3)
+    ]
+    for proc in procs:
+        proc.start()
+    time.sleep(1.0)  # every node imported and waiting
+    start.set()
+    results = [out.get(timeout=600) for _ in procs]
+    for proc in procs:
+        proc.join()
+    return sum(c for c, _ in results), max(s for _, s in results)
+
+
+def raw_inserts(schema: str, batches: int) -> tuple[int, float]:
+    """Insert encoded events, 100 rows a transaction over 100 streams, into the same table."""
+    import psycopg
+    from gamehall.core.store.postgres import PostgresStore
+    from gamehall.plugins.tictactoe.commands import PlaceMark
+    from gamehall.plugins.tictactoe.events import MarkPlaced
+
+    registry = default_registry()
+    PostgresStore(f"{URL}?schema={schema}", registry.codec).close()  # the same table
+    data = registry.codec.encode_event(MarkPlaced(seat=0, cell=4))
+    meta = registry.codec.encode_meta(Meta("c", 0, PlaceMark(cell=4)))
+    streams = [f"raw{time.monotonic_ns()}-{i:03d}" for i in range(100)]
+    with psycopg.connect(URL, options=f"-c search_path={schema}") as db:
+        position = db.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+        db.commit()
+        started = time.perf_counter()
+        for seq in range(1, batches + 1):
+            rows = [
+                (
+                    s,
+                    seq,
+                    position + i + 1,
+                    time.time(),
+                    "tictactoe.MarkPlaced",
+                    1,
+                    data,
+                    meta,
+                    "c",
+                    0,
+                )
+                for i, s in enumerate(streams)
+            ]
+            position += len(rows)
+            with db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", rows
+                )
+            db.commit()
+        seconds = time.perf_counter() - started
+    return batches * 100, seconds
+
+
+def eventsourcing_saves(schema: str, matches: int) -> tuple[int, float]:
+    """Save tic-tac-toe events one by one with ``eventsourcing``'s PostgreSQL recorder."""
+    import psycopg
+    from eventsourcing.application import Application
+
+    from .bench_core import _es_match
+
+    with psycopg.connect(URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+    parts = urlsplit(URL)
+    app = Application(
+        env={
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": parts.path.lstrip("/") or "test",
+            "POSTGRES_HOST": parts.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(parts.port or 5432),
+            "POSTGRES_USER": parts.username or "postgres",
+            "POSTGRES_PASSWORD": parts.password or "trust",
+            "POSTGRES_SCHEMA": schema,
+        }
+    )
+    match_type = _es_match()
+    try:
+        games = [match_type() for _ in range(matches)]
+        for game in games:
+            app.save(game)
+        started = time.perf_counter()
+        count = 0
+        for move in range(8):
+            for game in games:
+                game.place(seat=move % 2, cell=move)
+                app.save(game)
+                count += 1
+        return count, time.perf_counter() - started
+    finally:
+        app.close()
+
+
+def run(quick: bool) -> dict[str, float]:
+    """Measure every figure; ``quick`` shrinks the sizes for the test suite."""
+    reason = _unreachable()
+    if reason:
+        print(f"  PostgreSQL figures skipped: {reason}", file=sys.stderr)
+        return {}
+    sizes = {"rounds": 1, "raw": 5, "es": 10} if quick else {"rounds": 5, "raw": 100, "es": 100}
+    repeats = 1 if quick else 3
+    out: dict[str, float] = {}
+    schema = _fresh_schema()
+    try:
+        one = median_rate(lambda: hall_commands(schema, 100, sizes["rounds"]), repeats)
+        out["durable.postgres.one_node_commands_per_s"] = one
+        three = median_rate(lambda: three_nodes(schema, 99, sizes["rounds"]), repeats)
+        out["durable.postgres.three_nodes_commands_per_s"] = three
+        raw = median_rate(lambda: raw_inserts(schema, sizes["raw"]), repeats)
+        out["durable.postgres.raw_inserts_per_s"] = raw
+        out["durable.postgres.vs_raw"] = one / raw
+        es = _eventsourcing(
+            lambda: median_rate(lambda: eventsourcing_saves(schema, sizes["es"]), repeats)
+        )
+        if es:
+            out["durable.postgres.eventsourcing_events_per_s"] = es
+            out["durable.postgres.vs_eventsourcing"] = one / es
+    finally:
+        _drop(schema)
+    for name, (op, target) in TARGETS.items():
+        if name in out:
+            met = out[name] >= target
+            print(
+                f"  target {name} {op} {target}: {'met' if met else 'NOT met'} ({out[name]:.3f})",
+                file=sys.stderr,
+            )
+    return out
+
+
+def _unreachable() -> str | None:
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed (make bench installs it)"
+    try:
+        psycopg.connect(URL, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        return f"no PostgreSQL answers at {URL}: {str(exc).splitlines()[0]}"
+    return None
+
+
+def _eventsourcing(fn: Callable[[], float]) -> float | None:
+    try:
+        import eventsourcing.postgres  # noqa: F401
+    except ImportError:
+        print("  eventsourcing is not installed (make bench installs it)", file=sys.stderr)
+        return None
+    return fn()
+
+
+if __name__ == "__main__":
+    for key, value in run("--quick" in sys.argv).items():
+        print(f"{key:<44} {value:>16,.3f}")

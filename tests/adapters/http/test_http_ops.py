@@ -1,0 +1,88 @@
+"""Liveness, readiness and the Prometheus metrics of a node, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+from gamehall.core import Registry
+from gamehall.core.store import SQLiteStore, Store
+from http_helpers import bearer, serve
+
+pytestmark = pytest.mark.anyio
+
+
+def _metrics(text: str) -> dict[str, float]:
+    out = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.split()
+            out[name] = float(value)
+    return out
+
+
+async def _check_node(registry: Registry, store: Store) -> None:
+    async with serve(registry, store) as served:
+        client = served.client
+        assert (await client.get("/livez")).text == "ok\n"
+        ready = await client.get("/readyz")
+        assert ready.status_code == 200 and ready.text == "ready\n"
+        created = (await client.post("/matches", json={"game": "tictactoe", "seed": 1})).json()
+        token = created["seats"][0]["token"]
+        body = {"command": {"type": "tictactoe.PlaceMark", "cell": 4}, "command_id": "a"}
+        path = f"/matches/{created['match']}/commands"
+        assert (await client.post(path, json=body, headers=bearer(token))).status_code == 200
+        for _ in range(200):  # a shared store's follower hears of the commit within a moment
+            got = await client.get("/metrics")
+            if _metrics(got.text)["gamehall_stream_lag_events"] == 0:
+                break
+            await anyio.sleep(0.01)
+        assert got.headers["content-type"].startswith("text/plain; version=0.0.4")
+        assert "# TYPE gamehall_commands_total counter" in got.text
+        counts = _metrics(got.text)
+        assert counts["gamehall_commands_total"] == 1
+        assert counts["gamehall_appends_total"] == 1
+        assert counts["gamehall_actors_active"] == 1
+        assert counts["gamehall_stream_lag_events"] == 0
+        assert counts["gamehall_conflicts_total"] == counts["gamehall_retries_total"] == 0
+    # A stopped hall is not ready (the route itself still answers while the app lives).
+    assert served.hall.closed
+
+
+async def test_ops_endpoints_on_sqlite(registry: Registry, tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "ops.db", registry.codec)
+    try:
+        await _check_node(registry, store)
+    finally:
+        store.close()
+
+
+async def test_ops_endpoints_on_postgres(registry: Registry, pg_url: str) -> None:
+    from gamehall.core.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url, registry.codec)
+    try:
+        await _check_node(registry, store)
+    finally:
+        store.close()
+
+
+async def test_a_node_whose_database_went_away_is_not_ready(
+    registry: Registry, pg_url: str
+) -> None:
+    from gamehall.core.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url, registry.codec)
+    try:
+        async with serve(registry, store) as served:
+            store.url = store.url.__class__(  # the database now refuses: a wrong port
+                "postgresql", conninfo="postgresql://postgres@127.0.0.1:1/test", schema=store.schema
+            )
+            for conn in list(store._conns):
+                conn.close()
+            got = await served.client.get("/readyz")
+            assert got.status_code == 503
+            assert got.text.startswith("not ready: the store does not answer: cannot connect")
+    finally:
+        store.close()

@@ -1,0 +1,165 @@
+"""PostgreSQL faults: a connection lost mid-commit acknowledges nothing; bad URLs exit 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+import anyio
+import pytest
+from gamehall.core import Registry
+from gamehall.core.errors import StoreFailed
+from gamehall.core.hall import Hall
+from gamehall.core.store.url import BadStoreURL, parse_store_url
+from gamehall.plugins.tictactoe.events import MarkPlaced
+
+
+def _writer_pid(store: object) -> int:
+    writer = store._writer  # type: ignore[attr-defined]
+    return int(writer.info.backend_pid)
+
+
+def test_a_connection_lost_mid_commit_acknowledges_nothing(pg_url: str, registry: Registry) -> None:
+    import psycopg
+    from gamehall.core.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url, registry.codec)
+    holder = store.connect(autocommit=False)
+    try:
+
+        async def main() -> None:
+            async with Hall(store, registry) as hall:
+                match = await hall.create("tictactoe", seed=1)
+                # Another session holds the head row: the commit waits inside the database...
+                holder.execute("SELECT position FROM gamehall_head FOR UPDATE")
+                pid = _writer_pid(store)
+                outcome: list[BaseException | object] = []
+
+                async def send() -> None:
+                    try:
+                        outcome.append(
+                            await hall.send(
+                                match, 0, {"type": "tictactoe.PlaceMark", "cell": 4}, "c1"
+                            )
+                        )
+                    except StoreFailed as exc:
+                        outcome.append(exc)
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(send)
+                    await anyio.sleep(0.3)
+                    # ...when its connection is cut.
+                    with psycopg.connect(store.url.conninfo, autocommit=True) as admin:
+                        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+                    await anyio.sleep(0.1)
+                    holder.rollback()
+                assert isinstance(outcome[0], StoreFailed)
+                assert "nothing of it is acknowledged" in str(outcome[0])
+                assert store.version(match) == 1
+                # The node connects again; the client's retry is stored once.
+                ack = await hall.send(match, 0, {"type": "tictactoe.PlaceMark", "cell": 4}, "c1")
+                assert (ack.first_seq, ack.duplicate) == (2, False)
+                again = await hall.send(match, 0, {"type": "tictactoe.PlaceMark", "cell": 4}, "c1")
+                assert again.duplicate
+                assert [r.seq for r in store.read(match)] == [1, 2]
+
+        anyio.run(main)
+        assert store.check() == []
+    finally:
+        holder.close()
+        store.close()
+
+
+def test_reads_reconnect_after_the_server_cut_them(pg_url: str, registry: Registry) -> None:
+    import psycopg
+    from gamehall.core.store.postgres import PostgresStore
+
+    with PostgresStore(pg_url, registry.codec) as store:
+        store.append("a", 0, [])
+        pid = store._reader().info.backend_pid
+        with psycopg.connect(store.url.conninfo, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        time.sleep(0.1)
+        assert store.version("a") == 0  # an empty batch stores nothing; the read works again
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("mysql://x/y", "unknown store scheme 'mysql'"),
+        ("sqlite://", "names no file"),
+        ("postgresql://h/d?schema=Bad-Name", "is not a plain PostgreSQL name"),
+        ("postgresql://h:port/d", "is not a valid URL"),
+        ("", "the store is empty"),
+    ],
+)
+def test_a_wrong_url_names_the_problem(url: str, said: str) -> None:
+    with pytest.raises(BadStoreURL, match=said):
+        parse_store_url(url)
+
+
+def test_urls_name_their_backend() -> None:
+    assert parse_store_url("hall.db").path == "hall.db"
+    assert parse_store_url("sqlite:///tmp/x.db").path == "tmp/x.db"
+    assert parse_store_url("sqlite:////tmp/x.db").path == "/tmp/x.db"
+    url = parse_store_url("postgresql://me:secret@db:5433/hall?schema=games&sslmode=disable")
+    assert (url.backend, url.schema) == ("postgresql", "games")
+    assert url.conninfo == "postgresql://me:secret@db:5433/hall?sslmode=disable"
+    assert str(url) == "postgresql://me@db:5433/hall?schema=games"  # no password shown
+
+
+@pytest.mark.parametrize(
+    ("db", "said"),
+    [
+        ("postgresql://postgres@127.0.0.1:1/test", "cannot connect to postgresql://postgres@127.0.0.1:1/test"),
+        ("redis://x", "unknown store scheme 'redis'"),
+    ],
+)  # fmt: skip
+def test_the_command_line_says_one_line_and_exits_2(db: str, said: str) -> None:
+    for command in (["serve", "--port", "0"], ["matches"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "gamehall.adapters.cli", *command, "--db", db],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and said in lines[0] and "Traceback" not in done.stderr
+
+
+def test_nodes_starting_together_migrate_once(pg_url: str, registry: Registry) -> None:
+    from gamehall.core.store.postgres import PostgresStore
+
+    opened: list[PostgresStore] = []
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            opened.append(PostgresStore(pg_url, registry.codec))
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for store in opened:
+        store.close()
+    assert not errors and len(opened) == 4
+
+
+def test_check_store_reads_a_postgres_store(pg_url: str, registry: Registry) -> None:
+    from gamehall.core.store.postgres import PostgresStore
+
+    with PostgresStore(pg_url, registry.codec) as store:
+        store.append("a", 0, [])  # an empty first batch, then the real one
+        store.append("a", 0, [MarkPlaced(seat=0, cell=1), MarkPlaced(seat=1, cell=2)])
+    run = [sys.executable, "-m", "gamehall.adapters.cli", "check-store", "--db", pg_url]
+    done = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "ok (1 matches; checksums and event chains)" in done.stdout
+    with PostgresStore(pg_url, registry.codec) as store, store.connect() as db:
+        db.execute("DELETE FROM events WHERE seq = 1")
+    done = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "match 'a' seq 1: events 1 are missing" in done.stdout
