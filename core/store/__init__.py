@@ -1,7 +1,25 @@
 """Event stores side by side: the port in ``base``, backends in ``memory`` and ``sqlite``."""
 
-from .base import AppendRequest, Snapshot, Store, StreamInfo
+from .base import (
+    AppendRequest,
+    MatchPage,
+    MatchQuery,
+    PlayerRecord,
+    Snapshot,
+    Store,
+    StreamInfo,
+)
 from .memory import MemoryStore
 from .sqlite import SQLiteStore
 
-__all__ = ["AppendRequest", "MemoryStore", "SQLiteStore", "Snapshot", "Store", "StreamInfo"]
+__all__ = [
+    "AppendRequest",
+    "MatchPage",
+    "MatchQuery",
+    "MemoryStore",
+    "PlayerRecord",
+    "SQLiteStore",
+    "Snapshot",
+    "Store",
+    "StreamInfo",
+]
