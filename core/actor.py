@@ -17,9 +17,10 @@ import anyio
 import msgspec
 import structlog
 
+from . import clock as clocks
 from . import engine
 from .errors import CommandIdConflict, GamehallError, MatchFailed
-from .events import Command, Event, Meta, Recorded
+from .events import Clock, Command, Event, Meta, Recorded
 from .journal import FuturePending, Pending, new_pending
 from .registry import Ruleset
 from .rules import Context
@@ -59,6 +60,7 @@ class Loaded(msgspec.Struct):
     state: Any
     version: int
     commands: dict[str, tuple[int, int]]
+    clock: Clock | None = None
 
 
 class Actor:
@@ -73,6 +75,8 @@ class Actor:
         self.state = loaded.state
         self.version = loaded.version
         self.commands = loaded.commands
+        self.clock = loaded.clock
+        self.finished = self.ruleset.rules.outcome(self.state) is not None
         self._versions_recorded = False
         self.busy = False
         self.committing = False
@@ -151,8 +155,9 @@ class Actor:
 
     def decide(self, batch: Sequence[SendCommand]) -> None:
         """Decide every command of a batch, store their events together, answer each."""
-        state, version = self.state, self.version
+        state, version, clock = self.state, self.version, self.clock
         accepted: list[tuple[SendCommand, Sequence[Event]]] = []
+        clocked: list[Clock | None] = []
         in_batch: dict[str, SendCommand] = {}
         for message in batch:
             cid = message.command_id
@@ -170,19 +175,24 @@ class Actor:
             except Exception as exc:
                 self.log.exception("rules error", seq=version, command=repr(message.command))
                 message.reply.fail(MatchFailed(f"the rules failed on this command: {exc!r}"))
-                self._submit(accepted, state, version, rebuild=True)
+                self._submit(accepted, state, version, clocked, rebuild=True)
                 return
             accepted.append((message, events))
+            if clock is not None:
+                running = self.ruleset.rules.awaiting(state)
+                clock = clocks.advance(clock, self.hall.now(), message.seat, running)
+            clocked.append(clock)
             version += len(events)
             if cid is not None:
                 in_batch[cid] = message
-        self._submit(accepted, state, version)
+        self._submit(accepted, state, version, clocked)
 
     def _submit(
         self,
         accepted: Sequence[tuple[SendCommand, Sequence[Event]]],
         state: Any,
         version: int,
+        clocked: Sequence[Clock | None] = (),
         rebuild: bool = False,
     ) -> None:
         # The journal calls ``done`` right after the commit, in its own task: the answer reaches
@@ -194,15 +204,24 @@ class Actor:
         events: list[Event] = []
         metas: list[Meta] = []
         versions = None if self._versions_recorded else self.ruleset.versions
-        for message, batch in accepted:
+        for (message, batch), clock in zip(accepted, clocked or [None] * len(accepted), strict=True):
             events.extend(batch)
             metas.append(Meta(message.command_id, message.seat, message.command, versions))
             metas.extend([Meta(message.command_id, message.seat)] * (len(batch) - 1))
+            if clock is not None:
+                metas[-1] = msgspec.structs.replace(metas[-1], clock=clock)
             versions = None
+        info = None
+        if not self.finished and self.ruleset.rules.outcome(state) is not None:
+            info = {"finished": True}  # the lobby learns it in the same commit
+        last_clock = clocked[-1] if clocked else self.clock
         self.committing = True
 
         def done(result: list[Recorded] | GamehallError) -> None:
             try:
+                if not isinstance(result, GamehallError):
+                    self.clock = last_clock
+                    self.finished = self.finished or info is not None
                 self._committed(accepted, state, version, result)
                 if rebuild:
                     self.rebuild()
@@ -212,7 +231,8 @@ class Actor:
                 if waiter is not None:
                     waiter.resolve(None)
 
-        self.hall.journal.submit(AppendRequest(self.match, self.version, events, metas), done)
+        request = AppendRequest(self.match, self.version, events, metas, info)
+        self.hall.journal.submit(request, done)
 
     def _committed(
         self,
@@ -285,6 +305,8 @@ class Actor:
             self.hall.forget(self)
             return
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
+        self.clock = loaded.clock
+        self.finished = self.ruleset.rules.outcome(self.state) is not None
         self._versions_recorded = False
         self.log.info("rebuilt from the store", seq=self.version)
 

@@ -90,7 +90,7 @@ def redact_record(ruleset: Ruleset, record: Recorded, seat: int | None) -> Recor
         return None
     meta = record.meta
     if seat is None or meta.seat != seat:
-        meta = Meta(seat=meta.seat, versions=meta.versions)
+        meta = Meta(seat=meta.seat, versions=meta.versions, clock=meta.clock)
     if shown is event and meta is record.meta:
         return record
     return Recorded(record.stream, record.seq, record.position, record.time, shown, meta)

@@ -79,6 +79,25 @@ class MatchStarted(Event, frozen=True, tag="gamehall.MatchStarted"):
 CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted,)
 
 
+class Clock(msgspec.Struct, frozen=True, gc=False):
+    """A timed match's clocks after a batch, recorded on the batch's last event.
+
+    ``mode`` is ``move`` (``seconds`` for each move) or ``match`` (``seconds`` for the whole
+    match, plus ``increment`` after each of the seat's moves: Fischer). ``at`` is when the
+    batch was decided, by the clock of the hall that holds the match; ``remaining`` is each
+    seat's time left then, and ``running`` the seats whose time runs from ``at`` on (the
+    awaited ones). Each record follows from the one before, the batch's ``at`` and the seats
+    the match awaited, so a replay computes the same clocks (``gamehall.core.clock``).
+    """
+
+    mode: str
+    seconds: float
+    increment: float
+    at: float
+    remaining: tuple[float, ...]
+    running: tuple[int, ...]
+
+
 # Envelopes hold data only and never take part in a reference cycle, so the garbage collector
 # need not track them (``gc=False``): a busy hall allocates several per command.
 class Meta(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
@@ -92,6 +111,7 @@ class Meta(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     seat: int | None = None
     command: Command | None = None
     versions: dict[str, str] | None = None
+    clock: Clock | None = None
 
 
 NO_META = Meta()
