@@ -19,7 +19,7 @@ import structlog
 
 from . import clock as clocks
 from . import engine
-from .errors import CommandIdConflict, GamehallError, MatchFailed
+from .errors import CommandIdConflict, GamehallError, IllegalCommand, MatchFailed
 from .events import Clock, Command, Event, Meta, Recorded
 from .journal import FuturePending, Pending, new_pending
 from .registry import Ruleset
@@ -289,6 +289,48 @@ class Actor:
         shown = engine.redact_records(self.ruleset, records, message.seat)
         message.reply.resolve(Ack(self.match, low, high, shown, duplicate=True))
 
+    async def record(
+        self, expected: int, events: Sequence[Event], metas: Sequence[Meta], state: Any
+    ) -> list[Recorded]:
+        """Store a batch the hall decided (a take-back) once nothing else is under way.
+
+        Refuse it if the match has moved past ``expected``; the actor decides nothing while
+        it is being committed, then takes ``state`` as the match's state.
+        """
+        while self.busy or self.committing or self.queued:
+            await anyio.sleep(0.001)
+        if self.version != expected:
+            raise MatchMoved("the match moved on: ask again")
+        pending = new_pending()
+        clock = next((m.clock for m in reversed(metas) if m.clock is not None), self.clock)
+        self.committing = True
+
+        def done(result: list[Recorded] | GamehallError) -> None:
+            try:
+                if isinstance(result, GamehallError):
+                    pending.fail(result)
+                    self.rebuild()
+                    return
+                previous = self.version
+                self.state, self.version, self.clock = state, result[-1].seq, clock
+                self.finished = self.ruleset.rules.outcome(state) is not None
+                for record in result:
+                    if record.meta.command_id is not None:
+                        self.commands[record.meta.command_id] = (result[0].seq, result[-1].seq)
+                pending.resolve(result)
+                self.hall.hub.publish(self.match, result)
+                self._maybe_snapshot(previous)
+                self.hall.bots.wake(self.match)
+            finally:
+                self.committing = False
+                waiter, self._waiter = self._waiter, None
+                if waiter is not None:
+                    waiter.resolve(None)
+
+        self.hall.journal.submit(AppendRequest(self.match, expected, events, metas), done)
+        records: list[Recorded] = await pending.wait()
+        return records
+
     def _maybe_snapshot(self, previous: int) -> None:
         every = self.hall.snapshot_every
         if every and self.version // every > previous // every:
@@ -309,6 +351,12 @@ class Actor:
         self.finished = self.ruleset.rules.outcome(self.state) is not None
         self._versions_recorded = False
         self.log.info("rebuilt from the store", seq=self.version)
+
+
+class MatchMoved(IllegalCommand):
+    """A batch the hall decided on a version the match has left."""
+
+    code = "match_moved"
 
 
 def _conflict(

@@ -76,7 +76,32 @@ class MatchStarted(Event, frozen=True, tag="gamehall.MatchStarted"):
     fork_seq: int | None = None
 
 
-CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted,)
+class TakeBack(Command, frozen=True, tag="gamehall.TakeBack"):
+    """A seat's last command, and every batch after it, taken back by consent.
+
+    Never sent by a seat: the hall records it once the seats concerned agreed
+    (``Hall.request_undo``), with ``first`` the seq where the taken-back batches begin.
+    """
+
+    first: int
+    agreed: tuple[int, ...] = ()
+
+
+class TakenBack(Event, frozen=True, tag="gamehall.TakenBack"):
+    """The events ``first`` to ``last`` are void: the match goes on from the state before them.
+
+    The log keeps them (it is append-only); every fold skips them (``engine.live``), so replay,
+    verify and a restarted actor agree with the match that went on.
+    """
+
+    first: int
+    last: int
+    seat: int
+    agreed: tuple[int, ...] = ()
+
+
+CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted, TakenBack)
+CORE_COMMANDS: tuple[type[Command], ...] = (TakeBack,)
 
 
 class Clock(msgspec.Struct, frozen=True, gc=False):

@@ -26,6 +26,7 @@ from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec, make_bot
 from .clock import ClockSpec, ClockView
 from .lobby import Lobby, seat_info
+from .undo import UndoStatus, Undos, check_policy, state_after
 from .errors import (
     CorruptRecord,
     GamehallError,
@@ -127,6 +128,7 @@ class Hall:
         self._clock_scope = anyio.CancelScope()
         self.bots = BotDriver(self)
         self.lobby = Lobby(self)
+        self.undos = Undos(self)
         self.clock_poll = 1.0
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -206,6 +208,7 @@ class Hall:
         clock: ClockSpec | Mapping[str, Any] | str | None = None,
         seat_players: Mapping[int, str] | None = None,
         open_seats: Sequence[int] = (),
+        undo: str = "consent",
     ) -> str:
         """Start a match and return its id once its first events are durable.
 
@@ -216,7 +219,9 @@ class Hall:
         drawn afresh or derived from ``bot_seed`` (never the match seed itself).
         ``clock`` makes the match timed (``move:30``, ``match:300+5``, see
         :mod:`gamehall.core.clock`); ``seat_players`` seats players by id, and ``open_seats``
-        are the seats left for players to take from the lobby.
+        are the seats left for players to take from the lobby. ``undo`` is ``consent`` (a
+        take-back needs the seats concerned to agree), ``free`` or ``off`` (see
+        :mod:`gamehall.core.undo`).
         """
         self._check_open()
         if match_id is not None:
@@ -224,6 +229,7 @@ class Hall:
         limits.check_seed(seed)
         _check_unique(expansions)
         spec = clocks.parse_clock(clock)
+        check_policy(undo)
         ruleset = self.registry.ruleset(game, expansions)
         started = ruleset.started(players, options, expansion_options, seed)
         seats = seat_bots(ruleset, started.players, bots or {}, bot_seed)
@@ -237,6 +243,7 @@ class Hall:
             **seat_info(started.players, seat_players, [s for s in open_seats if s not in seats]),
             "finished": False,
             **({"clock": str(spec)} if spec else {}),
+            **({"undo": undo} if undo != "consent" else {}),
         }
         state, events = engine.begin(ruleset, started)
         match = match_id or new_match_id()
@@ -652,6 +659,46 @@ class Hall:
             return self.clock_poll
         return min(max(min(deadlines) - self.now(), 0.01), self.clock_poll)
 
+    # -- take-backs --------------------------------------------------------------------------
+
+    async def request_undo(self, match: str, seat: int) -> UndoStatus:
+        """Ask to take back a seat's last command (see :mod:`gamehall.core.undo`)."""
+        self._check_open()
+        self._check_seat(match, seat)
+        return await self.undos.request(match, seat)
+
+    async def answer_undo(self, match: str, seat: int, agree: bool) -> UndoStatus:
+        """Agree to, or decline, the take-back waiting in a match."""
+        self._check_open()
+        self._check_seat(match, seat)
+        return await self.undos.answer(match, seat, agree)
+
+    def undo_status(self, match: str) -> UndoStatus | None:
+        """Return the take-back waiting for answers in a match, if any."""
+        return self.undos.status(match)
+
+    async def record_take_back(self, match: str, last: int, event: Any, meta: Meta) -> None:
+        """Record a take-back the seats agreed to, voiding the events up to ``last``."""
+        actor = self._actor(match)
+        records = self.read(match)
+        if records[-1].seq != last:
+            from .undo import UndoRefused
+
+            raise UndoRefused("the match moved on since the take-back was asked")
+        state = state_after(actor.ruleset, records, event)
+        if actor.clock is not None:
+            before = clocks.last_clock([r for r in records if r.seq < event.first])
+            if before is not None:
+                running = actor.ruleset.rules.awaiting(state)
+                restored = msgspec.structs.replace(before, at=self.now(), running=tuple(sorted(running)))
+                meta = msgspec.structs.replace(meta, clock=restored)
+        await actor.record(last, [event], [meta], state)
+
+    def _check_seat(self, match: str, seat: int) -> None:
+        players = self._actor(match).players
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise InvalidCommand(f"seat {seat!r} does not exist: seats are 0 to {players - 1}")
+
     # -- the lobby ---------------------------------------------------------------------------
 
     def forget_match(self, match: str) -> None:
@@ -713,11 +760,14 @@ class Hall:
             state = self._from_snapshot(snapshot, ruleset) if snapshot else None
             if state is not None:
                 after = snapshot.seq  # type: ignore[union-attr]
-                events = events[after - 1 :]
+                if engine.voids_before(events[after - 1 :], after):
+                    state, after = None, 1  # a take-back reaches into the snapshot
+                else:
+                    events = events[after - 1 :]
         if state is None:
             state = engine.initial_state(ruleset, started)
-        state = engine.fold(ruleset, state, events)
         version = after + len(events)
+        state = engine.fold(ruleset, state, engine.live(events, after + 1))
         clock = None
         entry = self.store.stream_info(match)
         if entry is not None and entry.info.get("clock"):

@@ -231,6 +231,10 @@ class Lobby:
                 out.append(None)
         return out
 
+    def undo_policy(self, match: str) -> str:
+        """Return a match's take-back policy: ``consent``, ``free`` or ``off``."""
+        return str(self._entry(match).info.get("undo") or "consent")
+
     # -- listing -----------------------------------------------------------------------------
 
     def find(

@@ -10,6 +10,7 @@ from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Out
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
 
+from . import events as events_
 from . import estimate as guess
 from . import evolve as fold
 from . import view as seen
@@ -45,6 +46,19 @@ REMOVED = 4
 OPENING_RACKS = (3, 4)
 TURN = Decision("turn", "draw 2 troops or place 1 troop")
 
+
+
+# The events no take-back reaches past (Rules.reveals).
+REVEALING: tuple[type[Event], ...] = (
+    events_.ColoursChosen,
+    events_.SupplyShuffled,
+    events_.TroopsRemoved,
+    events_.StartPlayerChosen,
+    events_.TroopsDrawn,
+    events_.TroopSnatched,
+    events_.TroopTurnedDown,
+    events_.TroopRecovered,
+)
 
 class Batch:
     """The events a command causes so far, and the state after them."""
@@ -330,6 +344,13 @@ class ToyBattle(Rules[State]):
         """Return the event without the troops ``seat`` may not see."""
         return seen.redact(event, seat)
 
+
+    def reveals(self, event: Event) -> bool:
+        """Return whether an event is chance or shows what was hidden: draws, shuffles and the troops a random effect picks.
+
+        Another plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        """
+        return not isinstance(event, events_.ToyBattleEvent) or isinstance(event, REVEALING)
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the tokens of every troop whose identity ``seat`` does not know."""
         return seen.hidden(state, seat)
