@@ -125,7 +125,7 @@ class Hall:
         self._tg: TaskGroup | None = None
         self._closed = False
         self._reaper: anyio.CancelScope | None = None
-        self._clock_scope = anyio.CancelScope()
+        self._clock_scope: anyio.CancelScope | None = None
         self.bots = BotDriver(self)
         self.lobby = Lobby(self)
         self.undos = Undos(self)
@@ -135,6 +135,7 @@ class Hall:
 
     async def __aenter__(self) -> Self:
         self._reaper = anyio.CancelScope()
+        self._clock_scope = anyio.CancelScope()
         self.journal.open()
         self._tg = await anyio.create_task_group().__aenter__()
         self._tg.start_soon(self.journal.run)
@@ -167,7 +168,8 @@ class Hall:
         self.bots.close()
         if self._reaper is not None:
             self._reaper.cancel()
-        self._clock_scope.cancel()
+        if self._clock_scope is not None:
+            self._clock_scope.cancel()
         for actor in list(self._actors.values()):
             actor.send.close()
         while self._actors:
@@ -642,6 +644,7 @@ class Hall:
 
     async def _watch_clocks(self) -> None:
         # Real time between looks; what is due is decided by the injected clock alone.
+        assert self._clock_scope is not None
         with self._clock_scope:
             while not self._closed:
                 await anyio.sleep(self._clock_wait())
