@@ -94,11 +94,11 @@ class Gateway:
         """Return the player whose token the request carries (``None`` without a token)."""
         token = bearer(request)
         if token is None or not self.hall.lobby.is_player_token(token):
-            if required or token is not None:
+            if required:
                 raise ApiError(
                     401, "unauthorized", "this needs a player token: 'Authorization: Bearer <token>'"
                 )
-            return None
+            return None  # another kind of token: not a player's
         player = self.player(token)
         self.accepted(request, token)
         return player

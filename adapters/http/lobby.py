@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from gamehall.core.lobby import LobbyPage
 from gamehall.core.store.base import MAX_PAGE
-from litestar import Request, Response, delete, get, post, put
+from litestar import Request, delete, get, post, put
 from gamehall.core.limits import MATCH_ID_RULE
 from litestar.params import JSONBody, Parameter, QueryParameter
 
@@ -17,6 +17,7 @@ from .openapi import AS_SEAT, READ, WRITE, errors
 from .schemas import (
     AnswerUndo,
     Created,
+    DeletedOut,
     LobbyMatch,
     LobbyOut,
     LobbySeat,
@@ -193,17 +194,17 @@ async def rematch(request: Req, match: MatchPath, data: JSONBody[Rematch]) -> Cr
 
 
 @delete(
-    "/matches/{match:str}", status_code=204, tags=["lobby"], security=ADMIN,
+    "/matches/{match:str}", status_code=200, tags=["lobby"], security=ADMIN,
     responses=errors(*AS_SEAT, 403),
 )  # fmt: skip
-async def delete_match(request: Req, match: MatchPath) -> Response[None]:
+async def delete_match(request: Req, match: MatchPath) -> DeletedOut:
     """Delete a finished match and its events (admin only): for retention."""
     gateway = gw(request)
     asker = gateway.asker(request, match)
     if not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token deletes a match")
     await gateway.hall.lobby.delete(match)
-    return Response(None, status_code=204)
+    return DeletedOut(match, True)
 
 
 # -- take-backs ------------------------------------------------------------------------------

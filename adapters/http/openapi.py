@@ -29,7 +29,7 @@ STRUCTS = (
     api.GameOut, api.MatchOut, api.ViewOut, api.AckOut, api.HistoryOut, api.Health, api.ErrorOut,
     api.NewPlayer, api.Rename, api.AnswerUndo, api.Rematch, api.PlayerOut, api.PlayerCreated,
     api.ClockOut, api.UndoOut, api.LobbySeat, api.LobbyMatch, api.LobbyOut, api.SpectatorOut,
-    api.SpectatorsOut,
+    api.SpectatorsOut, api.DeletedOut,
 )  # fmt: skip
 
 WHY = {

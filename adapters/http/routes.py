@@ -120,7 +120,10 @@ async def run_calculator(
     return CalculationOut(game, name, msgspec.to_builtins(answer), text)
 
 
-@post("/matches", status_code=201, tags=["matches"], responses=errors(400, 413, 415, 503))
+@post(
+    "/matches", status_code=201, tags=["matches"], security=OPTIONAL_SEAT,
+    responses=errors(400, 401, 413, 415, 503),
+)  # fmt: skip
 async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     """Start a match; the answer holds a secret token for each seat seated with one.
 
@@ -220,7 +223,8 @@ def undo_out(status: Any) -> UndoOut | None:
 
 
 @post(
-    "/matches/{match:str}/seats", status_code=201, tags=["matches"], responses=errors(*READ, 413, 415)
+    "/matches/{match:str}/seats", status_code=201, tags=["matches"], security=OPTIONAL_SEAT,
+    responses=errors(*READ, 401, 413, 415),
 )
 async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) -> SeatToken:
     """Claim a free seat of an open match; the answer holds its token, shown only once.

@@ -269,6 +269,13 @@ class LobbyOut(msgspec.Struct, frozen=True):
     next: str | None = None
 
 
+class DeletedOut(msgspec.Struct, frozen=True):
+    """A match deleted from the store."""
+
+    match: str
+    deleted: bool
+
+
 class SpectatorOut(msgspec.Struct, frozen=True):
     """Someone following a match without a seat (a player, or anonymous)."""
 

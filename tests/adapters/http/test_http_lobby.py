@@ -178,7 +178,7 @@ async def test_spectators_rematch_undo_and_delete(served: Served) -> None:
     running = await client.delete(f"/matches/{new}", headers=bearer(ADMIN))
     assert running.status_code == 403 and "running" in running.json()["message"]
     gone = await client.delete(f"/matches/{match}", headers=bearer(ADMIN))
-    assert gone.status_code == 204
+    assert gone.status_code == 200 and gone.json() == {"match": match, "deleted": True}
     assert (await client.get(f"/matches/{match}")).status_code == 404
     assert match not in [m["match"] for m in (await lobby(served))["matches"]]
 
