@@ -85,6 +85,12 @@ def _clock(hall: Hall, match: str, last: ClockView | None) -> ClockView | None:
     return clock
 
 
+def _names_message(match: str, names: list[str | None]) -> ServerSentEventMessage:
+    return ServerSentEventMessage(
+        data=msgspec.json.encode({"match": match, "names": names}).decode(), event="names"
+    )
+
+
 def _clock_message(hall: Hall, match: str, clock: ClockView) -> ServerSentEventMessage:
     data = hall.registry.codec.to_json({"match": match, "clock": clock}).decode()
     return ServerSentEventMessage(data=data, event="clock")
@@ -123,12 +129,16 @@ async def _live(
 ) -> AsyncIterator[ServerSentEventMessage]:
     last: Turn | None = None
     clock: ClockView | None = None
+    names: list[str | None] | None = None
     if after >= seq:
         last = hall.turn(match, seat)
         yield _turn_message(hall, last)
         clock = _clock(hall, match, None)
         if clock is not None:
             yield _clock_message(hall, match, clock)
+        names = hall.lobby.names(match)
+        if any(names):
+            yield _names_message(match, names)
     feed = Feed(hall, match, seat, after)
     hall.spawn(feed.pump)
     line = hall.registry.codec.record_to_json  # an event line of the log schema
@@ -163,5 +173,9 @@ async def _live(
                     if changed is not None:
                         clock = changed
                         yield _clock_message(hall, match, changed)
+                    now_named = hall.lobby.names(match)
+                    if now_named != names and (any(now_named) or names is not None):
+                        names = now_named
+                        yield _names_message(match, now_named)
     finally:
         feed.scope.cancel()

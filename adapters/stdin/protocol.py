@@ -462,6 +462,7 @@ class _Watch:
                 if hall.view(match, None).seq <= self.req.after:
                     turn = self._tell_turn(None)
                     self._tell_clock()
+                    self._tell_names()
                 async for told in hall.watch_narrated(match, seat, self.req.after):
                     self.last = told.record.seq
                     line = server.encode_record(told.record, told.text)
@@ -469,6 +470,7 @@ class _Watch:
                     if self.last >= hall.view(match, None).seq:  # caught up
                         turn = self._tell_turn(turn)
                         self._tell_clock()
+                        self._tell_names()
             except GamehallError as exc:
                 server.watches.pop(self.id, None)
                 server.write(_error(self.id, exc.code, f"the watch ended: {exc}", 0))
@@ -488,6 +490,15 @@ class _Watch:
             return
         self._clock_at = (clock.at, clock.running)
         self.server.write({"id": self.id, "clock": clock})
+
+    _names: list[str | None] | None = None
+
+    def _tell_names(self) -> None:
+        # The seats' names, pushed when the watch catches up and whenever one changes.
+        names = self.server.hall.lobby.names(self.req.match)
+        if names != self._names and (any(names) or self._names is not None):
+            self._names = names
+            self.server.write({"id": self.id, "names": names})
 
     def _tell_turn(self, last: Turn | None) -> Turn:
         # Whose move it is, pushed only when it changed: the seat knows when it may act.

@@ -226,13 +226,14 @@ class EhreDerSamurai(Rules[State]):
         """Return the event as ``seat`` may see it."""
         return view_.redact(event, seat)
 
-
     def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden: deals, shuffles, draws and the fight dice.
+        """Return whether an event is chance or shows what was hidden.
 
-        Another plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        Deals, shuffles, draws and the fight dice. Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
         """
         return not isinstance(event, events_.EhreEvent) or isinstance(event, REVEALING)
+
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the tokens hidden from ``seat``."""
         return view_.hidden(state, seat)

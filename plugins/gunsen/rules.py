@@ -182,13 +182,14 @@ class Gunsen(Rules[State]):
         """Return the event as a seat may see it."""
         return view_.redact(event, seat)
 
-
     def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden: deals, shuffles, refills from the deck and dice.
+        """Return whether an event is chance or shows what was hidden.
 
-        Another plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        Deals, shuffles, refills from the deck and dice. Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
         """
         return not isinstance(event, events_.GunsenEvent) or isinstance(event, REVEALING)
+
     def hidden(self, state: State, seat: int | None) -> set[str]:
         """Return the ids of the components hidden from a seat."""
         return view_.hidden(state, seat)

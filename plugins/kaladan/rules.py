@@ -390,13 +390,14 @@ class Kaladan(Rules[State]):
         """Return the event without the cards and orders ``seat`` may not see."""
         return seen.redact(event, seat)
 
-
     def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden: rolls, shuffles, draws of events and magic, and magic shown.
+        """Return whether an event is chance or shows what was hidden.
 
-        Another plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        Rolls, shuffles, draws of events and magic, and magic shown. Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
         """
         return not isinstance(event, events_.KaladanEvent) or isinstance(event, REVEALING)
+
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the ids of the cards ``seat`` may not see."""
         return seen.hidden(state, seat)

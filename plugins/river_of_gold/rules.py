@@ -177,13 +177,14 @@ class RiverOfGold(Rules[State]):
         """Return an event without the cards and tiles ``seat`` may not see (ROG-HIDDEN-1)."""
         return view_.redact(event, seat)
 
-
     def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden: deals, shuffles, draws, refills from a stack and die rolls.
+        """Return whether an event is chance or shows what was hidden.
 
-        Another plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        Deals, shuffles, draws, refills from a stack and die rolls. Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
         """
         return not isinstance(event, events_.RogEvent) or isinstance(event, REVEALING)
+
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the ids of the components hidden from ``seat``."""
         return view_.hidden(state, seat)

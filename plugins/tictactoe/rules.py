@@ -8,9 +8,8 @@ from typing import Any
 from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
 from gamehall.core.rules import MatchConfig
 
-from . import events as events_
 from .commands import PlaceMark
-from .events import BoardFilled, LineCompleted, MarkPlaced
+from .events import BoardFilled, LineCompleted, MarkPlaced, TicTacToeEvent
 from .state import EMPTY, State
 
 LINES = (
@@ -23,9 +22,6 @@ PLACE = Decision("place", "place your mark in an empty cell")
 MOVES = tuple(PlaceMark(cell=cell) for cell in range(9))
 
 
-
-# The events no take-back reaches past (Rules.reveals).
-REVEALING: tuple[type[Event], ...] = ()
 
 class TicTacToe(Rules[State]):
     """Two seats take turns placing X and O; three in a row wins."""
@@ -85,13 +81,14 @@ class TicTacToe(Rules[State]):
             return ()
         return [MOVES[cell] for cell, mark in enumerate(state.board) if mark == EMPTY]
 
-
     def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden: nothing in tic-tac-toe is chance or hidden.
+        """Return whether an event is chance or shows what was hidden: none of ours is.
 
-        Another plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
         """
-        return not isinstance(event, events_.TicTacToeEvent) or isinstance(event, REVEALING)
+        return not isinstance(event, TicTacToeEvent)
+
     def outcome(self, state: State) -> Outcome | None:
         """Return the winner or a draw once the match is over (TTT-3, TTT-4)."""
         if not state.over:

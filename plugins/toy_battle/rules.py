@@ -344,13 +344,14 @@ class ToyBattle(Rules[State]):
         """Return the event without the troops ``seat`` may not see."""
         return seen.redact(event, seat)
 
-
     def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden: draws, shuffles and the troops a random effect picks.
+        """Return whether an event is chance or shows what was hidden.
 
-        Another plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        Draws, shuffles and the troops a random effect picks. Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
         """
         return not isinstance(event, events_.ToyBattleEvent) or isinstance(event, REVEALING)
+
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the tokens of every troop whose identity ``seat`` does not know."""
         return seen.hidden(state, seat)
