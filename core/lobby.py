@@ -83,7 +83,7 @@ class LobbyEntry(msgspec.Struct, frozen=True):
     created: float
     updated: float
     spectators: int = 0
-    clock: dict[str, Any] | None = None
+    clock: str | None = None
     rematch_of: str | None = None
     rematch: str | None = None
 
@@ -135,6 +135,7 @@ class Lobby:
         self.hall = hall
         self.spectators: dict[str, dict[int, Spectator]] = {}
         self._next_watcher = 0
+        self._names: dict[str, list[str | None]] = {}
 
     async def _io(self, fn: Callable[..., T], *args: Any) -> T:
         if self.hall.store.threaded:
@@ -176,6 +177,7 @@ class Lobby:
         if record is None:
             raise UnknownPlayer(f"unknown player {player_id[:40]!r}")
         await self._io(self.hall.store.save_player, msgspec.structs.replace(record, name=clean))
+        self._names.clear()  # the player's name may stand in any match
         return Player(record.id, clean)
 
     # -- seats -------------------------------------------------------------------------------
@@ -209,6 +211,7 @@ class Lobby:
         left = [s for s in free if s != seat]
         changes = {"seat_players": holders, "open": left, "open_seats": len(left)}
         await self._io(self.hall.store.update_info, match, changes)
+        self._names.pop(match, None)
         return seat
 
     async def close_seat(self, match: str, seat: int) -> None:
@@ -218,18 +221,19 @@ class Lobby:
         await self._io(self.hall.store.update_info, match, {"open": free, "open_seats": len(free)})
 
     def names(self, match: str) -> list[str | None]:
-        """Return the display name of each seat: its player's, its bot's, or ``None``."""
-        bots = self.hall.info(match).bots
-        out: list[str | None] = []
-        for seat, held in enumerate(self.holders(match)):
-            if held is not None:
-                record = self.hall.store.player(held)
-                out.append(record.name if record is not None else None)
-            elif seat in bots:
-                out.append(f"bot ({bots[seat]})")
-            else:
-                out.append(None)
-        return out
+        """Return the display name of each seat: its player's, its bot's, or ``None``.
+
+        Kept per match until a seat or a name changes: views ask for them on every call.
+        """
+        cached = self._names.get(match)
+        if cached is not None:
+            return list(cached)
+        entry = self._listed(self._entry(match), {})
+        names = [seat.name for seat in entry.seats]
+        if len(self._names) > 10_000:
+            self._names.clear()
+        self._names[match] = names
+        return list(names)
 
     def undo_policy(self, match: str) -> str:
         """Return a match's take-back policy: ``consent``, ``free`` or ``off``."""
@@ -329,3 +333,4 @@ class Lobby:
         self.hall.forget_match(match)
         await self._io(self.hall.store.delete_stream, match)
         self.spectators.pop(match, None)
+        self._names.pop(match, None)

@@ -293,12 +293,12 @@ def _match_row(store: Store, registry: Any, entry: Any) -> tuple[str, ...]:
             status = f"waiting for seat {waiting}"
     except GamehallError as exc:
         status = f"unreadable: {exc}"
-    players = str(info.get("players", "?"))
+    seated = str(info.get("players", "?"))
     held = [p for p in info.get("seat_players") or [] if isinstance(p, str)]
-    names = [record.name for p in held if (record := store.player(p)) is not None and record.name]
-    if names:
-        players += " (" + ", ".join(names) + ")"
-    return (entry.stream, name, players, str(entry.version), updated, status)
+    named = [record.name for p in held if (record := store.player(p)) is not None and record.name]
+    if named:
+        seated += " (" + ", ".join(named) + ")"
+    return (entry.stream, name, seated, str(entry.version), updated, status)
 
 
 # -- machine mode and simulations -------------------------------------------------------------
