@@ -43,7 +43,7 @@ from .journal import Journal, new_pending
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
-from .store.base import AppendRequest, Snapshot, Store
+from .store.base import AppendRequest, MatchQuery, Snapshot, Store
 from .words import Narrated, Narrator
 
 log = structlog.get_logger("gamehall.hall")
@@ -141,6 +141,7 @@ class Hall:
         self._tg.start_soon(self.journal.run)
         self._tg.start_soon(self._passivate_idle)
         self._tg.start_soon(self._watch_clocks)
+        self._tg.start_soon(self.resume_clocks)
         return self
 
     async def __aexit__(
@@ -642,6 +643,26 @@ class Hall:
             return False
         return True
 
+    async def resume_clocks(self) -> int:
+        """Activate every running timed match of the store, so that its clock is kept (a
+        restarted hall does this at start); return how many were activated."""
+        activated, cursor = 0, None
+        while not self._closed:
+            page = self.store.find_matches(MatchQuery(finished=False, cursor=cursor, limit=200))
+            for entry in page.matches:
+                if entry.info.get("clock") and entry.stream not in self._actors:
+                    try:
+                        self._actor(entry.stream)
+                    except GamehallError as exc:
+                        log.warning("timed match not resumed", match=entry.stream, error=str(exc))
+                        continue
+                    activated += 1
+            cursor = page.next
+            if cursor is None:
+                break
+            await anyio.sleep(0)
+        return activated
+
     async def _watch_clocks(self) -> None:
         # Real time between looks; what is due is decided by the injected clock alone.
         assert self._clock_scope is not None
@@ -713,7 +734,8 @@ class Hall:
 
     async def rematch(self, match: str, *, seed: int | None = None) -> str:
         """Start a new match of a finished one: same game, options, clock and players, the
-        seats rotated by one; the two are linked in the lobby. Return the new id."""
+        seats rotated by one; the two are linked in the lobby. Seats that no player and no
+        bot held are open in the new match. Return the new id (the same one when asked again)."""
         entry = self.lobby.entry(match)
         if self.view(match, None).outcome is None:
             raise InvalidOptions(f"match {match!r} is not over: a rematch follows a finished match")
@@ -726,7 +748,8 @@ class Hall:
         holders = self.lobby.holders(match)
         seat_players = {(s + 1) % n: p for s, p in enumerate(holders) if p is not None}
         bots = {(s + 1) % n: b for s, b in self.info(match).bots.items()}
-        free = [(s + 1) % n for s in info.info.get("open") or []]
+        # A seat no player and no bot held (a script's token) is open in the rematch.
+        free = [s for s in range(n) if s not in seat_players and s not in bots]
         new = await self.create(
             started.game,
             n,

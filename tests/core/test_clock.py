@@ -102,6 +102,12 @@ async def test_a_seat_that_stops_answering_is_played_by_its_clock(
     assert recompute(awaited, records) == [r.meta.clock for r in batch_ends]
     # A restarted hall reads the clock back from the last record.
     async with Hall(SQLiteStore(tmp_path / "clock.db", registry.codec), registry, clock=fake) as hall:
+        running = await hall.create("tictactoe", seed=4, clock="move:5")
+    async with Hall(SQLiteStore(tmp_path / "clock.db", registry.codec), registry, clock=fake) as hall:
+        await hall.resume_clocks()  # also run at start: the running timed match is active
+        assert hall.active == 1  # not the finished one
+        fake.now += 6
+        assert await hall.fire_expired() == 1 and hall.view(running, None).seq == 2
         assert hall.view(match, None).seq == version
         assert hall.view(match, None).clock == hall.clock(match)
         assert hall.clock(match) is not None
