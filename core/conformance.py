@@ -36,7 +36,7 @@ from .bots import RandomBot, can_sample
 from .errors import GamehallError, IllegalCommand, InvalidCommand
 from .events import Command, Event, MatchStarted, Recorded
 from .registry import Registry, Ruleset
-from .rules import Context
+from .rules import Context, LazyRandom
 from .table import Table
 
 
@@ -385,19 +385,21 @@ def _as_json(token: str) -> bytes:
 
 
 class _Watched(Context):
-    """A context that tells whether ``decide`` asked for the generator."""
+    """A context that tells whether ``decide`` drew from the generator (not only asked for it)."""
 
-    __slots__ = ("drew",)
-
-    def __init__(self, seat: int | None, seq: int, seed: int) -> None:
-        super().__init__(seat, seq, seed)
-        self.drew = False
+    __slots__ = ()
 
     @property
     def rng(self) -> random.Random:
-        """Return the generator, noting that it was asked for."""
-        self.drew = True
-        return super().rng
+        """Return the generator, seeded only when first drawn from (the same numbers)."""
+        if self._rng is None:
+            self._rng = LazyRandom(self._seed, self.seq)
+        return self._rng
+
+    @property
+    def drew(self) -> bool:
+        """Tell whether anything was drawn."""
+        return self._rng is not None and bool(object.__getattribute__(self._rng, "_seeded"))
 
 
 def shown_among(hidden: set[str], data: bytes) -> set[str]:
