@@ -21,7 +21,7 @@ from anyio.abc import TaskGroup
 
 from . import clock as clocks
 from . import engine, limits
-from .actor import Ack, Actor, Loaded, SendCommand
+from .actor import Ack, Actor, Loaded, SendCommand, Supervisor
 from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec, make_bot
 from .clock import ClockSpec, ClockView
@@ -107,10 +107,12 @@ class Hall:
         watch_buffer: int = 256,
         clock: Callable[[], float] = time.time,
         clock_guard: Callable[[str], bool] | None = None,
+        clock_poll: float = 1.0,
     ) -> None:
         """``clock`` is what turn clocks read (tests give a fake one); ``clock_guard`` says
         whether this hall may fire a match's expired clock (on several nodes: whether it holds
-        the match's lease); without one, the hall holding the actor fires it."""
+        the match's lease); without one, the hall holding the actor fires it. ``clock_poll``
+        is the longest real time between two looks at the clocks."""
         self.store = store
         self.now = clock
         self.clock_guard = clock_guard
@@ -120,7 +122,7 @@ class Hall:
         self.mailbox_size = mailbox_size
         self.journal = Journal(store)
         self.hub = Hub(watch_buffer)
-        self._actors: dict[str, Actor] = {}
+        self.actors = Supervisor()
         self.quarantined: dict[str, str] = {}
         self._tg: TaskGroup | None = None
         self._closed = False
@@ -129,7 +131,7 @@ class Hall:
         self.bots = BotDriver(self)
         self.lobby = Lobby(self)
         self.undos = Undos(self)
-        self.clock_poll = 1.0
+        self.clock_poll = clock_poll
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -171,10 +173,7 @@ class Hall:
             self._reaper.cancel()
         if self._clock_scope is not None:
             self._clock_scope.cancel()
-        for actor in list(self._actors.values()):
-            actor.send.close()
-        while self._actors:
-            await anyio.sleep(0.001)
+        await self.actors.stop_all()
         await self.journal.close()
         self.hub.close()
 
@@ -295,14 +294,7 @@ class Hall:
         if actor.can_decide_now():
             actor.decide_now(message)
         else:
-            try:
-                try:
-                    actor.send.send_nowait(message)
-                except anyio.WouldBlock:
-                    await actor.send.send(message)  # a full mailbox pushes back on the sender
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                raise StoreClosed("the hall is shutting down") from None
-            actor.queued += 1
+            await actor.post(message)
         ack: Ack = await pending.wait()
         return ack
 
@@ -526,7 +518,7 @@ class Hall:
     # -- actors -----------------------------------------------------------------------------
 
     def _actor(self, match: str) -> Actor:
-        actor = self._actors.get(match)
+        actor = self.actors.get(match)
         if actor is None:
             self._check_open()
             self._check_quarantine(match)
@@ -536,14 +528,8 @@ class Hall:
                 raise self._quarantine(match, exc) from None
             actor = self._start_actor(match, loaded)
             self.bots.activated(match)
-        actor.touched = time.monotonic()
+        actor.touch()
         return actor
-
-    def forget(self, actor: Actor) -> None:
-        """Drop an actor whose state cannot be trusted; its match reloads on the next use."""
-        if self._actors.get(actor.match) is actor:
-            del self._actors[actor.match]
-            actor.send.close()
 
     def _check_quarantine(self, match: str) -> None:
         reason = self.quarantined.get(match)
@@ -556,24 +542,12 @@ class Hall:
         if match not in self.quarantined:
             log.error("match quarantined", match=match, reason=reason)
         self.quarantined[match] = reason
-        actor = self._actors.pop(match, None)
-        if actor is not None:
-            actor.send.close()
+        self.actors.stop(match)
         return MatchQuarantined(match, reason)
 
     def _start_actor(self, match: str, loaded: Loaded) -> Actor:
-        actor = Actor(self, match, loaded)
-        self._actors[match] = actor
         assert self._tg is not None
-        self._tg.start_soon(self._run_actor, actor)
-        return actor
-
-    async def _run_actor(self, actor: Actor) -> None:
-        try:
-            await actor.run()
-        finally:
-            if self._actors.get(actor.match) is actor:
-                del self._actors[actor.match]
+        return self.actors.start(self, match, loaded, self._tg)
 
     async def _passivate_idle(self) -> None:
         # One sweep for all actors instead of a timeout around every mailbox read.
@@ -588,17 +562,7 @@ class Hall:
 
         Their matches stay in the store and activate again on the next use.
         """
-        now = time.monotonic()
-        stopped = 0
-        for actor in list(self._actors.values()):
-            timed = actor.clock is not None and bool(actor.clock.running)
-            if actor.idle_since(now) >= idle_for and not (
-                actor.busy or actor.committing or actor.queued or timed
-            ):
-                del self._actors[actor.match]
-                actor.send.close()
-                stopped += 1
-        return stopped
+        return self.actors.passivate(idle_for)
 
     # -- turn clocks ------------------------------------------------------------------------
 
@@ -612,7 +576,7 @@ class Hall:
         """
         now = self.now() if now is None else now
         fired = 0
-        for actor in list(self._actors.values()):
+        for actor in self.actors.all():
             if actor.clock is None or not actor.clock.running:
                 continue
             if self.clock_guard is not None and not self.clock_guard(actor.match):
@@ -654,7 +618,7 @@ class Hall:
                 log.warning("timed matches not resumed", error=str(exc))
                 break
             for entry in page.matches:
-                if entry.info.get("clock") and entry.stream not in self._actors:
+                if entry.info.get("clock") and entry.stream not in self.actors:
                     try:
                         self._actor(entry.stream)
                     except GamehallError as exc:
@@ -680,7 +644,7 @@ class Hall:
 
     def _clock_wait(self) -> float:
         deadlines = [
-            d for a in self._actors.values()
+            d for a in self.actors.all()
             if a.clock is not None and (d := clocks.next_deadline(a.clock)) is not None
         ]  # fmt: skip
         if not deadlines:
@@ -731,9 +695,7 @@ class Hall:
 
     def forget_match(self, match: str) -> None:
         """Stop a match's actor and bots (before it is deleted)."""
-        actor = self._actors.pop(match, None)
-        if actor is not None:
-            actor.send.close()
+        self.actors.stop(match)
         self.bots.seats.pop(match, None)
 
     async def rematch(self, match: str, *, seed: int | None = None) -> str:
@@ -824,7 +786,7 @@ class Hall:
     @property
     def active(self) -> int:
         """Return the number of active actors."""
-        return len(self._actors)
+        return len(self.actors)
 
 
 def new_match_id() -> str:

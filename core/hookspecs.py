@@ -142,8 +142,9 @@ def gamehall_render_text(view: Any, seat: int | None) -> str | None:
 # Every adapter (terminal, stdio, HTTP, web page) shows the same words, so they come from the
 # game through these hooks and never from an adapter. Each gets the asking seat's *view*, never
 # the raw state, so a description cannot leak what the seat may not see. An expansion that adds
-# components wraps or precedes the game's implementation (``tryfirst=True`` or
-# ``wrapper=True``) to name them.
+# components answers for them before the game does (a ruleset registers the expansions after
+# the game, and pluggy calls the latest registered first), or wraps the game's answer
+# (``wrapper=True``); the game answers ``None`` for what it does not know.
 
 
 @hookspec(firstresult=True)

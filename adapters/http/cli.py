@@ -15,10 +15,9 @@ from typing import Any
 
 import anyio
 import uvicorn
-from gamehall.adapters.stdin.common import int_arg
+from gamehall.adapters.cli.common import add_db_option, int_arg, open_store
 from gamehall.core import GamehallError, default_registry
 from gamehall.core.hall import Hall
-from gamehall.core.store import SQLiteStore
 
 from .app import MAX_BODY, create_app
 from .guard import RateLimits
@@ -33,9 +32,12 @@ def register(sub: Any) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=int_arg(0, 65535), default=8000, help="port (default 8000; 0 picks a free one)"
+        "--port",
+        type=int_arg(0, 65535),
+        default=8000,
+        help="port (default 8000; 0 picks a free one)",
     )
-    parser.add_argument("--db", default="gamehall.db", help="SQLite file (default ./gamehall.db)")
+    add_db_option(parser)
     parser.add_argument(
         "--max-body", type=int_arg(1, 2**31), default=MAX_BODY, help="largest request body in bytes"
     )
@@ -154,7 +156,7 @@ def _bind_refusal(host: str, port: int, exc: OSError) -> str:
 
 async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySignals) -> None:
     registry = default_registry()
-    store = SQLiteStore(args.db, registry.codec)
+    store = open_store(args.db, registry)
     try:
         app = create_app(
             Hall(store, registry),

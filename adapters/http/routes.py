@@ -58,7 +58,7 @@ LastEventId = Annotated[
 Req = Request[Any, Any, Any]
 
 
-def gw(request: Req) -> Gateway:
+def gateway_of(request: Req) -> Gateway:
     """Return the gateway of the app that got the request."""
     gateway: Gateway = request.app.state.gamehall
     return gateway
@@ -67,26 +67,26 @@ def gw(request: Req) -> Gateway:
 @get("/health", tags=["server"], responses=errors())
 async def health(request: Req) -> Health:
     """Tell that the server answers; report installed games and active matches."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     return Health("ok", len(gateway.hall.registry.games), gateway.hall.active)
 
 
 @get("/games", tags=["games"], responses=errors())
 async def list_games(request: Req) -> list[GameOut]:
     """List installed games with their expansions, options and command schemas."""
-    return list(gw(request).games().values())
+    return list(gateway_of(request).games().values())
 
 
 @get("/games/{game:str}", tags=["games"], responses=errors(400, 404))
 async def get_game(request: Req, game: FromPath[str]) -> GameOut:
     """Describe one installed game."""
-    return gw(request).game(game)
+    return gateway_of(request).game(game)
 
 
 @get("/games/{game:str}/calculators", tags=["games"], responses=errors(400, 404))
 async def list_calculators(request: Req, game: FromPath[str]) -> list[CalculatorOut]:
     """List the calculators a game offers (an odds calculator), with their request schemas."""
-    registry = gw(request).hall.registry
+    registry = gateway_of(request).hall.registry
     registry.game(game)
     return [
         CalculatorOut(
@@ -111,7 +111,7 @@ async def run_calculator(
 ) -> CalculationOut:
     """Run one of a game's calculators on the request in the body; answer in data and words."""
     try:
-        calculator = calc.find(gw(request).hall.registry, game, name)
+        calculator = calc.find(gateway_of(request).hall.registry, game, name)
     except calc.UnknownCalculator as exc:
         raise ApiError(404, "not_found", exc.message) from None
     decoded = calc.decode(calculator, data)
@@ -131,7 +131,7 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     engine plays. With a player token, the creator takes ``seat`` (the first seat that is no
     bot's by default) and acts there with the player token; ``clock`` makes the match timed.
     """
-    gateway = gw(request)
+    gateway = gateway_of(request)
     player = gateway.player_of(request, required=False)
     hall = gateway.hall
     bots = bot_seats(data, hall.registry)
@@ -193,7 +193,7 @@ def bot_seats(data: CreateMatch, registry: Any) -> dict[int, str]:
 async def get_match(request: Req, match: MatchPath) -> MatchOut:
     """Describe a match as anyone may see it: seq, awaited seats, outcome, seats and who holds
     them, the clocks, how many follow it, and the rematch links."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     hall = gateway.hall
     info = hall.info(check_id(match))
     public = hall.view(match, None)
@@ -232,7 +232,7 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
     With a player token the seat is the player's: it lists the match under "mine" and
     shows the player's name, and the player token acts for it as well as the seat token.
     """
-    gateway = gw(request)
+    gateway = gateway_of(request)
     gateway.check_match(match)
     player = gateway.player_of(request, required=False)
     lobby = gateway.hall.lobby
@@ -247,12 +247,10 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
     return SeatToken(seat, token)
 
 
-@get(
-    "/matches/{match:str}/view", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT)
-)
+@get("/matches/{match:str}/view", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT))
 async def get_view(request: Req, match: MatchPath) -> ViewOut:
     """Return the asker's view, the decisions awaited and the asker's legal commands."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     seen = gateway.hall.view(match, asker.seat)
     legal = [msgspec.to_builtins(c) for c in seen.legal]
@@ -272,7 +270,7 @@ async def get_view(request: Req, match: MatchPath) -> ViewOut:
 )
 async def get_board(request: Req, match: MatchPath) -> str:
     """Return the asker's board as text."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     return str(gateway.hall.render(match, asker.seat)) + "\n"
 
@@ -286,7 +284,7 @@ async def get_board(request: Req, match: MatchPath) -> str:
 )
 async def post_command(request: Req, match: MatchPath, data: JSONBody[PostCommand]) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     seat = gateway.seat_of(request, match)
     # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
     # refuses another seat's id, so no seat reads another's answer by reusing it.
@@ -296,7 +294,10 @@ async def post_command(request: Req, match: MatchPath, data: JSONBody[PostComman
 
 
 @get(
-    "/matches/{match:str}/history", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT)
+    "/matches/{match:str}/history",
+    tags=["play"],
+    security=OPTIONAL_SEAT,
+    responses=errors(*AS_SEAT),
 )
 async def get_history(
     request: Req,
@@ -305,7 +306,7 @@ async def get_history(
     limit: Annotated[int, QueryParameter(ge=1, le=HISTORY_LIMIT)] = 500,
 ) -> HistoryOut:
     """Return the asker's redacted events after a seq, at most ``limit`` stored events."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     hall = gateway.hall
     stored = hall.store.version(match)  # read before: every event up to it is in the answer
@@ -336,7 +337,7 @@ async def get_events(
     The stream starts after the larger of ``after`` and ``Last-Event-ID``, so a browser that
     reconnects to the same URL resumes where it was.
     """
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match, query_token=True)
     start = max(after, last_event_id)
     messages = stream.messages(
@@ -356,7 +357,7 @@ async def get_events(
 )
 async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) -> Created:
     """Start a new match from the first ``at_seq`` events (admin, or once the match ended)."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "a fork")
     if data.seed is not None and not asker.admin:
@@ -375,7 +376,7 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
 )
 async def export_log(request: Req, match: MatchPath) -> Response[bytes]:
     """Export the whole log as a log file: header, then JSON Lines (admin, or after the end)."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "the full log")
     records = gateway.hall.read(match)

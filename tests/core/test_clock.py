@@ -58,8 +58,7 @@ async def test_a_seat_that_stops_answering_is_played_by_its_clock(
 ) -> None:
     fake = FakeClock()
     store = SQLiteStore(tmp_path / "clock.db", registry.codec)
-    async with Hall(store, registry, clock=fake) as hall:
-        hall.clock_poll = 3600.0  # only this test fires clocks
+    async with Hall(store, registry, clock=fake, clock_poll=3600.0) as hall:  # only we fire
         match = await hall.create("tictactoe", seed=3, clock="match:60+2")
         seen = hall.view(match, 0)
         assert seen.clock is not None and seen.clock.running == [0]
@@ -101,9 +100,10 @@ async def test_a_seat_that_stops_answering_is_played_by_its_clock(
             awaited.append(sorted(ruleset.rules.awaiting(state)))
     assert recompute(awaited, records) == [r.meta.clock for r in batch_ends]
     # A restarted hall reads the clock back from the last record.
-    async with Hall(SQLiteStore(tmp_path / "clock.db", registry.codec), registry, clock=fake) as hall:
+    hall_at = {"clock": fake, "clock_poll": 3600.0}
+    async with Hall(SQLiteStore(tmp_path / "clock.db", registry.codec), registry, **hall_at) as hall:
         running = await hall.create("tictactoe", seed=4, clock="move:5")
-    async with Hall(SQLiteStore(tmp_path / "clock.db", registry.codec), registry, clock=fake) as hall:
+    async with Hall(SQLiteStore(tmp_path / "clock.db", registry.codec), registry, **hall_at) as hall:
         await hall.resume_clocks()  # also run at start: the running timed match is active
         assert hall.active == 1  # not the finished one
         fake.now += 6
@@ -115,8 +115,7 @@ async def test_a_seat_that_stops_answering_is_played_by_its_clock(
 
 async def test_the_pass_where_the_rules_have_one(registry: Registry) -> None:
     fake = FakeClock()
-    async with Hall(MemoryStore(registry.codec), registry, clock=fake) as hall:
-        hall.clock_poll = 3600.0
+    async with Hall(MemoryStore(registry.codec), registry, clock=fake, clock_poll=3600.0) as hall:
         match = await hall.create("gunsen", seed=4, clock="move:30")
         awaited = sorted(hall.awaiting(match))
         state = hall.state(match)

@@ -10,7 +10,7 @@ import pytest
 from gamehall.core import Registry
 from gamehall.core.events import TakenBack
 from gamehall.core.hall import Hall
-from gamehall.core.replay import fold, verify
+from gamehall.core.replay import state_at, verify
 from gamehall.core.store import MemoryStore, SQLiteStore
 from gamehall.core.undo import UndoRefused, plan
 from gamehall.plugins.tictactoe.commands import PlaceMark
@@ -55,7 +55,7 @@ async def test_tictactoe_take_back_by_consent(registry: Registry, tmp_path: Path
         records = hall.read(match)
         assert [type(r.event).__name__ for r in records].count("TakenBack") == 1
         assert verify(hall.ruleset(match), records) is None
-        assert fold(hall.ruleset(match), records) == hall.state(match)
+        assert state_at(hall.ruleset(match), records) == hall.state(match)
         # A declined take-back changes nothing.
         asked = await hall.request_undo(match, 1)
         declined = await hall.answer_undo(match, 0, False)
@@ -115,7 +115,7 @@ async def test_take_back_by_consent_and_refused_after_a_die_roll(
                 plan(ruleset, hall.read(match), seat, players)
             except UndoRefused:
                 continue
-            before = fold(ruleset, hall.read(match), batch[0].seq - 1)
+            before = state_at(ruleset, hall.read(match), batch[0].seq - 1)
             asked = await hall.request_undo(match, seat)
             assert asked.state == "pending" and seat not in asked.needed and asked.needed
             for other in asked.needed:

@@ -1,0 +1,331 @@
+"""The store contract (in the spirit of Akka's JournalSpec): every backend subclasses it.
+
+A third-party store runs the same suite from its own tests; it needs pytest::
+
+    from gamehall.core.testing.store import StoreContract
+
+    class TestMyStore(StoreContract):
+        def make(self, registry, tmp_path):
+            return MyStore(tmp_path / "events", registry.codec)
+
+``make`` returns a fresh, empty store; the suite closes it after each test. A durable store
+sets ``durable = True``. The events are tic-tac-toe's, which ship with gamehall.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+import pytest
+
+# The suite stores tic-tac-toe's events: the example game ships in every gamehall install.
+from ...plugins.tictactoe.commands import PlaceMark
+from ...plugins.tictactoe.events import BoardFilled, MarkPlaced
+from ..errors import ConcurrencyError, DuplicateMatch, InvalidQuery, StoreClosed, UnknownMatch
+from ..events import Meta
+from ..registry import Registry, builtin_registry
+from ..store import AppendRequest, MatchQuery, PlayerRecord, Snapshot, Store
+
+
+def marks(n: int, start: int = 0) -> list[MarkPlaced]:
+    """Return ``n`` tic-tac-toe marks, seats alternating, cells from ``start`` on."""
+    return [MarkPlaced(seat=i % 2, cell=(start + i) % 9) for i in range(n)]
+
+
+class StoreContract:
+    """Every store must pass these; subclasses say how to make (and reopen) one."""
+
+    durable = False
+
+    @pytest.fixture
+    def registry(self) -> Registry:
+        """Return the registry of gamehall's own plugins, whose events the suite stores."""
+        return builtin_registry()
+
+    @pytest.fixture
+    def store(self, registry: Registry, tmp_path: Path) -> Iterator[Store]:
+        self.tmp_path = tmp_path
+        made = self.make(registry, tmp_path)
+        yield made
+        made.close()
+
+    def make(self, registry: Registry, tmp_path: Path) -> Store:
+        raise NotImplementedError
+
+    def test_new_stream_has_version_zero(self, store: Store) -> None:
+        assert store.version("nope") == 0
+        assert store.read("nope") == []
+        assert store.stream_info("nope") is None
+
+    def test_append_and_read_back(self, store: Store) -> None:
+        records = store.append("a", 0, marks(3), info={"game": "tictactoe"})
+        assert [r.seq for r in records] == [1, 2, 3]
+        back = store.read("a")
+        assert back == records
+        assert [r.event for r in back] == marks(3)
+        assert store.version("a") == 3
+        assert store.stream_info("a").info == {"game": "tictactoe"}  # type: ignore[union-attr]
+
+    def test_read_bounds(self, store: Store) -> None:
+        store.append("a", 0, marks(10))
+        assert [r.seq for r in store.read("a", after=3)] == list(range(4, 11))
+        assert [r.seq for r in store.read("a", after=3, upto=5)] == [4, 5]
+        assert [r.seq for r in store.read("a", after=0, limit=2)] == [1, 2]
+        assert store.read("a", after=0, limit=0) == []
+        assert store.read("a", after=10) == []
+        assert store.read("a", after=5, upto=3) == []
+        assert [e for e in store.read_events("a", after=8)] == marks(10)[8:]
+
+    def test_stale_expected_version_conflicts_and_stores_nothing(self, store: Store) -> None:
+        store.append("a", 0, marks(2))
+        with pytest.raises(ConcurrencyError) as caught:
+            store.append("a", 1, marks(1))
+        assert caught.value.expected == 1 and caught.value.actual == 2
+        assert "version 2" in str(caught.value)
+        with pytest.raises(DuplicateMatch):
+            store.append("a", 0, marks(1))
+        assert store.version("a") == 2
+
+    def test_ahead_expected_version_conflicts(self, store: Store) -> None:
+        with pytest.raises(ConcurrencyError):
+            store.append("a", 5, marks(1))
+        assert store.version("a") == 0
+
+    def test_seq_is_never_reused(self, store: Store) -> None:
+        store.append("a", 0, marks(2))
+        store.append("a", 2, marks(2))
+        assert [r.seq for r in store.read("a")] == [1, 2, 3, 4]
+
+    def test_global_order_follows_commits(self, store: Store) -> None:
+        store.append("a", 0, marks(2))
+        store.append("b", 0, marks(1))
+        store.append("a", 2, marks(1))
+        everything = store.read_all()
+        assert [(r.stream, r.seq) for r in everything] == [("a", 1), ("a", 2), ("b", 1), ("a", 3)]
+        assert [r.position for r in everything] == [1, 2, 3, 4]
+        assert [r.position for r in store.read_all(after=2, limit=1)] == [3]
+
+    def test_append_many_fails_only_the_conflicting_batch(self, store: Store) -> None:
+        store.append("b", 0, marks(1))
+        results = store.append_many(
+            [
+                AppendRequest("a", 0, marks(2), [Meta()] * 2),
+                AppendRequest("b", 0, marks(1), [Meta()]),
+                AppendRequest("c", 0, marks(1), [Meta()]),
+            ]
+        )
+        assert isinstance(results[1], DuplicateMatch)
+        assert store.version("a") == 2 and store.version("b") == 1 and store.version("c") == 1
+        assert [r.position for r in store.read_all()] == [1, 2, 3, 4]
+
+    def test_metadata_round_trips(self, store: Store) -> None:
+        command = PlaceMark(cell=4)
+        metas = [Meta("cmd-1", 0, command, {"tictactoe": "1.0.0"}), Meta("cmd-1", 0)]
+        store.append("a", 0, [MarkPlaced(seat=0, cell=4), BoardFilled()], metas)
+        back = store.read("a")
+        assert [r.meta for r in back] == metas
+        assert store.command_ids("a") == {"cmd-1": (1, 2)}
+
+    def test_command_ids_span_batches(self, store: Store) -> None:
+        store.append("a", 0, marks(1), [Meta(versions={"x": "1"})])
+        store.append("a", 1, marks(2), [Meta("c1", 0, PlaceMark(cell=1)), Meta("c1", 0)])
+        store.append("a", 3, marks(1), [Meta(None, 1, PlaceMark(cell=2))])
+        store.append("a", 4, marks(1), [Meta("c3", 0, PlaceMark(cell=3))])
+        assert store.command_ids("a") == {"c1": (2, 3), "c3": (5, 5)}
+
+    def test_snapshot_plus_tail_equals_full_fold(self, store: Store, registry: Registry) -> None:
+        ruleset = registry.ruleset("tictactoe")
+        started = ruleset.started(seed=1)
+        moves = [MarkPlaced(seat=i % 2, cell=c) for i, c in enumerate([4, 0, 8, 2])]
+        store.append("m", 0, [started, *moves])
+        rules = ruleset.rules
+        state = rules.initial(ruleset.config(started))
+        for event in moves[:2]:
+            state = rules.evolve(state, event)
+        store.save_snapshot(Snapshot("m", 3, "k", msgspec.msgpack.encode(state)))
+        snap = store.load_snapshot("m")
+        assert snap is not None and snap.seq == 3
+        resumed = msgspec.msgpack.decode(snap.data, type=ruleset.game.state)
+        for stored in store.read_events("m", after=snap.seq):
+            resumed = rules.evolve(resumed, stored)
+        full = rules.initial(ruleset.config(started))
+        for record in store.read("m")[1:]:
+            full = rules.evolve(full, record.event)
+        assert resumed == full
+
+    def test_snapshot_is_replaced(self, store: Store) -> None:
+        store.save_snapshot(Snapshot("m", 3, "k", b"one"))
+        store.save_snapshot(Snapshot("m", 6, "k", b"two"))
+        assert store.load_snapshot("m") == Snapshot("m", 6, "k", b"two")
+        assert store.load_snapshot("other") is None
+
+    def test_streams_listing(self, store: Store) -> None:
+        for name in ["b", "a", "c"]:
+            store.append(name, 0, marks(1))
+        assert [s.stream for s in store.streams()] == ["a", "b", "c"]
+        assert [s.stream for s in store.streams(after="a", limit=1)] == ["b"]
+
+    # -- the lobby ---------------------------------------------------------------------------
+
+    def lobby(self, store: Store) -> None:
+        # a: tictactoe, open; b: tictactoe running, p1 and p2; c: river finished, p1.
+        store.append("a", 0, marks(1), info={"game": "tictactoe", "open_seats": 2})
+        store.append("b", 0, marks(1), info={"game": "tictactoe", "seat_players": ["p1", "p2"]})
+        info = {"game": "river-of-gold", "seat_players": ["p1", None], "open_seats": 1}
+        store.append("c", 0, marks(1), info=info)
+        store.append("c", 1, marks(1), info={"finished": True})
+
+    def found(self, store: Store, **filters: object) -> list[str]:
+        return [e.stream for e in store.find_matches(MatchQuery(**filters)).matches]  # type: ignore[arg-type]
+
+    def test_find_matches_filters_newest_first(self, store: Store) -> None:
+        self.lobby(store)
+        assert self.found(store) == ["c", "b", "a"]
+        assert self.found(store, game="tictactoe") == ["b", "a"]
+        assert self.found(store, finished=True) == ["c"]
+        assert self.found(store, finished=False) == ["b", "a"]
+        assert self.found(store, open_seats=True) == ["a"]  # c has one, but it is finished
+        assert self.found(store, open_seats=False) == ["c", "b"]
+        assert self.found(store, player="p1") == ["c", "b"]
+        assert self.found(store, player="p2", game="tictactoe") == ["b"]
+        assert self.found(store, player="nobody") == []
+        assert self.found(store, game="kaladan") == []
+
+    def test_find_matches_pages_with_a_cursor(self, store: Store) -> None:
+        for i in range(7):
+            store.append(f"m{i}", 0, marks(1), info={"game": "tictactoe"})
+        seen: list[str] = []
+        cursor = None
+        pages = 0
+        while True:
+            page = store.find_matches(MatchQuery(limit=3, cursor=cursor))
+            assert page.total == 7
+            seen += [e.stream for e in page.matches]
+            pages += 1
+            if page.next is None:
+                break
+            cursor = page.next
+        assert pages == 3 and sorted(seen) == [f"m{i}" for i in range(7)]
+        assert len(set(seen)) == 7
+        created = [store.stream_info(s).created for s in seen]  # type: ignore[union-attr]
+        assert created == sorted(created, reverse=True)
+
+    def test_find_matches_refuses_a_bad_limit_or_cursor(self, store: Store) -> None:
+        for bad in (0, -1, 501):
+            with pytest.raises(InvalidQuery, match="limit"):
+                store.find_matches(MatchQuery(limit=bad))
+        for cursor in ("nonsense", "abc/def", "1.5/"):
+            with pytest.raises(InvalidQuery, match="cursor"):
+                store.find_matches(MatchQuery(cursor=cursor))
+
+    def test_update_info_merges_and_reindexes(self, store: Store) -> None:
+        self.lobby(store)
+        entry = store.update_info("a", {"seat_players": ["p3", None], "open_seats": 1})
+        assert entry.info == {"game": "tictactoe", "seat_players": ["p3", None], "open_seats": 1}
+        assert self.found(store, player="p3") == ["a"]
+        store.update_info("a", {"open_seats": None, "seat_players": ["p3", "p4"]})
+        assert self.found(store, open_seats=True) == []
+        assert self.found(store, player="p4") == ["a"]
+        assert "open_seats" not in store.stream_info("a").info  # type: ignore[union-attr]
+        assert store.version("a") == 1  # the events are untouched
+        with pytest.raises(UnknownMatch):
+            store.update_info("nope", {"x": 1})
+
+    def test_append_merges_info_into_an_existing_stream(self, store: Store) -> None:
+        self.lobby(store)
+        entry = store.stream_info("c")
+        assert entry is not None and entry.info["finished"] is True
+        assert entry.info["game"] == "river-of-gold"
+
+    def test_delete_stream_keeps_positions_taken(self, store: Store) -> None:
+        store.append("a", 0, marks(2))
+        store.append("b", 0, marks(2), info={"game": "tictactoe", "seat_players": ["p"]})
+        store.append("a", 2, marks(1))
+        store.save_snapshot(Snapshot("b", 2, "k", b"s"))
+        assert store.delete_stream("b") is True
+        assert store.delete_stream("b") is False
+        assert store.version("b") == 0 and store.read("b") == [] and store.stream_info("b") is None
+        assert store.load_snapshot("b") is None
+        assert self.found(store, player="p") == []
+        assert [(r.stream, r.position) for r in store.read_all()] == [("a", 1), ("a", 2), ("a", 5)]
+        assert store.deleted_positions() == [(3, 4)]
+        assert store.check() == []
+        store.append("c", 0, marks(1))
+        assert store.read("c")[0].position == 6  # never a deleted one again
+        store.append("b", 0, marks(1))  # the id is free again
+        assert store.version("b") == 1
+
+    def test_delete_the_newest_stream_keeps_its_positions(self, store: Store) -> None:
+        store.append("a", 0, marks(1))
+        store.append("b", 0, marks(2))
+        store.delete_stream("b")
+        store.append("c", 0, marks(1))
+        assert [r.position for r in store.read_all()] == [1, 4]
+        assert store.check() == []
+
+    def test_players(self, store: Store) -> None:
+        alice = PlayerRecord("p1", b"d" * 32, "Alice", 1.0)
+        store.save_player(alice)
+        assert store.player("p1") == alice
+        assert store.player_by_digest(b"d" * 32) == alice
+        assert store.player("p2") is None and store.player_by_digest(b"x" * 32) is None
+        erased = PlayerRecord("p1", b"d" * 32, None, 1.0)
+        store.save_player(erased)
+        assert store.player("p1") == erased
+        with pytest.raises(Exception, match="token"):
+            store.save_player(PlayerRecord("p2", b"d" * 32, "Mallory", 2.0))
+        assert store.player("p2") is None
+
+    def test_unencodable_event_is_refused_and_nothing_stored(self, store: Store) -> None:
+        bad = MarkPlaced(seat=0, cell=object())  # type: ignore[arg-type]
+        with pytest.raises(Exception, match="encode"):
+            store.append("a", 0, [MarkPlaced(seat=0, cell=1), bad])
+        assert store.version("a") == 0 and store.read_all() == []
+
+    def test_closed_store_refuses(self, store: Store) -> None:
+        store.close()
+        with pytest.raises(StoreClosed):
+            store.append("a", 0, marks(1))
+
+    def test_many_writers_at_once(self, store: Store) -> None:
+        errors: list[BaseException] = []
+
+        def writer(name: str) -> None:
+            try:
+                for i in range(20):
+                    store.append(name, i * 2, marks(2))
+            except BaseException as exc:  # noqa: BLE001
+                errors.append(exc)
+
+        threads = [threading.Thread(target=writer, args=(f"s{i}",)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors
+        everything = store.read_all()
+        assert [r.position for r in everything] == list(range(1, 8 * 40 + 1))
+        for i in range(8):
+            assert [r.seq for r in store.read(f"s{i}")] == list(range(1, 41))
+
+    def test_racing_writers_on_one_stream_never_both_win(self, store: Store) -> None:
+        store.append("a", 0, marks(1))
+        outcomes: list[str] = []
+
+        def writer() -> None:
+            try:
+                store.append("a", 1, marks(1))
+                outcomes.append("ok")
+            except ConcurrencyError:
+                outcomes.append("conflict")
+
+        threads = [threading.Thread(target=writer) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(outcomes) == ["conflict"] * 5 + ["ok"]
+        assert store.version("a") == 2
