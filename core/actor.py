@@ -18,16 +18,18 @@ import anyio.abc
 import msgspec
 import structlog
 
+from . import clock as clocks
 from . import engine
 from .errors import (
     CommandIdConflict,
     ConcurrencyError,
     CorruptRecord,
     GamehallError,
+    IllegalCommand,
     MatchFailed,
     StoreClosed,
 )
-from .events import Command, Event, Meta, Recorded
+from .events import Clock, Command, Event, Meta, Recorded, TakenBack
 from .journal import FuturePending, Pending, new_pending
 from .registry import Ruleset
 from .rules import Context
@@ -69,6 +71,7 @@ class Loaded(msgspec.Struct):
     state: Any
     version: int
     commands: dict[str, tuple[int, int]]
+    clock: Clock | None = None
 
 
 class Actor:
@@ -83,6 +86,8 @@ class Actor:
         self.state = loaded.state
         self.version = loaded.version
         self.commands = loaded.commands
+        self.clock = loaded.clock
+        self.finished = self.ruleset.rules.outcome(self.state) is not None
         self._versions_recorded = False
         self.busy = False
         self.committing = False
@@ -142,6 +147,11 @@ class Actor:
         """Tell whether the actor has a command queued, being decided or being committed."""
         return self.busy or self.committing or self.queued > 0
 
+    @property
+    def timed(self) -> bool:
+        """Tell whether a seat's clock runs (such an actor is never stopped for idling)."""
+        return self.clock is not None and bool(self.clock.running)
+
     def touch(self) -> None:
         """Mark the actor as used now (idle actors are stopped after a while)."""
         self.touched = time.monotonic()
@@ -191,8 +201,9 @@ class Actor:
         before the first refusal is given, the actor checks the store (unless ``current``)
         and, if it is behind, catches up and decides the whole batch again.
         """
-        state, version = self.state, self.version
+        state, version, clock = self.state, self.version, self.clock
         accepted: list[tuple[SendCommand, Sequence[Event]]] = []
+        clocked: list[Clock | None] = []
         in_batch: dict[str, SendCommand] = {}
         for message in batch:
             cid = message.command_id
@@ -218,19 +229,24 @@ class Actor:
             except Exception as exc:
                 self.log.exception("rules error", seq=version, command=repr(message.command))
                 message.reply.fail(MatchFailed(f"the rules failed on this command: {exc!r}"))
-                self._submit(accepted, state, version, rebuild=True)
+                self._submit(accepted, state, version, clocked, rebuild=True)
                 return
             accepted.append((message, events))
+            if clock is not None:
+                running = self.ruleset.rules.awaiting(state)
+                clock = clocks.advance(clock, self.hall.now(), message.seat, running)
+            clocked.append(clock)
             version += len(events)
             if cid is not None:
                 in_batch[cid] = message
-        self._submit(accepted, state, version)
+        self._submit(accepted, state, version, clocked)
 
     def _submit(
         self,
         accepted: Sequence[tuple[SendCommand, Sequence[Event]]],
         state: Any,
         version: int,
+        clocked: Sequence[Clock | None] = (),
         rebuild: bool = False,
     ) -> None:
         # The journal calls ``done`` right after the commit, in its own task: the answer reaches
@@ -242,16 +258,25 @@ class Actor:
         events: list[Event] = []
         metas: list[Meta] = []
         versions = None if self._versions_recorded else self.ruleset.versions
-        for message, batch in accepted:
+        for (message, batch), clock in zip(accepted, clocked or [None] * len(accepted), strict=True):
             events.extend(batch)
             metas.append(Meta(message.command_id, message.seat, message.command, versions))
             metas.extend([Meta(message.command_id, message.seat)] * (len(batch) - 1))
+            if clock is not None:
+                metas[-1] = msgspec.structs.replace(metas[-1], clock=clock)
             versions = None
+        info = None
+        if not self.finished and self.ruleset.rules.outcome(state) is not None:
+            info = {"finished": True}  # the lobby learns it in the same commit
+        last_clock = clocked[-1] if clocked else self.clock
         self.committing = True
 
         def done(result: list[Recorded] | GamehallError) -> None:
             again: list[SendCommand] = []
             try:
+                if not isinstance(result, GamehallError):
+                    self.clock = last_clock
+                    self.finished = self.finished or info is not None
                 again = self._committed(accepted, state, version, result)
                 if rebuild:
                     self.rebuild()
@@ -264,7 +289,8 @@ class Actor:
                     if waiter is not None:
                         waiter.resolve(None)
 
-        self.hall.journal.submit(AppendRequest(self.match, self.version, events, metas), done)
+        request = AppendRequest(self.match, self.version, events, metas, info)
+        self.hall.journal.submit(request, done)
 
     def _committed(
         self,
@@ -349,6 +375,9 @@ class Actor:
             return False
         if not records:
             return True
+        if any(type(r.event) is TakenBack for r in records):  # it voids what came before
+            self.rebuild()
+            return self.hall.kept(self)
         try:
             self.state = engine.fold(self.ruleset, self.state, (r.event for r in records))
         except Exception:  # noqa: BLE001 - rules that fail on stored events: rebuild whole
@@ -356,6 +385,8 @@ class Actor:
             self.rebuild()
             return self.hall.kept(self)
         self.version = records[-1].seq
+        self.clock = clocks.last_clock(records) or self.clock
+        self.finished = self.ruleset.rules.outcome(self.state) is not None
         self.hall.metrics.caught_up += len(records)
         self.commands.update(batch_command_ids(records))
         self.hall.hub.publish(self.match, records)
@@ -397,6 +428,48 @@ class Actor:
         shown = engine.redact_records(self.ruleset, records, message.seat)
         message.reply.resolve(Ack(self.match, low, high, shown, duplicate=True))
 
+    async def record(
+        self, expected: int, events: Sequence[Event], metas: Sequence[Meta], state: Any
+    ) -> list[Recorded]:
+        """Store a batch the hall decided (a take-back) once nothing else is under way.
+
+        Refuse it if the match has moved past ``expected``; the actor decides nothing while
+        it is being committed, then takes ``state`` as the match's state.
+        """
+        while self.busy or self.committing or self.queued:
+            await anyio.sleep(0.001)
+        if self.version != expected:
+            raise MatchMoved("the match moved on: ask again")
+        pending = new_pending()
+        clock = next((m.clock for m in reversed(metas) if m.clock is not None), self.clock)
+        self.committing = True
+
+        def done(result: list[Recorded] | GamehallError) -> None:
+            try:
+                if isinstance(result, GamehallError):
+                    pending.fail(result)
+                    self.rebuild()
+                    return
+                previous = self.version
+                self.state, self.version, self.clock = state, result[-1].seq, clock
+                self.finished = self.ruleset.rules.outcome(state) is not None
+                for record in result:
+                    if record.meta.command_id is not None:
+                        self.commands[record.meta.command_id] = (result[0].seq, result[-1].seq)
+                pending.resolve(result)
+                self.hall.hub.publish(self.match, result)
+                self._maybe_snapshot(previous)
+                self.hall.bots.wake(self.match)
+            finally:
+                self.committing = False
+                waiter, self._waiter = self._waiter, None
+                if waiter is not None:
+                    waiter.resolve(None)
+
+        self.hall.journal.submit(AppendRequest(self.match, expected, events, metas), done)
+        records: list[Recorded] = await pending.wait()
+        return records
+
     def _maybe_snapshot(self, previous: int) -> None:
         every = self.hall.snapshot_every
         if every and self.version // every > previous // every:
@@ -414,6 +487,8 @@ class Actor:
             return
         before = self.version
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
+        self.clock = loaded.clock
+        self.finished = self.ruleset.rules.outcome(self.state) is not None
         self._versions_recorded = False
         self.log.info("rebuilt from the store", seq=self.version)
         if self.version > before:  # stored meanwhile (another node, a commit that was lost)
@@ -421,6 +496,12 @@ class Actor:
                 self.hall.hub.publish(self.match, self.hall.store.read(self.match, before))
             except Exception:  # noqa: BLE001, S110 - watchers then read the gap themselves
                 pass
+
+
+class MatchMoved(IllegalCommand):
+    """A batch the hall decided on a version the match has left."""
+
+    code = "match_moved"
 
 
 def _conflict(
@@ -508,11 +589,18 @@ class Supervisor:
         now = time.monotonic()
         stopped = 0
         for actor in list(self._actors.values()):
-            if not actor.working and actor.idle_since(now) >= idle_for:
+            if not actor.working and not actor.timed and actor.idle_since(now) >= idle_for:
                 self._remove(actor)
                 actor.stop()
                 stopped += 1
         return stopped
+
+    def all(self) -> list[Actor]:
+        """Return the running actors."""
+        return list(self._actors.values())
+
+    def __contains__(self, match: object) -> bool:
+        return match in self._actors
 
     async def stop_all(self) -> None:
         """Close every mailbox and wait until every actor has finished."""

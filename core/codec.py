@@ -13,7 +13,7 @@ from typing import Any, Union
 import msgspec
 
 from .errors import CorruptRecord, InvalidCommand, PluginError, UnknownEventType
-from .events import Command, Event, Meta, Recorded, tag_of
+from .events import Clock, Command, Event, Meta, Recorded, tag_of
 
 Upcast = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -77,7 +77,18 @@ class Codec:
         self._json_command = msgspec.json.Decoder(self.commands)
         self._json_event = msgspec.json.Decoder(self.events)
         commands: Any = self.commands
-        meta_shape: Any = tuple[str | None, int | None, commands | None, dict[str, str] | None]
+        # The fifth element (the clock of a timed match) is written only where it is set.
+        meta_shape: Any = msgspec.defstruct(
+            "MetaRow",
+            [
+                ("command_id", str | None),
+                ("seat", int | None),
+                ("command", commands | None),
+                ("versions", dict[str, str] | None),
+                ("clock", Clock | None, None),
+            ],
+            array_like=True,
+        )
         self._meta_decoder = msgspec.msgpack.Decoder(meta_shape)
         self._json_record = msgspec.json.Decoder(_JsonRecord)
 
@@ -135,12 +146,16 @@ class Codec:
 
     def encode_meta(self, meta: Meta) -> bytes:
         """Return the MessagePack of an envelope's metadata as a compact array."""
-        return self._msgpack.encode((meta.command_id, meta.seat, meta.command, meta.versions))
+        if meta.clock is None:
+            return self._msgpack.encode((meta.command_id, meta.seat, meta.command, meta.versions))
+        return self._msgpack.encode(
+            (meta.command_id, meta.seat, meta.command, meta.versions, meta.clock)
+        )
 
     def decode_meta(self, data: bytes, stream: str, seq: int) -> Meta:
         """Decode metadata written by :meth:`encode_meta`."""
         try:
-            command_id, seat, command, versions = self._meta_decoder.decode(data)
+            row = self._meta_decoder.decode(data)
         except msgspec.ValidationError as exc:
             tag = _command_tag(data)
             if tag is not None and tag not in self.command_types:
@@ -148,7 +163,7 @@ class Codec:
             raise CorruptRecord(stream, seq, f"metadata: {exc}") from None
         except msgspec.DecodeError as exc:
             raise CorruptRecord(stream, seq, f"metadata: {exc}") from None
-        return Meta(command_id, seat, command, versions)
+        return Meta(row.command_id, row.seat, row.command, row.versions, row.clock)
 
     # -- commands ---------------------------------------------------------------------------
 

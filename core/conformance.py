@@ -36,7 +36,7 @@ from .bots import RandomBot, can_sample
 from .errors import GamehallError, IllegalCommand, InvalidCommand
 from .events import Command, Event, MatchStarted, Recorded
 from .registry import Registry, Ruleset
-from .rules import Context
+from .rules import Context, LazyRandom
 from .table import Table
 
 
@@ -208,13 +208,19 @@ class _Checker:
             self.seen[command] = None
             if self.codec.command_from_json(self.codec.to_json(command)) != command:
                 raise self.fail(f"command {command!r} does not round-trip through JSON")
-            ctx = Context(seat, self.table.seq + 1, self.seed or 0)
+            ctx = _Watched(seat, self.table.seq + 1, self.seed or 0)
             try:
-                engine.decide(self.ruleset, state, seat, command, ctx)
+                events, _ = engine.decide(self.ruleset, state, seat, command, ctx)
             except GamehallError as exc:
                 raise self.fail(
                     f"legal command {command!r} of seat {seat} refused: {exc}"
                 ) from None
+            if ctx.drew and not any(self.rules.reveals(e) for e in events):
+                # Undo would let the seat draw again: the game must name the event that shows it.
+                raise self.fail(
+                    f"{command!r} of seat {seat} drew from the generator, but Rules.reveals "
+                    f"names none of its events {[type(e).__name__ for e in events]}"
+                )
 
     def refuse_samples(
         self, seat: int, legal: Sequence[Command], rng: random.Random, k: int
@@ -376,6 +382,24 @@ def _first_difference(expected: Any, got: Any, path: str = "view") -> str:
 @functools.lru_cache(maxsize=65536)
 def _as_json(token: str) -> bytes:
     return msgspec.json.encode(token)[1:-1]
+
+
+class _Watched(Context):
+    """A context that tells whether ``decide`` drew from the generator (not only asked for it)."""
+
+    __slots__ = ()
+
+    @property
+    def rng(self) -> random.Random:
+        """Return the generator, seeded only when first drawn from (the same numbers)."""
+        if self._rng is None:
+            self._rng = LazyRandom(self._seed, self.seq)
+        return self._rng
+
+    @property
+    def drew(self) -> bool:
+        """Tell whether anything was drawn."""
+        return self._rng is not None and bool(object.__getattribute__(self._rng, "_seeded"))
 
 
 def shown_among(hidden: set[str], data: bytes) -> set[str]:

@@ -6,7 +6,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .errors import IllegalCommand, InvalidCommand, MatchOver, NotAwaited
-from .events import Command, Event, MatchStarted, Meta, Recorded, redact_started, tag_of
+from .events import (
+    Command,
+    Event,
+    MatchStarted,
+    Meta,
+    Recorded,
+    TakenBack,
+    redact_started,
+    tag_of,
+)
 from .registry import Ruleset
 from .rules import Context, LazyRandom
 
@@ -75,6 +84,27 @@ def fold(ruleset: Ruleset, state: Any, events: Iterable[Event]) -> Any:
     return state
 
 
+def live(events: Sequence[Event], first_seq: int) -> list[Event]:
+    """Return the events a fold applies: without those a later ``TakenBack`` voids, nor it.
+
+    ``first_seq`` is the seq of ``events[0]``. Events before the list cannot be voided by it
+    (a caller that folds a tail checks :func:`voids_before` first).
+    """
+    void: set[int] = set()
+    for index, event in enumerate(events):
+        if type(event) is TakenBack:
+            void.update(range(event.first, event.last + 1))
+            void.add(first_seq + index)
+    if not void:
+        return list(events)
+    return [e for i, e in enumerate(events) if first_seq + i not in void]
+
+
+def voids_before(events: Sequence[Event], seq: int) -> bool:
+    """Tell whether a ``TakenBack`` among ``events`` voids an event at or before ``seq``."""
+    return any(type(e) is TakenBack and e.first <= seq for e in events)
+
+
 def redact_record(ruleset: Ruleset, record: Recorded, seat: int | None) -> Recorded | None:
     """Return a record as ``seat`` may see it (``None`` is a spectator), or ``None``.
 
@@ -84,13 +114,15 @@ def redact_record(ruleset: Ruleset, record: Recorded, seat: int | None) -> Recor
     event = record.event
     if isinstance(event, MatchStarted):
         shown: Event | None = redact_started(event)
+    elif type(event) is TakenBack:
+        shown = event  # public: every seat's view goes back
     else:
         shown = ruleset.rules.redact(event, seat)
     if shown is None:
         return None
     meta = record.meta
     if seat is None or meta.seat != seat:
-        meta = Meta(seat=meta.seat, versions=meta.versions)
+        meta = Meta(seat=meta.seat, versions=meta.versions, clock=meta.clock)
     if shown is event and meta is record.meta:
         return record
     return Recorded(record.stream, record.seq, record.position, record.time, shown, meta)

@@ -78,6 +78,18 @@ class UnknownMatch(GamehallError):
         self.match = match
 
 
+class UnknownPlayer(GamehallError):
+    """A player token or id that the store does not know."""
+
+    code = "unknown_player"
+
+
+class InvalidQuery(GamehallError):
+    """A listing asked with a filter, cursor or limit that cannot be used."""
+
+    code = "invalid_query"
+
+
 class ConcurrencyError(GamehallError):
     """An append whose expected version is not the stream's version (someone wrote first)."""
 

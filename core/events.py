@@ -79,7 +79,51 @@ class MatchStarted(Event, frozen=True, tag="gamehall.MatchStarted"):
     data: dict[str, dict[str, str]] = {}
 
 
-CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted,)
+class TakeBack(Command, frozen=True, tag="gamehall.TakeBack"):
+    """A seat's last command, and every batch after it, taken back by consent.
+
+    Never sent by a seat: the hall records it once the seats concerned agreed
+    (``Hall.request_undo``), with ``first`` the seq where the taken-back batches begin.
+    """
+
+    first: int
+    agreed: tuple[int, ...] = ()
+
+
+class TakenBack(Event, frozen=True, tag="gamehall.TakenBack"):
+    """The events ``first`` to ``last`` are void: the match goes on from the state before them.
+
+    The log keeps them (it is append-only); every fold skips them (``engine.live``), so replay,
+    verify and a restarted actor agree with the match that went on.
+    """
+
+    first: int
+    last: int
+    seat: int
+    agreed: tuple[int, ...] = ()
+
+
+CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted, TakenBack)
+CORE_COMMANDS: tuple[type[Command], ...] = (TakeBack,)
+
+
+class Clock(msgspec.Struct, frozen=True, gc=False):
+    """A timed match's clocks after a batch, recorded on the batch's last event.
+
+    ``mode`` is ``move`` (``seconds`` for each move) or ``match`` (``seconds`` for the whole
+    match, plus ``increment`` after each of the seat's moves: Fischer). ``at`` is when the
+    batch was decided, by the clock of the hall that holds the match; ``remaining`` is each
+    seat's time left then, and ``running`` the seats whose time runs from ``at`` on (the
+    awaited ones). Each record follows from the one before, the batch's ``at`` and the seats
+    the match awaited, so a replay computes the same clocks (``gamehall.core.clock``).
+    """
+
+    mode: str
+    seconds: float
+    increment: float
+    at: float
+    remaining: tuple[float, ...]
+    running: tuple[int, ...]
 
 
 # Envelopes hold data only and never take part in a reference cycle, so the garbage collector
@@ -95,6 +139,7 @@ class Meta(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     seat: int | None = None
     command: Command | None = None
     versions: dict[str, str] | None = None
+    clock: Clock | None = None
 
 
 NO_META = Meta()

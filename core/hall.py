@@ -9,6 +9,7 @@ views, histories, live streams, acknowledgements — is redacted for the asking 
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self
@@ -18,12 +19,18 @@ import msgspec
 import structlog
 from anyio.abc import TaskGroup
 
+from . import clock as clocks
 from . import engine, limits
 from .actor import Ack, Actor, Loaded, SendCommand, Supervisor
 from .bots.driver import BotDriver, from_info, seat_bots, stored
-from .bots.spec import BotSpec
+from .bots.spec import BotSpec, make_bot
+from .clock import ClockSpec, ClockView
+from .lobby import Lobby, seat_info
+from .undo import UndoStatus, Undos, check_policy, state_after
 from .errors import (
     CorruptRecord,
+    GamehallError,
+    IllegalCommand,
     InvalidCommand,
     InvalidOptions,
     MatchQuarantined,
@@ -37,7 +44,7 @@ from .nodes import Follower, Metrics
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
-from .store.base import AppendRequest, Snapshot, Store
+from .store.base import AppendRequest, MatchQuery, Snapshot, Store
 from .words import Narrated, Narrator
 
 log = structlog.get_logger("gamehall.hall")
@@ -53,6 +60,8 @@ class SeatView(msgspec.Struct, frozen=True):
     awaiting: dict[int, Decision]
     legal: list[Command]
     outcome: Outcome | None
+    names: list[str | None] = []
+    clock: ClockView | None = None
 
 
 class Turn(msgspec.Struct, frozen=True):
@@ -97,8 +106,20 @@ class Hall:
         idle_seconds: float = 300.0,
         mailbox_size: int = 1024,
         watch_buffer: int = 256,
+        clock: Callable[[], float] = time.time,
+        clock_guard: Callable[[str], bool] | None = None,
+        clock_poll: float = 1.0,
     ) -> None:
+        """``clock`` is what turn clocks read (tests give a fake one); ``clock_guard`` says
+        whether this hall may fire a match's expired clock (on several nodes: whether it holds
+        the match's lease); without one, the hall holding the actor fires it, or on a shared
+        store the node holding the match's lease. ``clock_poll`` is the longest real time
+        between two looks at the clocks."""
         self.store = store
+        self.now = clock
+        if clock_guard is None and store.shared:
+            clock_guard = store.try_lease  # one node fires a match's clock, as for its bots
+        self.clock_guard = clock_guard
         self.registry = registry or default_registry()
         self.snapshot_every = snapshot_every
         self.idle_seconds = idle_seconds
@@ -110,20 +131,27 @@ class Hall:
         self._tg: TaskGroup | None = None
         self._closed = False
         self._reaper: anyio.CancelScope | None = None
+        self._clock_scope: anyio.CancelScope | None = None
         self.bots = BotDriver(self)
         self.metrics = Metrics()
         self.follower = Follower(self) if store.shared else None
+        self.lobby = Lobby(self)
+        self.undos = Undos(self)
+        self.clock_poll = clock_poll
 
     # -- lifecycle --------------------------------------------------------------------------
 
     async def __aenter__(self) -> Self:
         self._reaper = anyio.CancelScope()
+        self._clock_scope = anyio.CancelScope()
         self.journal.open()
         self._tg = await anyio.create_task_group().__aenter__()
         self._tg.start_soon(self.journal.run)
         self._tg.start_soon(self._passivate_idle)
         if self.follower is not None:
             await self._tg.start(self.follower.run)
+        self._tg.start_soon(self._watch_clocks)
+        self._tg.start_soon(self.resume_clocks)
         return self
 
     async def __aexit__(
@@ -155,6 +183,8 @@ class Hall:
             self._reaper.cancel()
         if self.follower is not None:
             self.follower.stop()
+        if self._clock_scope is not None:
+            self._clock_scope.cancel()
         await self.actors.stop_all()
         await self.journal.close()
         self.hub.close()
@@ -189,6 +219,10 @@ class Hall:
         info: Mapping[str, Any] | None = None,
         bots: Mapping[int, str | BotSpec] | None = None,
         bot_seed: int | None = None,
+        clock: ClockSpec | Mapping[str, Any] | str | None = None,
+        seat_players: Mapping[int, str] | None = None,
+        open_seats: Sequence[int] = (),
+        undo: str = "consent",
     ) -> str:
         """Start a match and return its id once its first events are durable.
 
@@ -197,21 +231,46 @@ class Hall:
         ``bots`` names the seats the engine plays, each with its bot (``{1: "mcts:2000"}``,
         see :func:`gamehall.core.bots.parse_bot`); they are kept in ``info``, each with a seed
         drawn afresh or derived from ``bot_seed`` (never the match seed itself).
+        ``clock`` makes the match timed (``move:30``, ``match:300+5``, see
+        :mod:`gamehall.core.clock`); ``seat_players`` seats players by id, and ``open_seats``
+        are the seats left for players to take from the lobby. ``undo`` is ``consent`` (a
+        take-back needs the seats concerned to agree), ``free`` or ``off`` (see
+        :mod:`gamehall.core.undo`).
         """
         self._check_open()
         if match_id is not None:
             limits.check_match_id(match_id)
         limits.check_seed(seed)
         _check_unique(expansions)
+        spec = clocks.parse_clock(clock)
+        check_policy(undo)
         ruleset = self.registry.ruleset(game, expansions)
         started = ruleset.started(players, options, expansion_options, seed)
         seats = seat_bots(ruleset, started.players, bots or {}, bot_seed)
-        extra = {**(info or {}), "bots": stored(seats)} if seats else info
+        for seat, player in (seat_players or {}).items():
+            if not 0 <= seat < started.players:
+                raise InvalidOptions(f"seat {seat} does not exist: seats are 0 to {started.players - 1}")
+            self.lobby.player(player)
+        extra = {
+            **(info or {}),
+            **({"bots": stored(seats)} if seats else {}),
+            **seat_info(started.players, seat_players, [s for s in open_seats if s not in seats]),
+            "finished": False,
+            **({"clock": str(spec)} if spec else {}),
+            **({"undo": undo} if undo != "consent" else {}),
+        }
         state, events = engine.begin(ruleset, started)
         match = match_id or new_match_id()
         metas = [Meta(versions=ruleset.versions), *[NO_META] * (len(events) - 1)]
+        started_clock = None
+        if spec is not None:
+            running = ruleset.rules.awaiting(state)
+            started_clock = clocks.start(spec, started.players, self.now(), running)
+            metas[-1] = msgspec.structs.replace(metas[-1], clock=started_clock)
         await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, extra)))
-        loaded = Loaded(ruleset, started.seed or 0, started.players, state, len(events), {})
+        loaded = Loaded(
+            ruleset, started.seed or 0, started.players, state, len(events), {}, started_clock
+        )
         self._start_actor(match, loaded)
         self.bots.attach(match, seats)
         return match
@@ -264,7 +323,13 @@ class Hall:
             dict(rules.awaiting(state)),
             legal,
             rules.outcome(state),
+            self.lobby.names(match),
+            clocks.view(actor.clock, self.now()),
         )
+
+    def clock(self, match: str) -> ClockView | None:
+        """Return a match's clocks now (``None`` for a match without a time control)."""
+        return clocks.view(self._actor(match).clock, self.now())
 
     def turn(self, match: str, seat: int | None) -> Turn:
         """Return whose move it is, as ``seat`` may know it."""
@@ -289,7 +354,12 @@ class Hall:
     def render(self, match: str, seat: int | None) -> str:
         """Return a seat's board as text."""
         actor = self._actor(match)
-        return actor.ruleset.render(actor.ruleset.rules.view(actor.state, seat), seat)
+        board = actor.ruleset.render(actor.ruleset.rules.view(actor.state, seat), seat)
+        names = self.lobby.names(match)
+        if not any(names):
+            return board
+        told = ", ".join(f"seat {s}: {n}" for s, n in enumerate(names) if n)
+        return f"Players: {told}\n{board}"
 
     def state(self, match: str) -> Any:
         """Return the whole state of a match: for operators and replay tools, never for seats."""
@@ -530,6 +600,174 @@ class Hall:
         """
         return self.actors.passivate(idle_for)
 
+    # -- turn clocks ------------------------------------------------------------------------
+
+    async def fire_expired(self, now: float | None = None) -> int:
+        """Send the fallback command of every seat of an active match whose time ran out.
+
+        The one place an expiry is fired: by the hall holding the match's actor, and only
+        where ``clock_guard`` allows it (a lease). Each fallback is an ordinary command with
+        the id ``clock-SEAT-SEQ``, so a repeat is answered with the first answer. Return how
+        many commands were sent.
+        """
+        now = self.now() if now is None else now
+        fired = 0
+        for actor in self.actors.all():
+            if actor.clock is None or not actor.clock.running:
+                continue
+            if self.clock_guard is not None and not self.clock_guard(actor.match):
+                continue
+            for seat in clocks.expired(actor.clock, now):
+                if await self._time_out(actor.match, seat, actor.version):
+                    fired += 1
+                    break  # the match moved: look at its new clock on the next round
+        return fired
+
+    async def _time_out(self, match: str, seat: int, version: int) -> bool:
+        actor = self._actor(match)
+        if actor.version != version or actor.busy or actor.committing or actor.queued:
+            return False  # a command is on its way: its clock decides
+        rules, state = actor.ruleset.rules, actor.state
+        legal = list(rules.legal(state, seat))
+        if not legal:
+            return False
+        command = rules.timeout(state, seat)
+        if command is None or command not in legal:
+            view = rules.view(state, seat)
+            bot = make_bot("random", actor.ruleset, f"clock:{match}:{seat}:{version}")
+            command = bot.choose(seat, legal, lambda: view)
+        try:
+            await self.send(match, seat, command, f"clock-{seat}-{version}")
+        except IllegalCommand as exc:
+            log.warning("clock fallback refused", match=match, seat=seat, error=str(exc))
+            return False
+        return True
+
+    async def resume_clocks(self) -> int:
+        """Activate every running timed match of the store, so that its clock is kept (a
+        restarted hall does this at start); return how many were activated."""
+        activated, cursor = 0, None
+        while not self._closed:
+            try:
+                page = self.store.find_matches(MatchQuery(finished=False, cursor=cursor, limit=200))
+            except GamehallError as exc:  # the store fails now: the matches activate on use
+                log.warning("timed matches not resumed", error=str(exc))
+                break
+            for entry in page.matches:
+                if entry.info.get("clock") and entry.stream not in self.actors:
+                    try:
+                        self._actor(entry.stream)
+                    except GamehallError as exc:
+                        log.warning("timed match not resumed", match=entry.stream, error=str(exc))
+                        continue
+                    activated += 1
+            cursor = page.next
+            if cursor is None:
+                break
+            await anyio.sleep(0)
+        return activated
+
+    async def _watch_clocks(self) -> None:
+        # Real time between looks; what is due is decided by the injected clock alone.
+        assert self._clock_scope is not None
+        with self._clock_scope:
+            while not self._closed:
+                await anyio.sleep(self._clock_wait())
+                try:
+                    await self.fire_expired()
+                except GamehallError as exc:
+                    log.warning("clock fallback failed", error=str(exc))
+
+    def _clock_wait(self) -> float:
+        deadlines = [
+            d for a in self.actors.all()
+            if a.clock is not None and (d := clocks.next_deadline(a.clock)) is not None
+        ]  # fmt: skip
+        if not deadlines:
+            return self.clock_poll
+        return min(max(min(deadlines) - self.now(), 0.01), self.clock_poll)
+
+    # -- take-backs --------------------------------------------------------------------------
+
+    async def request_undo(self, match: str, seat: int) -> UndoStatus:
+        """Ask to take back a seat's last command (see :mod:`gamehall.core.undo`)."""
+        self._check_open()
+        self._check_seat(match, seat)
+        return await self.undos.request(match, seat)
+
+    async def answer_undo(self, match: str, seat: int, agree: bool) -> UndoStatus:
+        """Agree to, or decline, the take-back waiting in a match."""
+        self._check_open()
+        self._check_seat(match, seat)
+        return await self.undos.answer(match, seat, agree)
+
+    def undo_status(self, match: str) -> UndoStatus | None:
+        """Return the take-back waiting for answers in a match, if any."""
+        return self.undos.status(match)
+
+    async def record_take_back(self, match: str, last: int, event: Any, meta: Meta) -> None:
+        """Record a take-back the seats agreed to, voiding the events up to ``last``."""
+        actor = self._actor(match)
+        records = self.read(match)
+        if records[-1].seq != last:
+            from .undo import UndoRefused
+
+            raise UndoRefused("the match moved on since the take-back was asked")
+        state = state_after(actor.ruleset, records, event)
+        if actor.clock is not None:
+            before = clocks.last_clock([r for r in records if r.seq < event.first])
+            if before is not None:
+                running = actor.ruleset.rules.awaiting(state)
+                restored = msgspec.structs.replace(before, at=self.now(), running=tuple(sorted(running)))
+                meta = msgspec.structs.replace(meta, clock=restored)
+        await actor.record(last, [event], [meta], state)
+
+    def _check_seat(self, match: str, seat: int) -> None:
+        players = self._actor(match).players
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise InvalidCommand(f"seat {seat!r} does not exist: seats are 0 to {players - 1}")
+
+    # -- the lobby ---------------------------------------------------------------------------
+
+    def forget_match(self, match: str) -> None:
+        """Stop a match's actor and bots (before it is deleted)."""
+        self.actors.stop(match)
+        self.bots.seats.pop(match, None)
+
+    async def rematch(self, match: str, *, seed: int | None = None) -> str:
+        """Start a new match of a finished one: same game, options, clock and players, the
+        seats rotated by one; the two are linked in the lobby. Seats that no player and no
+        bot held are open in the new match. Return the new id (the same one when asked again)."""
+        entry = self.lobby.entry(match)
+        if self.view(match, None).outcome is None:
+            raise InvalidOptions(f"match {match!r} is not over: a rematch follows a finished match")
+        if entry.rematch is not None:
+            return entry.rematch
+        started = self._started(match)
+        n = started.players
+        info = self.store.stream_info(match)
+        assert info is not None
+        holders = self.lobby.holders(match)
+        seat_players = {(s + 1) % n: p for s, p in enumerate(holders) if p is not None}
+        bots = {(s + 1) % n: b for s, b in self.info(match).bots.items()}
+        # A seat no player and no bot held (a script's token) is open in the rematch.
+        free = [s for s in range(n) if s not in seat_players and s not in bots]
+        new = await self.create(
+            started.game,
+            n,
+            expansions=[e.id for e in started.expansions],
+            options=started.options,
+            expansion_options={e.id: e.options for e in started.expansions},
+            seed=seed,
+            bots=bots,
+            clock=info.info.get("clock"),
+            seat_players=seat_players,
+            open_seats=free,
+            info={"rematch_of": match},
+        )
+        await self.lobby.link_rematch(match, new)
+        return new
+
     def _started(self, match: str) -> MatchStarted:
         head = self.read(match, 0, 1)
         if not head or not isinstance(head[0].event, MatchStarted):
@@ -550,12 +788,20 @@ class Hall:
             state = self._from_snapshot(snapshot, ruleset) if snapshot else None
             if state is not None:
                 after = snapshot.seq  # type: ignore[union-attr]
-                events = events[after - 1 :]
+                if engine.voids_before(events[after - 1 :], after):
+                    state, after = None, 1  # a take-back reaches into the snapshot
+                else:
+                    events = events[after - 1 :]
         if state is None:
             state = engine.initial_state(ruleset, started)
-        state = engine.fold(ruleset, state, events)
         version = after + len(events)
-        return Loaded(ruleset, started.seed or 0, started.players, state, version, stored.commands)
+        state = engine.fold(ruleset, state, engine.live(events, after + 1))
+        clock = None
+        entry = self.store.stream_info(match)
+        if entry is not None and entry.info.get("clock"):
+            clock = clocks.last_clock(self.store.read(match, max(0, version - 1)))
+        seed = started.seed or 0
+        return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock)
 
     def _from_snapshot(self, snapshot: Snapshot, ruleset: Ruleset) -> Any:
         if snapshot.key != self.snapshot_key(ruleset):

@@ -16,8 +16,8 @@ from .codec import Codec
 from .events import MatchStarted, Recorded
 
 FORMAT = "gamehall-log"
-FORMAT_VERSION = 2
-READABLE = (1, 2)
+FORMAT_VERSION = 3
+READABLE = (1, 2, 3)
 
 
 class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -36,12 +36,20 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     names: list[str | None] | None = None
 
 
-def header_for(match: str, seat: int | None, records: Sequence[Recorded]) -> Header:
-    """Return the header of a log of these records."""
+def header_for(
+    match: str,
+    seat: int | None,
+    records: Sequence[Recorded],
+    names: Sequence[str | None] | None = None,
+) -> Header:
+    """Return the header of a log of these records (with the players' names where known)."""
     started = records[0].event
     assert isinstance(started, MatchStarted)
     expansions = [e.id for e in started.expansions]
-    return Header(FORMAT, FORMAT_VERSION, match, seat, started.game, expansions, len(records))
+    shown = list(names) if names is not None and any(names) else None
+    return Header(
+        FORMAT, FORMAT_VERSION, match, seat, started.game, expansions, len(records), shown
+    )
 
 
 def encode_header(header: Header) -> bytes:

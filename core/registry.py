@@ -20,7 +20,7 @@ import pluggy
 from . import hookspecs, words
 from .codec import Codec, Upcaster
 from .errors import InvalidOptions, PluginError, UnknownGame
-from .events import CORE_EVENTS, Command, Event, ExpansionRef, MatchStarted, tag_of
+from .events import CORE_COMMANDS, CORE_EVENTS, Command, Event, ExpansionRef, MatchStarted, tag_of
 from .rules import ExpansionSpec, GameSpec, Invariant, MatchConfig, Rules
 
 ENTRY_POINT_GROUP = "gamehall"
@@ -62,7 +62,7 @@ class Registry:
         except pluggy.PluginValidationError as exc:
             raise PluginError(f"plugin {exc.plugin!r}: {exc}") from None
         events = list(CORE_EVENTS) + _flatten(self.pm.hook.gamehall_event_types())
-        commands = _flatten(self.pm.hook.gamehall_command_types())
+        commands = list(CORE_COMMANDS) + _flatten(self.pm.hook.gamehall_command_types())
         upcasters: list[Upcaster] = _flatten(self.pm.hook.gamehall_upcasters())
         self.codec = Codec(events, commands, upcasters)
         self._rulesets: dict[tuple[str, tuple[str, ...]], Ruleset] = {}

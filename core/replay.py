@@ -15,7 +15,7 @@ import msgspec
 
 from . import engine
 from .errors import CorruptRecord, GamehallError, InvalidFork
-from .events import Event, MatchStarted, Recorded
+from .events import Event, MatchStarted, Recorded, TakeBack, TakenBack
 from .registry import Registry, Ruleset
 from .rules import Context
 
@@ -130,10 +130,14 @@ def ruleset_for(registry: Registry, records: Sequence[Recorded]) -> Ruleset:
 
 def states(ruleset: Ruleset, records: Sequence[Recorded]) -> Iterator[tuple[Recorded, Any]]:
     """Yield each record with the state right after it."""
-    state = engine.initial_state(ruleset, started_of(records))
+    started = started_of(records)
+    state = engine.initial_state(ruleset, started)
     evolve = ruleset.rules.evolve
     for index, record in enumerate(records):
-        if index:
+        if type(record.event) is TakenBack:  # back to the state before the voided events
+            kept = engine.live([r.event for r in records[1 : index + 1]], 2)
+            state = engine.fold(ruleset, engine.initial_state(ruleset, started), kept)
+        elif index:
             state = evolve(state, record.event)
         yield record, state
 
@@ -172,6 +176,14 @@ def verify(
         ctx = Context(head.meta.seat, head.seq, started.seed, head.meta.command_id)
         command = head.meta.command
         assert command is not None
+        if isinstance(command, TakeBack):
+            expected_back = [TakenBack(command.first, head.seq - 1, head.meta.seat or 0, command.agreed)]
+            if recorded != expected_back:
+                return Difference(head.seq, "events", "the take-back voids other events",
+                                  recorded, list(expected_back))  # fmt: skip
+            kept = engine.live([r.event for r in records[1 : group.end]], 2)
+            state = engine.fold(ruleset, engine.initial_state(ruleset, started), kept)
+            continue
         try:
             redecided, state = engine.decide(ruleset, state, head.meta.seat, command, ctx)
         except GamehallError as exc:

@@ -203,6 +203,17 @@ class Rules(Generic[S]):
         """
         return None
 
+    def reveals(self, event: Event) -> bool:
+        """Return whether an event reveals chance or hidden information (a roll, a draw).
+
+        No take-back reaches past such an event: undoing it would let a seat try the dice
+        again, or act on what it has seen. The default says every event reveals, which makes
+        undo impossible; a game answers ``False`` for its events that only follow from the
+        seats' choices. The engine also treats as revealing any event some seat sees
+        otherwise than another, and any that shrinks what :meth:`hidden` hides from a seat.
+        """
+        return True
+
     def hidden(self, state: S, seat: int | None) -> Collection[str]:
         """Return tokens (component ids) of facts hidden from ``seat``, for the leak checks.
 

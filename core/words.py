@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from .events import Command, Event, MatchStarted, Recorded
+from .events import Command, Event, MatchStarted, Recorded, TakenBack
 from .rules import Outcome
 
 if TYPE_CHECKING:
@@ -71,6 +71,11 @@ def describe_event(ruleset: Ruleset, event: Event, view: Any, seat: int | None) 
 
     ``view`` is ``seat``'s view of the state just before the event.
     """
+    if type(event) is TakenBack:
+        who = "You" if event.seat == seat else f"Seat {event.seat}"
+        agreed = ", ".join(str(s) for s in event.agreed)
+        consent = f" with the consent of seat{'s' if len(event.agreed) > 1 else ''} {agreed}"
+        return f"{who} took back the last move{consent if event.agreed else ''}."
     text = ruleset.hook.gamehall_describe_event(event=event, view=view, seat=seat)
     if text is not None:
         return str(text)
@@ -180,6 +185,8 @@ class Narrator:
         self.ruleset = ruleset
         self.seat = seat
         self.state: Any = None
+        self._started: MatchStarted | None = None
+        self._seen: list[Any] = []  # every event after the first, for a take-back
 
     def tell(self, record: Recorded) -> Narrated | None:
         """Advance past a stored record; return it as the seat may see it, in words."""
@@ -189,13 +196,21 @@ class Narrator:
         event = record.event
         if isinstance(event, MatchStarted):
             self.state = engine.initial_state(ruleset, event)
+            self._started, self._seen = event, []
         shown = engine.redact_record(ruleset, record, seat)
         told = None
         if shown is not None:
             view = rules.view(self.state, seat)
             told = Narrated(shown, describe_event(ruleset, shown.event, view, seat))
-        if not isinstance(event, MatchStarted):
+        if type(event) is TakenBack:
+            # Back to the state before the voided events: fold what remains again.
+            self._seen.append(event)
+            assert self._started is not None
+            state = engine.initial_state(ruleset, self._started)
+            self.state = engine.fold(ruleset, state, engine.live(self._seen, 2))
+        elif not isinstance(event, MatchStarted):
             self.state = rules.evolve(self.state, event)
+            self._seen.append(event)
         return told
 
     def tell_all(self, records: Iterable[Recorded], after: int = 0) -> list[Narrated]:

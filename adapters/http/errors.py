@@ -20,6 +20,7 @@ from gamehall.core.errors import (
     InvalidCommand,
     InvalidFork,
     InvalidOptions,
+    InvalidQuery,
     MatchOver,
     MatchQuarantined,
     NotAwaited,
@@ -28,8 +29,12 @@ from gamehall.core.errors import (
     UnknownEventType,
     UnknownGame,
     UnknownMatch,
+    UnknownPlayer,
 )
 from gamehall.core.limits import InvalidInput
+from gamehall.core.actor import MatchMoved
+from gamehall.core.lobby import Forbidden
+from gamehall.core.undo import UndoRefused
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
@@ -43,10 +48,15 @@ STATUS: dict[type[GamehallError], int] = {
     InvalidOptions: 400,
     InvalidInput: 400,
     InvalidFork: 400,
+    InvalidQuery: 400,
     UnknownGame: 400,
+    UnknownPlayer: 401,
+    Forbidden: 403,
     UnknownMatch: 404,
     NotAwaited: 409,
     MatchOver: 409,
+    UndoRefused: 409,
+    MatchMoved: 409,
     IllegalCommand: 409,
     NoFreeSeat: 409,
     ConcurrencyError: 409,

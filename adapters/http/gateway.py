@@ -7,8 +7,9 @@ from typing import Any, TypeVar
 
 import anyio
 import msgspec
-from gamehall.core.errors import UnknownGame, UnknownMatch
+from gamehall.core.errors import UnknownGame, UnknownMatch, UnknownPlayer
 from gamehall.core.hall import Hall
+from gamehall.core.lobby import Player
 from gamehall.core.limits import known_match_id
 from gamehall.core.registry import Registry
 from litestar import Request
@@ -26,6 +27,7 @@ class Asker(msgspec.Struct, frozen=True):
 
     seat: int | None
     admin: bool = False
+    player: Player | None = None
 
 
 SPECTATOR = Asker(None)
@@ -68,12 +70,38 @@ class Gateway:
             self.check_match(match)
             self.accepted(request, token)
             return ADMIN
+        if self.hall.lobby.is_player_token(token):
+            player = self.player(token)
+            self.check_match(match)
+            self.accepted(request, token)
+            held = self.hall.lobby.seats_of(match, player.player)
+            return Asker(held[0] if held else None, player=player)
         seat = self.seats.seat_of(check_id(match), token)
         if seat is None:
             self.check_match(match)
             raise ApiError(401, "unauthorized", f"the token is not a seat token of match {match!r}")
         self.accepted(request, token)
         return Asker(seat)
+
+    def player(self, token: str) -> Player:
+        """Return the player of a player token, or refuse it as unauthorized."""
+        try:
+            return self.hall.lobby.player_of(token)
+        except UnknownPlayer:
+            raise ApiError(401, "unauthorized", "the token is not a player token") from None
+
+    def player_of(self, request: Request[Any, Any, Any], required: bool = True) -> Player | None:
+        """Return the player whose token the request carries (``None`` without a token)."""
+        token = bearer(request)
+        if token is None or not self.hall.lobby.is_player_token(token):
+            if required:
+                raise ApiError(
+                    401, "unauthorized", "this needs a player token: 'Authorization: Bearer <token>'"
+                )
+            return None  # another kind of token: not a player's
+        player = self.player(token)
+        self.accepted(request, token)
+        return player
 
     def accepted(self, request: Request[Any, Any, Any] | None, token: str) -> None:
         """Let the rate limiter count this token's requests against the token from now on."""
@@ -86,6 +114,8 @@ class Gateway:
         if asker.admin:
             raise ApiError(403, "forbidden", "the admin token acts for no seat: use a seat token")
         if asker.seat is None:
+            if asker.player is not None:
+                raise ApiError(403, "forbidden", f"you hold no seat of match {match!r}")
             raise ApiError(
                 401, "unauthorized", "no seat token: send 'Authorization: Bearer <token>'"
             )

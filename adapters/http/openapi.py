@@ -27,11 +27,14 @@ ERROR_REF = REF.format(name="ErrorOut")
 STRUCTS = (
     api.CreateMatch, api.ClaimSeat, api.PostCommand, api.ForkMatch, api.SeatToken, api.Created,
     api.GameOut, api.MatchOut, api.ViewOut, api.AckOut, api.HistoryOut, api.Health, api.ErrorOut,
+    api.NewPlayer, api.Rename, api.AnswerUndo, api.Rematch, api.PlayerOut, api.PlayerCreated,
+    api.ClockOut, api.UndoOut, api.LobbySeat, api.LobbyMatch, api.LobbyOut, api.SpectatorOut,
+    api.SpectatorsOut, api.DeletedOut,
 )  # fmt: skip
 
 WHY = {
     400: "the request is malformed: a field, a parameter or the JSON body is refused",
-    401: "the token is missing, malformed or not a token of this match",
+    401: "the token is missing, malformed, or not a token of this match or of a player",
     403: "the token may not do this (the admin token acts for no seat; full logs wait)",
     404: "no such match, game or route",
     409: "the match refuses the command now, a seat is taken, or the match is quarantined",

@@ -16,6 +16,7 @@ from litestar.response import ServerSentEvent
 from . import stream
 from .errors import ApiError
 from .gateway import Gateway, check_id
+from .lobby import LOBBY_ROUTES
 from .openapi import AS_SEAT, READ, WRITE, errors
 from .schemas import (
     AckOut,
@@ -23,6 +24,7 @@ from .schemas import (
     CalculationOut,
     CalculatorOut,
     ClaimSeat,
+    ClockOut,
     Created,
     CreateMatch,
     ForkMatch,
@@ -33,6 +35,7 @@ from .schemas import (
     PostCommand,
     SeatOut,
     SeatToken,
+    UndoOut,
     ViewOut,
 )
 
@@ -117,16 +120,35 @@ async def run_calculator(
     return CalculationOut(game, name, msgspec.to_builtins(answer), text)
 
 
-@post("/matches", status_code=201, tags=["matches"], responses=errors(400, 413, 415, 503))
+@post(
+    "/matches", status_code=201, tags=["matches"], security=OPTIONAL_SEAT,
+    responses=errors(400, 401, 413, 415, 503),
+)  # fmt: skip
 async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     """Start a match; the answer holds a secret token for each seat seated with one.
 
     ``seats`` (one role per seat) mixes token seats, open seats and bot seats, which the
-    engine plays.
+    engine plays. With a player token, the creator takes ``seat`` (the first seat that is no
+    bot's by default) and acts there with the player token; ``clock`` makes the match timed.
     """
     gateway = gateway_of(request)
-    bots = bot_seats(data, gateway.hall.registry)
-    match = await gateway.hall.create(
+    player = gateway.player_of(request, required=False)
+    hall = gateway.hall
+    bots = bot_seats(data, hall.registry)
+    count = data.players if data.players is not None else None
+    roles = _roles(data, hall, count)
+    seat_players: dict[int, str] = {}
+    if player is not None:
+        seat = data.seat if data.seat is not None else next(
+            (s for s, r in enumerate(roles) if not r.startswith("bot")), 0
+        )
+        if not 0 <= seat < len(roles) or roles[seat].startswith("bot"):
+            raise ApiError(400, "invalid_request", f"seat {seat} is not one you can take")
+        roles[seat] = "player"
+        seat_players[seat] = player.player
+    elif data.seat is not None:
+        raise ApiError(400, "invalid_request", "'seat' goes with a player token")
+    match = await hall.create(
         data.game,
         data.players,
         expansions=data.expansions,
@@ -135,9 +157,22 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
         seed=data.seed,
         bots=bots,
         bot_seed=data.seed,
+        clock=data.clock,
+        seat_players=seat_players,
+        open_seats=[s for s, r in enumerate(roles) if r == "open"],
+        undo=data.undo,
     )
-    players = gateway.hall.info(match).players
-    return await gateway.seat(match, data.game, players, data.seating, data.seats)
+    players = hall.info(match).players
+    return await gateway.seat(match, data.game, players, data.seating, roles)
+
+
+def _roles(data: CreateMatch, hall: Any, count: int | None) -> list[str]:
+    """Return the role of each seat of a create request (token, open, bot…)."""
+    if data.seats is not None:
+        return list(data.seats)
+    low = hall.registry.ruleset(data.game, data.expansions).player_range[0]
+    seats = count if count is not None else low
+    return ["open" if data.seating == "open" else "token"] * seats
 
 
 def bot_seats(data: CreateMatch, registry: Any) -> dict[int, str]:
@@ -156,33 +191,58 @@ def bot_seats(data: CreateMatch, registry: Any) -> dict[int, str]:
 
 @get("/matches/{match:str}", tags=["matches"], responses=errors(*READ))
 async def get_match(request: Req, match: MatchPath) -> MatchOut:
-    """Describe a match as anyone may see it: seq, awaited seats, outcome, claimed seats."""
+    """Describe a match as anyone may see it: seq, awaited seats, outcome, seats and who holds
+    them, the clocks, how many follow it, and the rematch links."""
     gateway = gateway_of(request)
-    info = gateway.hall.info(check_id(match))
-    public = gateway.hall.view(match, None)
+    hall = gateway.hall
+    info = hall.info(check_id(match))
+    public = hall.view(match, None)
     seats = gateway.seats.seats(match)
+    entry = hall.lobby.entry(match)
     return MatchOut(
         match, info.game, info.expansions, info.players, info.version, info.created,
         info.updated, public.awaiting, public.outcome,
         [
-            SeatOut(s, bool(seats) and seats[s] is not None, info.bots.get(s))
+            SeatOut(s, (bool(seats) and seats[s] is not None) or entry.seats[s].player is not None,
+                    info.bots.get(s), entry.seats[s].name, entry.seats[s].player)
             for s in range(info.players)
         ],
-        info.forked_from, info.fork_seq,
+        info.forked_from, info.fork_seq, public.names, clock_out(public.clock),
+        entry.spectators, public.outcome is not None, entry.rematch_of, entry.rematch,
     )  # fmt: skip
 
 
+def clock_out(clock: Any) -> ClockOut | None:
+    """Return a view's clocks as the API answers them."""
+    return None if clock is None else ClockOut(**msgspec.structs.asdict(clock))
+
+
+def undo_out(status: Any) -> UndoOut | None:
+    """Return a take-back as the API answers it."""
+    return None if status is None else UndoOut(**msgspec.structs.asdict(status))
+
+
 @post(
-    "/matches/{match:str}/seats",
-    status_code=201,
-    tags=["matches"],
-    responses=errors(*READ, 413, 415),
+    "/matches/{match:str}/seats", status_code=201, tags=["matches"], security=OPTIONAL_SEAT,
+    responses=errors(*READ, 401, 413, 415),
 )
 async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) -> SeatToken:
-    """Claim a free seat of an open match; the answer holds its token, shown only once."""
+    """Claim a free seat of an open match; the answer holds its token, shown only once.
+
+    With a player token the seat is the player's: it lists the match under "mine" and
+    shows the player's name, and the player token acts for it as well as the seat token.
+    """
     gateway = gateway_of(request)
     gateway.check_match(match)
+    player = gateway.player_of(request, required=False)
+    lobby = gateway.hall.lobby
+    if player is not None and data.seat is not None:
+        lobby.player(player.player)
     seat, token = await gateway.run_sync(gateway.seats.claim, match, data.seat)
+    if player is not None:
+        await lobby.take_seat(match, player.player, seat)
+    else:
+        await lobby.close_seat(match, seat)
     gateway.accepted(request, token)
     return SeatToken(seat, token)
 
@@ -194,7 +254,11 @@ async def get_view(request: Req, match: MatchPath) -> ViewOut:
     asker = gateway.asker(request, match)
     seen = gateway.hall.view(match, asker.seat)
     legal = [msgspec.to_builtins(c) for c in seen.legal]
-    return ViewOut(seen.match, seen.seq, seen.seat, seen.view, seen.awaiting, legal, seen.outcome)
+    undo = undo_out(gateway.hall.undo_status(match))
+    return ViewOut(
+        seen.match, seen.seq, seen.seat, seen.view, seen.awaiting, legal, seen.outcome,
+        seen.names, clock_out(seen.clock), undo,
+    )  # fmt: skip
 
 
 @get(
@@ -276,7 +340,9 @@ async def get_events(
     gateway = gateway_of(request)
     asker = gateway.asker(request, match, query_token=True)
     start = max(after, last_event_id)
-    messages = stream.messages(gateway.hall, match, asker.seat, start, gateway.heartbeat)
+    messages = stream.messages(
+        gateway.hall, match, asker.seat, start, gateway.heartbeat, asker.player
+    )
     return ServerSentEvent(
         messages, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     )
@@ -314,7 +380,7 @@ async def export_log(request: Req, match: MatchPath) -> Response[bytes]:
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "the full log")
     records = gateway.hall.read(match)
-    header = header_for(match, None, records)
+    header = header_for(match, None, records, gateway.hall.lobby.names(match))
     lines = b"".join(
         line + b"\n" for line in log_lines(gateway.hall.registry.codec, header, records)
     )
@@ -346,4 +412,5 @@ ROUTES = [
     get_events,
     fork_match,
     export_log,
+    *LOBBY_ROUTES,
 ]

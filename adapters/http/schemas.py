@@ -24,6 +24,16 @@ CommandId = Annotated[
     ),
 ]
 Seating = Literal["tokens", "open"]
+ClockText = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^(move|match):[0-9]{1,7}(\.[0-9]{1,3})?(\+[0-9]{1,7}(\.[0-9]{1,3})?)?$",
+        description="a time control: move:SECONDS (each move) or match:SECONDS[+INCREMENT]",
+    ),
+]
+PlayerName = Annotated[
+    str, msgspec.Meta(min_length=1, max_length=40, description="a display name, 1 to 40 characters")
+]
 SeatRole = Annotated[
     str,
     msgspec.Meta(
@@ -54,6 +64,33 @@ class CreateMatch(Request, frozen=True):
     seed: Seed | None = None
     seating: Seating = "tokens"
     seats: list[SeatRole] | None = None
+    seat: Seat | None = None
+    clock: ClockText | None = None
+    undo: Literal["consent", "free", "off"] = "consent"
+
+
+class NewPlayer(Request, frozen=True):
+    """Become a player: a display name that every view of your matches shows."""
+
+    name: PlayerName
+
+
+class Rename(Request, frozen=True):
+    """Change your display name."""
+
+    name: PlayerName
+
+
+class AnswerUndo(Request, frozen=True):
+    """Agree to the take-back waiting in a match (``true``) or decline it (``false``)."""
+
+    agree: bool
+
+
+class Rematch(Request, frozen=True):
+    """Start a rematch of a finished match (the seed: admin only)."""
+
+    seed: Seed | None = None
 
 
 class ClaimSeat(Request, frozen=True):
@@ -144,11 +181,114 @@ class CalculationOut(msgspec.Struct, frozen=True):
 
 
 class SeatOut(msgspec.Struct, frozen=True):
-    """Whether a seat has been given a token."""
+    """Whether a seat has been given a token, and who holds it."""
 
     seat: int
     claimed: bool
     bot: str | None = None
+    name: str | None = None
+    player: str | None = None
+
+
+class PlayerOut(msgspec.Struct, frozen=True):
+    """A player: the id others see and the display name (``null`` once erased)."""
+
+    player: str
+    name: str | None
+
+
+class PlayerCreated(msgspec.Struct, frozen=True):
+    """A new player and the player token, shown only once."""
+
+    player: str
+    name: str
+    token: str
+
+
+class ClockOut(msgspec.Struct, frozen=True):
+    """A timed match's clocks: each seat's seconds left at ``now``, the seats whose time runs,
+    and when the first of them runs out (Unix seconds)."""
+
+    mode: str
+    seconds: float
+    increment: float
+    at: float
+    remaining: list[float]
+    running: list[int]
+    deadline: float | None
+    now: float
+
+
+class UndoOut(msgspec.Struct, frozen=True):
+    """A take-back: who asked, from which seq, who must agree, who did, and its state
+    (``pending``, ``done`` or ``declined``)."""
+
+    match: str
+    seat: int
+    first: int
+    seq: int
+    needed: list[int]
+    agreed: list[int]
+    state: str
+
+
+class LobbySeat(msgspec.Struct, frozen=True):
+    """A seat in the lobby: its name, its player or bot, and whether it is open."""
+
+    seat: int
+    name: str | None
+    player: str | None = None
+    bot: str | None = None
+    open: bool = False
+
+
+class LobbyMatch(msgspec.Struct, frozen=True):
+    """A match as the lobby lists it."""
+
+    match: str
+    game: str
+    expansions: list[str]
+    players: int
+    seats: list[LobbySeat]
+    open_seats: int
+    finished: bool
+    version: int
+    created: float
+    updated: float
+    spectators: int = 0
+    clock: str | None = None
+    rematch_of: str | None = None
+    rematch: str | None = None
+
+
+class LobbyOut(msgspec.Struct, frozen=True):
+    """One page of the lobby, newest first: pass ``next`` as ``cursor`` for the next page."""
+
+    matches: list[LobbyMatch]
+    total: int
+    next: str | None = None
+
+
+class DeletedOut(msgspec.Struct, frozen=True):
+    """A match deleted from the store."""
+
+    match: str
+    deleted: bool
+
+
+class SpectatorOut(msgspec.Struct, frozen=True):
+    """Someone following a match without a seat (a player, or anonymous)."""
+
+    player: str | None
+    name: str | None
+
+
+class SpectatorsOut(msgspec.Struct, frozen=True):
+    """Who follows a match without a seat now."""
+
+    match: str
+    count: int
+    spectators: list[SpectatorOut]
 
 
 class MatchOut(msgspec.Struct, frozen=True):
@@ -166,6 +306,12 @@ class MatchOut(msgspec.Struct, frozen=True):
     seats: list[SeatOut]
     forked_from: str | None = None
     fork_seq: int | None = None
+    names: list[str | None] = []
+    clock: ClockOut | None = None
+    spectators: int = 0
+    finished: bool = False
+    rematch_of: str | None = None
+    rematch: str | None = None
 
 
 class ViewOut(msgspec.Struct, frozen=True):
@@ -178,6 +324,9 @@ class ViewOut(msgspec.Struct, frozen=True):
     awaiting: dict[int, Decision]
     legal: list[dict[str, Any]]
     outcome: Outcome | None
+    names: list[str | None] = []
+    clock: ClockOut | None = None
+    undo: UndoOut | None = None
 
 
 class AckOut(msgspec.Struct, frozen=True):

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from gamehall.core.errors import GamehallError
+from gamehall.core.lobby import NoFreeSeat
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS http_seats (
@@ -34,10 +34,7 @@ CREATE TABLE IF NOT EXISTS http_seats (
 CACHE_SIZE = 10_000
 
 
-class NoFreeSeat(GamehallError):
-    """A claim on a match whose seats are all taken (or that has no open seating)."""
-
-    code = "no_free_seat"
+__all__ = ["NoFreeSeat", "SeatTokens", "digest", "new_token", "same_secret"]
 
 
 def new_token() -> str:
@@ -86,9 +83,10 @@ class SeatTokens:
     ) -> list[tuple[int, str]]:
         """Create a match's seats; return (seat, token) for every seat given a token now.
 
-        ``roles`` gives each seat's role: ``token`` (a token now), ``open`` (claimed later) or
-        ``bot`` (played by the engine: it holds the digest of a token nobody has, so no token
-        acts for it and it is never free). Without roles, every seat is ``open`` or ``token``.
+        ``roles`` gives each seat's role: ``token`` (a token now), ``open`` (claimed later),
+        ``bot`` (played by the engine) or ``player`` (held by a player, who acts with a player
+        token): the last two hold the digest of a token nobody has, so no seat token acts for
+        them and they are never free. Without roles, every seat is ``open`` or ``token``.
         """
         roles = list(roles) if roles is not None else ["open" if open_seats else "token"] * players
         now = time.time()

@@ -15,7 +15,9 @@ import anyio
 import msgspec
 import structlog
 from gamehall.core.errors import GamehallError
+from gamehall.core.clock import ClockView
 from gamehall.core.hall import Hall, Turn
+from gamehall.core.lobby import Player
 from gamehall.core.words import Narrated
 from litestar.response import ServerSentEventMessage
 
@@ -73,22 +75,70 @@ def _turn_message(hall: Hall, turn: Turn) -> ServerSentEventMessage:
     return ServerSentEventMessage(data=hall.registry.codec.to_json(turn).decode(), event="turn")
 
 
+def _clock(hall: Hall, match: str, last: ClockView | None) -> ClockView | None:
+    """Return the clocks when their recorded state changed since ``last`` (not as time runs)."""
+    clock = hall.clock(match)
+    if clock is None:
+        return None
+    if last is not None and (clock.at, clock.running) == (last.at, last.running):
+        return None
+    return clock
+
+
+def _names_message(match: str, names: list[str | None]) -> ServerSentEventMessage:
+    return ServerSentEventMessage(
+        data=msgspec.json.encode({"match": match, "names": names}).decode(), event="names"
+    )
+
+
+def _clock_message(hall: Hall, match: str, clock: ClockView) -> ServerSentEventMessage:
+    data = hall.registry.codec.to_json({"match": match, "clock": clock}).decode()
+    return ServerSentEventMessage(data=data, event="clock")
+
+
 async def messages(
-    hall: Hall, match: str, seat: int | None, after: int, heartbeat: float
+    hall: Hall,
+    match: str,
+    seat: int | None,
+    after: int,
+    heartbeat: float,
+    player: Player | None = None,
 ) -> AsyncIterator[ServerSentEventMessage]:
     """Yield the SSE messages of a seat's stream; end once the match is over and told.
 
     ``event`` messages carry each event (with its words for the seat); ``turn`` messages tell
-    whose move it is, whenever that changes once the stream has caught up; ``end`` closes.
+    whose move it is, whenever that changes once the stream has caught up; ``clock`` messages
+    carry a timed match's clocks whenever a batch changed them; ``end`` closes. A stream
+    without a seat counts as a spectator of the match while it is open.
     """
     seq, outcome = _over_at(hall, match)
     if outcome is not None and after >= seq:
         yield _end(hall, match, seq, outcome)
         return
+    watcher = hall.lobby.follow(match, player) if seat is None else None
+    try:
+        async for message in _live(hall, match, seat, after, heartbeat, seq):
+            yield message
+    finally:
+        if watcher is not None:
+            hall.lobby.leave(match, watcher)
+
+
+async def _live(
+    hall: Hall, match: str, seat: int | None, after: int, heartbeat: float, seq: int
+) -> AsyncIterator[ServerSentEventMessage]:
     last: Turn | None = None
+    clock: ClockView | None = None
+    names: list[str | None] | None = None
     if after >= seq:
         last = hall.turn(match, seat)
         yield _turn_message(hall, last)
+        clock = _clock(hall, match, None)
+        if clock is not None:
+            yield _clock_message(hall, match, clock)
+        names = hall.lobby.names(match)
+        if any(names):
+            yield _names_message(match, names)
     feed = Feed(hall, match, seat, after)
     hall.spawn(feed.pump)
     line = hall.registry.codec.record_to_json  # an event line of the log schema
@@ -119,5 +169,13 @@ async def messages(
                     if turn is not None:
                         last = turn
                         yield _turn_message(hall, turn)
+                    changed = _clock(hall, match, clock)
+                    if changed is not None:
+                        clock = changed
+                        yield _clock_message(hall, match, changed)
+                    now_named = hall.lobby.names(match)
+                    if now_named != names and (any(now_named) or names is not None):
+                        names = now_named
+                        yield _names_message(match, now_named)
     finally:
         feed.scope.cancel()

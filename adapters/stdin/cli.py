@@ -16,7 +16,7 @@ from gamehall.core.bots import check_bot, parse_bot
 from gamehall.core.bots.driver import from_info
 from gamehall.core.hall import Hall
 from gamehall.core.replay import ruleset_for, started_of, state_at
-from gamehall.core.store import MemoryStore, Store
+from gamehall.core.store import MatchQuery, MemoryStore, Store
 
 from . import tournament
 from .common import (
@@ -57,6 +57,18 @@ def register(sub: Any) -> None:
 
     matches = sub.add_parser("matches", help="list the matches in the store")
     add_db_option(matches)
+    matches.add_argument("--game", help="only matches of this game")
+    matches.add_argument(
+        "--state", choices=("running", "finished"), help="only running or only finished matches"
+    )
+    matches.add_argument(
+        "--open", action="store_true", help="only matches with a seat left to take"
+    )
+    matches.add_argument("--player", help="only matches where this player id holds a seat")
+    matches.add_argument(
+        "--limit", type=int, default=50, help="matches per page, 1 to 500 (default 50)"
+    )
+    matches.add_argument("--cursor", help="the page after the one that printed this cursor")
     matches.set_defaults(func=run_matches)
 
     resume = sub.add_parser("resume", help="continue a stored match in the terminal")
@@ -233,19 +245,35 @@ def resumed_roles(
 
 
 def run_matches(args: argparse.Namespace) -> int:
-    """List the stored matches with their game, length and state."""
+    """List the stored matches, newest first, with their game, players, length and state."""
     registry = default_registry()
     store = open_store(args.db, registry)
+    finished = None if args.state is None else args.state == "finished"
+    query = MatchQuery(
+        args.game, finished, True if args.open else None, args.player, args.cursor, args.limit
+    )
     try:
-        rows = [_match_row(store, registry, entry) for entry in store.streams()]
+        page = store.find_matches(query)
+        rows = [_match_row(store, registry, entry) for entry in page.matches]
+    except GamehallError as exc:
+        print(f"gamehall matches: {exc}", file=sys.stderr)
+        return 2
     finally:
         store.close()
     if not rows:
-        print(f"no matches in {args.db}")
+        told = " pass these filters" if _filtered(args) else ""
+        print(f"no matches in {args.db}{told}")
         return 0
     header = ("MATCH", "GAME", "PLAYERS", "EVENTS", "UPDATED", "STATE")
     print_table(sys.stdout, header, rows)
+    if page.next is not None:
+        shown = len(rows)
+        print(f"{shown} of {page.total} shown; the next page: --cursor {page.next}")
     return 0
+
+
+def _filtered(args: argparse.Namespace) -> bool:
+    return any((args.game, args.state, args.open, args.player))
 
 
 def _match_row(store: Store, registry: Any, entry: Any) -> tuple[str, ...]:
@@ -266,7 +294,12 @@ def _match_row(store: Store, registry: Any, entry: Any) -> tuple[str, ...]:
             status = f"waiting for seat {waiting}"
     except GamehallError as exc:
         status = f"unreadable: {exc}"
-    return (entry.stream, name, str(info.get("players", "?")), str(entry.version), updated, status)
+    seated = str(info.get("players", "?"))
+    held = [p for p in info.get("seat_players") or [] if isinstance(p, str)]
+    named = [record.name for p in held if (record := store.player(p)) is not None and record.name]
+    if named:
+        seated += " (" + ", ".join(named) + ")"
+    return (entry.stream, name, seated, str(entry.version), updated, status)
 
 
 # -- machine mode and simulations -------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, BinaryIO
+from typing import Annotated, Any, BinaryIO, Literal
 
 import anyio
 import msgspec
@@ -54,6 +54,64 @@ class Create(msgspec.Struct, forbid_unknown_fields=True):
     seed: Seed | None = None
     match: MatchId | None = None
     seats: dict[str, str] = {}
+    clock: str | None = None
+    undo: str = "consent"
+    players_by_seat: dict[str, str] = {}
+    open: list[Seat] = []
+
+
+class Lobby(msgspec.Struct, forbid_unknown_fields=True):
+    """List matches newest first, with filters and pages (``next`` is the next ``cursor``)."""
+
+    game: str | None = None
+    state: Literal["running", "finished"] | None = None
+    open: bool | None = None
+    player: str | None = None
+    token: str | None = None
+    cursor: str | None = None
+    limit: Annotated[int, msgspec.Meta(ge=1, le=500)] = 50
+
+
+class Register(msgspec.Struct, forbid_unknown_fields=True):
+    """Make a player with a display name; the answer holds the player token, once."""
+
+    name: str
+
+
+class Rename(msgspec.Struct, forbid_unknown_fields=True):
+    """Change a player's display name (``null`` erases it)."""
+
+    token: str
+    name: str | None
+
+
+class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
+    """Seat a player (by token) in an open seat of a match (the lowest one without ``seat``)."""
+
+    match: str
+    token: str
+    seat: Seat | None = None
+
+
+class Undo(msgspec.Struct, forbid_unknown_fields=True):
+    """Ask to take back a seat's last command."""
+
+    match: str
+    seat: Seat
+
+
+class AnswerUndo(msgspec.Struct, forbid_unknown_fields=True):
+    """Agree to (or decline) the take-back waiting in a match."""
+
+    match: str
+    seat: Seat
+    agree: bool
+
+
+class MatchRef(msgspec.Struct, forbid_unknown_fields=True):
+    """A match (for ``rematch``, ``spectators``, ``delete``)."""
+
+    match: str
 
 
 class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
@@ -112,6 +170,15 @@ PARAMS: dict[str, type[msgspec.Struct]] = {
     "history": History,
     "watch": Watch,
     "unwatch": Unwatch,
+    "lobby": Lobby,
+    "register": Register,
+    "rename": Rename,
+    "take_seat": TakeSeat,
+    "undo": Undo,
+    "answer_undo": AnswerUndo,
+    "rematch": MatchRef,
+    "spectators": MatchRef,
+    "delete": MatchRef,
 }
 
 
@@ -144,6 +211,15 @@ class Server:
             "history": self.history,
             "watch": self.watch,
             "unwatch": self.unwatch,
+            "lobby": self.lobby,
+            "register": self.register,
+            "rename": self.rename,
+            "take_seat": self.take_seat,
+            "undo": self.undo,
+            "answer_undo": self.answer_undo,
+            "rematch": self.rematch,
+            "spectators": self.spectators,
+            "delete": self.delete,
         }
 
     # -- lines ------------------------------------------------------------------------------
@@ -230,6 +306,10 @@ class Server:
             match_id=req.match,
             bots=_bots(req.seats),
             bot_seed=req.seed,
+            clock=req.clock,
+            undo=req.undo,
+            seat_players=_seat_players(req.players_by_seat),
+            open_seats=req.open,
         )
         bots = self.hall.info(match).bots
         return {
@@ -258,8 +338,52 @@ class Server:
             "awaiting": {str(s): d for s, d in sorted(seen.awaiting.items())},
             "legal": seen.legal,
             "outcome": seen.outcome,
-            "board": self.hall.ruleset(req.match).render(seen.view, req.seat),
+            "board": self.hall.render(req.match, req.seat),
+            "names": seen.names,
+            "clock": seen.clock,
+            "undo": self.hall.undo_status(req.match),
         }
+
+    async def lobby(self, req: Lobby) -> Any:
+        player = req.player
+        if req.token is not None:
+            player = self.hall.lobby.player_of(req.token).player
+        finished = None if req.state is None else req.state == "finished"
+        page = self.hall.lobby.find(
+            game=req.game, finished=finished, open_seats=req.open, player=player,
+            cursor=req.cursor, limit=req.limit,
+        )  # fmt: skip
+        return page
+
+    async def register(self, req: Register) -> Any:
+        player, token = await self.hall.lobby.register(req.name)
+        return {"player": player.player, "name": player.name, "token": token}
+
+    async def rename(self, req: Rename) -> Any:
+        player = self.hall.lobby.player_of(req.token)
+        return await self.hall.lobby.rename(player.player, req.name)
+
+    async def take_seat(self, req: TakeSeat) -> Any:
+        player = self.hall.lobby.player_of(req.token)
+        seat = await self.hall.lobby.take_seat(req.match, player.player, req.seat)
+        return {"match": req.match, "seat": seat, "player": player.player}
+
+    async def undo(self, req: Undo) -> Any:
+        return await self.hall.request_undo(req.match, req.seat)
+
+    async def answer_undo(self, req: AnswerUndo) -> Any:
+        return await self.hall.answer_undo(req.match, req.seat, req.agree)
+
+    async def rematch(self, req: MatchRef) -> Any:
+        return {"match": await self.hall.rematch(req.match), "rematch_of": req.match}
+
+    async def spectators(self, req: MatchRef) -> Any:
+        watching = self.hall.lobby.watching(self.hall.lobby.entry(req.match).match)
+        return {"match": req.match, "count": len(watching), "spectators": watching}
+
+    async def delete(self, req: MatchRef) -> Any:
+        await self.hall.lobby.delete(req.match)
+        return {"deleted": req.match}
 
     async def legal(self, req: Legal) -> Any:
         self._seat(req.match, req.seat)
@@ -332,22 +456,49 @@ class _Watch:
         server = self.server
         hall, match, seat = server.hall, self.req.match, self.req.seat
         turn = None
+        watcher = hall.lobby.follow(match, None) if seat is None else None
         with self.scope:
             try:
                 if hall.view(match, None).seq <= self.req.after:
                     turn = self._tell_turn(None)
+                    self._tell_clock()
+                    self._tell_names()
                 async for told in hall.watch_narrated(match, seat, self.req.after):
                     self.last = told.record.seq
                     line = server.encode_record(told.record, told.text)
                     server.write({"id": self.id, "event": line})
                     if self.last >= hall.view(match, None).seq:  # caught up
                         turn = self._tell_turn(turn)
+                        self._tell_clock()
+                        self._tell_names()
             except GamehallError as exc:
                 server.watches.pop(self.id, None)
                 server.write(_error(self.id, exc.code, f"the watch ended: {exc}", 0))
             except Exception as exc:  # noqa: BLE001 - one failed watch must not end the server
                 server.watches.pop(self.id, None)
                 server.write(_error(self.id, "internal_error", _incident(exc, 0), 0))
+            finally:
+                if watcher is not None:
+                    hall.lobby.leave(match, watcher)
+
+    _clock_at: tuple[float, list[int]] | None = None
+
+    def _tell_clock(self) -> None:
+        # A timed match's clocks, pushed when a batch changed them (never as time runs).
+        clock = self.server.hall.clock(self.req.match)
+        if clock is None or (clock.at, clock.running) == self._clock_at:
+            return
+        self._clock_at = (clock.at, clock.running)
+        self.server.write({"id": self.id, "clock": clock})
+
+    _names: list[str | None] | None = None
+
+    def _tell_names(self) -> None:
+        # The seats' names, pushed when the watch catches up and whenever one changes.
+        names = self.server.hall.lobby.names(self.req.match)
+        if names != self._names and (any(names) or self._names is not None):
+            self._names = names
+            self.server.write({"id": self.id, "names": names})
 
     def _tell_turn(self, last: Turn | None) -> Turn:
         # Whose move it is, pushed only when it changed: the seat knows when it may act.
@@ -385,6 +536,19 @@ def _bots(seats: dict[str, str]) -> dict[int, str]:
         if spec is not None:
             bots[seat] = str(spec)
     return bots
+
+
+def _seat_players(given: dict[str, str]) -> dict[int, str]:
+    """Return the player id of each seat a create request seats a player in."""
+    out: dict[int, str] = {}
+    for key, player in given.items():
+        try:
+            out[int(key)] = player
+        except ValueError:
+            raise ProtocolError(
+                "invalid_request", f"create: players_by_seat: {key!r} is not a seat number"
+            ) from None
+    return out
 
 
 def _shown(info: dict[str, Any]) -> dict[str, Any]:

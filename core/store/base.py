@@ -12,18 +12,22 @@ from __future__ import annotations
 import itertools
 import zlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Self
 
 import msgspec
 
 from ..codec import Codec
-from ..errors import ConcurrencyError, CorruptRecord, DuplicateMatch, GamehallError
+from ..errors import ConcurrencyError, CorruptRecord, DuplicateMatch, GamehallError, InvalidQuery
 from ..events import Event, Meta, Recorded
 
 
 class AppendRequest(msgspec.Struct, frozen=True, gc=False):
-    """A batch for one stream: its events and their metadata, if it is at ``expected``."""
+    """A batch for one stream: its events and their metadata, if it is at ``expected``.
+
+    ``info`` is the stream's listing entry when the batch creates it; on a later batch its keys
+    are merged into the entry in the same transaction (a key set to ``None`` is removed).
+    """
 
     stream: str
     expected: int
@@ -132,6 +136,113 @@ class StreamInfo(msgspec.Struct, frozen=True):
     created: float
     updated: float
     info: dict[str, Any] = {}
+
+
+# The keys of a stream's info that every store indexes for :meth:`Store.find_matches`.
+LISTED_KEYS = ("game", "finished", "open_seats", "seat_players")
+MAX_PAGE = 500
+
+
+class MatchQuery(msgspec.Struct, frozen=True):
+    """Which matches a lobby wants: every filter given must hold. Newest first.
+
+    ``finished`` True lists finished matches only, False the running ones; ``open_seats``
+    True lists matches not finished with at least one seat nobody holds (False: none); ``player``
+    lists the matches where that player id holds a seat. ``cursor`` is a page's ``next``.
+    """
+
+    game: str | None = None
+    finished: bool | None = None
+    open_seats: bool | None = None
+    player: str | None = None
+    cursor: str | None = None
+    limit: int = 50
+
+
+class MatchPage(msgspec.Struct, frozen=True):
+    """One page of a listing: the matches, how many match the filters, and the next cursor."""
+
+    matches: list[StreamInfo]
+    total: int
+    next: str | None = None
+
+
+class PlayerRecord(msgspec.Struct, frozen=True):
+    """A person who plays: an id shown to others, the digest of their token, a display name.
+
+    ``name`` is ``None`` once erased (retention): the player keeps their seats and token.
+    """
+
+    id: str
+    digest: bytes
+    name: str | None
+    created: float
+
+
+def listed(info: Mapping[str, Any]) -> tuple[str | None, bool, int, list[str]]:
+    """Return what a store indexes of an info map: game, finished, open seats, player ids."""
+    players = info.get("seat_players") or []
+    ids = sorted({p for p in players if isinstance(p, str)})
+    return (
+        info.get("game") if isinstance(info.get("game"), str) else None,
+        bool(info.get("finished")),
+        int(info.get("open_seats") or 0),
+        ids,
+    )
+
+
+def merged(info: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an info map with changes merged in (a key set to ``None`` goes away)."""
+    out = dict(info)
+    for key, value in changes.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = value
+    return out
+
+
+def check_query(query: MatchQuery) -> tuple[float, str] | None:
+    """Refuse a query a store cannot answer; return where its cursor points, if anywhere."""
+    if not isinstance(query.limit, int) or not 1 <= query.limit <= MAX_PAGE:
+        raise InvalidQuery(f"limit must be 1 to {MAX_PAGE}, not {query.limit!r}")
+    if query.cursor is None:
+        return None
+    created, sep, stream = query.cursor.partition("/")
+    try:
+        when = float(created)
+    except ValueError:
+        when = float("nan")
+    if not sep or not stream or when != when:
+        raise InvalidQuery(
+            f"cursor {query.cursor[:80]!r} is not one a listing gave: pass a page's 'next'"
+        )
+    return when, stream
+
+
+def cursor_of(entry: StreamInfo) -> str:
+    """Return the cursor of the page that starts after ``entry``."""
+    return f"{entry.created!r}/{entry.stream}"
+
+
+def page_of(
+    entries: Sequence[StreamInfo], total: int, query: MatchQuery
+) -> MatchPage:
+    """Return a page from entries sorted newest first, one more than the limit if there are."""
+    shown = list(entries[: query.limit])
+    more = len(entries) > query.limit
+    return MatchPage(shown, total, cursor_of(shown[-1]) if more and shown else None)
+
+
+def position_ranges(positions: Iterable[int]) -> list[tuple[int, int]]:
+    """Return sorted positions as (first, last) ranges of consecutive numbers."""
+    out: list[tuple[int, int]] = []
+    for position in sorted(positions):
+        if out and out[-1][1] + 1 == position:
+            out[-1] = (out[-1][0], position)
+        else:
+            out.append((position, position))
+    return out
 
 
 class Snapshot(msgspec.Struct, frozen=True):
@@ -267,6 +378,46 @@ class Store(ABC):
     def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
         """Return every command id of a stream with the first and last seq of its events."""
 
+    # -- the lobby --------------------------------------------------------------------------
+
+    @abstractmethod
+    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
+        """Merge changes into a stream's info (``None`` removes a key); return the new entry.
+
+        Raise :class:`UnknownMatch` for a stream that does not exist. The keys in
+        :data:`LISTED_KEYS` are indexed for :meth:`find_matches`.
+        """
+
+    @abstractmethod
+    def find_matches(self, query: MatchQuery) -> MatchPage:
+        """Return one page of the streams that pass every filter of ``query``, newest first
+        (by creation time, then id); raise :class:`InvalidQuery` for a limit or cursor that
+        :func:`check_query` refuses."""
+
+    @abstractmethod
+    def delete_stream(self, stream: str) -> bool:
+        """Delete a stream: its events, info and snapshot; return whether it existed.
+
+        Its global positions are never given out again, and :meth:`check` knows them as
+        deleted (:meth:`deleted_positions`) rather than missing.
+        """
+
+    @abstractmethod
+    def deleted_positions(self) -> list[tuple[int, int]]:
+        """Return the (first, last) ranges of global positions whose events were deleted."""
+
+    @abstractmethod
+    def save_player(self, player: PlayerRecord) -> None:
+        """Store a player, or replace the one with the same id (its digest stays unique)."""
+
+    @abstractmethod
+    def player(self, player_id: str) -> PlayerRecord | None:
+        """Return a player by id."""
+
+    @abstractmethod
+    def player_by_digest(self, digest: bytes) -> PlayerRecord | None:
+        """Return the player whose token has this digest."""
+
     @abstractmethod
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Keep a snapshot (replacing an older one of the same stream)."""
@@ -286,7 +437,7 @@ class Store(ABC):
 
         A store gives more where it can (SQLite adds its own ``integrity_check``).
         """
-        return check_rows(self.codec, self.raw_rows(), progress)
+        return check_rows(self.codec, self.raw_rows(), progress, self.deleted_positions())
 
     @property
     def threaded(self) -> bool:
@@ -361,9 +512,16 @@ class Problem(msgspec.Struct, frozen=True):
 
 
 def check_rows(
-    codec: Codec, rows: Iterable[RawRow], progress: Callable[[int], None] | None = None
+    codec: Codec,
+    rows: Iterable[RawRow],
+    progress: Callable[[int], None] | None = None,
+    deleted: Sequence[tuple[int, int]] = (),
 ) -> list[Problem]:
-    """Check rows given in (stream, seq) order; return every problem found."""
+    """Check rows given in (stream, seq) order; return every problem found.
+
+    ``deleted`` are ranges of positions whose events were deleted on purpose (a match an
+    operator removed): they are not reported missing.
+    """
     problems: list[Problem] = []
     positions: list[int] = []
     stream, expected = None, 1
@@ -383,6 +541,8 @@ def check_rows(
             problems.append(Problem(row.stream, row.seq, _reason(exc)))
         if progress is not None and count % 10_000 == 0:
             progress(count)
+    for first, last in deleted:
+        positions.extend(range(first, last + 1))
     positions.sort()
     gaps = [(a, b) for a, b in itertools.pairwise(positions) if b != a + 1]
     if positions and positions[0] != 1:

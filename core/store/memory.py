@@ -8,21 +8,30 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from ..codec import Codec
-from ..errors import GamehallError, StoreClosed
+from ..errors import GamehallError, StoreClosed, UnknownMatch
 from ..events import Event, Recorded
 from .base import (
     Encoded,
+    MatchPage,
+    MatchQuery,
+    PlayerRecord,
     RawRow,
     Snapshot,
     Store,
     StreamInfo,
     Written,
     batch_command_ids,
+    check_query,
     check_row,
     conflict,
+    listed,
+    merged,
+    page_of,
+    position_ranges,
 )
 
 # position, time, tag, version, data, meta, checksum
@@ -36,8 +45,9 @@ class MemoryStore(Store):
         self.codec = codec
         self._streams: dict[str, list[_Row]] = {}
         self._info: dict[str, StreamInfo] = {}
-        self._global: list[tuple[str, int]] = []
+        self._global: list[tuple[str, int] | None] = []  # None: a deleted match's event
         self._snapshots: dict[str, Snapshot] = {}
+        self._players: dict[str, PlayerRecord] = {}
         self._closed = False
         self._lock = threading.Lock()
 
@@ -67,7 +77,8 @@ class MemoryStore(Store):
             rows.append((position + i, now, tag, version, data, meta, crc))
             self._global.append((stream, batch.expected + i + 1))
         info = self._info[stream]
-        self._info[stream] = StreamInfo(stream, len(rows), info.created, now, info.info)
+        extra = merged(info.info, batch.info) if batch.info and batch.expected else info.info
+        self._info[stream] = StreamInfo(stream, len(rows), info.created, now, extra)
         return Written(position, now)
 
     def _records(self, stream: str, after: int, rows: Sequence[_Row]) -> list[Recorded]:
@@ -114,10 +125,13 @@ class MemoryStore(Store):
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
         """Return events in global order."""
         self._check_open()
-        end = len(self._global) if limit is None else min(len(self._global), after + limit)
-        out = []
-        for stream, seq in self._global[max(after, 0) : end]:
-            out.extend(self._records(stream, seq - 1, self._streams[stream][seq - 1 : seq]))
+        out: list[Recorded] = []
+        for place in self._global[max(after, 0) :]:
+            if limit is not None and len(out) >= limit:
+                break
+            if place is not None:
+                stream, seq = place
+                out.extend(self._records(stream, seq - 1, self._streams[stream][seq - 1 : seq]))
         return out
 
     def version(self, stream: str) -> int:
@@ -145,6 +159,70 @@ class MemoryStore(Store):
         self._check_open()
         return self._snapshots.get(stream)
 
+    # -- the lobby --------------------------------------------------------------------------
+
+    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
+        """Merge changes into a stream's info."""
+        with self._lock:
+            self._check_open()
+            entry = self._info.get(stream)
+            if entry is None:
+                raise UnknownMatch(stream)
+            entry = StreamInfo(
+                stream, entry.version, entry.created, entry.updated, merged(entry.info, changes)
+            )
+            self._info[stream] = entry
+            return entry
+
+    def find_matches(self, query: MatchQuery) -> MatchPage:
+        """Filter every stream's info, newest first."""
+        start = check_query(query)
+        self._check_open()
+        found = [e for e in self._info.values() if _passes(e.info, query)]
+        found.sort(key=lambda e: (e.created, e.stream), reverse=True)
+        shown = found if start is None else [e for e in found if (e.created, e.stream) < start]
+        return page_of(shown[: query.limit + 1], len(found), query)
+
+    def delete_stream(self, stream: str) -> bool:
+        """Forget a stream; its positions stay taken."""
+        with self._lock:
+            self._check_open()
+            rows = self._streams.pop(stream, None)
+            if rows is None:
+                return False
+            del self._info[stream]
+            self._snapshots.pop(stream, None)
+            for row in rows:
+                self._global[row[0] - 1] = None
+            return True
+
+    def deleted_positions(self) -> list[tuple[int, int]]:
+        """Return the positions of deleted events."""
+        self._check_open()
+        return position_ranges(i for i, place in enumerate(self._global, 1) if place is None)
+
+    def save_player(self, player: PlayerRecord) -> None:
+        """Keep a player."""
+        with self._lock:
+            self._check_open()
+            for other in self._players.values():
+                if other.digest == player.digest and other.id != player.id:
+                    raise GamehallError("another player already has this token")
+            self._players[player.id] = player
+
+    def player(self, player_id: str) -> PlayerRecord | None:
+        """Return a player by id."""
+        self._check_open()
+        return self._players.get(player_id)
+
+    def player_by_digest(self, digest: bytes) -> PlayerRecord | None:
+        """Return the player with this token digest."""
+        self._check_open()
+        for player in self._players.values():
+            if player.digest == digest:
+                return player
+        return None
+
     def close(self) -> None:
         """Forget nothing, but refuse further use."""
         self._closed = True
@@ -153,3 +231,13 @@ class MemoryStore(Store):
         """Return one stream's listing entry."""
         self._check_open()
         return self._info.get(stream)
+
+
+def _passes(info: Mapping[str, Any], query: MatchQuery) -> bool:
+    game, finished, open_seats, players = listed(info)
+    return (
+        (query.game is None or game == query.game)
+        and (query.finished is None or finished == query.finished)
+        and (query.open_seats is None or (open_seats > 0 and not finished) == query.open_seats)
+        and (query.player is None or query.player in players)
+    )

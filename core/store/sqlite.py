@@ -21,18 +21,28 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import msgspec
 
 from ..codec import Codec
-from ..errors import CorruptRecord, DamagedStore, GamehallError, StoreClosed, StoreFailed
+from ..errors import (
+    CorruptRecord,
+    DamagedStore,
+    GamehallError,
+    StoreClosed,
+    StoreFailed,
+    UnknownMatch,
+)
 from ..events import Event, Recorded
 from .base import (
     Encoded,
     Loaded,
+    MatchPage,
+    MatchQuery,
+    PlayerRecord,
     Problem,
     RawRow,
     Snapshot,
@@ -44,12 +54,17 @@ from .base import (
     check_seqs,
     checked_rows,
     checksum,
+    check_query,
     conflict,
+    listed,
+    merged,
+    page_of,
+    position_ranges,
 )
 
 P = ParamSpec("P")
 T = TypeVar("T")
-SCHEMA_VERSION = 2  # 2: every event row carries a checksum (crc)
+SCHEMA_VERSION = 3  # 2: every event row carries a checksum (crc); 3: the lobby and players
 QUICK_CHECK_BYTES = 64 * 2**20  # quick_check on open up to here: about 0.12 s
 HEADER = b"SQLite format 3\x00"
 EVENT_COLUMNS = ["stream", "seq", "position", "time", "type", "v", "data", "meta", "cmd", "crc"]
@@ -69,10 +84,28 @@ CREATE TABLE IF NOT EXISTS events (
 ) WITHOUT ROWID;
 CREATE UNIQUE INDEX IF NOT EXISTS events_position ON events (position);
 CREATE TABLE IF NOT EXISTS streams (
-    stream  TEXT    PRIMARY KEY,
-    created REAL    NOT NULL,
-    info    BLOB
+    stream     TEXT    PRIMARY KEY,
+    created    REAL    NOT NULL,
+    info       BLOB,
+    game       TEXT,
+    finished   INTEGER NOT NULL DEFAULT 0,
+    open_seats INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS stream_players (
+    player TEXT NOT NULL,
+    stream TEXT NOT NULL,
+    PRIMARY KEY (player, stream)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS players (
+    id      TEXT PRIMARY KEY,
+    digest  BLOB NOT NULL UNIQUE,
+    name    TEXT,
+    created REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS deleted (
+    first INTEGER PRIMARY KEY,
+    last  INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS snapshots (
     stream TEXT    PRIMARY KEY,
     seq    INTEGER NOT NULL,
@@ -81,9 +114,19 @@ CREATE TABLE IF NOT EXISTS snapshots (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS gamehall (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+# Added by schema 3 to a streams table of an older file, then filled from its info.
+LISTED_COLUMNS = {
+    "game": "TEXT",
+    "finished": "INTEGER NOT NULL DEFAULT 0",
+    "open_seats": "INTEGER NOT NULL DEFAULT 0",
+}
+INDEXES = "CREATE INDEX IF NOT EXISTS streams_created ON streams (created, stream)"
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
+_NEXT_POSITION = """SELECT max(
+    (SELECT coalesce(max(position), 0) FROM events),
+    (SELECT coalesce(max(last), 0) FROM deleted))"""
 _LISTING = """SELECT s.stream,
     (SELECT max(seq) FROM events e WHERE e.stream = s.stream),
     s.created,
@@ -242,6 +285,8 @@ class SQLiteStore(Store):
                 for statement in SCHEMA.split(";"):
                     if statement.strip():
                         db.execute(statement)
+                _add_listed_columns(db)
+                db.execute(INDEXES)
                 version = self._schema_version(db)
                 if version is None:
                     db.execute("INSERT INTO gamehall VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -313,10 +358,11 @@ class SQLiteStore(Store):
     ) -> list[Written | GamehallError]:
         # Versions come from this writer's cache; the (stream, seq) key catches a stale one,
         # since the first row of a batch then collides with a row another writer stored.
-        position = db.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0] + 1
+        position = db.execute(_NEXT_POSITION).fetchone()[0] + 1
         results: list[Written | GamehallError] = []
         rows: list[tuple[Any, ...]] = []
-        created: list[tuple[Any, ...]] = []
+        created: list[tuple[str, float, dict[str, Any]]] = []
+        changed: list[tuple[str, Mapping[str, Any]]] = []
         for batch in encoded:
             if isinstance(batch, GamehallError):
                 results.append(batch)
@@ -331,11 +377,19 @@ class SQLiteStore(Store):
                 for i, row in enumerate(batch.rows)
             )
             if expected == 0:
-                created.append((stream, now, msgspec.msgpack.encode(batch.info or {})))
+                created.append((stream, now, batch.info or {}))
+            elif batch.info:
+                changed.append((stream, batch.info))
             results.append(Written(position, now))
             position += len(batch.rows)
         db.executemany(_INSERT, rows)
-        db.executemany("INSERT INTO streams VALUES (?, ?, ?)", created)
+        db.executemany(
+            "INSERT INTO streams (stream, created) VALUES (?, ?)", [c[:2] for c in created]
+        )
+        for stream, _, info in created:
+            _set_info(db, stream, info)
+        for stream, changes in changed:
+            _set_info(db, stream, merged(_info_of(db, stream) or {}, changes))
         return results
 
     def _known_version(self, db: sqlite3.Connection, stream: str) -> int:
@@ -458,19 +512,13 @@ class SQLiteStore(Store):
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        return [
-            StreamInfo(s, v, c, u, msgspec.msgpack.decode(i) if i else {})
-            for s, v, c, u, i in self._reader().execute(sql, args)
-        ]
+        return [_entry(*row) for row in self._reader().execute(sql, args)]
 
     @_sql_errors
     def stream_info(self, stream: str) -> StreamInfo | None:
         """Return one stream's listing entry."""
         row = self._reader().execute(f"{_LISTING} WHERE s.stream=?", (stream,)).fetchone()
-        if row is None:
-            return None
-        s, v, c, u, i = row
-        return StreamInfo(s, v, c, u, msgspec.msgpack.decode(i) if i else {})
+        return None if row is None else _entry(*row)
 
     @_sql_errors
     def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
@@ -479,6 +527,120 @@ class SQLiteStore(Store):
             "SELECT seq, cmd FROM events WHERE stream=? ORDER BY seq", (stream,)
         )
         return _command_ranges(rows)
+
+    # -- the lobby --------------------------------------------------------------------------
+
+    @_sql_errors
+    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
+        """Merge changes into a stream's info, in one transaction."""
+        self._check_writable()
+        with self._lock:
+            db = self._writer
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                info = _info_of(db, stream)
+                if info is None:
+                    raise UnknownMatch(stream)
+                _set_info(db, stream, merged(info, changes))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        entry = self.stream_info(stream)
+        assert entry is not None
+        return entry
+
+    @_sql_errors
+    def find_matches(self, query: MatchQuery) -> MatchPage:
+        """Filter on the indexed columns, newest first, one page at a time."""
+        start = check_query(query)
+        where: list[str] = ["1"]
+        args: list[Any] = []
+        if query.game is not None:
+            where.append("s.game = ?")
+            args.append(query.game)
+        if query.finished is not None:
+            where.append("s.finished = ?")
+            args.append(int(query.finished))
+        if query.open_seats is not None:
+            where.append("(s.open_seats > 0 AND s.finished = 0) = ?")
+            args.append(int(query.open_seats))
+        if query.player is not None:
+            where.append("s.stream IN (SELECT stream FROM stream_players WHERE player = ?)")
+            args.append(query.player)
+        filters = " AND ".join(where)
+        db = self._reader()
+        total = db.execute(f"SELECT count(*) FROM streams s WHERE {filters}", args).fetchone()[0]
+        page_args = list(args)
+        if start is not None:
+            filters += " AND (s.created < ? OR (s.created = ? AND s.stream < ?))"
+            page_args += [start[0], start[0], start[1]]
+        sql = f"{_LISTING} WHERE {filters} ORDER BY s.created DESC, s.stream DESC LIMIT ?"
+        rows = db.execute(sql, [*page_args, query.limit + 1]).fetchall()
+        return page_of([_entry(*row) for row in rows], int(total), query)
+
+    @_sql_errors
+    def delete_stream(self, stream: str) -> bool:
+        """Delete a stream's rows; keep its positions as deleted ones."""
+        self._check_writable()
+        with self._lock:
+            db = self._writer
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                found = db.execute("SELECT 1 FROM streams WHERE stream=?", (stream,)).fetchone()
+                positions = [
+                    r[0] for r in db.execute("SELECT position FROM events WHERE stream=?", (stream,))
+                ]
+                db.executemany(
+                    "INSERT INTO deleted VALUES (?, ?)", position_ranges(positions)
+                )
+                for table in ("events", "streams", "snapshots", "stream_players"):
+                    db.execute(f"DELETE FROM {table} WHERE stream=?", (stream,))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            self._versions.pop(stream, None)
+        return found is not None or bool(positions)
+
+    @_sql_errors
+    def deleted_positions(self) -> list[tuple[int, int]]:
+        """Return the deleted position ranges."""
+        tables = {r[0] for r in self._reader().execute("SELECT name FROM sqlite_master")}
+        if "deleted" not in tables:  # an older file opened read-only
+            return []
+        rows = self._reader().execute("SELECT first, last FROM deleted ORDER BY first")
+        return [(int(a), int(b)) for a, b in rows]
+
+    @_sql_errors
+    def save_player(self, player: PlayerRecord) -> None:
+        """Insert or replace a player."""
+        self._check_writable()
+        with self._lock:
+            try:
+                self._writer.execute(
+                    "INSERT INTO players VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE "
+                    "SET digest=excluded.digest, name=excluded.name",
+                    (player.id, player.digest, player.name, player.created),
+                )
+            except sqlite3.IntegrityError:
+                raise GamehallError("another player already has this token") from None
+
+    @_sql_errors
+    def player(self, player_id: str) -> PlayerRecord | None:
+        """Return a player by id."""
+        row = self._reader().execute(
+            "SELECT id, digest, name, created FROM players WHERE id=?", (player_id,)
+        ).fetchone()
+        return PlayerRecord(row[0], bytes(row[1]), row[2], row[3]) if row else None
+
+    @_sql_errors
+    def player_by_digest(self, digest: bytes) -> PlayerRecord | None:
+        """Return a player by token digest."""
+        row = self._reader().execute(
+            "SELECT id, digest, name, created FROM players WHERE digest=?", (digest,)
+        ).fetchone()
+        return PlayerRecord(row[0], bytes(row[1]), row[2], row[3]) if row else None
 
     # -- snapshots --------------------------------------------------------------------------
 
@@ -527,7 +689,8 @@ class SQLiteStore(Store):
             found = report_lines(r[0] for r in self._reader().execute("PRAGMA integrity_check(20)"))
             if found != ["ok"]:
                 problems += [Problem(None, None, f"integrity_check: {line}") for line in found]
-            problems += check_rows(self.codec, self.raw_rows(), progress)
+            deleted = self.deleted_positions()
+            problems += check_rows(self.codec, self.raw_rows(), progress, deleted)
         except sqlite3.Error as exc:
             problems.append(Problem(None, None, f"reading the file failed: {exc}"))
         return problems
@@ -562,6 +725,49 @@ def _add_checksums(db: sqlite3.Connection) -> None:
             for stream, seq, tag, v, data, meta in rows
         ),
     )
+
+
+def _entry(stream: str, version: Any, created: float, updated: Any, info: Any) -> StreamInfo:
+    return StreamInfo(
+        stream,
+        int(version or 0),
+        created,
+        created if updated is None else updated,
+        msgspec.msgpack.decode(info) if info else {},
+    )
+
+
+def _info_of(db: sqlite3.Connection, stream: str) -> dict[str, Any] | None:
+    row = db.execute("SELECT info FROM streams WHERE stream=?", (stream,)).fetchone()
+    if row is None:
+        return None
+    info: dict[str, Any] = msgspec.msgpack.decode(row[0]) if row[0] else {}
+    return info
+
+
+def _set_info(db: sqlite3.Connection, stream: str, info: Mapping[str, Any]) -> None:
+    """Write a stream's info with its indexed columns (inside the caller's transaction)."""
+    game, finished, open_seats, players = listed(info)
+    db.execute(
+        "UPDATE streams SET info=?, game=?, finished=?, open_seats=? WHERE stream=?",
+        (msgspec.msgpack.encode(dict(info)), game, int(finished), open_seats, stream),
+    )
+    db.execute("DELETE FROM stream_players WHERE stream=?", (stream,))
+    db.executemany(
+        "INSERT INTO stream_players VALUES (?, ?)", [(player, stream) for player in players]
+    )
+
+
+def _add_listed_columns(db: sqlite3.Connection) -> None:
+    """Give an older file's streams table the lobby's columns, filled from each info."""
+    columns = {r[1] for r in db.execute("PRAGMA table_info(streams)")}
+    missing = [name for name in LISTED_COLUMNS if name not in columns]
+    if not missing:
+        return
+    for name in missing:
+        db.execute(f"ALTER TABLE streams ADD COLUMN {name} {LISTED_COLUMNS[name]}")
+    for stream, info in db.execute("SELECT stream, info FROM streams").fetchall():
+        _set_info(db, stream, msgspec.msgpack.decode(info) if info else {})
 
 
 def _command_ranges(rows: Iterable[tuple[int, str | None]]) -> dict[str, tuple[int, int]]:

@@ -24,10 +24,10 @@ import pytest
 # The suite stores tic-tac-toe's events: the example game ships in every gamehall install.
 from ...plugins.tictactoe.commands import PlaceMark
 from ...plugins.tictactoe.events import BoardFilled, MarkPlaced
-from ..errors import ConcurrencyError, DuplicateMatch, StoreClosed
+from ..errors import ConcurrencyError, DuplicateMatch, InvalidQuery, StoreClosed, UnknownMatch
 from ..events import Meta
 from ..registry import Registry, builtin_registry
-from ..store import AppendRequest, Snapshot, Store
+from ..store import AppendRequest, MatchQuery, PlayerRecord, Snapshot, Store
 
 
 def marks(n: int, start: int = 0) -> list[MarkPlaced]:
@@ -167,6 +167,117 @@ class StoreContract:
             store.append(name, 0, marks(1))
         assert [s.stream for s in store.streams()] == ["a", "b", "c"]
         assert [s.stream for s in store.streams(after="a", limit=1)] == ["b"]
+
+    # -- the lobby ---------------------------------------------------------------------------
+
+    def lobby(self, store: Store) -> None:
+        # a: tictactoe, open; b: tictactoe running, p1 and p2; c: river finished, p1.
+        store.append("a", 0, marks(1), info={"game": "tictactoe", "open_seats": 2})
+        store.append("b", 0, marks(1), info={"game": "tictactoe", "seat_players": ["p1", "p2"]})
+        info = {"game": "river-of-gold", "seat_players": ["p1", None], "open_seats": 1}
+        store.append("c", 0, marks(1), info=info)
+        store.append("c", 1, marks(1), info={"finished": True})
+
+    def found(self, store: Store, **filters: object) -> list[str]:
+        return [e.stream for e in store.find_matches(MatchQuery(**filters)).matches]  # type: ignore[arg-type]
+
+    def test_find_matches_filters_newest_first(self, store: Store) -> None:
+        self.lobby(store)
+        assert self.found(store) == ["c", "b", "a"]
+        assert self.found(store, game="tictactoe") == ["b", "a"]
+        assert self.found(store, finished=True) == ["c"]
+        assert self.found(store, finished=False) == ["b", "a"]
+        assert self.found(store, open_seats=True) == ["a"]  # c has one, but it is finished
+        assert self.found(store, open_seats=False) == ["c", "b"]
+        assert self.found(store, player="p1") == ["c", "b"]
+        assert self.found(store, player="p2", game="tictactoe") == ["b"]
+        assert self.found(store, player="nobody") == []
+        assert self.found(store, game="kaladan") == []
+
+    def test_find_matches_pages_with_a_cursor(self, store: Store) -> None:
+        for i in range(7):
+            store.append(f"m{i}", 0, marks(1), info={"game": "tictactoe"})
+        seen: list[str] = []
+        cursor = None
+        pages = 0
+        while True:
+            page = store.find_matches(MatchQuery(limit=3, cursor=cursor))
+            assert page.total == 7
+            seen += [e.stream for e in page.matches]
+            pages += 1
+            if page.next is None:
+                break
+            cursor = page.next
+        assert pages == 3 and sorted(seen) == [f"m{i}" for i in range(7)]
+        assert len(set(seen)) == 7
+        created = [store.stream_info(s).created for s in seen]  # type: ignore[union-attr]
+        assert created == sorted(created, reverse=True)
+
+    def test_find_matches_refuses_a_bad_limit_or_cursor(self, store: Store) -> None:
+        for bad in (0, -1, 501):
+            with pytest.raises(InvalidQuery, match="limit"):
+                store.find_matches(MatchQuery(limit=bad))
+        for cursor in ("nonsense", "abc/def", "1.5/"):
+            with pytest.raises(InvalidQuery, match="cursor"):
+                store.find_matches(MatchQuery(cursor=cursor))
+
+    def test_update_info_merges_and_reindexes(self, store: Store) -> None:
+        self.lobby(store)
+        entry = store.update_info("a", {"seat_players": ["p3", None], "open_seats": 1})
+        assert entry.info == {"game": "tictactoe", "seat_players": ["p3", None], "open_seats": 1}
+        assert self.found(store, player="p3") == ["a"]
+        store.update_info("a", {"open_seats": None, "seat_players": ["p3", "p4"]})
+        assert self.found(store, open_seats=True) == []
+        assert self.found(store, player="p4") == ["a"]
+        assert "open_seats" not in store.stream_info("a").info  # type: ignore[union-attr]
+        assert store.version("a") == 1  # the events are untouched
+        with pytest.raises(UnknownMatch):
+            store.update_info("nope", {"x": 1})
+
+    def test_append_merges_info_into_an_existing_stream(self, store: Store) -> None:
+        self.lobby(store)
+        entry = store.stream_info("c")
+        assert entry is not None and entry.info["finished"] is True
+        assert entry.info["game"] == "river-of-gold"
+
+    def test_delete_stream_keeps_positions_taken(self, store: Store) -> None:
+        store.append("a", 0, marks(2))
+        store.append("b", 0, marks(2), info={"game": "tictactoe", "seat_players": ["p"]})
+        store.append("a", 2, marks(1))
+        store.save_snapshot(Snapshot("b", 2, "k", b"s"))
+        assert store.delete_stream("b") is True
+        assert store.delete_stream("b") is False
+        assert store.version("b") == 0 and store.read("b") == [] and store.stream_info("b") is None
+        assert store.load_snapshot("b") is None
+        assert self.found(store, player="p") == []
+        assert [(r.stream, r.position) for r in store.read_all()] == [("a", 1), ("a", 2), ("a", 5)]
+        assert store.deleted_positions() == [(3, 4)]
+        assert store.check() == []
+        store.append("c", 0, marks(1))
+        assert store.read("c")[0].position == 6  # never a deleted one again
+        store.append("b", 0, marks(1))  # the id is free again
+        assert store.version("b") == 1
+
+    def test_delete_the_newest_stream_keeps_its_positions(self, store: Store) -> None:
+        store.append("a", 0, marks(1))
+        store.append("b", 0, marks(2))
+        store.delete_stream("b")
+        store.append("c", 0, marks(1))
+        assert [r.position for r in store.read_all()] == [1, 4]
+        assert store.check() == []
+
+    def test_players(self, store: Store) -> None:
+        alice = PlayerRecord("p1", b"d" * 32, "Alice", 1.0)
+        store.save_player(alice)
+        assert store.player("p1") == alice
+        assert store.player_by_digest(b"d" * 32) == alice
+        assert store.player("p2") is None and store.player_by_digest(b"x" * 32) is None
+        erased = PlayerRecord("p1", b"d" * 32, None, 1.0)
+        store.save_player(erased)
+        assert store.player("p1") == erased
+        with pytest.raises(Exception, match="token"):
+            store.save_player(PlayerRecord("p2", b"d" * 32, "Mallory", 2.0))
+        assert store.player("p2") is None
 
     def test_unencodable_event_is_refused_and_nothing_stored(self, store: Store) -> None:
         bad = MarkPlaced(seat=0, cell=object())  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from gamehall.core import (
 )
 from gamehall.core.rules import MatchConfig
 
+from . import events as events_
 from . import actions, declarations, reactions
 from . import commands as cmd
 from . import evolve as evolve_
@@ -59,6 +60,17 @@ def merge(cards: Sequence[Sequence[Card] | None]) -> list[Card]:
     """Return the cards of every ``ehre_der_samurai_cards`` result; a later card replaces one of its id."""
     return merge_by_key(cards, lambda card: card.id)
 
+
+
+# The events no take-back reaches past (Rules.reveals).
+REVEALING: tuple[type[Event], ...] = (
+    events_.HousesFounded,
+    events_.DeckShuffled,
+    events_.HandDealt,
+    events_.CardDrawn,
+    events_.DeckRebuilt,
+    events_.FightRolled,
+)
 
 class EhreDerSamurai(Rules[State]):
     """Houses, honour, alliances and betrayal, for three to six players."""
@@ -210,6 +222,14 @@ class EhreDerSamurai(Rules[State]):
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return the event as ``seat`` may see it."""
         return view_.redact(event, seat)
+
+    def reveals(self, event: Event) -> bool:
+        """Return whether an event is chance or shows what was hidden.
+
+        Deals, shuffles, draws and the fight dice. Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        """
+        return not isinstance(event, events_.EhreEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the tokens hidden from ``seat``."""

@@ -23,6 +23,7 @@ from gamehall.core import (
 )
 from gamehall.core.rules import MatchConfig
 
+from . import events as events_
 from . import activation as act
 from . import combat, movement, setup, turn
 from . import commands as cmd
@@ -81,6 +82,20 @@ HANDLERS: dict[tuple[str, type[Command]], Handler] = {
 }
 MOVE_TO = _act(movement.move)
 
+
+
+# The events no take-back reaches past (Rules.reveals).
+REVEALING: tuple[type[Event], ...] = (
+    events_.BoardSetUp,
+    events_.VillagesDealt,
+    events_.DeckShuffled,
+    events_.RowRefilled,
+    events_.StartPlayerDrawn,
+    events_.TacticsDealt,
+    events_.RowReplaced,
+    events_.DiceThrown,
+    events_.DiceRerolled,
+)
 
 class Gunsen(Rules[State]):
     """Seven clans fight for Toshi Ranbo; the first to place seven achievement markers wins."""
@@ -175,6 +190,14 @@ class Gunsen(Rules[State]):
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return the event as a seat may see it."""
         return view_.redact(event, seat)
+
+    def reveals(self, event: Event) -> bool:
+        """Return whether an event is chance or shows what was hidden.
+
+        Deals, shuffles, refills from the deck and dice. Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        """
+        return not isinstance(event, events_.GunsenEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> set[str]:
         """Return the ids of the components hidden from a seat."""

@@ -22,6 +22,7 @@ from gamehall.core import (
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
 
+from . import events as events_
 from . import battle as fight
 from . import magic, turn
 from . import view as seen
@@ -92,6 +93,22 @@ def gather(results: list[list[Any]]) -> list[Any]:
     """Return the items the hook implementations gave, a later one replacing an earlier key."""
     return merge_by_key(results, lambda item: item.key)
 
+
+
+# The events no take-back reaches past (Rules.reveals).
+REVEALING: tuple[type[Event], ...] = (
+    events_.TurnOrderRolled,
+    events_.TilesShuffled,
+    events_.MagicDealt,
+    events_.EventDeckShuffled,
+    events_.EventDrawn,
+    events_.MagicSwapped,
+    events_.MagicBought,
+    events_.MagicDeclared,
+    events_.MagicRevealed,
+    events_.DiceRolled,
+    events_.DiceCompared,
+)
 
 class Kaladan(Rules[State]):
     """Realms fight tile against tile until one Crown is left standing."""
@@ -373,6 +390,14 @@ class Kaladan(Rules[State]):
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return the event without the cards and orders ``seat`` may not see."""
         return seen.redact(event, seat)
+
+    def reveals(self, event: Event) -> bool:
+        """Return whether an event is chance or shows what was hidden.
+
+        Rolls, shuffles, draws of events and magic, and magic shown. Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        """
+        return not isinstance(event, events_.KaladanEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the ids of the cards ``seat`` may not see."""

@@ -9,6 +9,7 @@ from typing import Any
 from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
 from gamehall.core.rules import MatchConfig
 
+from . import events as events_
 from . import actions as act
 from . import commands as cmd
 from . import estimate as guess
@@ -44,6 +45,19 @@ PROMPTS = {
     "sell": "sell goods for 5 koku each, then stop",
 }
 
+
+
+# The events no take-back reaches past (Rules.reveals).
+REVEALING: tuple[type[Event], ...] = (
+    events_.BoardDealt,
+    events_.StacksDealt,
+    events_.DeckShuffled,
+    events_.ShipsLaunched,
+    events_.CustomersDrawn,
+    events_.DieRolled,
+    events_.SetupFinished,
+    events_.RowRefilled,
+)
 
 class RiverOfGold(Rules[State]):
     """Build on the shore, sail the river, deliver to customers, gain influence."""
@@ -168,6 +182,14 @@ class RiverOfGold(Rules[State]):
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return an event without the cards and tiles ``seat`` may not see (ROG-HIDDEN-1)."""
         return view_.redact(event, seat)
+
+    def reveals(self, event: Event) -> bool:
+        """Return whether an event is chance or shows what was hidden.
+
+        Deals, shuffles, draws, refills from a stack and die rolls. Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        """
+        return not isinstance(event, events_.RogEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the ids of the components hidden from ``seat``."""

@@ -9,7 +9,7 @@ from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Out
 from gamehall.core.rules import MatchConfig
 
 from .commands import PlaceMark
-from .events import BoardFilled, LineCompleted, MarkPlaced
+from .events import BoardFilled, LineCompleted, MarkPlaced, TicTacToeEvent
 from .state import EMPTY, State
 
 LINES = (
@@ -20,6 +20,7 @@ LINES = (
 LINES_THROUGH = tuple(tuple(line for line in LINES if cell in line) for cell in range(9))
 PLACE = Decision("place", "place your mark in an empty cell")
 MOVES = tuple(PlaceMark(cell=cell) for cell in range(9))
+
 
 
 class TicTacToe(Rules[State]):
@@ -79,6 +80,14 @@ class TicTacToe(Rules[State]):
         if state.over or seat != state.turn:
             return ()
         return [MOVES[cell] for cell, mark in enumerate(state.board) if mark == EMPTY]
+
+    def reveals(self, event: Event) -> bool:
+        """Return whether an event is chance or shows what was hidden: none of ours is.
+
+        Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        """
+        return not isinstance(event, TicTacToeEvent)
 
     def outcome(self, state: State) -> Outcome | None:
         """Return the winner or a draw once the match is over (TTT-3, TTT-4)."""

@@ -20,6 +20,7 @@ from gamehall.core import (
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
 
+from . import events as events_
 from . import estimate as guess
 from . import view as seen
 from . import words
@@ -54,6 +55,19 @@ from .troops import Army
 REMOVED = 4
 OPENING_RACKS = (3, 4)
 TURN = Decision("turn", "draw 2 troops or place 1 troop")
+
+
+# The events no take-back reaches past (Rules.reveals).
+REVEALING: tuple[type[Event], ...] = (
+    events_.ColoursChosen,
+    events_.SupplyShuffled,
+    events_.TroopsRemoved,
+    events_.StartPlayerChosen,
+    events_.TroopsDrawn,
+    events_.TroopSnatched,
+    events_.TroopTurnedDown,
+    events_.TroopRecovered,
+)
 
 
 class ToyBattle(Rules[State]):
@@ -324,6 +338,14 @@ class ToyBattle(Rules[State]):
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return the event without the troops ``seat`` may not see."""
         return seen.redact(event, seat)
+
+    def reveals(self, event: Event) -> bool:
+        """Return whether an event is chance or shows what was hidden.
+
+        Draws, shuffles and the troops a random effect picks. Another
+        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
+        """
+        return not isinstance(event, events_.ToyBattleEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the tokens of every troop whose identity ``seat`` does not know."""

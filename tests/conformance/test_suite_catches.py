@@ -82,9 +82,21 @@ class _Nondeterministic(Secrets):
         return super().decide(state, command, ctx)
 
 
+class _DrawsUnnamed(Secrets):
+    """Rolls a die on every command but says no event reveals anything: undo could re-roll."""
+
+    def decide(self, state: Any, command: Command, ctx: Context) -> Sequence[Event]:
+        ctx.rng.random()
+        return super().decide(state, command, ctx)
+
+    def reveals(self, event: Event) -> bool:
+        return False
+
+
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
+        (_DrawsUnnamed, "drew from the generator, but Rules.reveals names none"),
         (_RedactsNothing, "sees hidden"),
         (_AcceptsIllegal, "accepted but is not in legal"),
         (_ListsRefused, "legal command .* refused"),

@@ -6,9 +6,17 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
 from gamehall.core import ConcurrencyError, CorruptRecord, Meta, Registry, UnknownEventType
-from gamehall.core.store import AppendRequest, MemoryStore, Snapshot, SQLiteStore, Store
+from gamehall.core.store import (
+    AppendRequest,
+    MatchQuery,
+    MemoryStore,
+    Snapshot,
+    SQLiteStore,
+    Store,
+)
 from gamehall.core.store.base import checksum
 from gamehall.core.testing.store import StoreContract, marks
 
@@ -175,6 +183,29 @@ class TestSQLiteStore(StoreContract):
         store._writer.execute("UPDATE events SET data=substr(data, 1, 3)")
         with pytest.raises(CorruptRecord):
             store.read("a")
+
+    def test_schema_2_file_gets_the_lobby_columns(self, registry: Registry, tmp_path: Path) -> None:
+        import sqlite3
+
+        path = tmp_path / "old.db"
+        db = sqlite3.connect(path)
+        db.executescript(
+            "CREATE TABLE streams (stream TEXT PRIMARY KEY, created REAL NOT NULL, info BLOB)"
+            " WITHOUT ROWID;"
+            "CREATE TABLE gamehall (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "INSERT INTO gamehall VALUES ('schema', '2');"
+        )
+        info = msgspec.msgpack.encode({"game": "tictactoe", "seat_players": ["p1"]})
+        db.execute("INSERT INTO streams VALUES ('old', 5.0, ?)", (info,))
+        db.commit()
+        db.close()
+        store = SQLiteStore(path, registry.codec)
+        try:
+            assert store.schema == 3
+            found = store.find_matches(MatchQuery(player="p1", game="tictactoe"))
+            assert [e.stream for e in found.matches] == ["old"]
+        finally:
+            store.close()
 
     def test_unknown_event_type_is_an_error_naming_it(self, store: Store) -> None:
         store.append("a", 0, marks(2))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,16 @@ from gamehall.core.errors import StoreClosed
 from gamehall.core.events import Event, Recorded
 from gamehall.core.hall import Hall
 from gamehall.core.store import MemoryStore, Snapshot, SQLiteStore, Store, StreamInfo
-from gamehall.core.store.base import Encoded, Loaded, Problem, RawRow, Written
+from gamehall.core.store.base import (
+    Encoded,
+    Loaded,
+    MatchPage,
+    MatchQuery,
+    PlayerRecord,
+    Problem,
+    RawRow,
+    Written,
+)
 
 
 class FaultyStore(Store):
@@ -91,6 +100,28 @@ class FaultyStore(Store):
 
     def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
         return self.inner.command_ids(stream)
+
+    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
+        return self.inner.update_info(stream, changes)
+
+    def find_matches(self, query: MatchQuery) -> MatchPage:
+        self._read_fault()
+        return self.inner.find_matches(query)
+
+    def delete_stream(self, stream: str) -> bool:
+        return self.inner.delete_stream(stream)
+
+    def deleted_positions(self) -> list[tuple[int, int]]:
+        return self.inner.deleted_positions()
+
+    def save_player(self, player: PlayerRecord) -> None:
+        self.inner.save_player(player)
+
+    def player(self, player_id: str) -> PlayerRecord | None:
+        return self.inner.player(player_id)
+
+    def player_by_digest(self, digest: bytes) -> PlayerRecord | None:
+        return self.inner.player_by_digest(digest)
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         self.inner.save_snapshot(snapshot)

@@ -43,8 +43,8 @@ async def test_a_bot_seat_answers_every_move_of_the_token_seat(served: Served) -
         assert sent.status_code == 200, sent.text
     described = (await served.client.get(f"/matches/{match}")).json()
     assert described["seats"] == [
-        {"seat": 0, "claimed": True, "bot": None},
-        {"seat": 1, "claimed": True, "bot": "mcts:400"},
+        {"seat": 0, "claimed": True, "bot": None, "name": None, "player": None},
+        {"seat": 1, "claimed": True, "bot": "mcts:400", "name": "bot (mcts:400)", "player": None},
     ]
     assert 1 in view["outcome"]["winners"] or not view["outcome"]["winners"]  # never loses
 

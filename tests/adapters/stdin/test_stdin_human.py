@@ -301,3 +301,37 @@ def test_a_person_is_offered_free_actions_between_others_moves(
     commands = commands_of(db, "r")
     assert commands[0][0] == 1 and commands[0][1].startswith("human-1-"), commands
     assert any(seat == 0 for seat, _ in commands[1:]), "the bot moved after the trade"
+
+
+def test_matches_lists_with_filters_and_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "g.db")
+    for name in ("a", "b", "c"):
+        code, _, _ = play(
+            monkeypatch, capsys, "", "play", "tictactoe", "--seed", "1", "--match", name,
+            "--db", db,
+        )  # fmt: skip
+        assert code == 0
+    code, out, _ = play(
+        monkeypatch, capsys, "", "play", "tictactoe", "--seed", "2", "--match", "done",
+        "--seat", "0=bot", "--seat", "1=bot", "--db", db,
+    )  # fmt: skip
+    assert code == 0
+    code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db, "--state", "finished")
+    lines = out.splitlines()
+    assert len(lines) == 2 and lines[1].startswith("done ")
+    code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db, "--state", "running")
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["c", "b", "a"]
+    code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db, "--limit", "2")
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines[1:3]] == ["done", "c"]
+    assert lines[-1].startswith("2 of 4 shown; the next page: --cursor ")
+    cursor = lines[-1].rsplit(" ", 1)[1]
+    code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db, "--limit", "2",
+                        "--cursor", cursor)  # fmt: skip
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["b", "a"]
+    code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db, "--game", "gunsen")
+    assert "pass these filters" in out
+    code, _, err = play(monkeypatch, capsys, "", "matches", "--db", db, "--limit", "0")
+    assert code == 2 and "limit" in err

@@ -1,0 +1,336 @@
+"""The lobby: players with a token and a name, who sits where, and the listing of matches.
+
+A player is a person, not a seat: one token (shown once; only its SHA-256 is stored, as for
+seat tokens) creates matches, takes seats and lists "my matches", and carries a display name
+that every view, board text, stream and export header shows. Who holds which seat is kept in
+the match's stored info (``seat_players``, ``open``), which the store indexes for
+:meth:`Lobby.find`; names are read from the player records when shown, so a name erased for
+retention disappears from everything at once. Spectators are counted per match while they
+follow it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
+import msgspec
+
+from . import limits
+from .errors import GamehallError, InvalidOptions, UnknownMatch, UnknownPlayer
+from .store.base import MatchQuery, PlayerRecord, StreamInfo
+
+if TYPE_CHECKING:
+    from .hall import Hall
+
+T = TypeVar("T")
+NAME_MAX = 40
+TOKEN_PREFIX = "gp_"  # tells a player token from a seat token at a glance
+
+
+class NoFreeSeat(GamehallError):
+    """A seat that is taken, does not exist, or is not open to be taken."""
+
+    code = "no_free_seat"
+
+
+class Forbidden(GamehallError):
+    """Something only the operator, or the holder of a seat, may do."""
+
+    code = "forbidden"
+
+
+class Player(msgspec.Struct, frozen=True):
+    """A player as others see them: an id and a display name (``None`` once erased)."""
+
+    player: str
+    name: str | None
+
+
+class SeatEntry(msgspec.Struct, frozen=True):
+    """One seat in a listing: who holds it (a player, a bot, a token) or that it is open."""
+
+    seat: int
+    name: str | None
+    player: str | None = None
+    bot: str | None = None
+    open: bool = False
+
+
+class Spectator(msgspec.Struct, frozen=True):
+    """Someone following a match without a seat: a named player or anonymous."""
+
+    player: str | None
+    name: str | None
+
+
+class LobbyEntry(msgspec.Struct, frozen=True):
+    """A match as the lobby lists it."""
+
+    match: str
+    game: str
+    expansions: list[str]
+    players: int
+    seats: list[SeatEntry]
+    open_seats: int
+    finished: bool
+    version: int
+    created: float
+    updated: float
+    spectators: int = 0
+    clock: str | None = None
+    rematch_of: str | None = None
+    rematch: str | None = None
+
+
+class LobbyPage(msgspec.Struct, frozen=True):
+    """One page of the lobby: matches newest first, how many pass the filters, the next cursor."""
+
+    matches: list[LobbyEntry]
+    total: int
+    next: str | None = None
+
+
+def digest(token: str) -> bytes:
+    """Return the stored form of a token."""
+    return hashlib.sha256(token.encode()).digest()
+
+
+def check_name(name: object) -> str:
+    """Return a display name cleaned of outer spaces, or refuse it with the reason."""
+    if not isinstance(name, str):
+        raise InvalidOptions("a name is text")
+    name = " ".join(name.split())
+    if not name:
+        raise InvalidOptions("a name needs at least one letter or digit")
+    if len(name) > NAME_MAX:
+        raise InvalidOptions(f"a name has at most {NAME_MAX} characters, not {len(name)}")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise InvalidOptions("a name may not hold control characters")
+    return name
+
+
+def seat_info(
+    players: int,
+    seat_players: Mapping[int, str] | None = None,
+    open_seats: Sequence[int] = (),
+) -> dict[str, Any]:
+    """Return the info keys that say who holds each seat of a new match."""
+    holders: list[str | None] = [None] * players
+    for seat, player in (seat_players or {}).items():
+        holders[seat] = player
+    free = sorted(set(open_seats) - set((seat_players or {}).keys()))
+    return {"seat_players": holders, "open": free, "open_seats": len(free)}
+
+
+class Lobby:
+    """Players, seats and the match listing of a hall."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+        self.spectators: dict[str, dict[int, Spectator]] = {}
+        self._next_watcher = 0
+        self._names: dict[str, list[str | None]] = {}
+
+    async def _io(self, fn: Callable[..., T], *args: Any) -> T:
+        if self.hall.store.threaded:
+            return await anyio.to_thread.run_sync(fn, *args)
+        return fn(*args)
+
+    # -- players -----------------------------------------------------------------------------
+
+    async def register(self, name: str) -> tuple[Player, str]:
+        """Make a player with a display name; return them and their token (shown only once)."""
+        clean = check_name(name)
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        record = PlayerRecord(secrets.token_hex(8), digest(token), clean, time.time())
+        await self._io(self.hall.store.save_player, record)
+        return Player(record.id, clean), token
+
+    def player_of(self, token: str) -> Player:
+        """Return the player a token belongs to, or raise :class:`UnknownPlayer`."""
+        record = self.hall.store.player_by_digest(digest(token)) if token else None
+        if record is None:
+            raise UnknownPlayer("the token is not a player token")
+        return Player(record.id, record.name)
+
+    def is_player_token(self, token: str) -> bool:
+        """Tell whether a token has the form of a player token (it may still be unknown)."""
+        return token.startswith(TOKEN_PREFIX)
+
+    def player(self, player_id: str) -> Player:
+        """Return a player by id."""
+        record = self.hall.store.player(player_id)
+        if record is None:
+            raise UnknownPlayer(f"unknown player {player_id[:40]!r}")
+        return Player(record.id, record.name)
+
+    async def rename(self, player_id: str, name: str | None) -> Player:
+        """Give a player another display name, or erase it (``None``: retention)."""
+        clean = None if name is None else check_name(name)
+        record = self.hall.store.player(player_id)
+        if record is None:
+            raise UnknownPlayer(f"unknown player {player_id[:40]!r}")
+        await self._io(self.hall.store.save_player, msgspec.structs.replace(record, name=clean))
+        self._names.clear()  # the player's name may stand in any match
+        return Player(record.id, clean)
+
+    # -- seats -------------------------------------------------------------------------------
+
+    def holders(self, match: str) -> list[str | None]:
+        """Return the player id holding each seat of a match (``None``: no player)."""
+        info = self._entry(match).info
+        raw = info.get("seat_players") or []
+        players = int(info.get("players") or len(raw))
+        return [raw[s] if s < len(raw) and isinstance(raw[s], str) else None for s in range(players)]
+
+    def seats_of(self, match: str, player_id: str) -> list[int]:
+        """Return the seats a player holds in a match."""
+        return [seat for seat, held in enumerate(self.holders(match)) if held == player_id]
+
+    async def take_seat(self, match: str, player_id: str, seat: int | None = None) -> int:
+        """Seat a player in an open seat (``seat``, or the lowest open one); return it."""
+        self.player(player_id)
+        entry = self._entry(match)
+        free = [s for s in entry.info.get("open") or [] if isinstance(s, int)]
+        if entry.info.get("finished"):
+            raise NoFreeSeat(f"match {match!r} is over")
+        if seat is None:
+            if not free:
+                raise NoFreeSeat(f"match {match!r} has no open seat")
+            seat = free[0]
+        elif seat not in free:
+            raise NoFreeSeat(f"seat {seat} of match {match!r} is not open")
+        holders = self.holders(match)
+        holders[seat] = player_id
+        left = [s for s in free if s != seat]
+        changes = {"seat_players": holders, "open": left, "open_seats": len(left)}
+        await self._io(self.hall.store.update_info, match, changes)
+        self._names.pop(match, None)
+        return seat
+
+    async def close_seat(self, match: str, seat: int) -> None:
+        """Mark an open seat as taken by someone without a player (a script's seat token)."""
+        entry = self._entry(match)
+        free = [s for s in entry.info.get("open") or [] if s != seat]
+        await self._io(self.hall.store.update_info, match, {"open": free, "open_seats": len(free)})
+
+    def names(self, match: str) -> list[str | None]:
+        """Return the display name of each seat: its player's, its bot's, or ``None``.
+
+        Kept per match until a seat or a name changes: views ask for them on every call.
+        """
+        cached = self._names.get(match)
+        if cached is not None:
+            return list(cached)
+        entry = self._listed(self._entry(match), {})
+        names = [seat.name for seat in entry.seats]
+        if len(self._names) > 10_000:
+            self._names.clear()
+        self._names[match] = names
+        return list(names)
+
+    def undo_policy(self, match: str) -> str:
+        """Return a match's take-back policy: ``consent``, ``free`` or ``off``."""
+        return str(self._entry(match).info.get("undo") or "consent")
+
+    # -- listing -----------------------------------------------------------------------------
+
+    def find(
+        self,
+        *,
+        game: str | None = None,
+        finished: bool | None = None,
+        open_seats: bool | None = None,
+        player: str | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> LobbyPage:
+        """Return one page of matches passing every filter given, newest first."""
+        query = MatchQuery(game, finished, open_seats, player, cursor, limit)
+        page = self.hall.store.find_matches(query)
+        names: dict[str, str | None] = {}
+        return LobbyPage([self._listed(e, names) for e in page.matches], page.total, page.next)
+
+    def entry(self, match: str) -> LobbyEntry:
+        """Return one match as the lobby lists it."""
+        return self._listed(self._entry(match), {})
+
+    def _entry(self, match: str) -> StreamInfo:
+        entry = self.hall.store.stream_info(limits.known_match_id(match))
+        if entry is None:
+            raise UnknownMatch(match)
+        return entry
+
+    def _listed(self, entry: StreamInfo, names: dict[str, str | None]) -> LobbyEntry:
+        info = entry.info
+        players = int(info.get("players") or 0)
+        raw = info.get("seat_players") or []
+        free = set(info.get("open") or [])
+        bots = {int(s): b.get("bot") for s, b in (info.get("bots") or {}).items()}
+        seats = []
+        for seat in range(players):
+            held = raw[seat] if seat < len(raw) and isinstance(raw[seat], str) else None
+            if held is not None and held not in names:
+                record = self.hall.store.player(held)
+                names[held] = record.name if record is not None else None
+            name = names.get(held) if held else (f"bot ({bots[seat]})" if seat in bots else None)
+            seats.append(SeatEntry(seat, name, held, bots.get(seat), seat in free))
+        return LobbyEntry(
+            entry.stream,
+            str(info.get("game", "")),
+            list(info.get("expansions") or []),
+            players,
+            seats,
+            0 if info.get("finished") else len(free),
+            bool(info.get("finished")),
+            entry.version,
+            entry.created,
+            entry.updated,
+            len(self.spectators.get(entry.stream, {})),
+            info.get("clock"),
+            info.get("rematch_of"),
+            info.get("rematch"),
+        )
+
+    # -- spectators --------------------------------------------------------------------------
+
+    def follow(self, match: str, player: Player | None) -> int:
+        """Count someone following a match without a seat; return the key to :meth:`leave`."""
+        self._next_watcher += 1
+        shown = Spectator(player.player, player.name) if player else Spectator(None, None)
+        self.spectators.setdefault(match, {})[self._next_watcher] = shown
+        return self._next_watcher
+
+    def leave(self, match: str, key: int) -> None:
+        """Stop counting a spectator."""
+        watching = self.spectators.get(match)
+        if watching is not None:
+            watching.pop(key, None)
+            if not watching:
+                del self.spectators[match]
+
+    def watching(self, match: str) -> list[Spectator]:
+        """Return who follows a match without a seat now."""
+        return list(self.spectators.get(match, {}).values())
+
+    # -- retention, rematch ------------------------------------------------------------------
+
+    async def link_rematch(self, match: str, rematch: str) -> None:
+        """Record in a finished match's entry the rematch that follows it."""
+        await self._io(self.hall.store.update_info, match, {"rematch": rematch})
+
+    async def delete(self, match: str) -> None:
+        """Delete a finished match from the store (its actor stops first)."""
+        entry = self._entry(match)
+        if not entry.info.get("finished") and self.hall.view(match, None).outcome is None:
+            raise Forbidden(f"match {match!r} is still running: only a finished match is deleted")
+        self.hall.forget_match(match)
+        await self._io(self.hall.store.delete_stream, match)
+        self.spectators.pop(match, None)
+        self._names.pop(match, None)
