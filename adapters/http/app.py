@@ -26,6 +26,7 @@ from .gateway import Gateway
 from .guard import Limiter, RateLimits, before_request
 from .routes import ROUTES, bare
 from .seats import SeatTokens
+from .web import router as web_router
 
 MAX_BODY = 64 * 1024
 HEARTBEAT = 15.0
@@ -75,7 +76,7 @@ def create_app(
         finally:
             gateway.seats.close()
 
-    routes: list[Any] = [*ROUTES, openapi_json]
+    routes: list[Any] = [*ROUTES, openapi_json, web_router()]
     if bare_endpoint:
         routes.append(bare)
     app = Litestar(

@@ -1,0 +1,74 @@
+"""Playing a match through its pages: find whose move it is, click a legal place, wait."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import httpx
+
+Page = Any
+
+
+def frame_seq(page: Page) -> int:
+    """Return the seq of the frame a page shows."""
+    return int(page.locator("#frame").get_attribute("data-seq"))
+
+
+def ended(page: Page) -> bool:
+    """Tell whether a page shows an ended match."""
+    return page.locator("#frame").get_attribute("data-ended") == "1"
+
+
+def my_move(page: Page) -> bool:
+    """Tell whether a seat's page says it is that seat's move."""
+    return page.locator(".status li.mine").count() > 0 and not ended(page)
+
+
+def wait_until(page: Page, check: Any, what: str, timeout: float = 15.0) -> None:
+    """Poll ``check()`` until it holds (the page's CSP forbids evaluating strings in it)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting until {what}")
+        page.wait_for_timeout(25)
+
+
+def notice(page: Page) -> str | None:
+    """Return the refusal or warning a page shows, if any."""
+    box = page.locator("#notice")
+    return box.text_content() if box.is_visible() else None
+
+
+def play_one(page: Page, rng: random.Random) -> None:
+    """Click one of the page's legal places (board or list) and answer the chooser."""
+    places = page.locator("#frame [data-commands]")
+    count = places.count()
+    assert count, "a seat asked to move has no place to click"
+    before = frame_seq(page)
+    places.nth(rng.randrange(count)).click()
+    chooser = page.locator("#chooser")
+    if chooser.is_visible():
+        options = chooser.locator("li button")
+        options.nth(rng.randrange(options.count())).click()
+    wait_until(page, lambda: frame_seq(page) > before or notice(page), "the move is played")
+    assert not notice(page), f"a legal move was refused: {notice(page)}"
+
+
+def seat_token(context: Any, match: str, seat: int) -> str:
+    """Return the seat token a browser context holds in its cookie (for the API's view)."""
+    for cookie in context.cookies():
+        if cookie["name"] == "gh_seat" and cookie["path"] == f"/play/{match}/{seat}":
+            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+            return str(cookie["value"])
+    raise AssertionError(f"no seat cookie for seat {seat}")
+
+
+def api_view(url: str, match: str, token: str | None) -> dict[str, Any]:
+    """Return a seat's view from the HTTP API."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answer = httpx.get(f"{url}/matches/{match}/view", headers=headers)
+    answer.raise_for_status()
+    result: dict[str, Any] = answer.json()
+    return result
