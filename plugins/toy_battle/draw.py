@@ -19,7 +19,7 @@ from .terrain import Board
 from .troops import Army
 from .view import PlayerView, View
 
-WIDTH, MAP_TOP, MAP_HEIGHT, STRIP = 1000.0, 130.0, 620.0, 120.0
+WIDTH, MAP_TOP, MAP_HEIGHT, STRIP = 1000.0, 160.0, 620.0, 120.0
 HEIGHT = MAP_TOP + MAP_HEIGHT + STRIP + 10
 INK = {"blue": "#1f5fa8", "red": "#c0392b"}
 PALE = {"blue": "#d6e6f7", "red": "#f7dcd8"}
@@ -205,8 +205,8 @@ def draw(view: View, seat: int | None, legal: Sequence[Command]) -> Drawing | No
         _strip(view, army, top, 4, legal),
         shape("rect", x=10, y=MAP_TOP, width=WIDTH - 20, height=MAP_HEIGHT, rx=14,
               fill=GROUND.get(view.terrain, "#e9e2c8"), stroke="#b9ae8f"),
-        label(30, MAP_TOP + 22, title, 18, text_anchor="start", font_weight="bold", fill="#4a4030"),
-        label(WIDTH - 30, MAP_TOP + 22, f"discard pile: {len(view.discard)}", 14,
+        label(20, MAP_TOP - 18, title, 18, text_anchor="start", font_weight="bold", fill="#4a4030"),
+        label(WIDTH - 20, MAP_TOP - 18, f"discard pile: {len(view.discard)}", 14,
               text_anchor="end", fill="#4a4030"),
         _regions(view, board, at), _paths(board, at), group(*spots), _targets(view, legal, at),
         _strip(view, army, bottom, MAP_TOP + MAP_HEIGHT + 6, legal),

@@ -20,7 +20,8 @@ import uvicorn
 from gamehall.adapters.http.app import create_app
 from gamehall.core import Registry
 from gamehall.core.hall import Hall
-from gamehall.core.store import SQLiteStore
+from gamehall.core.store import MemoryStore, SQLiteStore
+from gamehall.core.store.base import Store
 
 CHROMIUM = os.environ.get("GAMEHALL_CHROMIUM", "/usr/bin/chromium")
 INSTALL = "install Debian's Chromium to run the browser tests: sudo apt-get install -y chromium"
@@ -58,8 +59,8 @@ def browser() -> Iterator[Any]:
 class Server:
     """gamehall's HTTP app served by uvicorn in a thread, on a free port of 127.0.0.1."""
 
-    def __init__(self, registry: Registry, db: Path) -> None:
-        self.store = SQLiteStore(str(db), registry.codec)
+    def __init__(self, registry: Registry, db: Path | None = None) -> None:
+        self.store: Store = SQLiteStore(str(db), registry.codec) if db else MemoryStore(registry.codec)
         self.hall = Hall(self.store, registry)
         app = create_app(self.hall, manage_hall=True, rate_limits=None)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -86,11 +87,11 @@ class Server:
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Callable[[Registry], Server]]:
-    """Start servers of given registries; stop them after the test."""
+    """Start servers of given registries (on a memory store, or SQLite); stop them after."""
     started: list[Server] = []
 
-    def start(registry: Registry) -> Server:
-        server = Server(registry, tmp_path / f"web{len(started)}.db")
+    def start(registry: Registry, sqlite: bool = False) -> Server:
+        server = Server(registry, tmp_path / f"web{len(started)}.db" if sqlite else None)
         server.start()
         started.append(server)
         return server

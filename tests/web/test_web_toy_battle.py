@@ -4,6 +4,7 @@ spectator watches, no page ever showing the other rack; then the replay and a fo
 from __future__ import annotations
 
 import random
+import time
 import re
 from pathlib import Path
 from typing import Any
@@ -65,7 +66,7 @@ def test_toy_battle_in_the_browser(browser: Any, serve: Any, screenshots: Path) 
     assert tokens[0] not in blue.url and tokens[0] not in blue.content()
     pages = {"seat0": blue, "seat1": red, "spectator": watcher}
     blue.screenshot(path=str(screenshots / "toy-battle-start.png"), full_page=True)
-    moves = 0
+    moves, started = 0, time.monotonic()
     while not ended(blue) and moves < 400:
         mover = next((p for p in (blue, red) if my_move(p)), None)
         if mover is None:
@@ -73,12 +74,13 @@ def test_toy_battle_in_the_browser(browser: Any, serve: Any, screenshots: Path) 
             continue
         play_one(mover, rng)
         moves += 1
-        if moves % 5 == 1:
+        if moves % 4 == 1:
             _check_no_leak(pages, url, match, tokens)
         if moves == 12:
             red.screenshot(path=str(screenshots / "toy-battle.png"), full_page=True)
     for page in pages.values():
         wait_until(page, lambda page=page: ended(page), "every page shows the end")
+    print(f"{moves} moves in {time.monotonic() - started:.1f} s")
     assert "wins" in blue.locator(".status").text_content()
     watcher.screenshot(path=str(screenshots / "toy-battle-end.png"), full_page=True)
     last = frame_seq(watcher)

@@ -52,7 +52,7 @@ def gw(request: Req) -> Gateway:
 def html(body: Html, status: int = 200, *cookies: Any) -> Response[Any]:
     """Return an HTML answer with the page's security headers."""
     response: Response[Any] = Response(
-        str(body), status_code=status, media_type="text/html; charset=utf-8", headers=HEADERS
+        str(body), status_code=status, media_type="text/html", headers=HEADERS
     )
     return session.with_cookies(response, *cookies)
 
@@ -370,7 +370,7 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
     elif isinstance(exc, GamehallError) and status_of(exc) is not None:
         status, message = status_of(exc) or 400, exc.message
     else:
-        handler = HANDLERS.get(type(exc)) or HANDLERS[Exception]
+        handler = HANDLERS[Exception]
         for cls in type(exc).__mro__:
             if cls in HANDLERS:
                 handler = HANDLERS[cls]
@@ -389,7 +389,7 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
         body = pages.problem(titles.get(status, "That did not work"), message, hint)
         return html(body, status)
     return Response(
-        message, status_code=status, media_type="text/plain; charset=utf-8", headers=HEADERS
+        message, status_code=status, media_type="text/plain", headers=HEADERS
     )
 
 
@@ -401,4 +401,7 @@ ROUTES = [
 
 def router() -> Router:
     """Return the web page's routes, with their own error pages."""
-    return Router(path="/", route_handlers=ROUTES, exception_handlers={Exception: on_error})
+    from ..errors import HANDLERS
+
+    handlers: dict[int | type[Exception], Any] = {kind: on_error for kind in HANDLERS}
+    return Router(path="/", route_handlers=ROUTES, exception_handlers=handlers)
