@@ -109,6 +109,27 @@ def canvas(width: float, height: float, *children: Shape | None, title: str = ""
     return shape("svg", heading, *children, viewBox=f"0 0 {_number(width)} {_number(height)}")
 
 
+def size(root: Shape) -> tuple[float, float]:
+    """Return the width and height of a drawing's root, from its ``viewBox``."""
+    box = dict(root.attrs).get("viewBox", "0 0 0 0").split()
+    return float(box[2]), float(box[3])
+
+
+def extend(drawing: Drawing, height: float, *band: Shape | None, caption: str = "") -> Drawing:
+    """Return a drawing ``height`` units taller, with ``band`` drawn in the new part below.
+
+    An expansion that wraps a game's ``gamehall_draw_board`` uses it to add its own parts
+    (cards, a track) under the game's board; ``band`` is placed as if its top were 0.
+    """
+    width, old = size(drawing.root)
+    kept = [c for c in drawing.root.children if c.tag != "title"]
+    titles = [c for c in drawing.root.children if c.tag == "title"]
+    below = shape("g", *band, transform=f"translate(0 {_number(old)})")
+    root = shape("svg", *titles, *kept, below, viewBox=f"0 0 {_number(width)} {_number(old + height)}")
+    text = " ".join(t for t in (drawing.caption, caption) if t)
+    return Drawing(root, text)
+
+
 def mapped(root: Shape) -> list[Command]:
     """Return every command some shape of the drawing sends."""
     found: list[Command] = []
@@ -120,4 +141,4 @@ def mapped(root: Shape) -> list[Command]:
     return found
 
 
-__all__ = ["Drawing", "Shape", "canvas", "group", "label", "mapped", "shape"]
+__all__ = ["Drawing", "Shape", "canvas", "extend", "group", "label", "mapped", "shape", "size"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from gamehall.core import ExpansionSpec, hookimpl
 
 from .patrons import COMMANDS, EVENTS, ID, PatronOptions, Patrons
+from .draw import PatronDrawing
 from .words import PatronWords
 
 EXPANSION = ExpansionSpec(
@@ -13,7 +14,7 @@ EXPANSION = ExpansionSpec(
     version="1.0.0",
     game="river-of-gold",
     options=PatronOptions,
-    hookimpls=(Patrons(), PatronWords()),
+    hookimpls=(Patrons(), PatronWords(), PatronDrawing()),
     test_options=({"setup": "draft"}, {"setup": "alternative"}),
     description="Each clan plays with a patron: a draft, or a random clan and one of its two.",
 )
