@@ -34,14 +34,16 @@ def _card(patron: str, x: float, y: float, ink: str, commands: Sequence[Command]
 
 def cards(view: State, seat: int | None, legal: Sequence[Command]) -> list[tuple[str, str, list[Command]]]:
     """Return the patrons to show: each clan's chosen one, then the asking seat's offer."""
-    shown = []
+    shown: list[tuple[str, str, list[Command]]] = []
     for other in range(len(view.players)):
         patron = patron_of(view, other)
         if patron is not None:
             shown.append((patron, clan_ink(other), []))
     if seat is not None and patron_of(view, seat) is None:
         for patron in offered(view, seat):
-            choose = [c for c in legal if isinstance(c, ChoosePatron) and c.patron == patron]
+            choose: list[Command] = [
+                c for c in legal if isinstance(c, ChoosePatron) and c.patron == patron
+            ]
             shown.append((patron, clan_ink(seat), choose))
     return shown
 

@@ -72,3 +72,39 @@ def api_view(url: str, match: str, token: str | None) -> dict[str, Any]:
     answer.raise_for_status()
     result: dict[str, Any] = answer.json()
     return result
+
+
+def create_in_lobby(
+    page: Page,
+    url: str,
+    game: str,
+    roles: list[str],
+    expansions: tuple[str, ...] = (),
+    options: dict[str, str] | None = None,
+) -> str:
+    """Start a match from the lobby's form, one role per seat; return its id."""
+    page.goto(url + "/")
+    page.locator(f"#game-{game} > summary").click()
+    form = page.locator(f"#game-{game} form")
+    form.locator("select[name=players]").select_option(str(len(roles)))
+    for seat, role in enumerate(roles):
+        form.locator(f"select[name=seat{seat}]").select_option(role)
+    for expansion in expansions:
+        form.locator(f"input[name=expansion][value='{expansion}']").check()
+    for name, value in (options or {}).items():
+        form.locator(f"[name='o.{name}']").fill(value)
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(lambda address: "/play/" in address or "/watch/" in address)
+    return str(page.url.split("/")[4])
+
+
+def play_to_end(page: Page, rng: random.Random, limit: int = 3000) -> int:
+    """Play a seat's page until the match ends (other seats are bots); return the moves made."""
+    moves = 0
+    while moves < limit:
+        wait_until(page, lambda: my_move(page) or ended(page), "the seat's move or the end", 60)
+        if ended(page):
+            return moves
+        play_one(page, rng)
+        moves += 1
+    raise AssertionError(f"the match did not end in {limit} moves")

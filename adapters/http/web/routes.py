@@ -111,14 +111,14 @@ def _options(form: dict[str, list[str]], prefix: str, schema: dict[str, Any] | N
 async def create(request: Req) -> Response[Any]:
     """Start a match from the lobby's form; this browser takes the seats marked "me"."""
     form = _form(await request.form())
-    session.check_csrf(request, (form.get("csrf") or [None])[-1])
+    session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
-    game = gateway.game((form.get("game") or [""])[-1])
+    game = gateway.game(_last(form, "game") or "")
     try:
-        players = int((form.get("players") or [game.min_players])[-1])
+        players = int(_last(form, "players") or game.min_players)
     except ValueError:
         raise ApiError(400, "invalid_request", "the number of players is not a number") from None
-    roles = [(form.get(f"seat{s}") or ["open"])[-1] for s in range(players)]
+    roles = [_last(form, f"seat{s}") or "open" for s in range(players)]
     if any(r not in ("me", "open", "bot") for r in roles):
         raise ApiError(400, "invalid_request", "each seat is me, open or a bot")
     expansions = form.get("expansion", [])
@@ -135,6 +135,11 @@ async def create(request: Req) -> Response[Any]:
     first = created.seats[0].seat if created.seats else None
     where = session.seat_path(match, first) if first is not None else f"/watch/{match}"
     return Redirect(where, status_code=303, cookies=cookies, headers=HEADERS)
+
+
+def _last(form: dict[str, list[str]], key: str) -> str | None:
+    values = form.get(key)
+    return values[-1] if values else None
 
 
 def _form(data: Any) -> dict[str, list[str]]:
@@ -159,13 +164,11 @@ async def join_page(request: Req, match: FromPath[str]) -> Response[Any]:
 async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
     """Take a free seat: its token goes into this browser's cookie for the seat's page."""
     form = _form(await request.form())
-    session.check_csrf(request, (form.get("csrf") or [None])[-1])
+    session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
     gateway.check_match(match)
-    try:
-        wanted = int((form.get("seat") or [""])[-1])
-    except ValueError:
-        wanted = None  # type: ignore[assignment]
+    given = _last(form, "seat")
+    wanted = int(given) if given is not None and given.isdigit() and len(given) < 4 else None
     seat, token = await gateway.run_sync(gateway.seats.claim, match, wanted)
     gateway.accepted(request, token)
     cookie = session.seat_cookie(request, match, seat, token)
@@ -316,12 +319,12 @@ def _answer(ok: bool, refusal: str | None = None) -> Response[Any]:
 
 async def _fork(request: Req, match: str) -> Response[Any]:
     form = _form(await request.form())
-    session.check_csrf(request, (form.get("csrf") or [None])[-1])
+    session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
     if not gateway.ended(match):
         raise ApiError(403, "forbidden", "a match can be forked here only once it has ended")
     try:
-        at = int((form.get("at_seq") or [""])[-1])
+        at = int(_last(form, "at_seq") or "")
     except ValueError:
         raise ApiError(400, "invalid_fork", "the fork point is not a number") from None
     new = await gateway.hall.fork(match, at)
