@@ -37,6 +37,25 @@ def test_tictactoe_in_the_browser(browser: Any, serve: Any, screenshots: Path) -
     _solo(browser, serve, screenshots, "tictactoe", 2, 1)
 
 
+def test_keyboard_phone_width_and_no_other_host(browser: Any, serve: Any, screenshots: Path) -> None:
+    server = serve(builtin_registry())
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    create_in_lobby(page, server.url, "tictactoe", ["me", "bot"])
+    wait_until(page, lambda: my_move(page), "the first move")
+    before = frame_seq(page)
+    page.keyboard.press("Tab")
+    while page.evaluate("() => document.activeElement.dataset.commands === undefined"):
+        page.keyboard.press("Tab")  # from the top of the page to the first cell of the board
+    page.keyboard.press("Enter")
+    wait_until(page, lambda: frame_seq(page) > before, "the move made with the keyboard")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+    page.screenshot(path=str(screenshots / "tictactoe-phone.png"), full_page=True)
+    assert asked and all(url.startswith(server.url + "/") for url in asked), asked
+
+
 @pytest.mark.long
 @pytest.mark.parametrize(
     ("game", "players"), [("gunsen", 2), ("kaladan", 2), ("ehre-der-samurai", 3)]

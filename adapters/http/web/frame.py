@@ -27,9 +27,16 @@ def frame(ruleset: Ruleset, scene: Scene, csrf: str, fork_url: str | None) -> Ht
         "div",
         tag("section", _status(scene), class_="status", aria_live="polite"),
         tag("div", board, _side(ruleset, scene, on_board, csrf, fork_url), class_="table"),
-        id="frame", data_seq=scene.seq, data_last=scene.last,
+        id="frame", data_seq=scene.seq, data_last=scene.last, data_turn=_turn(scene),
         data_live="1" if scene.live else "0", data_ended="1" if scene.ended else "0",
     )  # fmt: skip
+
+
+def _turn(scene: Scene) -> str:
+    """Return ``ended``, ``you`` (the page's seat is asked, live) or ``other``."""
+    if scene.outcome is not None:
+        return "ended"
+    return "you" if scene.live and scene.seat in scene.awaiting and scene.legal else "other"
 
 
 def _name(scene: Scene, seat: int) -> str:

@@ -187,7 +187,7 @@ def match_page(
     """Return a match page: the frame, the replay controls and where the script gets updates."""
     eyes = None
     if seats:
-        options = [tag("option", "the seat of this page", value="")]
+        options = [tag("option", "this page's own view", value="")]
         options += [tag("option", name, value=seat) for seat, name in enumerate(seats)]
         eyes = tag("label", "See the replay as ", tag("select", options, id="eyes"),
                    class_="eyes", hidden=True)  # fmt: skip

@@ -24,6 +24,7 @@
   let again = false;
   let source = null;
   let sending = false;
+  let pending = null;
 
   function frameInfo() {
     const frame = document.getElementById("frame");
@@ -37,7 +38,8 @@
   function syncSlider() {
     const info = frameInfo();
     slider.max = String(Math.max(1, info.last));
-    slider.value = String(replayAt === null ? info.last : info.seq);
+    // The slider keeps the seq asked for last, even while an older frame is still arriving.
+    slider.value = String(replayAt === null ? info.last : replayAt);
     shownAt.textContent = (replayAt === null ? "live, event " : "event ") + info.seq + " of " + info.last;
     root.classList.toggle("replaying", replayAt !== null);
     if (eyes) eyes.parentElement.hidden = !info.ended;
@@ -82,7 +84,12 @@
     const seq = frameInfo().last;
     source = new EventSource(urls.events + "?after=" + seq);
     source.addEventListener("open", () => { connection.textContent = ""; });
-    const changed = () => { if (replayAt === null) refresh(); else syncLast(); };
+    // A command's events come in a burst: one fetch after the burst, not one per event.
+    const changed = () => {
+      if (replayAt !== null) { syncLast(); return; }
+      clearTimeout(pending);
+      pending = setTimeout(refresh, 40);
+    };
     source.addEventListener("event", changed);
     source.addEventListener("turn", changed);
     source.addEventListener("end", () => {
@@ -119,11 +126,13 @@
       const type = answer.headers.get("Content-Type") || "";
       const body = type.startsWith("application/json") ? await answer.json() : { ok: false, refusal: await answer.text() };
       show(body.ok ? "" : body.refusal);
+      // A refusal comes with the fresh state; a move's own events arrive on the stream.
+      if (!body.ok || !source || source.readyState !== EventSource.OPEN) await refresh();
     } catch (err) {
       show("The move could not be sent: the server cannot be reached.");
+      await refresh();
     } finally {
       sending = false;
-      await refresh();
     }
   }
 
