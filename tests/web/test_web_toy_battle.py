@@ -76,6 +76,10 @@ def test_toy_battle_in_the_browser(browser: Any, serve: Any, screenshots: Path) 
             _check_no_leak(pages, server.hall, match)
         if moves == 12:
             red.screenshot(path=str(screenshots / "toy-battle.png"), full_page=True)
+            # While the match runs, asking for another seat's eyes still shows one's own view.
+            peek = blue.request.get(f"{url}/play/{match}/0/frame?as=1").text()
+            for troop in _hidden_rack(server.hall, match, 1, 0):
+                assert troop not in peek
     for page in pages.values():
         wait_until(page, lambda page=page: ended(page), "every page shows the end")
     print(f"{moves} moves in {time.monotonic() - started:.1f} s")
