@@ -9,9 +9,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from gamehall.core.registry import builtin_registry
+from gamehall.plugins.toy_battle.terrain import BOXED
+from gamehall.plugins.toy_battle.words import boards
 
-from .play import api_view, ended, frame_seq, my_move, play_one, seat_token, wait_until
+from .play import (
+    api_view, create_in_lobby, ended, frame_seq, my_move, play_one, seat_token, wait_until,
+)  # fmt: skip
 
 
 def _create(page: Any, url: str, terrain: str) -> str:
@@ -56,7 +61,7 @@ def test_toy_battle_in_the_browser(browser: Any, serve: Any, screenshots: Path) 
     rng = random.Random(7)
     blue_ctx, red_ctx, watch_ctx = (browser.new_context() for _ in range(3))
     blue, red, watcher = blue_ctx.new_page(), red_ctx.new_page(), watch_ctx.new_page()
-    match = _create(blue, url, "jungle")
+    match = _create(blue, url, "caribbean")
     _join(red, url, match)
     watcher.goto(f"{url}/watch/{match}")
     assert "watching" in watcher.locator("h1").text_content()
@@ -110,3 +115,21 @@ def test_toy_battle_in_the_browser(browser: Any, serve: Any, screenshots: Path) 
     assert api_view(url, forked, None)["seq"] == at
     for ctx in (blue_ctx, red_ctx, watch_ctx):
         ctx.close()
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("terrain", BOXED)
+def test_each_terrain_is_drawn(browser: Any, serve: Any, screenshots: Path, terrain: str) -> None:
+    server = serve(builtin_registry())
+    page = browser.new_context(viewport={"width": 1300, "height": 1000}).new_page()
+    create_in_lobby(page, server.url, "toy-battle", ["me", "bot"], options={"terrain": terrain})
+    board = boards()[terrain]
+    wait_until(page, lambda: my_move(page), "the seat's move")
+    assert page.locator("svg.board .place").count() >= 1  # the seat's moves are on the board
+    spots = page.locator("svg.board g[aria-label^='Spot'], svg.board g > title").all_text_contents()
+    for spot in board.bases:
+        assert any(f"spot {spot}" in text for text in spots), f"spot {spot} is not drawn"
+    drawn = page.locator("svg.board > title").text_content()
+    assert drawn == f"Toy Battle on {board.name}"
+    assert page.locator("svg.board g.region").count() == len(board.terrain.regions)
+    page.screenshot(path=str(screenshots / f"toy-battle-{terrain}.png"), full_page=True)
