@@ -38,9 +38,14 @@ def _missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Return a headless Chromium, or skip (fail under GAMEHALL_REQUIRE_BROWSER=1)."""
+    """Return a headless Chromium, or skip (fail under GAMEHALL_REQUIRE_BROWSER=1).
+
+    One per module, not per session: Playwright's sync API keeps an event loop running in the
+    thread while it is open, and the suite's other tests start event loops of their own in
+    the same worker, so the browser closes before the worker moves on to another module.
+    """
     missing = _missing()
     if missing is not None:
         if os.environ.get("GAMEHALL_REQUIRE_BROWSER") == "1":
