@@ -35,7 +35,9 @@ from .rules import (
     Outcome,
     Rules,
     ScoreLine,
+    defaults_first,
     extension_state,
+    merge_by_key,
     with_extension_state,
 )
 from .table import Table
@@ -82,9 +84,11 @@ __all__ = [
     "UnknownMatch",
     "Upcaster",
     "default_registry",
+    "defaults_first",
     "extension_state",
     "hookimpl",
     "hookspec",
+    "merge_by_key",
     "namespaced",
     "with_extension_state",
 ]

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import anyio.abc
 import msgspec
 import structlog
 
 from . import engine
-from .errors import CommandIdConflict, GamehallError, MatchFailed
+from .errors import CommandIdConflict, GamehallError, MatchFailed, StoreClosed
 from .events import Command, Event, Meta, Recorded
 from .journal import FuturePending, Pending, new_pending
 from .registry import Ruleset
@@ -122,9 +123,33 @@ class Actor:
 
     def idle_since(self, now: float) -> float:
         """Return for how long the actor has had nothing to do (0 while it works)."""
-        if self.busy or self.committing or self.queued:
+        if self.working:
             return 0.0
         return now - self.touched
+
+    @property
+    def working(self) -> bool:
+        """Tell whether the actor has a command queued, being decided or being committed."""
+        return self.busy or self.committing or self.queued > 0
+
+    def touch(self) -> None:
+        """Mark the actor as used now (idle actors are stopped after a while)."""
+        self.touched = time.monotonic()
+
+    async def post(self, message: SendCommand) -> None:
+        """Put a command in the mailbox; a full mailbox makes the sender wait."""
+        try:
+            try:
+                self.send.send_nowait(message)
+            except anyio.WouldBlock:
+                await self.send.send(message)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            raise StoreClosed("the hall is shutting down") from None
+        self.queued += 1
+
+    def stop(self) -> None:
+        """Close the mailbox: the actor finishes what it holds, then its task ends."""
+        self.send.close()
 
     def can_decide_now(self) -> bool:
         """Tell whether a command may be decided at once, in the sender's task.
@@ -282,7 +307,7 @@ class Actor:
             loaded = self.hall.load(self.match)
         except Exception as exc:  # noqa: BLE001 - the store failed too: start afresh next time
             self.log.error("rebuild failed: the match reloads on its next use", error=repr(exc))
-            self.hall.forget(self)
+            self.hall.actors.forget(self)
             return
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
         self._versions_recorded = False
@@ -316,3 +341,66 @@ async def _forward(source: Pending | FuturePending, target: Pending | FuturePend
         target.fail(exc)
         return
     target.resolve(msgspec.structs.replace(ack, duplicate=True))
+
+
+class Supervisor:
+    """The running actors of a hall, one per active match: starts, stops and drops them.
+
+    The hall asks it for a match's actor; it stops actors that rest (nothing queued, decided
+    or committed) for a while, and drops one whose state cannot be trusted, so that its match
+    reloads from the store on the next use.
+    """
+
+    def __init__(self) -> None:
+        self._actors: dict[str, Actor] = {}
+
+    def __len__(self) -> int:
+        return len(self._actors)
+
+    def get(self, match: str) -> Actor | None:
+        """Return the running actor of a match, if any."""
+        return self._actors.get(match)
+
+    def start(self, hall: Hall, match: str, loaded: Loaded, tg: anyio.abc.TaskGroup) -> Actor:
+        """Start the actor of a match in the hall's task group."""
+        actor = Actor(hall, match, loaded)
+        self._actors[match] = actor
+        tg.start_soon(self._run, actor)
+        return actor
+
+    async def _run(self, actor: Actor) -> None:
+        try:
+            await actor.run()
+        finally:
+            if self._actors.get(actor.match) is actor:
+                del self._actors[actor.match]
+
+    def forget(self, actor: Actor) -> None:
+        """Drop an actor whose state cannot be trusted; its match reloads on the next use."""
+        if self._actors.get(actor.match) is actor:
+            del self._actors[actor.match]
+            actor.stop()
+
+    def stop(self, match: str) -> None:
+        """Stop a match's actor, if it runs (a quarantined match)."""
+        actor = self._actors.pop(match, None)
+        if actor is not None:
+            actor.stop()
+
+    def passivate(self, idle_for: float) -> int:
+        """Stop every actor that has rested for ``idle_for`` seconds; return how many."""
+        now = time.monotonic()
+        stopped = 0
+        for actor in list(self._actors.values()):
+            if not actor.working and actor.idle_since(now) >= idle_for:
+                del self._actors[actor.match]
+                actor.stop()
+                stopped += 1
+        return stopped
+
+    async def stop_all(self) -> None:
+        """Close every mailbox and wait until every actor has finished."""
+        for actor in list(self._actors.values()):
+            actor.stop()
+        while self._actors:
+            await anyio.sleep(0.001)

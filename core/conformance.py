@@ -342,7 +342,7 @@ class _Checker:
     def finish(self) -> None:
         records = self.table.records()
         live = msgspec.msgpack.encode(self.table.state)
-        replayed = replay.fold(self.ruleset, records)
+        replayed = replay.state_at(self.ruleset, records)
         if msgspec.msgpack.encode(replayed) != live:
             raise self.fail("replaying the log does not give the live state")
         difference = replay.verify(self.ruleset, records)

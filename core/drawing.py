@@ -125,7 +125,9 @@ def extend(drawing: Drawing, height: float, *band: Shape | None, caption: str = 
     kept = [c for c in drawing.root.children if c.tag != "title"]
     titles = [c for c in drawing.root.children if c.tag == "title"]
     below = shape("g", *band, transform=f"translate(0 {_number(old)})")
-    root = shape("svg", *titles, *kept, below, viewBox=f"0 0 {_number(width)} {_number(old + height)}")
+    root = shape(
+        "svg", *titles, *kept, below, viewBox=f"0 0 {_number(width)} {_number(old + height)}"
+    )
     text = " ".join(t for t in (drawing.caption, caption) if t)
     return Drawing(root, text)
 

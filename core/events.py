@@ -63,7 +63,9 @@ class MatchStarted(Event, frozen=True, tag="gamehall.MatchStarted"):
     """First event of every match: exactly what the match runs with.
 
     ``seed`` is known only to the engine; :func:`redact_started` removes it from everything that
-    leaves an actor, so no seat can predict a draw.
+    leaves an actor, so no seat can predict a draw. ``data`` holds, per plugin id, a hash of
+    each of its component data files (``data/*.toml``, by path in the plugin's package), so a
+    replay runs against the data the match was played with (``Ruleset.check_data``).
     """
 
     game: str
@@ -74,6 +76,7 @@ class MatchStarted(Event, frozen=True, tag="gamehall.MatchStarted"):
     seed: int | None = None
     forked_from: str | None = None
     fork_seq: int | None = None
+    data: dict[str, dict[str, str]] = {}
 
 
 CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted,)

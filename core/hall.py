@@ -9,7 +9,6 @@ views, histories, live streams, acknowledgements — is redacted for the asking 
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self
@@ -20,7 +19,7 @@ import structlog
 from anyio.abc import TaskGroup
 
 from . import engine, limits
-from .actor import Ack, Actor, Loaded, SendCommand
+from .actor import Ack, Actor, Loaded, SendCommand, Supervisor
 from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec
 from .errors import (
@@ -105,7 +104,7 @@ class Hall:
         self.mailbox_size = mailbox_size
         self.journal = Journal(store)
         self.hub = Hub(watch_buffer)
-        self._actors: dict[str, Actor] = {}
+        self.actors = Supervisor()
         self.quarantined: dict[str, str] = {}
         self._tg: TaskGroup | None = None
         self._closed = False
@@ -147,10 +146,7 @@ class Hall:
         self.bots.close()
         if self._reaper is not None:
             self._reaper.cancel()
-        for actor in list(self._actors.values()):
-            actor.send.close()
-        while self._actors:
-            await anyio.sleep(0.001)
+        await self.actors.stop_all()
         await self.journal.close()
         self.hub.close()
 
@@ -242,14 +238,7 @@ class Hall:
         if actor.can_decide_now():
             actor.decide_now(message)
         else:
-            try:
-                try:
-                    actor.send.send_nowait(message)
-                except anyio.WouldBlock:
-                    await actor.send.send(message)  # a full mailbox pushes back on the sender
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                raise StoreClosed("the hall is shutting down") from None
-            actor.queued += 1
+            await actor.post(message)
         ack: Ack = await pending.wait()
         return ack
 
@@ -462,7 +451,7 @@ class Hall:
     # -- actors -----------------------------------------------------------------------------
 
     def _actor(self, match: str) -> Actor:
-        actor = self._actors.get(match)
+        actor = self.actors.get(match)
         if actor is None:
             self._check_open()
             self._check_quarantine(match)
@@ -472,14 +461,8 @@ class Hall:
                 raise self._quarantine(match, exc) from None
             actor = self._start_actor(match, loaded)
             self.bots.activated(match)
-        actor.touched = time.monotonic()
+        actor.touch()
         return actor
-
-    def forget(self, actor: Actor) -> None:
-        """Drop an actor whose state cannot be trusted; its match reloads on the next use."""
-        if self._actors.get(actor.match) is actor:
-            del self._actors[actor.match]
-            actor.send.close()
 
     def _check_quarantine(self, match: str) -> None:
         reason = self.quarantined.get(match)
@@ -492,24 +475,12 @@ class Hall:
         if match not in self.quarantined:
             log.error("match quarantined", match=match, reason=reason)
         self.quarantined[match] = reason
-        actor = self._actors.pop(match, None)
-        if actor is not None:
-            actor.send.close()
+        self.actors.stop(match)
         return MatchQuarantined(match, reason)
 
     def _start_actor(self, match: str, loaded: Loaded) -> Actor:
-        actor = Actor(self, match, loaded)
-        self._actors[match] = actor
         assert self._tg is not None
-        self._tg.start_soon(self._run_actor, actor)
-        return actor
-
-    async def _run_actor(self, actor: Actor) -> None:
-        try:
-            await actor.run()
-        finally:
-            if self._actors.get(actor.match) is actor:
-                del self._actors[actor.match]
+        return self.actors.start(self, match, loaded, self._tg)
 
     async def _passivate_idle(self) -> None:
         # One sweep for all actors instead of a timeout around every mailbox read.
@@ -524,16 +495,7 @@ class Hall:
 
         Their matches stay in the store and activate again on the next use.
         """
-        now = time.monotonic()
-        stopped = 0
-        for actor in list(self._actors.values()):
-            if actor.idle_since(now) >= idle_for and not (
-                actor.busy or actor.committing or actor.queued
-            ):
-                del self._actors[actor.match]
-                actor.send.close()
-                stopped += 1
-        return stopped
+        return self.actors.passivate(idle_for)
 
     def _started(self, match: str) -> MatchStarted:
         head = self.read(match, 0, 1)
@@ -581,7 +543,7 @@ class Hall:
     @property
     def active(self) -> int:
         """Return the number of active actors."""
-        return len(self._actors)
+        return len(self.actors)
 
 
 def new_match_id() -> str:

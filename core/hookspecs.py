@@ -25,8 +25,8 @@ import pluggy
 
 if TYPE_CHECKING:
     from .calculators import Calculator
-    from .drawing import Drawing
     from .codec import Upcaster
+    from .drawing import Drawing
     from .events import Command, Event
     from .rules import ExpansionSpec, GameSpec, Invariant
 
@@ -163,8 +163,9 @@ def gamehall_draw_board(view: Any, seat: int | None, legal: list[Command]) -> Dr
 # Every adapter (terminal, stdio, HTTP, web page) shows the same words, so they come from the
 # game through these hooks and never from an adapter. Each gets the asking seat's *view*, never
 # the raw state, so a description cannot leak what the seat may not see. An expansion that adds
-# components wraps or precedes the game's implementation (``tryfirst=True`` or
-# ``wrapper=True``) to name them.
+# components answers for them before the game does (a ruleset registers the expansions after
+# the game, and pluggy calls the latest registered first), or wraps the game's answer
+# (``wrapper=True``); the game answers ``None`` for what it does not know.
 
 
 @hookspec(firstresult=True)

@@ -8,8 +8,10 @@ side, each with its own hooks.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, cast
 
 import msgspec
@@ -166,6 +168,10 @@ class Ruleset:
         self.versions = {self.game.id: self.game.version} | {
             e.id: e.version for e in self.expansions
         }
+        owners = {self.game.id: registry.owner(game_id)} | {
+            e.id: registry.owner(e.id) for e in self.expansions
+        }
+        self.data = {k: hashes for k, o in owners.items() if (hashes := component_data(o))}
         self.key = (self.game.id, expansion_ids)
 
     @staticmethod
@@ -245,6 +251,7 @@ class Ruleset:
             options=clean,
             expansions=refs,
             seed=seed,
+            data=self.data,
         )
 
     def config(self, started: MatchStarted) -> MatchConfig:
@@ -269,6 +276,7 @@ class Ruleset:
         if started.game_version == self.game.version and all(
             self.versions.get(e.id) == e.version for e in started.expansions
         ):
+            self.check_data(started)
             return  # the common case: recorded with exactly what is installed
         recorded = {started.game: started.game_version} | {
             e.id: e.version for e in started.expansions
@@ -280,6 +288,37 @@ class Ruleset:
                     f"the match was recorded with {plugin} {version}, "
                     f"but {plugin} {installed or 'is not'} installed"
                 )
+        self.check_data(started)
+
+    def check_data(self, started: MatchStarted) -> None:
+        """Refuse a match whose plugin, at the version it was played with, has other data now.
+
+        A plugin's component data (its ``data/`` files) may only change with its version; a
+        newer version decides how it reads an older match. Under the same version, a file whose
+        hash differs from the recorded one is refused, naming the file, unless the plugin lists
+        the recorded hash in its spec's ``accepted_data`` (an edit that plays the same).
+        """
+        if started.data == self.data:
+            return
+        recorded_versions = {started.game: started.game_version} | {
+            e.id: e.version for e in started.expansions
+        }
+        for plugin, files in started.data.items():
+            if self.versions.get(plugin) != recorded_versions.get(plugin):
+                continue
+            now = self.data.get(plugin, {})
+            accepted = self._spec_of(plugin).accepted_data
+            for path, digest in files.items():
+                if now.get(path) != digest and digest not in accepted.get(path, ()):
+                    raise PluginError(
+                        f"the match was played with other component data: {path} of {plugin} "
+                        f"{recorded_versions[plugin]} has changed since (recorded {digest}, "
+                        f"now {now.get(path, 'missing')}); restore the file, or release the "
+                        f"change as a new version of {plugin}"
+                    )
+
+    def _spec_of(self, plugin: str) -> GameSpec | ExpansionSpec:
+        return self.game if plugin == self.game.id else self._spec(plugin)
 
     def accepts(self, command: Command) -> bool:
         """Tell whether a command type belongs to this game or one of its expansions."""
@@ -307,6 +346,25 @@ class Ruleset:
     def seat_names(self, view: Any, players: int) -> list[str]:
         """Return what the players call each seat."""
         return words.seat_names(self, view, players)
+
+
+def component_data(owner: object) -> dict[str, str]:
+    """Return a hash of each component data file of a plugin package (``data/``, recursively).
+
+    A plugin that is not a package (a single module, an object) has none.
+    """
+    path = getattr(owner, "__file__", None)
+    if not path or Path(path).name != "__init__.py":
+        return {}
+    root = Path(path).parent
+    folder = root / "data"
+    if not folder.is_dir():
+        return {}
+    return {
+        file.relative_to(root).as_posix(): hashlib.sha256(file.read_bytes()).hexdigest()[:16]
+        for file in sorted(folder.rglob("*"))
+        if file.is_file() and not file.name.startswith(".")
+    }
 
 
 def _major(version: str) -> str:

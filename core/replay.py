@@ -1,4 +1,4 @@
-"""Replay tools: fold a log to any seq, verify it, diff two points, find where an invariant breaks.
+"""Replay tools: the state at any seq of a log, verify it, diff two points, find where an invariant breaks.
 
 They work on a list of recorded events (from a store or a file) and the registry that holds the
 plugins the match was recorded with. Replay never draws a random number: every outcome is in
@@ -138,7 +138,7 @@ def states(ruleset: Ruleset, records: Sequence[Recorded]) -> Iterator[tuple[Reco
         yield record, state
 
 
-def fold(ruleset: Ruleset, records: Sequence[Recorded], to_seq: int | None = None) -> Any:
+def state_at(ruleset: Ruleset, records: Sequence[Recorded], to_seq: int | None = None) -> Any:
     """Return the state after event ``to_seq`` (the last one by default)."""
     if to_seq is not None and not 1 <= to_seq <= len(records):
         raise GamehallError(f"seq {to_seq} is outside the log (1..{len(records)})")
@@ -187,10 +187,16 @@ def verify(
 
 def diff(ruleset: Ruleset, records: Sequence[Recorded], a: int, b: int) -> list[Change]:
     """Return every field that differs between the states after events ``a`` and ``b``."""
-    before = msgspec.to_builtins(fold(ruleset, records, a))
-    after = msgspec.to_builtins(fold(ruleset, records, b))
+    return diff_states(state_at(ruleset, records, a), state_at(ruleset, records, b))
+
+
+def diff_states(before: Any, after: Any) -> list[Change]:
+    """Return every field that differs between two states (or any msgspec data), by path.
+
+    Paths read ``players[0].koku``; a field only one side has shows the other as missing.
+    """
     changes: list[Change] = []
-    _diff("", before, after, changes)
+    _diff("", msgspec.to_builtins(before), msgspec.to_builtins(after), changes)
     return changes
 
 

@@ -9,7 +9,7 @@ the generator they are given, so that every outcome lands in an event and replay
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -253,6 +253,8 @@ class GameSpec:
     test_options: tuple[dict[str, Any], ...] = ({},)
     description: str = ""
     rules_doc: str = ""  # the numbered rules, relative to the distribution's root
+    accepted_data: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per data file, hashes of earlier contents that play exactly as the current one does."""
 
 
 @dataclass(frozen=True)
@@ -272,9 +274,35 @@ class ExpansionSpec:
     test_options: tuple[dict[str, Any], ...] = field(default=({},))
     description: str = ""
     rules_doc: str = ""
+    accepted_data: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per data file, hashes of earlier contents that play exactly as the current one does."""
 
 
 T = TypeVar("T", bound=msgspec.Struct)
+Item = TypeVar("Item")
+
+
+def defaults_first(results: Sequence[Iterable[Item] | None]) -> list[Item]:
+    """Return the items of a collecting hook's results, the game's defaults first.
+
+    A game's defaults are ``trylast=True`` (see ``docs/writing-a-game.md``, "Hook order"), so
+    pluggy calls them last and their list ends ``results``; this puts it first, then each
+    expansion's in the order the ruleset registered them.
+    """
+    return [item for result in reversed(results) if result for item in result]
+
+
+def merge_by_key(
+    results: Sequence[Iterable[Item] | None], key: Callable[[Item], Hashable]
+) -> list[Item]:
+    """Return a collecting hook's items, the defaults first, a later item replacing one of its key.
+
+    A replacing item takes the place of the one it replaces, so the box's order holds.
+    """
+    merged: dict[Hashable, Item] = {}
+    for item in defaults_first(results):
+        merged[key(item)] = item
+    return list(merged.values())
 
 
 def extension_state(ext: Mapping[str, Any], expansion: str, kind: type[T]) -> T:

@@ -150,7 +150,9 @@ def outcome_lines(outcome: Outcome, names: Sequence[str]) -> list[str]:
         width = max(width, len("total"))
         cells = [name(s) for s in range(len(names))]
         cols = [max(len(c), 4) for c in cells]
-        lines.append(" " * width + "  " + "  ".join(c.rjust(w) for c, w in zip(cells, cols, strict=True)))
+        lines.append(
+            " " * width + "  " + "  ".join(c.rjust(w) for c, w in zip(cells, cols, strict=True))
+        )
         for line in outcome.breakdown:
             values = "  ".join(str(v).rjust(w) for v, w in zip(line.points, cols, strict=False))
             lines.append(f"{line.category.ljust(width)}  {values}")

@@ -11,6 +11,9 @@ from gamehall.core.registry import builtin_registry
 from tests import log_capture
 from tests.outside import OutsideEnv
 
+# The outside package's own suite runs in its own venv (tests/core/test_outside_plugins.py).
+collect_ignore = ["outside_plugin"]
+
 
 @pytest.fixture(scope="session")
 def registry() -> Registry:

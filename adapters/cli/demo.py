@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 import anyio
-from gamehall.adapters.stdin.common import SEED
+from gamehall.adapters.cli.common import SEED, add_db_option, open_store
 from gamehall.core import RandomBot, default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
@@ -15,7 +15,7 @@ from gamehall.core.store import SQLiteStore
 def register(sub: Any) -> None:
     """Add the ``demo`` subcommand."""
     parser = sub.add_parser("demo", help="play one seeded bot match of every installed game")
-    parser.add_argument("--db", default="gamehall.db", help="SQLite file (default ./gamehall.db)")
+    add_db_option(parser)
     parser.add_argument("--seed", type=SEED, default=1, help="seed of every match and bot")
     parser.set_defaults(func=run)
 
@@ -23,7 +23,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the matches and print, per game, the winner and the number of events."""
     registry = default_registry()
-    store = SQLiteStore(args.db, registry.codec)
+    store = open_store(args.db, registry)
     try:
         rows = anyio.run(_play_all, store, registry, args.seed)
     finally:
@@ -35,7 +35,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _play_all(store: SQLiteStore, registry: Any, seed: int) -> list[tuple[str, str, str, int]]:
+async def _play_all(
+    store: SQLiteStore, registry: Any, seed: int
+) -> list[tuple[str, str, str, int]]:
     rows = []
     async with Hall(store, registry) as hall:
         for game in sorted(registry.games):

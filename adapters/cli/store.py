@@ -8,11 +8,11 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from gamehall.adapters.cli.common import add_db_option
 from gamehall.core import DamagedStore, default_registry
 from gamehall.core.store import SQLiteStore
 from gamehall.core.store.sqlite import SCHEMA_VERSION, report_lines
 
-DEFAULT_DB = "gamehall.db"
 SHOWN = 50
 
 
@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
         "check-store",
         help="check a store: SQLite's integrity_check, every row's checksum, no event missing",
     )
-    check.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    add_db_option(check)
     check.set_defaults(func=run_check)
 
 

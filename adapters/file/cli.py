@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gamehall.adapters.stdin.common import DEFAULT_DB, SEAT, SEQ, open_store
+from gamehall.adapters.cli.common import SEAT, SEQ, add_db_option, open_store
 from gamehall.core import GamehallError, default_registry, limits
 
 from . import tools
@@ -23,13 +23,13 @@ def register(sub: Any) -> None:
         help="FILE.jsonl (JSON Lines) or FILE.msgpack (MessagePack)",
     )
     export.add_argument("--seat", type=SEAT, help="only what this seat may see (no seed)")
-    export.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    add_db_option(export)
     export.set_defaults(func=run_export)
 
     imp = sub.add_parser("import", help="check a whole log file, then store its match")
     imp.add_argument("file", help="a full log written by 'gamehall export' or 'gamehall run'")
     imp.add_argument("--as", dest="as_id", metavar="NEW_ID", help="store the match under this id")
-    imp.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    add_db_option(imp)
     imp.set_defaults(func=run_import)
 
     replay = sub.add_parser("replay", help="show the board after an event, as a seat sees it")

@@ -8,8 +8,8 @@ from typing import Any
 
 import anyio
 import msgspec
-from gamehall.adapters.stdin.human import outcome_text
-from gamehall.adapters.stdin.screen import Progress
+from gamehall.adapters.cli.common import outcome_text
+from gamehall.adapters.cli.terminal import Progress
 from gamehall.core import (
     Event,
     GamehallError,
@@ -20,7 +20,7 @@ from gamehall.core import (
     engine,
     limits,
 )
-from gamehall.core import replay as core
+from gamehall.core import replay as core_replay
 from gamehall.core.hall import Hall
 from gamehall.core.store import Store
 
@@ -53,9 +53,9 @@ def export(store: Store, registry: Registry, match: str, seat: int | None, path:
     records = store.read(match)
     if not records:
         raise UnknownMatch(match)
-    core.ruleset_for(registry, records)  # refuse a match whose plugins are not installed
+    core_replay.ruleset_for(registry, records)  # refuse a match whose plugins are not installed
     if seat is not None:
-        players = core.started_of(records).players
+        players = core_replay.started_of(records).players
         if not 0 <= seat < players:
             raise GamehallError(f"seat {seat} does not exist: seats are 0 to {players - 1}")
         records = anyio.run(_history, store, registry, match, seat)
@@ -113,9 +113,9 @@ def replay(log: Log, to: int | None, seat: int | None, as_json: bool = False) ->
     if not 1 <= to <= last:
         raise GamehallError(f"--to {to} is outside the log (events 1 to {last})")
     shown = [r for r in log.records if r.seq <= to]
-    state = _fold(log, shown)
+    state = _state_at(log, shown)
     view = ruleset.rules.view(state, seat)
-    before = _fold(log, shown[:-1]) if len(shown) > 1 else None
+    before = _state_at(log, shown[:-1]) if len(shown) > 1 else None
     event = _event_at(log, shown[-1], to, seat, before, as_json)
     who = "a spectator" if seat is None else f"seat {seat}"
     lines = [f"after event {to} of {last}, as {who} sees it: {event}", ruleset.render(view, seat)]
@@ -128,9 +128,9 @@ def replay(log: Log, to: int | None, seat: int | None, as_json: bool = False) ->
     return lines
 
 
-def _fold(log: Log, records: Sequence[Recorded]) -> Any:
+def _state_at(log: Log, records: Sequence[Recorded]) -> Any:
     try:
-        return core.fold(log.ruleset, records)
+        return core_replay.state_at(log.ruleset, records)
     except GamehallError:
         raise
     except Exception as exc:  # noqa: BLE001 - a rules error on an edited log is the log's fault
@@ -169,7 +169,7 @@ def verify(log: Log, label: str = "verify") -> tuple[bool, list[str]]:
     commands = sum(1 for r in log.records if r.meta.command is not None)
     with Progress(label, len(log.records)) as bar:
         try:
-            difference = core.verify(log.ruleset, Tracked(log.records, bar.update, "slice"))
+            difference = core_replay.verify(log.ruleset, Tracked(log.records, bar.update, "slice"))
         except GamehallError:
             raise
         except Exception as exc:  # noqa: BLE001 - rules that fail on a tampered log
@@ -195,12 +195,11 @@ def diff(log: Log, a: int, b: int) -> list[str]:
         if not 1 <= seq <= last:
             raise GamehallError(f"{name} = {seq} is outside the log (events 1 to {last})")
     if log.header.seat is not None:  # a seat's log skips the events it may not see
-        before = msgspec.to_builtins(_fold(log, [r for r in log.records if r.seq <= a]))
-        after = msgspec.to_builtins(_fold(log, [r for r in log.records if r.seq <= b]))
-        changes: list[core.Change] = []
-        core._diff("", before, after, changes)
+        before = _state_at(log, [r for r in log.records if r.seq <= a])
+        after = _state_at(log, [r for r in log.records if r.seq <= b])
+        changes = core_replay.diff_states(before, after)
     else:
-        changes = core.diff(log.ruleset, log.records, a, b)
+        changes = core_replay.diff(log.ruleset, log.records, a, b)
     if not changes:
         return [f"no difference between the states after events {a} and {b}"]
     encode = msgspec.json.encode
@@ -213,7 +212,9 @@ def bisect(log: Log, invariant: str | None) -> tuple[bool, list[str]]:
     if not names:
         return True, [f"{log.ruleset.name} declares no invariants: nothing to check"]
     with Progress("bisect", len(log.records)) as bar:
-        violation = core.bisect(log.ruleset, Tracked(log.records, bar.update, "iter"), invariant)
+        violation = core_replay.bisect(
+            log.ruleset, Tracked(log.records, bar.update, "iter"), invariant
+        )
     if violation is None:
         checked = invariant or ", ".join(names)
         return True, [f"{checked}: holds after each of the {len(log.records)} events"]

@@ -10,14 +10,14 @@ import signal
 import socket
 import sys
 from collections.abc import Iterator
+from types import FrameType
 from typing import Any
 
 import anyio
 import uvicorn
-from gamehall.adapters.stdin.common import int_arg
+from gamehall.adapters.cli.common import add_db_option, int_arg, open_store
 from gamehall.core import GamehallError, default_registry
 from gamehall.core.hall import Hall
-from gamehall.core.store import SQLiteStore
 
 from .app import MAX_BODY, create_app
 from .guard import RateLimits
@@ -32,9 +32,12 @@ def register(sub: Any) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=int_arg(0, 65535), default=8000, help="port (default 8000; 0 picks a free one)"
+        "--port",
+        type=int_arg(0, 65535),
+        default=8000,
+        help="port (default 8000; 0 picks a free one)",
     )
-    parser.add_argument("--db", default="gamehall.db", help="SQLite file (default ./gamehall.db)")
+    add_db_option(parser)
     parser.add_argument(
         "--max-body", type=int_arg(1, 2**31), default=MAX_BODY, help="largest request body in bytes"
     )
@@ -80,13 +83,35 @@ def _burst(text: str) -> int:
     return value
 
 
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class _EarlySignals:
+    """Signals that came while the server was still being set up, kept for the server."""
+
+    def __init__(self) -> None:
+        self.received: list[int] = []
+
+    def record(self, sig: int, frame: FrameType | None) -> None:
+        self.received.append(sig)
+
+
 class _Server(uvicorn.Server):
-    """uvicorn, but a signal only stops serving: the hall then closes in order."""
+    """uvicorn, but a signal only stops serving: the hall then closes in order.
+
+    A signal that came before serving began (while plugins load, say) stops it as soon as it
+    has started, through the same orderly shutdown.
+    """
+
+    def __init__(self, config: uvicorn.Config, early: _EarlySignals) -> None:
+        super().__init__(config)
+        self.early = early
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
-        handled = (signal.SIGINT, signal.SIGTERM)
-        previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in _STOP_SIGNALS}
+        for sig in self.early.received:
+            self.handle_exit(sig, None)
         try:
             yield
         finally:
@@ -106,9 +131,13 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         sock.close()
         raise GamehallError(_bind_refusal(args.host, args.port, exc)) from None
+    early = _EarlySignals()
+    previous = {sig: signal.signal(sig, early.record) for sig in _STOP_SIGNALS}
     try:
-        anyio.run(_serve, args, sock)
+        anyio.run(_serve, args, sock, early)
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         sock.close()
     return 0
 
@@ -125,9 +154,9 @@ def _bind_refusal(host: str, port: int, exc: OSError) -> str:
     return f"cannot listen on {host} port {port}: {exc.strerror or exc} (see --host, --port)"
 
 
-async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
+async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySignals) -> None:
     registry = default_registry()
-    store = SQLiteStore(args.db, registry.codec)
+    store = open_store(args.db, registry)
     try:
         app = create_app(
             Hall(store, registry),
@@ -147,7 +176,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
             lifespan="on",
             timeout_graceful_shutdown=3,
         )
-        server = _Server(config)
+        server = _Server(config, early)
         async with anyio.create_task_group() as tg:
             tg.start_soon(_announce, server, sock, args.db)
             await server.serve(sockets=[sock])
@@ -157,9 +186,11 @@ async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
 
 
 async def _announce(server: uvicorn.Server, sock: socket.socket, db: str) -> None:
+    host, port = sock.getsockname()[:2]  # now: a stop while starting closes the socket
     while not server.started:
         await anyio.sleep(0.01)
-    host, port = sock.getsockname()[:2]
+    if server.should_exit:
+        return
     shown = f"[{host}]" if ":" in host else host
     try:
         print(

@@ -55,7 +55,7 @@ LastEventId = Annotated[
 Req = Request[Any, Any, Any]
 
 
-def gw(request: Req) -> Gateway:
+def gateway_of(request: Req) -> Gateway:
     """Return the gateway of the app that got the request."""
     gateway: Gateway = request.app.state.gamehall
     return gateway
@@ -64,26 +64,26 @@ def gw(request: Req) -> Gateway:
 @get("/health", tags=["server"], responses=errors())
 async def health(request: Req) -> Health:
     """Tell that the server answers; report installed games and active matches."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     return Health("ok", len(gateway.hall.registry.games), gateway.hall.active)
 
 
 @get("/games", tags=["games"], responses=errors())
 async def list_games(request: Req) -> list[GameOut]:
     """List installed games with their expansions, options and command schemas."""
-    return list(gw(request).games().values())
+    return list(gateway_of(request).games().values())
 
 
 @get("/games/{game:str}", tags=["games"], responses=errors(400, 404))
 async def get_game(request: Req, game: FromPath[str]) -> GameOut:
     """Describe one installed game."""
-    return gw(request).game(game)
+    return gateway_of(request).game(game)
 
 
 @get("/games/{game:str}/calculators", tags=["games"], responses=errors(400, 404))
 async def list_calculators(request: Req, game: FromPath[str]) -> list[CalculatorOut]:
     """List the calculators a game offers (an odds calculator), with their request schemas."""
-    registry = gw(request).hall.registry
+    registry = gateway_of(request).hall.registry
     registry.game(game)
     return [
         CalculatorOut(
@@ -108,7 +108,7 @@ async def run_calculator(
 ) -> CalculationOut:
     """Run one of a game's calculators on the request in the body; answer in data and words."""
     try:
-        calculator = calc.find(gw(request).hall.registry, game, name)
+        calculator = calc.find(gateway_of(request).hall.registry, game, name)
     except calc.UnknownCalculator as exc:
         raise ApiError(404, "not_found", exc.message) from None
     decoded = calc.decode(calculator, data)
@@ -124,7 +124,7 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     ``seats`` (one role per seat) mixes token seats, open seats and bot seats, which the
     engine plays.
     """
-    gateway = gw(request)
+    gateway = gateway_of(request)
     bots = bot_seats(data, gateway.hall.registry)
     match = await gateway.hall.create(
         data.game,
@@ -157,7 +157,7 @@ def bot_seats(data: CreateMatch, registry: Any) -> dict[int, str]:
 @get("/matches/{match:str}", tags=["matches"], responses=errors(*READ))
 async def get_match(request: Req, match: MatchPath) -> MatchOut:
     """Describe a match as anyone may see it: seq, awaited seats, outcome, claimed seats."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     info = gateway.hall.info(check_id(match))
     public = gateway.hall.view(match, None)
     seats = gateway.seats.seats(match)
@@ -173,23 +173,24 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
 
 
 @post(
-    "/matches/{match:str}/seats", status_code=201, tags=["matches"], responses=errors(*READ, 413, 415)
+    "/matches/{match:str}/seats",
+    status_code=201,
+    tags=["matches"],
+    responses=errors(*READ, 413, 415),
 )
 async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) -> SeatToken:
     """Claim a free seat of an open match; the answer holds its token, shown only once."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     gateway.check_match(match)
     seat, token = await gateway.run_sync(gateway.seats.claim, match, data.seat)
     gateway.accepted(request, token)
     return SeatToken(seat, token)
 
 
-@get(
-    "/matches/{match:str}/view", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT)
-)
+@get("/matches/{match:str}/view", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT))
 async def get_view(request: Req, match: MatchPath) -> ViewOut:
     """Return the asker's view, the decisions awaited and the asker's legal commands."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     seen = gateway.hall.view(match, asker.seat)
     legal = [msgspec.to_builtins(c) for c in seen.legal]
@@ -205,7 +206,7 @@ async def get_view(request: Req, match: MatchPath) -> ViewOut:
 )
 async def get_board(request: Req, match: MatchPath) -> str:
     """Return the asker's board as text."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     return str(gateway.hall.render(match, asker.seat)) + "\n"
 
@@ -219,7 +220,7 @@ async def get_board(request: Req, match: MatchPath) -> str:
 )
 async def post_command(request: Req, match: MatchPath, data: JSONBody[PostCommand]) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     seat = gateway.seat_of(request, match)
     # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
     # refuses another seat's id, so no seat reads another's answer by reusing it.
@@ -229,7 +230,10 @@ async def post_command(request: Req, match: MatchPath, data: JSONBody[PostComman
 
 
 @get(
-    "/matches/{match:str}/history", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT)
+    "/matches/{match:str}/history",
+    tags=["play"],
+    security=OPTIONAL_SEAT,
+    responses=errors(*AS_SEAT),
 )
 async def get_history(
     request: Req,
@@ -238,7 +242,7 @@ async def get_history(
     limit: Annotated[int, QueryParameter(ge=1, le=HISTORY_LIMIT)] = 500,
 ) -> HistoryOut:
     """Return the asker's redacted events after a seq, at most ``limit`` stored events."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     hall = gateway.hall
     stored = hall.store.version(match)  # read before: every event up to it is in the answer
@@ -269,7 +273,7 @@ async def get_events(
     The stream starts after the larger of ``after`` and ``Last-Event-ID``, so a browser that
     reconnects to the same URL resumes where it was.
     """
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match, query_token=True)
     start = max(after, last_event_id)
     messages = stream.messages(gateway.hall, match, asker.seat, start, gateway.heartbeat)
@@ -287,7 +291,7 @@ async def get_events(
 )
 async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) -> Created:
     """Start a new match from the first ``at_seq`` events (admin, or once the match ended)."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "a fork")
     if data.seed is not None and not asker.admin:
@@ -306,7 +310,7 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
 )
 async def export_log(request: Req, match: MatchPath) -> Response[bytes]:
     """Export the whole log as a log file: header, then JSON Lines (admin, or after the end)."""
-    gateway = gw(request)
+    gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "the full log")
     records = gateway.hall.read(match)

@@ -9,16 +9,18 @@ import time
 from typing import Any
 
 import anyio
+from gamehall.adapters.cli.common import add_db_option, outcome_text
+from gamehall.adapters.cli.terminal import Progress
 from gamehall.core import GamehallError, UnknownMatch, default_registry
 from gamehall.core.bots import check_bot, parse_bot
 from gamehall.core.bots.driver import from_info
 from gamehall.core.hall import Hall
-from gamehall.core.replay import fold, ruleset_for, started_of
+from gamehall.core.replay import ruleset_for, started_of, state_at
 from gamehall.core.store import MemoryStore, Store
 
+from . import tournament
 from .common import (
     COUNT,
-    DEFAULT_DB,
     SEED,
     bots_of,
     describe_options,
@@ -27,10 +29,9 @@ from .common import (
     parse_seats,
     role_of,
 )
-from .human import HumanGame, Terminal, default_roles, outcome_text, roles_from_log
+from .human import HumanGame, Terminal, default_roles, roles_from_log
 from .protocol import serve
-from .screen import Progress, print_table
-from . import tournament
+from .screen import print_table
 from .simulate import simulate
 
 
@@ -51,11 +52,11 @@ def register(sub: Any) -> None:
         "bot:ismcts:500, bot:ismcts:2s); default: seat 0 human, the others random bots",
     )
     play.add_argument("--match", help="id of the new match (default: a random one)")
-    play.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    add_db_option(play)
     play.set_defaults(func=run_play)
 
     matches = sub.add_parser("matches", help="list the matches in the store")
-    matches.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    add_db_option(matches)
     matches.set_defaults(func=run_matches)
 
     resume = sub.add_parser("resume", help="continue a stored match in the terminal")
@@ -67,11 +68,11 @@ def register(sub: Any) -> None:
         metavar="S=ROLE",
         help="change a seat's role; by default each seat keeps the role it played with",
     )
-    resume.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    add_db_option(resume)
     resume.set_defaults(func=run_resume)
 
     stdio = sub.add_parser("serve-stdio", help="answer JSON-line requests on stdin (machine mode)")
-    stdio.add_argument("--db", default=DEFAULT_DB, help=f"SQLite store (default ./{DEFAULT_DB})")
+    add_db_option(stdio)
     stdio.add_argument("--memory", action="store_true", help="keep matches in memory only")
     stdio.set_defaults(func=run_serve_stdio)
 
@@ -87,7 +88,7 @@ def register(sub: Any) -> None:
         help="seat S (from 0) is played by 'bot' (random, the default) or 'bot:KIND[:BUDGET]' "
         "(bot:mcts:2000, bot:ismcts:500)",
     )
-    sim.add_argument("--db", help="store the matches in this SQLite file")
+    add_db_option(sim, default=None)
     sim.set_defaults(func=run_simulate)
 
     tournament.register(sub, _match_arguments)
@@ -222,7 +223,7 @@ def resumed_roles(
     bot never leaves a question open); the others get the defaults of ``play``.
     """
     roles = default_roles(players)
-    awaited = ruleset.rules.awaiting(fold(ruleset, records))
+    awaited = ruleset.rules.awaiting(state_at(ruleset, records))
     roles |= {seat: "human" for seat in awaited if 0 <= seat < players}
     roles |= roles_from_log(records, players)
     return roles | {seat: role_of(parse_bot(bot)) for seat, bot in (bots or {}).items()}
@@ -254,7 +255,7 @@ def _match_row(store: Store, registry: Any, entry: Any) -> tuple[str, ...]:
     try:
         records = store.read(entry.stream)
         ruleset = ruleset_for(registry, records)
-        state = fold(ruleset, records)
+        state = state_at(ruleset, records)
         outcome = ruleset.rules.outcome(state)
         if outcome is not None:
             players = started_of(records).players

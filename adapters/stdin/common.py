@@ -1,72 +1,26 @@
-"""What the terminal commands share: the store, options given as K=V, seat roles."""
+"""What the terminal commands share beyond the CLI's common options: seat roles, option help."""
 
 from __future__ import annotations
 
-import argparse
 import json
-import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gamehall.core import GamehallError, InvalidOptions, Registry, default_registry
+# Shared by every adapter's commands; kept importable from here for the terminal's modules.
+from gamehall.adapters.cli.common import (
+    COUNT,
+    DEFAULT_DB,
+    SEAT,
+    SEED,
+    SEQ,
+    add_db_option,
+    int_arg,
+    open_store,
+    parse_options,
+    parse_value,
+)
+from gamehall.core import InvalidOptions
 from gamehall.core.bots import BotError, BotSpec, parse_role
-from gamehall.core.limits import INT64_MAX
-from gamehall.core.store import SQLiteStore
-
-DEFAULT_DB = "gamehall.db"
-
-
-def open_store(path: str, registry: Registry | None = None) -> SQLiteStore:
-    """Open (or create) the SQLite store at ``path``."""
-    registry = registry or default_registry()
-    try:
-        return SQLiteStore(path, registry.codec)
-    except sqlite3.Error as exc:  # a directory, a file that is not a database
-        raise GamehallError(f"cannot open the store {path!r}: {exc}") from None
-
-
-def int_arg(low: int = 0, high: int = INT64_MAX) -> Callable[[str], int]:
-    """Return an argparse type taking a whole number within ``low..high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text!r} must be between {low} and {high}")
-        return value
-
-    return parse
-
-
-SEQ = int_arg(0)
-SEED = int_arg(0)
-SEAT = int_arg(0)
-COUNT = int_arg(0)
-
-
-def parse_value(text: str) -> Any:
-    """Read an option value: JSON when it parses (``3``, ``true``, ``[1,2]``), else the text."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def parse_options(pairs: Iterable[str]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """Split ``K=V`` options into game options and per-expansion ones (``EXPANSION:K=V``)."""
-    options: dict[str, Any] = {}
-    per_expansion: dict[str, dict[str, Any]] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise InvalidOptions(f"option {pair!r} is not KEY=VALUE")
-        owner, colon, name = key.rpartition(":")
-        target = per_expansion.setdefault(owner, {}) if colon else options
-        target[name if colon else key] = parse_value(value)
-    return options, per_expansion
-
 
 _NO_ROLE = BotSpec("none")
 
@@ -130,3 +84,21 @@ def _type_name(kind: Any) -> str:
     if typing.get_origin(kind) is typing.Literal:
         return " | ".join(json.dumps(v) for v in typing.get_args(kind))
     return getattr(kind, "__name__", None) or str(kind).replace("typing.", "")
+
+
+__all__ = [
+    "COUNT",
+    "DEFAULT_DB",
+    "SEAT",
+    "SEED",
+    "SEQ",
+    "add_db_option",
+    "bots_of",
+    "describe_options",
+    "int_arg",
+    "open_store",
+    "parse_options",
+    "parse_seats",
+    "parse_value",
+    "role_of",
+]

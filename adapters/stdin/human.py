@@ -15,12 +15,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 import anyio
+from gamehall.adapters.cli.terminal import console, is_terminal
 from gamehall.core import Command, GamehallError, words
 from gamehall.core.hall import Hall, SeatView
 from gamehall.core.words import MenuEntry
 from rich.markup import escape
 
-from .screen import console, is_terminal, marked, seat_style
+from .screen import marked, seat_style
 
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = frozenset({"?", "h", "help"})
@@ -299,12 +300,3 @@ class HumanGame:
         assert spectator.outcome is not None
         for line in words.outcome_lines(spectator.outcome, self.names()):
             self.term.say(line, style="bold")
-
-
-def outcome_text(outcome: Any, names: Sequence[str] | None = None) -> str:
-    """Return how a match ended in one line of words."""
-    if outcome is None:
-        return "in progress"
-    players = max([*outcome.winners, len(outcome.scores or ()) - 1, 0]) + 1
-    shown = list(names) if names is not None else [f"seat {s}" for s in range(players)]
-    return words.outcome_lines(outcome, shown)[0].rstrip(".")

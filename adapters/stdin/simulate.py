@@ -10,13 +10,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
+from gamehall.adapters.cli.terminal import Progress
 from gamehall.core import Registry, Table
 from gamehall.core.bots import Bot, check_bot, make_bot, parse_bot
 from gamehall.core.bots.driver import bot_seed
 from gamehall.core.hall import new_match_id
 from gamehall.core.store import AppendRequest, Store
-
-from .screen import Progress
 
 STORE_BATCH = 200  # matches committed per transaction
 
@@ -78,7 +77,6 @@ class Summary(msgspec.Struct):
         out.append(f"mean length: {per:.1f} commands, {self.mean_length:.1f} events")
         out.append(f"{self.events} events in {self.seconds:.2f} s: {rate:,.0f} events/s")
         return out
-
 
     def _seat(self, seat: int) -> str:
         name = self.fixed.get(seat)

@@ -6,11 +6,12 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from gamehall.adapters.cli.terminal import Progress
 from gamehall.core import GamehallError, default_registry
 from gamehall.core.bots.tournament import Tournament, round_robin
 
 from .common import parse_options
-from .screen import Progress, print_table
+from .screen import print_table
 
 
 def register(sub: Any, match_arguments: Any) -> None:

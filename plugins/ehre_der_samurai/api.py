@@ -5,12 +5,12 @@ Stability: the names below keep their meaning within a major version of the game
 or renamed. An expansion imports this module and ``gamehall.core``, never another module of
 the game.
 
-- :class:`EhreSpecs`: the game's hooks (``ehre_cards``, ``ehre_numbers``, ``ehre_fight_dice``),
+- :class:`EhreSpecs`: the game's hooks (``ehre_der_samurai_cards``, ``ehre_der_samurai_numbers``, ``ehre_der_samurai_fight_dice``),
   each documented with when it fires and how results combine.
 - :class:`Card`, :data:`Kind`, :func:`box`: the cards and the 110 of the box; an expansion adds
-  or replaces cards by returning them from ``ehre_cards``.
+  or replaces cards by returning them from ``ehre_der_samurai_cards``.
 - :class:`Numbers`: every number of the rules (prices, limits, dice); return a changed copy
-  from ``ehre_numbers``.
+  from ``ehre_der_samurai_numbers``.
 - :class:`State`, :class:`Player`, :class:`Fight`, :class:`Insult`, :class:`Options`,
   :data:`House`: the state an expansion's hooks are shown, and the view a seat gets
   (:class:`View`, :class:`PlayerView`); an expansion keeps state of its own in ``State.ext``

@@ -49,7 +49,7 @@ def side_strength(game: EhreDerSamurai, state: State, seat: int) -> int:
 def dice_of(game: EhreDerSamurai, state: State, seat: int) -> tuple[int, int]:
     """Return a side's strength and dice (EDS-ATTACK-3)."""
     strength = side_strength(game, state, seat)
-    dice = game.hook.ehre_fight_dice(strength=strength, numbers=game.numbers)
+    dice = game.hook.ehre_der_samurai_fight_dice(strength=strength, numbers=game.numbers)
     return strength, int(dice)
 
 

@@ -13,7 +13,8 @@ from gamehall.core import Command
 from gamehall.core.drawing import Drawing, Shape, canvas, group, label, shape
 
 from .cards import card
-from .naming import house_name, label as card_label, name, province
+from .naming import house_name, name, province
+from .naming import label as card_label
 from .view import PlayerView, View
 
 WIDTH, BOARD_W, BOARD_H = 1100.0, 350.0, 250.0
@@ -38,10 +39,19 @@ def _card(token: str, x: float, y: float, commands: Sequence[Command] = (), w: f
     )  # fmt: skip
 
 
-def _house(view: View, p: PlayerView, house: str, x: float, y: float, legal: Sequence[Command]) -> Shape:
+def _house(
+    view: View, p: PlayerView, house: str, x: float, y: float, legal: Sequence[Command]
+) -> Shape:
     leader = p.daimyo if house == "daimyo" else p.samurai
-    cards = (*((leader,) if leader else ()), *(p.daimyo_house if house == "daimyo" else p.samurai_house))
-    into = [c for c in legal if getattr(c, "owner", None) == p.seat and getattr(c, "house", None) == house]
+    cards = (
+        *((leader,) if leader else ()),
+        *(p.daimyo_house if house == "daimyo" else p.samurai_house),
+    )
+    into = [
+        c
+        for c in legal
+        if getattr(c, "owner", None) == p.seat and getattr(c, "house", None) == house
+    ]
     shown = [_card(t, x + 8 + i * 54, y + 20, w=50) for i, t in enumerate(dict.fromkeys(cards[:6]))]
     return group(
         shape("rect", x=x, y=y, width=BOARD_W - 20, height=88, rx=8, fill="#fffdf7",
@@ -57,7 +67,11 @@ def _board(view: View, p: PlayerView, x: float, y: float, legal: Sequence[Comman
     you = " (you)" if p.seat == view.seat else ""
     shogun = " · Shogun" if view.shogun == p.seat else ""
     ally = f" · allied with {province(p.ally)}" if p.ally is not None else ""
-    at_them = [c for c in legal if getattr(c, "target", None) == p.seat or getattr(c, "victim", None) == p.seat]
+    at_them = [
+        c
+        for c in legal
+        if getattr(c, "target", None) == p.seat or getattr(c, "victim", None) == p.seat
+    ]
     active = view.turn == p.seat and view.winner is None
     return group(
         shape("rect", x=x, y=y, width=BOARD_W, height=BOARD_H, rx=12, fill="#fbf7ee", stroke=ink,
@@ -89,14 +103,22 @@ def _hand(view: View, y: float, legal: Sequence[Command]) -> Shape | None:
         _card(t, 20 + i * 104, y + 24, [c for c in legal if getattr(c, "card", None) == t])
         for i, t in enumerate(me.hand[:10])
     ]
-    return group(label(20, y + 10, "Your hand", 15, text_anchor="start", font_weight="bold"), *cards)
+    return group(
+        label(20, y + 10, "Your hand", 15, text_anchor="start", font_weight="bold"), *cards
+    )
 
 
 def draw(view: View, seat: int | None, legal: Sequence[Command]) -> Drawing:
     """Return the picture of a seat's view."""
     per_row = 3
     boards = [
-        _board(view, p, 20 + (i % per_row) * (BOARD_W + 10), 50 + (i // per_row) * (BOARD_H + 12), legal)
+        _board(
+            view,
+            p,
+            20 + (i % per_row) * (BOARD_W + 10),
+            50 + (i // per_row) * (BOARD_H + 12),
+            legal,
+        )
         for i, p in enumerate(view.players)
     ]
     rows = -(-len(view.players) // per_row)

@@ -1,8 +1,8 @@
 """Ehre der Samurai's own hooks, and the rulebook's default for each.
 
-``ehre_cards`` and ``ehre_numbers`` are called once, when a ruleset builds its rules, so an
+``ehre_der_samurai_cards`` and ``ehre_der_samurai_numbers`` are called once, when a ruleset builds its rules, so an
 expansion can add a card or change a number while every move still runs on plain tuples;
-``ehre_fight_dice`` is called once per side of every fight.
+``ehre_der_samurai_fight_dice`` is called once per side of every fight.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ class EhreSpecs:
     # -- components (once per ruleset) ---------------------------------------------------------
 
     @hookspec
-    def ehre_cards(self) -> list[Card]:  # type: ignore[empty-body]
+    def ehre_der_samurai_cards(self) -> list[Card]:  # type: ignore[empty-body]
         """Return cards for the box of every match of the ruleset.
 
         Fires once when the rules are built; every list is used, in registration order, and a
@@ -29,7 +29,7 @@ class EhreSpecs:
         """
 
     @hookspec(firstresult=True)
-    def ehre_numbers(self) -> Numbers:  # type: ignore[empty-body]
+    def ehre_der_samurai_numbers(self) -> Numbers:  # type: ignore[empty-body]
         """Return the numbers of the rules: hand limit, prices, house limits, dice.
 
         Fires once when the rules are built; the first non-``None`` result is used. The
@@ -39,7 +39,7 @@ class EhreSpecs:
     # -- fights (per fight) --------------------------------------------------------------------
 
     @hookspec(firstresult=True)
-    def ehre_fight_dice(self, strength: int, numbers: Numbers) -> int:  # type: ignore[empty-body]
+    def ehre_der_samurai_fight_dice(self, strength: int, numbers: Numbers) -> int:  # type: ignore[empty-body]
         """Return how many dice a side rolls in a fight (EDS-ATTACK-3).
 
         Fires twice when an attack is declared, once for the attacker and once for the
@@ -54,17 +54,17 @@ class EhreSpecs:
 class Defaults:
     """The rulebook's answer to every Ehre der Samurai hook."""
 
-    @hookimpl(tryfirst=True)
-    def ehre_cards(self) -> list[Card]:
+    @hookimpl(trylast=True)
+    def ehre_der_samurai_cards(self) -> list[Card]:
         """Return the 110 cards of the box (EDS-CARDS-3)."""
         return list(box())
 
     @hookimpl(trylast=True)
-    def ehre_numbers(self) -> Numbers:
+    def ehre_der_samurai_numbers(self) -> Numbers:
         """Return the rulebook's numbers."""
         return Numbers()
 
     @hookimpl(trylast=True)
-    def ehre_fight_dice(self, strength: int, numbers: Numbers) -> int:
+    def ehre_der_samurai_fight_dice(self, strength: int, numbers: Numbers) -> int:
         """Give one die per three strength, six at most (EDS-ATTACK-3)."""
         return min(numbers.max_dice, strength // numbers.strength_per_die)

@@ -9,7 +9,7 @@ from .state import HOUSES, House, Player, State
 
 
 class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Every number of the rules that an expansion may change (``ehre_numbers``)."""
+    """Every number of the rules that an expansion may change (``ehre_der_samurai_numbers``)."""
 
     hand_limit: int = 7
     """Cards a hand may hold after a draw (EDS-ACTION-3)."""

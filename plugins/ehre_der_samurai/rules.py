@@ -16,6 +16,7 @@ from gamehall.core import (
     Outcome,
     Rules,
     ScoreLine,
+    merge_by_key,
 )
 from gamehall.core.rules import MatchConfig
 
@@ -54,13 +55,9 @@ ANSWERS: dict[type, Handler] = {
 }
 
 
-def merge(cards: Sequence[Sequence[Card]]) -> list[Card]:
-    """Return the cards of every ``ehre_cards`` result; a later card replaces one of its id."""
-    by_id: dict[str, Card] = {}
-    for result in cards:
-        for card in result or ():
-            by_id[card.id] = card
-    return list(by_id.values())
+def merge(cards: Sequence[Sequence[Card] | None]) -> list[Card]:
+    """Return the cards of every ``ehre_der_samurai_cards`` result; a later card replaces one of its id."""
+    return merge_by_key(cards, lambda card: card.id)
 
 
 class EhreDerSamurai(Rules[State]):
@@ -68,8 +65,8 @@ class EhreDerSamurai(Rules[State]):
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
-        self.cards = Catalogue(merge(hook.ehre_cards()))
-        self.numbers: Numbers = hook.ehre_numbers()
+        self.cards = Catalogue(merge(hook.ehre_der_samurai_cards()))
+        self.numbers: Numbers = hook.ehre_der_samurai_numbers()
         self.values = Values(self.cards)
         self._evolve = evolve_.table(self.numbers.dishonour_actions)
 

@@ -23,7 +23,13 @@ TERRAIN = {
     "plain": "#e8e0c0", "fort": "#b0a090", "watchtower": "#c8b88a", "shrine": "#e7b8b0",
     "village": "#cfe0a8", "toshi_ranbo": "#f1c40f",
 }  # fmt: skip
-MARK = {"fort": "fort", "watchtower": "tower", "shrine": "shrine", "village": "village", "toshi_ranbo": "★"}
+MARK = {
+    "fort": "fort",
+    "watchtower": "tower",
+    "shrine": "shrine",
+    "village": "village",
+    "toshi_ranbo": "★",
+}
 CARD_FILL = {
     "blue": "#5d8fd1", "brown": "#a0764a", "red": "#d0605e", "green": "#6aa56a", "purple": "#8e6bb8",
 }  # fmt: skip
@@ -35,14 +41,19 @@ def _centre(q: int, r: int, top: float) -> tuple[float, float]:
 
 def _hexagon(x: float, y: float, size: float) -> str:
     corners = [
-        (x + size * math.cos(math.radians(60 * i - 30)), y + size * math.sin(math.radians(60 * i - 30)))
+        (
+            x + size * math.cos(math.radians(60 * i - 30)),
+            y + size * math.sin(math.radians(60 * i - 30)),
+        )
         for i in range(6)
     ]
     return " ".join(f"{a:.1f},{b:.1f}" for a, b in corners)
 
 
 def _aimed(legal: Sequence[Command], space: int) -> list[Command]:
-    return [c for c in legal if getattr(c, "space", None) == space or getattr(c, "to", None) == space]
+    return [
+        c for c in legal if getattr(c, "space", None) == space or getattr(c, "to", None) == space
+    ]
 
 
 def _hex(view: State, index: int, x: float, y: float, legal: Sequence[Command]) -> Shape:
@@ -76,7 +87,9 @@ def _row(view: State, top: float, legal: Sequence[Command]) -> Shape:
     for index, card in enumerate(view.row):
         x, y = 640 + (index % 3) * 150, top + 18 + (index // 3) * 110
         colour = box().cards[card].colour if card in box().cards else "blue"
-        taking = [c for c in legal if getattr(c, "card", None) == card and type(c).__name__ == "TakeCard"]
+        taking = [
+            c for c in legal if getattr(c, "card", None) == card and type(c).__name__ == "TakeCard"
+        ]
         text = card_text(card)
         cards.append(group(
             shape("rect", x=x, y=y, width=140, height=100, rx=8, fill=CARD_FILL.get(colour, "#999"),
@@ -154,4 +167,7 @@ def draw(view: State, seat: int | None, legal: Sequence[Command]) -> Drawing | N
               fill="#4a4030"),
         *hexes, _row(view, 30, legal), *clans, title="Gunsen",
     )  # fmt: skip
-    return Drawing(root, "★ is Toshi Ranbo; a village is marked while its face-down token lies there; discs are armies with their troops (gold rim: with a hero).")
+    return Drawing(
+        root,
+        "★ is Toshi Ranbo; a village is marked while its face-down token lies there; discs are armies with their troops (gold rim: with a hero).",
+    )

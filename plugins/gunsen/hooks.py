@@ -108,27 +108,27 @@ class GunsenSpecs:
 class Defaults:
     """The rulebook's answer to every Gunsen hook."""
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def gunsen_clans(self) -> list[Clan]:
         """Return the seven clans of the box."""
         return load_clans()
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def gunsen_order_cards(self) -> list[OrderCard]:
         """Return the order deck of the box."""
         return load_orders()
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def gunsen_neutral_tactics(self) -> list[Tactic]:
         """Return the neutral tactics of the box."""
         return list(load_neutral().tactics)
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def gunsen_mercenaries(self) -> list[Hero]:
         """Return the three mercenary heroes of the box."""
         return list(load_neutral().mercenaries)
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def gunsen_board_sides(self) -> list[Side]:
         """Return both sides of the board of the box."""
         return load_sides()

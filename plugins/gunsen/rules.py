@@ -11,7 +11,16 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
+from gamehall.core import (
+    Command,
+    Context,
+    Decision,
+    Event,
+    IllegalCommand,
+    Outcome,
+    Rules,
+    defaults_first,
+)
 from gamehall.core.rules import MatchConfig
 
 from . import activation as act
@@ -79,11 +88,11 @@ class Gunsen(Rules[State]):
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
         self.cat = Catalog(
-            clans=[c for result in hook.gunsen_clans() for c in result],
-            orders=[c for result in hook.gunsen_order_cards() for c in result],
-            neutral=[t for result in hook.gunsen_neutral_tactics() for t in result],
-            mercenaries=[h for result in hook.gunsen_mercenaries() for h in result],
-            sides=[s for result in hook.gunsen_board_sides() for s in result],
+            clans=defaults_first(hook.gunsen_clans()),
+            orders=defaults_first(hook.gunsen_order_cards()),
+            neutral=defaults_first(hook.gunsen_neutral_tactics()),
+            mercenaries=defaults_first(hook.gunsen_mercenaries()),
+            sides=defaults_first(hook.gunsen_board_sides()),
             pieces=load_pieces(),
         )
         self.target: int = hook.gunsen_markers_to_win()

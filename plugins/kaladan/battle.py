@@ -32,8 +32,6 @@ from .events import (
 from .state import NOBODY, Battle, State
 from .world import capacity, crown_of, neighbours
 
-Em = Emitter[State]
-
 
 def check_tile(state: State, tile: int) -> None:
     """Refuse a tile number the world does not have."""
@@ -41,7 +39,9 @@ def check_tile(state: State, tile: int) -> None:
         raise IllegalCommand(f"there is no tile {tile} in this world", "KAL-WORLD-1")
 
 
-def declare_attack(catalogue: Catalogue, em: Em, seat: int, origin: int, target: int) -> None:
+def declare_attack(
+    catalogue: Catalogue, em: Emitter[State], seat: int, origin: int, target: int
+) -> None:
     """Declare an attack from one tile onto an adjacent tile of one opponent."""
     state = em.state
     check_tile(state, origin)
@@ -76,7 +76,7 @@ def attack_targets(catalogue: Catalogue, state: State, seat: int) -> list[tuple[
     return out
 
 
-def advance(catalogue: Catalogue, em: Em, rng: random.Random) -> None:
+def advance(catalogue: Catalogue, em: Emitter[State], rng: random.Random) -> None:
     """Run the battle's steps that need no decision; stop at the next decision or the end."""
     while (battle := em.state.battle) is not None:
         step = battle.step
@@ -118,7 +118,7 @@ def plan(catalogue: Catalogue, state: State, side: int, units: tuple[str, ...]) 
     )
 
 
-def fight(catalogue: Catalogue, em: Em, rng: random.Random) -> None:
+def fight(catalogue: Catalogue, em: Emitter[State], rng: random.Random) -> None:
     """Fix the units, build both pools and roll every die at once (KAL-BATTLE-4, KAL-DICE-1)."""
     state = em.state
     battle = state.battle
@@ -137,7 +137,7 @@ def fight(catalogue: Catalogue, em: Em, rng: random.Random) -> None:
     resolve_roll(catalogue, em, DiceRolled(attack=rolled[0], defence=rolled[1]))
 
 
-def resolve_roll(catalogue: Catalogue, em: Em, rolled: DiceRolled) -> None:
+def resolve_roll(catalogue: Catalogue, em: Emitter[State], rolled: DiceRolled) -> None:
     """Record a roll, then sort and compare it pair by pair (KAL-DICE-2, KAL-COMPARE-1 … 3)."""
     em.emit(rolled)
     battle = em.state.battle
@@ -158,7 +158,7 @@ def resolve_roll(catalogue: Catalogue, em: Em, rolled: DiceRolled) -> None:
     )
 
 
-def settle_losses(em: Em) -> bool:
+def settle_losses(em: Emitter[State]) -> bool:
     """Take every loss no one needs to choose; return whether every side has lost its units."""
     battle = em.state.battle
     assert battle is not None
@@ -194,7 +194,7 @@ def loss_choices(state: State, seat: int) -> list[Command]:
     return [ChooseLosses(units=combo) for combo in combinations(units, battle.owed[side])]
 
 
-def choose_losses(em: Em, seat: int, units: tuple[str, ...]) -> None:
+def choose_losses(em: Emitter[State], seat: int, units: tuple[str, ...]) -> None:
     """Take the losses a general chose, refusing units that did not fight (KAL-LOSS-2)."""
     battle = em.state.battle
     if battle is None or battle.step != "losses" or seat not in battle.seats:
@@ -211,7 +211,7 @@ def choose_losses(em: Em, seat: int, units: tuple[str, ...]) -> None:
     em.emit(UnitsDefeated(seat=seat, by=battle.seats[1 - side], units=tuple(units)))
 
 
-def conclude(catalogue: Catalogue, em: Em) -> None:
+def conclude(catalogue: Catalogue, em: Emitter[State]) -> None:
     """Settle fallen Crowns, then invade or let the defender hold (KAL-CROWN-1, KAL-INVADE-1)."""
     battle = em.state.battle
     assert battle is not None
@@ -265,7 +265,7 @@ def invasion_choices(state: State, seat: int) -> list[Command]:
     return [Invade(units=combo) for combo in combinations(units, battle.effect_left)]
 
 
-def invade(em: Em, seat: int, units: tuple[str, ...]) -> None:
+def invade(em: Emitter[State], seat: int, units: tuple[str, ...]) -> None:
     """Move the chosen invaders in; the rest stays behind (KAL-INVADE-1)."""
     battle = em.state.battle
     if battle is None or battle.step != "invade" or seat != battle.seats[0]:

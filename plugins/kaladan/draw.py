@@ -27,7 +27,10 @@ TILE_FIELDS = ("tile", "to", "target", "origin")
 
 def _hexagon(x: float, y: float, size: float) -> str:
     corners = [
-        (x + size * math.cos(math.radians(60 * i - 30)), y + size * math.sin(math.radians(60 * i - 30)))
+        (
+            x + size * math.cos(math.radians(60 * i - 30)),
+            y + size * math.sin(math.radians(60 * i - 30)),
+        )
         for i in range(6)
     ]
     return " ".join(f"{a:.1f},{b:.1f}" for a, b in corners)
@@ -67,7 +70,9 @@ def _tile(view: View, tile: int, x: float, y: float, legal: Sequence[Command]) -
         plus = any(u in upgraded for u in state.board[tile] if kind_of(u) == kind)
         parts.append(shape("circle", cx=cx, cy=cy, r=14, fill=INK[holder % 4] if holder != NOBODY else "#555",
                            stroke="#f1c40f" if plus else "#fff", stroke_width=3 if plus else 1.5))  # fmt: skip
-        parts.append(label(cx, cy, kind_name(kind)[:2].capitalize(), 10, font_weight="bold", fill="#fff"))
+        parts.append(
+            label(cx, cy, kind_name(kind)[:2].capitalize(), 10, font_weight="bold", fill="#fff")
+        )
         if number > 1:
             parts.append(label(cx + 12, cy - 12, f"×{number}", 10, font_weight="bold", fill="#111"))
     units = ", ".join(f"{n} {kind_name(k)}" for k, n in counts.items()) or "no units"
@@ -80,7 +85,11 @@ def _realm(view: View, seat: int, x: float, y: float) -> Shape:
     state = view.state
     ink = INK[seat % 4]
     you = " (you)" if seat == view.seat else ""
-    reserve = Counter(kind_name(kind_of(u)) for u in state.reserve[seat]) if seat < len(state.reserve) else Counter()
+    reserve = (
+        Counter(kind_name(kind_of(u)) for u in state.reserve[seat])
+        if seat < len(state.reserve)
+        else Counter()
+    )
     text = ", ".join(f"{n} {k}" for k, n in reserve.items()) or "none"
     alive = state.alive[seat] if seat < len(state.alive) else True
     hand = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
@@ -105,13 +114,16 @@ def draw(view: View, seat: int | None, legal: Sequence[Command]) -> Drawing | No
     if world is None or len(state.terrain) < len(world.cells):
         return None
     centres = [
-        (HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r) for q, r in (tuple(c) for c in world.cells)
+        (HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r)
+        for q, r in (tuple(c) for c in world.cells)
     ]
     left = min(x for x, _ in centres) - HEX
     top = min(y for _, y in centres) - HEX
     bottom = max(y for _, y in centres) + HEX
     shift = (WIDTH * 0.62 - (max(x for x, _ in centres) + HEX - left)) / 2
-    tiles = [_tile(view, t, x - left + shift, y - top + 50, legal) for t, (x, y) in enumerate(centres)]
+    tiles = [
+        _tile(view, t, x - left + shift, y - top + 50, legal) for t, (x, y) in enumerate(centres)
+    ]
     realms = [_realm(view, s, WIDTH - 280, 50 + s * 125) for s in range(state.players)]
     height = max(bottom - top + 80, 60 + state.players * 125)
     battle = None
@@ -127,4 +139,7 @@ def draw(view: View, seat: int | None, legal: Sequence[Command]) -> Drawing | No
               font_weight="bold", fill="#3a3a2a"),
         *tiles, *realms, battle, title="Generals of Kaladan",
     )  # fmt: skip
-    return Drawing(root, "Discs are units by kind (two letters), ×N how many; a gold rim marks an upgraded unit; a tile's rim is its holder's colour.")
+    return Drawing(
+        root,
+        "Discs are units by kind (two letters), ×N how many; a gold rim marks an upgraded unit; a tile's rim is its holder's colour.",
+    )

@@ -72,27 +72,27 @@ class KaladanSpecs:
 class Defaults:
     """The rulebook's answer to every Generals of Kaladan hook."""
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def kaladan_unit_kinds(self) -> list[UnitKind]:
         """Return the six kinds of every army."""
         return list(load_units())
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def kaladan_terrains(self) -> list[Terrain]:
         """Return Field, Forest and Mountain."""
         return list(load_terrains())
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def kaladan_worlds(self) -> list[World]:
         """Return the worlds for 2 to 6 players."""
         return list(load_worlds())
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def kaladan_realms(self) -> list[Realm]:
         """Return the six realms."""
         return list(load_realms())
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def kaladan_event_cards(self) -> list[EventCard]:
         """Return the event deck's cards."""
         return list(load_event_cards())

@@ -33,7 +33,6 @@ from .events import (
 from .state import NOBODY, Battle, State
 from .world import first_of_kind, neighbours, room
 
-Em = Emitter[State]
 BEFORE_UNITS = ("harmony", "levy", "assassinate")
 HARMONY_SHIFTS = 8  # ours: enough to swap two full tiles; keeps a turn finite
 PASS = DeclareMagic(card="")
@@ -51,7 +50,7 @@ def declaring(state: State) -> list[int]:
     return [battle.seats[s] for s in open_sides]
 
 
-def settle_declarations(em: Em) -> bool:
+def settle_declarations(em: Emitter[State]) -> bool:
     """Pass for sides without a card, reveal once both are final; return whether revealed."""
     while True:
         seats = [s for s in declaring(em.state) if not em.state.hands[s]]
@@ -85,7 +84,7 @@ def declarations(catalogue: Catalogue, state: State, seat: int) -> list[Command]
     return out
 
 
-def declare(catalogue: Catalogue, em: Em, seat: int, card: str) -> None:
+def declare(catalogue: Catalogue, em: Emitter[State], seat: int, card: str) -> None:
     """Record a seat's declaration; it is final at once (KAL-MAGIC-3, 4)."""
     state = em.state
     battle = state.battle
@@ -110,7 +109,7 @@ def _card(catalogue: Catalogue, battle: Battle, side: int) -> MagicCard | None:
     return catalogue.card(card) if card else None
 
 
-def start_effects(catalogue: Catalogue, em: Em, first: int) -> bool:
+def start_effects(catalogue: Catalogue, em: Emitter[State], first: int) -> bool:
     """Start the next card that acts before the units are fixed; return whether one waits."""
     battle = em.state.battle
     assert battle is not None
@@ -128,7 +127,7 @@ def start_effects(catalogue: Catalogue, em: Em, first: int) -> bool:
     return False
 
 
-def start_keep(catalogue: Catalogue, em: Em) -> bool:
+def start_keep(catalogue: Catalogue, em: Emitter[State]) -> bool:
     """Start the defender's Keep card after the losses; return whether it waits (KAL-CARD-5)."""
     battle = em.state.battle
     assert battle is not None
@@ -192,7 +191,7 @@ def _shifts(catalogue: Catalogue, state: State, seat: int, own: int, enemy: int)
     return out
 
 
-def use_effect(catalogue: Catalogue, em: Em, seat: int, command: Command) -> None:
+def use_effect(catalogue: Catalogue, em: Emitter[State], seat: int, command: Command) -> None:
     """Apply one use of the card in effect, finishing it when nothing is left to do."""
     state = em.state
     battle = state.battle

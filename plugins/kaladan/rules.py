@@ -16,6 +16,8 @@ from gamehall.core import (
     Outcome,
     Rules,
     ScoreLine,
+    defaults_first,
+    merge_by_key,
 )
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
@@ -63,7 +65,6 @@ from .evolve import Evolver
 from .state import NOBODY, Options, State
 from .world import first_of_kind, neighbours, room
 
-Em = Emitter[State]
 EFFECT_COMMANDS = (ShiftUnit, LevyUnit, AssassinateUnit, RestoreUnit, FinishMagic)
 DECISIONS = {
     "realms": Decision("realm", "choose your realm"),
@@ -89,7 +90,7 @@ PURCHASE_RULES: dict[type[Command], str] = {
 
 def gather(results: list[list[Any]]) -> list[Any]:
     """Return the items the hook implementations gave, a later one replacing an earlier key."""
-    return list({item.key: item for result in results for item in result}.values())
+    return merge_by_key(results, lambda item: item.key)
 
 
 class Kaladan(Rules[State]):
@@ -100,7 +101,7 @@ class Kaladan(Rules[State]):
         self.catalogue = Catalogue(
             gather(hook.kaladan_unit_kinds()),
             gather(hook.kaladan_terrains()),
-            [world for worlds in hook.kaladan_worlds() for world in worlds],
+            defaults_first(hook.kaladan_worlds()),
             gather(hook.kaladan_realms()),
             gather(hook.kaladan_event_cards()),
         )
@@ -190,7 +191,7 @@ class Kaladan(Rules[State]):
         self._settle(em, ctx)
         return em.events
 
-    def _settle(self, em: Em, ctx: Context) -> None:
+    def _settle(self, em: Emitter[State], ctx: Context) -> None:
         if em.state.battle is None:
             return
         fight.advance(self.catalogue, em, ctx.rng)
@@ -199,7 +200,7 @@ class Kaladan(Rules[State]):
             if sum(state.alive) <= 1 or not state.alive[state.turn]:
                 turn.end_turn(self.catalogue, em, ctx.rng)
 
-    def _battle_step(self, em: Em, seat: int, command: Command) -> None:
+    def _battle_step(self, em: Emitter[State], seat: int, command: Command) -> None:
         if isinstance(command, ChooseLosses):
             fight.choose_losses(em, seat, command.units)
         elif isinstance(command, Invade):
@@ -211,7 +212,7 @@ class Kaladan(Rules[State]):
         else:
             raise IllegalCommand("a battle is being fought: finish it first", "KAL-SEQ-1")
 
-    def _action(self, em: Em, seat: int, command: Command, ctx: Context) -> None:
+    def _action(self, em: Emitter[State], seat: int, command: Command, ctx: Context) -> None:
         cat = self.catalogue
         if isinstance(command, Attack):
             fight.declare_attack(cat, em, seat, command.origin, command.target)
@@ -240,7 +241,7 @@ class Kaladan(Rules[State]):
         unit = turn.unit_to_move(state, command)
         return UnitMoved(seat=seat, unit=unit, origin=origin, to=to)
 
-    def _purchase(self, em: Em, seat: int, command: Command, ctx: Context) -> None:
+    def _purchase(self, em: Emitter[State], seat: int, command: Command, ctx: Context) -> None:
         state, cat = em.state, self.catalogue
         if command not in turn.purchase_choices(cat, state, seat):
             rule = PURCHASE_RULES.get(type(command), "KAL-TURN-2")
@@ -262,7 +263,7 @@ class Kaladan(Rules[State]):
             card = ctx.rng.choice(state.piles[command.realm])
             em.emit(MagicBought(seat=seat, realm=command.realm, card=card))
 
-    def _deploy(self, em: Em, seat: int, command: Command, ctx: Context) -> None:
+    def _deploy(self, em: Emitter[State], seat: int, command: Command, ctx: Context) -> None:
         cat = self.catalogue
         if not isinstance(command, Deploy):
             raise IllegalCommand(

@@ -58,7 +58,6 @@ from .world import (
     spawn_tiles,
 )
 
-Em = Emitter[State]
 RAISABLE = (*BASIC, "catapult")  # ours: a General never comes back; a fallen Crown ends its realm
 TAKE_GOLD, SKIP_SPAWN, END_ACTIONS, END_PURCHASE = (
     TakeGold(),
@@ -92,7 +91,7 @@ def setup_choices(catalogue: Catalogue, state: State) -> list[Command]:
 
 
 def choose_setup(
-    catalogue: Catalogue, em: Em, seat: int, command: Command, rng: random.Random
+    catalogue: Catalogue, em: Emitter[State], seat: int, command: Command, rng: random.Random
 ) -> None:
     """Apply a realm choice or a Castle placement."""
     if command not in setup_choices(catalogue, em.state):
@@ -130,7 +129,9 @@ def choose_setup(
 # -- the turn ---------------------------------------------------------------------------------
 
 
-def begin_turn(catalogue: Catalogue, em: Em, seat: int, round_: int, rng: random.Random) -> None:
+def begin_turn(
+    catalogue: Catalogue, em: Emitter[State], seat: int, round_: int, rng: random.Random
+) -> None:
     """Begin a turn with its Event phase: draw the top card and resolve it (KAL-EVENT-1)."""
     em.emit(TurnBegan(seat=seat, round=round_))
     if not em.state.deck:
@@ -176,7 +177,7 @@ def event_choices(catalogue: Catalogue, state: State, seat: int) -> list[Command
     return [*out, TAKE_GOLD] if out else []
 
 
-def settle_event(catalogue: Catalogue, em: Em) -> None:
+def settle_event(catalogue: Catalogue, em: Emitter[State]) -> None:
     """Resolve the event card for every touched seat that has no choice, then go on."""
     while em.state.queue:
         head, card = em.state.queue[0], catalogue.event(em.state.event)
@@ -198,7 +199,7 @@ def settle_event(catalogue: Catalogue, em: Em) -> None:
     income_and_spawn(catalogue, em)
 
 
-def answer_event(catalogue: Catalogue, em: Em, seat: int, command: Command) -> None:
+def answer_event(catalogue: Catalogue, em: Emitter[State], seat: int, command: Command) -> None:
     """Apply a touched seat's answer to the event card (KAL-EVENT-2 … 5)."""
     if not isinstance(command, (AddEventUnit, UpgradeUnit, RaiseUnit, TakeGold)):
         raise IllegalCommand("first answer the event card", "KAL-TURN-2")
@@ -225,7 +226,7 @@ def answer_event(catalogue: Catalogue, em: Em, seat: int, command: Command) -> N
     settle_event(catalogue, em)
 
 
-def income_and_spawn(catalogue: Catalogue, em: Em) -> None:
+def income_and_spawn(catalogue: Catalogue, em: Emitter[State]) -> None:
     """Collect income, then offer the free spawn or go on to the Action phase (KAL-INCOME-1)."""
     seat = em.state.turn
     em.emit(PhaseBegan(seat=seat, phase="income"))
@@ -247,7 +248,7 @@ def spawn_choices(catalogue: Catalogue, state: State, seat: int) -> list[Command
     return [*out, SKIP_SPAWN] if out else []
 
 
-def spawn(catalogue: Catalogue, em: Em, seat: int, command: Command) -> None:
+def spawn(catalogue: Catalogue, em: Emitter[State], seat: int, command: Command) -> None:
     """Apply the free spawn or its skip, then begin the Action phase (KAL-SPAWN-1)."""
     if not isinstance(command, (Spawn, SkipSpawn)):
         raise IllegalCommand("it is your Free Spawn phase: spawn or skip", "KAL-TURN-2")
@@ -336,7 +337,7 @@ def deploy_choices(catalogue: Catalogue, state: State, seat: int) -> list[Comman
     return [Deploy(kind=k, tile=t) for k in kinds_in(state.ready[seat]) for t in tiles]
 
 
-def begin_reinforcement(catalogue: Catalogue, em: Em, rng: random.Random) -> None:
+def begin_reinforcement(catalogue: Catalogue, em: Emitter[State], rng: random.Random) -> None:
     """Begin the Reinforcement phase, or end the turn when nothing can be placed."""
     seat = em.state.turn
     em.emit(PhaseBegan(seat=seat, phase="reinforce"))
@@ -344,7 +345,7 @@ def begin_reinforcement(catalogue: Catalogue, em: Em, rng: random.Random) -> Non
         end_turn(catalogue, em, rng)
 
 
-def end_turn(catalogue: Catalogue, em: Em, rng: random.Random) -> None:
+def end_turn(catalogue: Catalogue, em: Emitter[State], rng: random.Random) -> None:
     """Pass the turn to the next seat with a Crown; end the match when the rules say so."""
     state = em.state
     if sum(state.alive) <= 1:

@@ -9,7 +9,7 @@ from gamehall.core.drawing import Drawing
 
 from . import draw, narration, words
 from .commands import COMMANDS
-from .components import CUSTOMERS, TILES, C
+from .components import COMPONENTS, CUSTOMERS, TILES
 from .events import EVENTS
 from .hooks import Defaults, RiverOfGoldSpecs
 from .render import render
@@ -29,6 +29,7 @@ GAME = GameSpec(
     options=Options,
     hidden_information=True,
     description="Build on the shore, sail the river and deliver to customers in Rokugan.",
+    rules_doc="docs/rules/river-of-gold.md",
 )
 
 
@@ -55,7 +56,7 @@ def supplies_in_range(state: State) -> str | None:
     for seat, p in enumerate(state.players):
         if p.koku < 0 or min(p.goods) < 0 or not 0 <= p.favour <= p.favour_cap <= 6:
             return f"seat {seat} holds {p.koku} koku, goods {p.goods}, favour {p.favour}/{p.favour_cap}"
-        if not all(0 <= i <= C.track.top for i in p.influence):
+        if not all(0 <= i <= COMPONENTS.track.top for i in p.influence):
             return f"seat {seat} has influence {p.influence} off the tracks"
     return None
 
@@ -82,7 +83,7 @@ def row_holds_four(state: State) -> str | None:
     """Check that the row never holds more than four tiles, each tile once on the table."""
     placed = [t for t in state.tiles if t is not None]
     tiles = list(state.row) + list(state.era1) + list(state.era2) + placed
-    if len(state.row) > C.setup.row or len(tiles) != len(set(tiles)):
+    if len(state.row) > COMPONENTS.setup.row or len(tiles) != len(set(tiles)):
         return f"the row holds {state.row}; a tile is in two places"
     return None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gamehall.core import IllegalCommand
 
-from .components import CUSTOMERS, GOODS, RIVER_LENGTH, SPACES, TILES, C, request_of
+from .components import COMPONENTS, CUSTOMERS, GOODS, RIVER_LENGTH, SPACES, TILES, request_of
 from .effects import Turn, owned, pay_owners, royal_abilities, visit
 from .events import (
     BuildingBuilt,
@@ -38,7 +38,7 @@ def shift_die(turn: Turn, seat: int, by: int) -> None:
 
 def row_index(state: State, slot: int) -> int | None:
     """Return the row index of a slot (tiles slide toward the end slot 3), or ``None``."""
-    index = slot - (C.setup.row - len(state.row))
+    index = slot - (COMPONENTS.setup.row - len(state.row))
     return index if 0 <= index < len(state.row) else None
 
 
@@ -47,7 +47,7 @@ def check_build(turn: Turn, seat: int, space: int, slot: int) -> int:
     state = turn.state
     if space not in SPACES:
         raise IllegalCommand(f"there is no shore space {space}", "ROG-BUILD-1")
-    regions = turn.hook.rog_build_regions(state=state, seat=seat)
+    regions = turn.hook.river_of_gold_build_regions(state=state, seat=seat)
     if SPACES[space].region not in regions:
         raise IllegalCommand(
             f"space {space} is in region {SPACES[space].region}; you may build in region "
@@ -58,7 +58,7 @@ def check_build(turn: Turn, seat: int, space: int, slot: int) -> int:
         raise IllegalCommand(f"space {space} is already built on", "ROG-BUILD-1")
     if row_index(state, slot) is None:
         raise IllegalCommand(f"row slot {slot} holds no tile", "ROG-BUILD-3")
-    cost: int = turn.hook.rog_build_cost(state=state, seat=seat, space=space)
+    cost: int = turn.hook.river_of_gold_build_cost(state=state, seat=seat, space=space)
     if turn.player(seat).koku < cost:
         raise IllegalCommand(
             f"building on space {space} costs {cost} koku and you have {turn.player(seat).koku}",
@@ -76,11 +76,11 @@ def build(turn: Turn, seat: int, space: int, slot: int) -> None:
     if cost:
         turn.gain(seat, f"build on space {space}", koku=-cost)
     turn.emit(BuildingBuilt(seat=seat, space=space, tile=tile))
-    if slot == C.setup.row - 1:
+    if slot == COMPONENTS.setup.row - 1:
         turn.gain(seat, "end slot", favour=1)
     turn.influence(seat, SPACES[space].region, TILES[tile].bonus, "build bonus")
     turn.refill()
-    turn.hook.rog_built(turn=turn, seat=seat, space=space)
+    turn.hook.river_of_gold_built(turn=turn, seat=seat, space=space)
 
 
 def sail(turn: Turn, seat: int, ship: int, shift: int) -> None:
@@ -102,7 +102,7 @@ def sail(turn: Turn, seat: int, ship: int, shift: int) -> None:
     if journey:
         complete_journey(turn, seat)
     visit(turn, seat, to, royal)
-    turn.hook.rog_sailed(turn=turn, seat=seat, ship=ship, river=to)
+    turn.hook.river_of_gold_sailed(turn=turn, seat=seat, ship=ship, river=to)
 
 
 def complete_journey(turn: Turn, seat: int) -> None:
@@ -138,7 +138,7 @@ def check_deliver(turn: Turn, seat: int, card: str) -> None:
     player = turn.player(seat)
     if card not in player.hand:
         raise IllegalCommand(f"{card} is not in your hand", "ROG-DELIVER-1")
-    regions = turn.hook.rog_deliver_regions(state=turn.state, seat=seat)
+    regions = turn.hook.river_of_gold_deliver_regions(state=turn.state, seat=seat)
     if CUSTOMERS[card].region not in regions:
         raise IllegalCommand(
             f"{card} is a customer of region {CUSTOMERS[card].region}; your die allows region "
@@ -156,7 +156,7 @@ def deliver(turn: Turn, seat: int, card: str) -> None:
     turn.gain(seat, f"deliver {card}", silk=-silk, rice=-rice, porcelain=-porcelain)
     turn.emit(CustomerDelivered(seat=seat, card=card))
     DELIVERY[CUSTOMERS[card].kind](turn, seat, card)
-    turn.hook.rog_delivered(turn=turn, seat=seat, card=card)
+    turn.hook.river_of_gold_delivered(turn=turn, seat=seat, card=card)
     turn.draw(seat, 2)
     if turn.player(seat).hand:
         turn.choose(seat, "discard", (), "deliver")
@@ -164,7 +164,7 @@ def deliver(turn: Turn, seat: int, card: str) -> None:
 
 def deliver_monk(turn: Turn, seat: int, card: str) -> None:
     """Raise the favour cap, gain 2 favour, place a second marker (ROG-MONK-1, -2)."""
-    caps = turn.hook.rog_caps(state=turn.state, seat=seat)
+    caps = turn.hook.river_of_gold_caps(state=turn.state, seat=seat)
     if turn.player(seat).favour_cap < caps.favour_cap:
         turn.emit(FavourCapRaised(seat=seat, cap=turn.player(seat).favour_cap + 1))
     turn.gain(seat, "monk", favour=2)
@@ -240,13 +240,15 @@ def end_turn(turn: Turn, seat: int, face: int | None = None) -> None:
     for mastery, points in claimable_masteries(turn.state, seat):
         turn.emit(mastery)
         turn.gain(seat, f"mastery {mastery.mastery}", points=points)
-    turn.hook.rog_turn_ended(turn=turn, seat=seat)
+    turn.hook.river_of_gold_turn_ended(turn=turn, seat=seat)
     turn.emit(DieRolled(seat=seat, face=turn.rng.randint(1, 6) if face is None else face))
     if turn.state.visit_due:
         imperial_visit(turn)
     if turn.state.end_due and turn.state.ended_by is None:
         turn.gain(
-            seat, "end of the game", points=turn.hook.rog_end_bonus(state=turn.state, seat=seat)
+            seat,
+            "end of the game",
+            points=turn.hook.river_of_gold_end_bonus(state=turn.state, seat=seat),
         )
         turn.emit(EndTriggered(seat=seat))
     turn.emit(TurnEnded(seat=seat, next=(seat + 1) % turn.state.count))

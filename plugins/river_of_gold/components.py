@@ -161,28 +161,28 @@ def components() -> Components:
     return msgspec.convert(tomllib.loads(text), Components, strict=False)
 
 
-C = components()
-TILES = {tile.id: tile for tile in C.tiles}
-CUSTOMERS = {card.id: card for card in C.customers}
-MASTERIES = {m.id: m for m in C.masteries}
-SCORE_TILES = {t.id: t for t in C.score_tiles}
-SPACES = {space.id: space for space in C.spaces}
-TOUCHES = {river: tuple(shore) for river, shore in enumerate(C.river.touches, start=1)}
-RIVER_LENGTH = len(C.river.touches)
+COMPONENTS = components()
+TILES = {tile.id: tile for tile in COMPONENTS.tiles}
+CUSTOMERS = {card.id: card for card in COMPONENTS.customers}
+MASTERIES = {m.id: m for m in COMPONENTS.masteries}
+SCORE_TILES = {t.id: t for t in COMPONENTS.score_tiles}
+SPACES = {space.id: space for space in COMPONENTS.spaces}
+TOUCHES = {river: tuple(shore) for river, shore in enumerate(COMPONENTS.river.touches, start=1)}
+RIVER_LENGTH = len(COMPONENTS.river.touches)
 RIVERS_BY_SPACE = {
     space: tuple(r for r, shore in TOUCHES.items() if space in shore) for space in SPACES
 }
 SPACES_BY_REGION = {
-    region: tuple(s.id for s in C.spaces if s.region == region) for region in REGIONS
+    region: tuple(s.id for s in COMPONENTS.spaces if s.region == region) for region in REGIONS
 }
-MARKET_SPACES = tuple(s.id for s in C.spaces if s.kind == "market")
+MARKET_SPACES = tuple(s.id for s in COMPONENTS.spaces if s.kind == "market")
 OWNABLE_ERAS = (1, 2)
 
 
 def start_spaces(players: int) -> tuple[int, ...]:
     """Return the shore spaces that get a start tile with this many players."""
     kinds = {2: ("start2", "start23"), 3: ("start23",)}.get(players, ())
-    return tuple(s.id for s in C.spaces if s.kind in kinds)
+    return tuple(s.id for s in COMPONENTS.spaces if s.kind in kinds)
 
 
 def request_of(card_id: str) -> tuple[int, int, int]:

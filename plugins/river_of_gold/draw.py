@@ -14,7 +14,15 @@ from gamehall.core import Command
 from gamehall.core.drawing import Drawing, Shape, canvas, group, label, shape
 
 from .commands import Build, Deliver, DiscardCustomer, Sail
-from .components import C, CUSTOMERS, RIVER_LENGTH, SPACES, SPACES_BY_REGION, TILES, TOUCHES
+from .components import (
+    COMPONENTS,
+    CUSTOMERS,
+    RIVER_LENGTH,
+    SPACES,
+    SPACES_BY_REGION,
+    TILES,
+    TOUCHES,
+)
 from .state import HIDDEN, Player, State
 from .words import clan, customer_name, tile_kind
 
@@ -60,7 +68,9 @@ def _ship(
 ) -> Shape:  # fmt: skip
     x = 40 + (at - 0.5) * step + (seat - (len(view.players) - 1) / 2) * 12
     y = RIVER_TOP + 52 + ship * 4
-    sails = [c for c in legal if isinstance(c, Sail) and c.ship == ship] if seat == view.turn else []
+    sails = (
+        [c for c in legal if isinstance(c, Sail) and c.ship == ship] if seat == view.turn else []
+    )
     royal = player.royal == ship
     hull = f"M{x - 14},{y} L{x + 14},{y} L{x + 9},{y + 9} L{x - 9},{y + 9} Z"
     kind = "imperial ship" if royal else "ship"
@@ -101,8 +111,8 @@ def _space(view: State, space: int, x: float, y: float, legal: Sequence[Command]
 
 def _shore(view: State, legal: Sequence[Command]) -> Shape:
     columns = []
-    width = (WIDTH - 40) / len(C.regions)
-    for index, region in enumerate(C.regions):
+    width = (WIDTH - 40) / len(COMPONENTS.regions)
+    for index, region in enumerate(COMPONENTS.regions):
         x = 20 + index * width
         spaces = [
             _space(view, space, x + (width - 80) / 2, SHORE_TOP + 36 + row * 46, legal)
@@ -119,7 +129,7 @@ def _shore(view: State, legal: Sequence[Command]) -> Shape:
 
 
 def _row(view: State) -> Shape:
-    first = C.setup.row - len(view.row) + 1
+    first = COMPONENTS.setup.row - len(view.row) + 1
     tiles: list[Shape | None] = [
         label(30, ROW_TOP + 10, "The row of buildings", 15, text_anchor="start",
               font_weight="bold", fill="#5d5340"),
@@ -208,13 +218,13 @@ def draw(view: State, seat: int | None, legal: Sequence[Command]) -> Drawing:
     """Return the picture of a seat's view."""
     count = len(view.players)
     width = (WIDTH - 40) / count
-    players = [
-        _player(view, s, p, 20 + s * width, legal, seat) for s, p in enumerate(view.players)
-    ]
+    players = [_player(view, s, p, 20 + s * width, legal, seat) for s, p in enumerate(view.players)]
     root = canvas(
         WIDTH, PLAYERS_TOP + PANEL + 20,
         shape("rect", width=WIDTH, height=PLAYERS_TOP + PANEL + 20, fill="#f6f1e3"),
         _river(view, legal), _shore(view, legal), _row(view), *players,
         title="River of Gold",
     )  # fmt: skip
-    return Drawing(root, "Spaces show their cost in koku until built; a building's dots are its owners.")
+    return Drawing(
+        root, "Spaces show their cost in koku until built; a building's dots are its owners."
+    )

@@ -6,9 +6,9 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from gamehall.core import Event
+from gamehall.core import Emitter
 
-from .components import CUSTOMERS, GOODS, MARKET_SPACES, SPACES, TILES, TOUCHES, C, Reward
+from .components import COMPONENTS, CUSTOMERS, GOODS, MARKET_SPACES, SPACES, TILES, TOUCHES, Reward
 from .events import (
     ChoiceOpened,
     CustomersDrawn,
@@ -25,28 +25,25 @@ if TYPE_CHECKING:
 ANY_GOOD = ("silk", "rice", "porcelain")
 
 
-class Turn:
-    """The events of one command as they are decided, and the state after each of them."""
+class Turn(Emitter[State]):
+    """The events of one command as they are decided, and the state after each of them.
 
-    __slots__ = ("_rng", "events", "hook", "rules", "state")
+    ``emit`` (the core's) appends events and applies them; the rest are the game's effects.
+    """
+
+    __slots__ = ("_rng", "hook")
+
+    rules: RiverOfGold
 
     def __init__(self, rules: RiverOfGold, state: State, rng: Callable[[], random.Random]) -> None:
-        self.rules = rules
+        super().__init__(rules, state)
         self.hook: Any = rules.hook
-        self.state = state
-        self.events: list[Event] = []
         self._rng = rng
 
     @property
     def rng(self) -> random.Random:
         """Return the command's generator (only for rolls and shuffles, written into events)."""
         return self._rng()
-
-    def emit(self, *events: Event) -> None:
-        """Record events and apply them to the working state."""
-        for event in events:
-            self.state = self.rules.evolve(self.state, event)
-            self.events.append(event)
 
     def player(self, seat: int) -> Player:
         """Return a seat's clan as it is now."""
@@ -55,7 +52,7 @@ class Turn:
     def gain(self, seat: int, reason: str = "", **amounts: int) -> None:
         """Add koku, favour, goods or points, losing whatever passes a cap (ROG-TRADE-3)."""
         player = self.player(seat)
-        caps = self.hook.rog_caps(state=self.state, seat=seat)
+        caps = self.hook.river_of_gold_caps(state=self.state, seat=seat)
         delta = {
             "koku": _capped(player.koku, amounts.get("koku", 0), caps.koku),
             "favour": _capped(player.favour, amounts.get("favour", 0), player.favour_cap),
@@ -77,7 +74,7 @@ class Turn:
         )
         goods = {"silk": reward.silk, "rice": reward.rice, "porcelain": reward.porcelain}
         if reward.good:
-            track_good = C.regions[region - 1].track_good
+            track_good = COMPONENTS.regions[region - 1].track_good
             goods[track_good] += reward.good
         self.gain(seat, reason, koku=koku, favour=reward.favour, points=reward.points, **goods)
         if reward.influence:
@@ -92,16 +89,16 @@ class Turn:
     def influence(self, seat: int, region: int, steps: int, reason: str) -> None:
         """Move up a region's track, paying every reward reached or passed (ROG-INFL-1, -2)."""
         before = self.player(seat).influence[region - 1]
-        after = self.hook.rog_influence_target(
+        after = self.hook.river_of_gold_influence_target(
             state=self.state, seat=seat, region=region, steps=steps
         )
         if after <= before:
             return
         self.emit(InfluenceMoved(seat=seat, region=region, to=after, reason=reason))
-        for step in C.track.rewards:
+        for step in COMPONENTS.track.rewards:
             if before < step.step <= after:
                 self.pay(seat, step.reward, region, f"influence track {step.step}")
-        self.hook.rog_influence_moved(
+        self.hook.river_of_gold_influence_moved(
             turn=self, seat=seat, region=region, before=before, after=after
         )
 
@@ -122,7 +119,7 @@ class Turn:
     def refill(self) -> None:
         """Slide the row toward its end and fill the first slot from the era stack."""
         stack = self.state.era1 or self.state.era2
-        if stack and len(self.state.row) < C.setup.row:
+        if stack and len(self.state.row) < COMPONENTS.setup.row:
             self.emit(RowRefilled(tile=stack[0]))
 
 

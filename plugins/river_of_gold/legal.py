@@ -79,18 +79,18 @@ def actions(rules: RiverOfGold, state: State, seat: int) -> list[Command]:
     player = state.players[seat]
     result: list[Command] = []
     slots = [s for s in range(4) if row_index(state, s) is not None]
-    for region in hook.rog_build_regions(state=state, seat=seat):
+    for region in hook.river_of_gold_build_regions(state=state, seat=seat):
         for space in SPACES_BY_REGION[region]:
             if state.tiles[space - 1] is not None:
                 continue
-            if hook.rog_build_cost(state=state, seat=seat, space=space) <= player.koku:
+            if hook.river_of_gold_build_cost(state=state, seat=seat, space=space) <= player.koku:
                 result.extend(Build(space=space, slot=s) for s in slots)
     royal = royal_abilities(state, seat) if player.royal is not None else ()
     for ship in range(len(player.ships)):
         result.append(Sail(ship=ship))
         if ship == player.royal and "free-shift" in royal:
             result.extend((Sail(ship=ship, shift=1), Sail(ship=ship, shift=-1)))
-    regions = hook.rog_deliver_regions(state=state, seat=seat)
+    regions = hook.river_of_gold_deliver_regions(state=state, seat=seat)
     for card in player.hand:
         needs = request_of(card)
         if CUSTOMERS[card].region in regions and all(
@@ -105,11 +105,11 @@ def legal(rules: RiverOfGold, state: State, seat: int) -> list[Command]:
     hook = rules.hook
     if state.over:
         return []
-    ahead = hook.rog_decision(state=state)
+    ahead = hook.river_of_gold_decision(state=state)
     if ahead is not None:
         if ahead[0] != seat:
             return []
-        return _flat(hook.rog_extra_commands(state=state, seat=seat, phase="expansion"))
+        return _flat(hook.river_of_gold_extra_commands(state=state, seat=seat, phase="expansion"))
     now = phase(state)
     if now == "choice":
         choice = state.choices[0]
@@ -125,7 +125,7 @@ def legal(rules: RiverOfGold, state: State, seat: int) -> list[Command]:
     else:
         result.append(EndTurn())
     result.extend(trades(state, seat))
-    result.extend(_flat(hook.rog_extra_commands(state=state, seat=seat, phase=now)))
+    result.extend(_flat(hook.river_of_gold_extra_commands(state=state, seat=seat, phase=now)))
     return result
 
 

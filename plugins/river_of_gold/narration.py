@@ -12,7 +12,7 @@ from typing import Any
 from gamehall.core import Event
 
 from . import events as ev
-from .components import GOODS, MASTERIES, SPACES, TILES, C
+from .components import COMPONENTS, GOODS, MASTERIES, SPACES, TILES
 from .state import State
 from .words import (
     CHOICES,
@@ -61,7 +61,7 @@ def _drawn(view: State, e: ev.CustomersDrawn) -> str:
 
 
 def _rolled(view: State, e: ev.DieRolled) -> str:
-    return f"{clan(view, e.seat)} rolled a {e.face} ({C.regions[e.face - 1].name})."
+    return f"{clan(view, e.seat)} rolled a {e.face} ({COMPONENTS.regions[e.face - 1].name})."
 
 
 def _setup(view: State, e: ev.SetupFinished) -> str:
@@ -74,7 +74,9 @@ def _refilled(view: State, e: ev.RowRefilled) -> str:
 
 
 def _shifted(view: State, e: ev.DieShifted) -> str:
-    return f"{clan(view, e.seat)} turned the die to {e.face} ({C.regions[e.face - 1].name})."
+    return (
+        f"{clan(view, e.seat)} turned the die to {e.face} ({COMPONENTS.regions[e.face - 1].name})."
+    )
 
 
 def amounts(e: ev.ResourcesChanged) -> tuple[list[str], list[str]]:

@@ -6,7 +6,7 @@ rolled. An expansion adds its own lines by wrapping ``gamehall_render_text``.
 
 from __future__ import annotations
 
-from .components import SCORE_TILES, SPACES, SPACES_BY_REGION, TOUCHES, C
+from .components import COMPONENTS, SCORE_TILES, SPACES, SPACES_BY_REGION, TOUCHES
 from .legal import phase
 from .rules import PROMPTS
 from .scoring import mastery_points
@@ -25,8 +25,8 @@ from .words import (
 TRACK = (
     "Influence tracks run 0-18 and pay at step 2 the region's track good, 5: 2 koku, "
     "9: 1 favour, 13: 3 points, 18: 3 points and a good of your choice; 11 is the flower.\n"
-    f"A clan holds at most {C.setup.koku_cap} koku, {C.setup.goods_cap} of each good, and favour "
-    f"up to its cap (which monks raise to {C.setup.favour_cap_max}); whatever passes is lost."
+    f"A clan holds at most {COMPONENTS.setup.koku_cap} koku, {COMPONENTS.setup.goods_cap} of each good, and favour "
+    f"up to its cap (which monks raise to {COMPONENTS.setup.favour_cap_max}); whatever passes is lost."
 )
 
 
@@ -34,9 +34,9 @@ def die_unrolled(view: State, seat: int) -> bool:
     """Tell whether a seat's die is still to be rolled for its first turn.
 
     Dice are rolled at the end of setup; an expansion that lets a seat settle its opening die
-    later lists the seat in ``ext["opening.die"]`` until then.
+    later lists the seat in ``State.dice_owed`` until then.
     """
-    return not view.started or str(seat) in view.ext.get("opening.die", ())
+    return not view.started or seat in view.dice_owed
 
 
 def _space(view: State, space: int) -> str:
@@ -52,7 +52,7 @@ def _regions(view: State) -> list[str]:
         "Shore, by region (track good; score tile points for 1st/2nd/3rd place), then each",
         "  space: Nk = empty, building there costs N koku; or a building [its owners]:",
     ]
-    for region in C.regions:
+    for region in COMPONENTS.regions:
         values = ""
         if view.score_tiles:
             tile = SCORE_TILES[view.score_tiles[region.id - 1]]
@@ -91,7 +91,7 @@ def _row(view: State) -> list[str]:
     if not view.row:
         return ["Row: empty."]
     lines = ["Row (tiles enter at slot 1; building from slot 4, the end slot, gives 1 favour):"]
-    first = C.setup.row - len(view.row) + 1
+    first = COMPONENTS.setup.row - len(view.row) + 1
     for offset, tile in enumerate(view.row):
         lines.append(f"  slot {first + offset}: {tile_words(tile)}")
     return lines
@@ -122,7 +122,9 @@ def _player(view: State, seat: int, p: Player, asking: int | None) -> list[str]:
     goods = ", ".join(
         f"{n} {g}" for g, n in zip(("silk", "rice", "porcelain"), p.goods, strict=True)
     )
-    die = "" if die_unrolled(view, seat) else f"; die {p.die} ({C.regions[p.die - 1].name})"
+    die = (
+        "" if die_unrolled(view, seat) else f"; die {p.die} ({COMPONENTS.regions[p.die - 1].name})"
+    )
     you = ", you" if seat == asking else ""
     head = f"{mark} {clan(view, seat)} (seat {seat}{you}): {plural(p.points, 'point')}"
     lines = [f"{head}, {p.koku} koku, favour {p.favour} (cap {p.favour_cap}), {goods}{die}"]

@@ -14,7 +14,7 @@ from . import commands as cmd
 from . import estimate as guess
 from . import legal as legal_
 from . import view as view_
-from .components import GOODS, C, start_spaces
+from .components import COMPONENTS, GOODS, start_spaces
 from .effects import Turn
 from .events import (
     BoardDealt,
@@ -52,24 +52,26 @@ class RiverOfGold(Rules[State]):
         """Return the clans after personal setup: koku by turn order (ROG-SETUP-8)."""
         options = config.options if isinstance(config.options, Options) else Options()
         return State(
-            players=tuple(new_player(C.setup.start_koku[i]) for i in range(config.players)),
+            players=tuple(
+                new_player(COMPONENTS.setup.start_koku[i]) for i in range(config.players)
+            ),
             noble_bonus=options.noble_bonus,
         )
 
     def start(self, state: State, config: MatchConfig, rng: random.Random) -> Sequence[Event]:
         """Deal the board, stacks and deck; then ships, hands and first rolls (ROG-SETUP-1..9).
 
-        Expansions set up after the board (``rog_setup``); personal setup waits for their setup
+        Expansions set up after the board (``river_of_gold_setup``); personal setup waits for their setup
         decisions (a draft), as the clan comes first in the rulebook's personal setup.
         """
         turn = Turn(self, state, lambda: rng)
         turn.emit(deal_board(state.count, rng), deal_stacks(state.count, rng))
-        for _ in range(C.setup.row):
+        for _ in range(COMPONENTS.setup.row):
             turn.refill()
-        deck = [c.id for c in C.customers]
+        deck = [c.id for c in COMPONENTS.customers]
         rng.shuffle(deck)
         turn.emit(DeckShuffled(order=tuple(deck), size=len(deck)))
-        self.hook.rog_setup(turn=turn, options=config.expansion_options, rng=rng)
+        self.hook.river_of_gold_setup(turn=turn, options=config.expansion_options, rng=rng)
         self._personal_setup(turn)
         return turn.events
 
@@ -78,14 +80,14 @@ class RiverOfGold(Rules[State]):
 
         Runs once, as soon as no setup decision of an expansion holds the match.
         """
-        if turn.state.started or self.hook.rog_decision(state=turn.state) is not None:
+        if turn.state.started or self.hook.river_of_gold_decision(state=turn.state) is not None:
             return
         for seat in range(turn.state.count):
             rolls = (turn.rng.randint(1, 6), turn.rng.randint(1, 6))
             turn.emit(ShipsLaunched(seat=seat, rolls=rolls))
-            turn.draw(seat, C.setup.hand)
+            turn.draw(seat, COMPONENTS.setup.hand)
         for seat in range(turn.state.count):
-            if not self.hook.rog_opening_roll(turn=turn, seat=seat):
+            if not self.hook.river_of_gold_opening_roll(turn=turn, seat=seat):
                 turn.emit(DieRolled(seat=seat, face=turn.rng.randint(1, 6)))
         turn.emit(SetupFinished())
 
@@ -98,13 +100,13 @@ class RiverOfGold(Rules[State]):
         if trade is not None and ctx.seat is not None and self.may_trade(state):
             trade(turn, ctx.seat, command)
             return turn.events
-        ahead = self.hook.rog_decision(state=state)
+        ahead = self.hook.river_of_gold_decision(state=state)
         seat = ahead[0] if ahead is not None else self._asked(state)
         if ctx.seat is not None and ctx.seat != seat:
             raise IllegalCommand(f"seat {seat} is to act, not seat {ctx.seat}", "ROG-TURN-1")
         handler = None if ahead is not None else HANDLERS.get(type(command))
         if handler is None:
-            if not self.hook.rog_decide(turn=turn, seat=seat, command=command):
+            if not self.hook.river_of_gold_decide(turn=turn, seat=seat, command=command):
                 raise IllegalCommand(f"{type(command).__name__} is not possible now", "ROG-TURN-1")
             if ahead is not None:
                 self._personal_setup(turn)
@@ -120,14 +122,14 @@ class RiverOfGold(Rules[State]):
         apply = EVOLVE.get(type(event))
         if apply is not None:
             return apply(state, event)
-        result = self.hook.rog_evolve(state=state, event=event)
+        result = self.hook.river_of_gold_evolve(state=state, event=event)
         return state if result is None else result
 
     def awaiting(self, state: State) -> Mapping[int, Decision]:
         """Return the seat that owes a choice, or the player whose turn it is."""
         if state.over:
             return {}
-        ahead = self.hook.rog_decision(state=state)
+        ahead = self.hook.river_of_gold_decision(state=state)
         if ahead is not None:
             return {ahead[0]: ahead[1]}
         kind = legal_.phase(state)
@@ -138,7 +140,11 @@ class RiverOfGold(Rules[State]):
 
     def may_trade(self, state: State) -> bool:
         """Tell whether trades are open: at any moment of the game, once setup is done."""
-        return state.started and not state.over and self.hook.rog_decision(state=state) is None
+        return (
+            state.started
+            and not state.over
+            and self.hook.river_of_gold_decision(state=state) is None
+        )
 
     def free(self, state: State, seat: int) -> Collection[type[Command]]:
         """Let every clan trade at any moment, also on others' turns and during a choice
@@ -178,14 +184,14 @@ class RiverOfGold(Rules[State]):
 
 def deal_board(players: int, rng: random.Random) -> BoardDealt:
     """Deal score tiles, three masteries, the imperial markets and start tiles (ROG-SETUP-1..4)."""
-    score_tiles = [t.id for t in C.score_tiles]
+    score_tiles = [t.id for t in COMPONENTS.score_tiles]
     rng.shuffle(score_tiles)
-    masteries = rng.sample([m.id for m in C.masteries], 3)
-    markets = [t.id for t in C.tiles if t.era == 3]
+    masteries = rng.sample([m.id for m in COMPONENTS.masteries], 3)
+    markets = [t.id for t in COMPONENTS.tiles if t.era == 3]
     rng.shuffle(markets)
-    starts = [t.id for t in C.tiles if t.era == 0]
+    starts = [t.id for t in COMPONENTS.tiles if t.era == 0]
     rng.shuffle(starts)
-    market_spaces = [s.id for s in C.spaces if s.kind == "market"]
+    market_spaces = [s.id for s in COMPONENTS.spaces if s.kind == "market"]
     placed = list(zip(market_spaces, markets, strict=True))
     placed += list(zip(start_spaces(players), starts, strict=False))
     return BoardDealt(
@@ -196,8 +202,8 @@ def deal_board(players: int, rng: random.Random) -> BoardDealt:
 def deal_stacks(players: int, rng: random.Random) -> StacksDealt:
     """Shuffle each era's tiles and keep as many as the player count asks (ROG-SETUP-5)."""
     stacks = []
-    for era, sizes in ((1, C.setup.stacks_era1), (2, C.setup.stacks_era2)):
-        tiles = [t.id for t in C.tiles if t.era == era]
+    for era, sizes in ((1, COMPONENTS.setup.stacks_era1), (2, COMPONENTS.setup.stacks_era2)):
+        tiles = [t.id for t in COMPONENTS.tiles if t.era == era]
         rng.shuffle(tiles)
         stacks.append(tuple(tiles[: sizes[players]]))
     return StacksDealt(era1=stacks[0], era2=stacks[1], sizes=(len(stacks[0]), len(stacks[1])))

@@ -7,7 +7,7 @@ from typing import Any
 
 from gamehall.core import ScoreLine
 
-from .components import CUSTOMERS, MASTERIES, SCORE_TILES, SPACES, TILES, TYPES, C
+from .components import COMPONENTS, CUSTOMERS, MASTERIES, SCORE_TILES, SPACES, TILES, TYPES
 from .events import MasteryClaimed
 from .evolve import END_POINTS, MASTERY_POINTS, PLAY_POINTS
 from .state import State
@@ -31,7 +31,7 @@ def goal_met(state: State, seat: int, goal: str) -> bool:
     if goal == "building-types-4":
         return len(_owned_types(state, seat)) >= len(TYPES)
     if goal == "flower":
-        return max(player.influence) >= C.track.flower
+        return max(player.influence) >= COMPONENTS.track.flower
     if goal == "influence-everywhere":
         return min(player.influence) >= 1
     raise ValueError(f"unknown mastery goal {goal!r}")
@@ -39,7 +39,7 @@ def goal_met(state: State, seat: int, goal: str) -> bool:
 
 def mastery_points(state: State) -> tuple[int, ...]:
     """Return a mastery's rewards by claim order for the player count (ROG-MASTERY-1)."""
-    rewards = C.mastery_rewards
+    rewards = COMPONENTS.mastery_rewards
     return rewards.two if state.count == 2 else rewards.more
 
 
@@ -67,7 +67,11 @@ def region_points(state: State, region: int) -> tuple[int, ...]:
     for level in ranked:
         tied = [seat for seat, t in enumerate(track) if t == level]
         share = sum(values[position : position + len(tied)]) // len(tied)
-        if state.count == 2 and position == 1 and track_gap(track) > C.setup.two_player_second_gap:
+        if (
+            state.count == 2
+            and position == 1
+            and track_gap(track) > COMPONENTS.setup.two_player_second_gap
+        ):
             share = 0
         for seat in tied:
             points[seat] = share
@@ -128,13 +132,13 @@ def noble_bonus(state: State, seat: int, bonus: str, types: Counter[str]) -> int
 def final_scores(state: State, hook: Any) -> tuple[int, ...]:
     """Return every seat's total: play, regions, customers, bonuses (ROG-SCORE-1..5)."""
     regions = [region_points(state, r) for r in range(1, 7)]
-    table = C.setup.customer_points
+    table = COMPONENTS.setup.customer_points
     scores = []
     for seat, player in enumerate(state.players):
         total = player.points + sum(points[seat] for points in regions)
         total += table[min(len(player.delivered), len(table) - 1)]
         total += customer_bonus(state, seat)
-        total += sum(hook.rog_final_points(state=state, seat=seat))
+        total += sum(hook.river_of_gold_final_points(state=state, seat=seat))
         scores.append(total)
     return tuple(scores)
 
@@ -143,7 +147,7 @@ def score_lines(state: State, hook: Any) -> tuple[ScoreLine, ...]:
     """Return the final scoring by category, in the rulebook's order, as ``final_scores`` adds it.
 
     Points scored during play come first (the score track, then masteries, the end bonus and
-    whatever an expansion scored, under the category ``rog_score_category`` names), then the
+    whatever an expansion scored, under the category ``river_of_gold_score_category`` names), then the
     final scoring: region tiles, customers, and the customers' bonuses (ROG-SCORE-1..5).
     """
     seats = range(state.count)
@@ -154,12 +158,12 @@ def score_lines(state: State, hook: Any) -> tuple[ScoreLine, ...]:
         for reason, points in player.earned.items():
             category = reason
             if reason not in played:
-                category = hook.rog_score_category(reason=reason) or reason
+                category = hook.river_of_gold_score_category(reason=reason) or reason
             played.setdefault(category, [0] * state.count)[seat] += points
     regions = [region_points(state, r) for r in range(1, 7)]
-    table = C.setup.customer_points
+    table = COMPONENTS.setup.customer_points
     bonuses = [bonus_by_kind(state, seat) for seat in seats]
-    final = [sum(hook.rog_final_points(state=state, seat=seat)) for seat in seats]
+    final = [sum(hook.river_of_gold_final_points(state=state, seat=seat)) for seat in seats]
     lines = [ScoreLine(category, tuple(points)) for category, points in played.items()]
     lines += [
         ScoreLine("region tiles", tuple(sum(p[seat] for p in regions) for seat in seats)),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -60,8 +60,12 @@ class State(msgspec.Struct, frozen=True):
     """The whole match; ``view`` masks what a seat may not see with ``HIDDEN``.
 
     ``tiles`` and ``markers`` are indexed by shore space - 1. ``row`` runs from the slot where
-    tiles enter to the end slot (the last item). ``ext`` is data that expansions keep in the
-    match, by key; the base game never reads it. ``started`` turns true once personal setup
+    tiles enter to the end slot (the last item). ``ext`` holds each expansion's own typed state
+    under the expansion's id (read and write it with ``api.extension`` and
+    ``api.with_extension``); the base game never reads it. ``clans`` names each seat's clan
+    when an expansion deals clans otherwise (``""`` while a seat has none yet; empty: the
+    rulebook's order), and ``dice_owed`` lists the seats whose opening die an expansion left
+    unrolled past setup. ``started`` turns true once personal setup
     (ships, hands, opening dice) is done. ``shuffles`` keeps each discard pile that was
     shuffled into a new deck (sorted: which cards a new deck holds is public, not their
     order); ``gone`` keeps the tiles discarded from the row's end, out of the game.
@@ -91,9 +95,11 @@ class State(msgspec.Struct, frozen=True):
     final: tuple[int, ...] = ()
     noble_bonus: NobleBonus = "buildings"
     winners: tuple[int, ...] = ()
-    ext: dict[str, tuple[str, ...]] = {}
+    ext: dict[str, Any] = {}
     shuffles: tuple[tuple[str, ...], ...] = ()
     gone: tuple[str, ...] = ()
+    clans: tuple[str, ...] = ()
+    dice_owed: tuple[int, ...] = ()
 
     @property
     def count(self) -> int:

@@ -27,14 +27,14 @@ def _masked(cards: tuple[str, ...]) -> tuple[str, ...]:
 def view(state: State, seat: int | None, hook: Any = None) -> State:
     """Return the state with every component ``seat`` may not see replaced by ``?``.
 
-    An expansion hides its own parts of ``ext`` through ``rog_view``.
+    An expansion hides its own parts of ``ext`` through ``river_of_gold_view``.
     """
     players = tuple(
         p if i == seat else replace(p, hand=_masked(p.hand)) for i, p in enumerate(state.players)
     )
     ext = state.ext
     if hook is not None and ext:
-        for shown in hook.rog_view(state=state, seat=seat):
+        for shown in hook.river_of_gold_view(state=state, seat=seat):
             ext = {**ext, **shown}
     return replace(
         state,
@@ -78,7 +78,7 @@ def sample(seen: State, seat: int, rng: random.Random, hook: Any = None) -> Stat
 
     Customers it has not seen are shuffled per deck they belong to and dealt into the deck and
     the other hands as the view counts them; the era stacks are drawn from the tiles of their
-    era that are nowhere in sight; an expansion draws its own hidden parts (``rog_sample``).
+    era that are nowhere in sight; an expansion draws its own hidden parts (``river_of_gold_sample``).
     """
     pools = _customer_pools(seen, seat, rng)
     players = tuple(
@@ -97,7 +97,7 @@ def sample(seen: State, seat: int, rng: random.Random, hook: Any = None) -> Stat
     )
     if hook is not None and seen.ext:
         ext = dict(seen.ext)
-        for drawn in hook.rog_sample(view=seen, seat=seat, rng=rng):
+        for drawn in hook.river_of_gold_sample(view=seen, seat=seat, rng=rng):
             ext.update(drawn)
         state = replace(state, ext=ext)
     return state

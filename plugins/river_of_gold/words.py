@@ -13,6 +13,7 @@ from gamehall.core import Command
 from . import commands as cmd
 from .actions import row_index, wrap_die
 from .components import (
+    COMPONENTS,
     CUSTOMERS,
     GOODS,
     MASTERIES,
@@ -20,7 +21,6 @@ from .components import (
     SPACES,
     TILES,
     TOUCHES,
-    C,
     Reward,
 )
 from .hooks import Defaults
@@ -79,18 +79,18 @@ def plural(count: int, word: str) -> str:
 def clan(view: State, seat: int) -> str:
     """Return a seat's clan (ROG-SETUP-10).
 
-    An expansion that gives clans otherwise records a seat's clan in
-    ``ext["clan.N"]``: one name, or nothing while the seat has none yet ("Seat N").
+    An expansion that gives clans otherwise names them in ``State.clans`` (``""``: the seat has
+    none yet, "Seat N").
     """
-    given = view.ext.get(f"clan.{seat}")
-    if given is not None:
-        return given[0] if given else f"Seat {seat}"
+    if view.clans:
+        given = view.clans[seat] if seat < len(view.clans) else ""
+        return given or f"Seat {seat}"
     return CLANS[seat] if seat < len(CLANS) else f"Seat {seat}"
 
 
 def region_name(region: int) -> str:
     """Return a region by name and number: ``Kitsune Woods (4)``."""
-    return f"{C.regions[region - 1].name} ({region})"
+    return f"{COMPONENTS.regions[region - 1].name} ({region})"
 
 
 def reward_words(reward: Reward, region: int | None = None) -> str:
@@ -105,7 +105,7 @@ def reward_words(reward: Reward, region: int | None = None) -> str:
         if getattr(reward, good):
             parts.append(f"{getattr(reward, good)} {good}")
     if reward.good:
-        track = C.regions[region - 1].track_good if region else "the region's track good"
+        track = COMPONENTS.regions[region - 1].track_good if region else "the region's track good"
         parts.append(f"{reward.good} {track}")
     if reward.any_good:
         parts.append(plural(reward.any_good, "good") + " of your choice")
@@ -156,7 +156,7 @@ def customer_name(card: str) -> str:
 def customer_ability(card: str, noble_bonus: str = "buildings") -> str:
     """Return what a customer does when delivered to, and at the end."""
     c = CUSTOMERS[card]
-    region = C.regions[c.region - 1].name
+    region = COMPONENTS.regions[c.region - 1].name
     if c.kind == "artisan":
         return "2 influence there, builds there cost 2 koku less; end: 1 point per 3 goods"
     if c.kind == "elder":
@@ -216,9 +216,7 @@ def describe_command(command: Command, view: State, seat: int | None) -> str | N
     choice = view.choices[0] if view.choices else None
     if isinstance(command, cmd.ShiftDie):
         face = wrap_die(player.die + command.by)
-        return (
-            f"Pay 1 favour to turn the die from {player.die} to {face} ({C.regions[face - 1].name})"
-        )
+        return f"Pay 1 favour to turn the die from {player.die} to {face} ({COMPONENTS.regions[face - 1].name})"
     if isinstance(command, cmd.Build):
         return _build(view, me, command)
     if isinstance(command, cmd.Sail):
@@ -267,11 +265,11 @@ def _building_at(view: State, space: int) -> str:
 def _build(view: State, seat: int, command: cmd.Build) -> str:
     index = row_index(view, command.slot)
     space = SPACES[command.space]
-    cost = _COSTS.rog_build_cost(state=view, seat=seat, space=command.space)
+    cost = _COSTS.river_of_gold_build_cost(state=view, seat=seat, space=command.space)
     if index is None:
         return f"Build on space {command.space} from the empty row slot {command.slot}"
     tile = tile_words(view.row[index], space.region)
-    end = " and take 1 favour for the end slot" if command.slot == C.setup.row - 1 else ""
+    end = " and take 1 favour for the end slot" if command.slot == COMPONENTS.setup.row - 1 else ""
     return (
         f"Build the {tile} from row slot {command.slot + 1} on space {command.space} in "
         f"{region_name(space.region)} for {cost} koku{end}"

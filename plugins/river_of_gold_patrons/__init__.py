@@ -1,11 +1,19 @@
-"""River of Gold's Clan Patrons: an expansion that only implements the base game's hooks."""
+"""River of Gold's Clan Patrons: an expansion that only implements the base game's hooks.
+
+It uses nothing of River of Gold but its public API (``gamehall.plugins.river_of_gold.api``),
+as an outside author's expansion would: events, commands, components, its own typed state,
+the hooks and the words each have their module.
+"""
 
 from __future__ import annotations
 
 from gamehall.core import ExpansionSpec, hookimpl
 
-from .patrons import COMMANDS, EVENTS, ID, PatronOptions, Patrons
+from .commands import COMMANDS
+from .components import ID, PatronOptions
 from .draw import PatronDrawing
+from .events import EVENTS
+from .hooks import PatronHooks
 from .words import PatronWords
 
 EXPANSION = ExpansionSpec(
@@ -14,9 +22,10 @@ EXPANSION = ExpansionSpec(
     version="1.0.0",
     game="river-of-gold",
     options=PatronOptions,
-    hookimpls=(Patrons(), PatronWords(), PatronDrawing()),
+    hookimpls=(PatronHooks(), PatronWords(), PatronDrawing()),
     test_options=({"setup": "draft"}, {"setup": "alternative"}),
     description="Each clan plays with a patron: a draft, or a random clan and one of its two.",
+    rules_doc="docs/rules/river-of-gold.md",
 )
 
 

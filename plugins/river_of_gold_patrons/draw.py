@@ -6,12 +6,13 @@ import textwrap
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from gamehall.core import Command, hookimpl
+from gamehall.core import Command
 from gamehall.core.drawing import Drawing, Shape, extend, group, label, shape, size
-from gamehall.plugins.river_of_gold.draw import clan_ink
-from gamehall.plugins.river_of_gold.state import State
+from gamehall.plugins.river_of_gold.api import State, clan_ink, hookimpl
 
-from .patrons import PATRONS, ChoosePatron, offered, patron_of
+from .commands import ChoosePatron
+from .components import PATRONS
+from .state import offered, patron_of
 
 PER_ROW, CARD_W, CARD_H = 3, 370.0, 100.0
 
@@ -32,7 +33,9 @@ def _card(patron: str, x: float, y: float, ink: str, commands: Sequence[Command]
     )  # fmt: skip
 
 
-def cards(view: State, seat: int | None, legal: Sequence[Command]) -> list[tuple[str, str, list[Command]]]:
+def cards(
+    view: State, seat: int | None, legal: Sequence[Command]
+) -> list[tuple[str, str, list[Command]]]:
     """Return the patrons to show: each clan's chosen one, then the asking seat's offer."""
     shown: list[tuple[str, str, list[Command]]] = []
     for other in range(len(view.players)):

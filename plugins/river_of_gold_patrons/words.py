@@ -9,24 +9,13 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from gamehall.core import Command, Event, hookimpl
-from gamehall.plugins.river_of_gold.components import C
-from gamehall.plugins.river_of_gold.state import State
-from gamehall.plugins.river_of_gold.words import clan, listed
+from gamehall.core import Command, Event
+from gamehall.plugins.river_of_gold.api import COMPONENTS, State, clan, hookimpl, listed
 
-from .patrons import (
-    PATRONS,
-    ChoosePatron,
-    OpeningDieSettled,
-    OpeningRollSkipped,
-    PatronChosen,
-    PatronsOffered,
-    RollDie,
-    SetDie,
-    offered,
-    opening,
-    patron_of,
-)
+from .commands import ChoosePatron, RollDie, SetDie
+from .components import PATRONS
+from .events import OpeningDieSettled, OpeningRollSkipped, PatronChosen, PatronsOffered
+from .state import draft_order, offered, opening, patron_of
 
 
 def patron_name(patron: str) -> str:
@@ -42,7 +31,7 @@ def patron_words(patron: str) -> str:
 
 
 def _face(face: int) -> str:
-    return f"{face} ({C.regions[face - 1].name})" if 1 <= face <= 6 else str(face)
+    return f"{face} ({COMPONENTS.regions[face - 1].name})" if 1 <= face <= 6 else str(face)
 
 
 def describe_command(command: Command, view: State, seat: int | None) -> str | None:
@@ -112,11 +101,11 @@ def board_lines(view: State) -> list[str]:
     if len(offers) == 1:
         lines.append("  On offer in the draft:")
         lines += [f"    {patron_words(p)}" for p in offers.pop()]
-    order = view.ext.get("patrons.order", ())
+    order = draft_order(view)
     if order:
         lines.append(f"  Seat {order[0]} chooses next.")
     if opening(view):
-        lines.append(f"  {clan(view, int(opening(view)[0]))} still rolls or sets its opening die.")
+        lines.append(f"  {clan(view, opening(view)[0])} still rolls or sets its opening die.")
     return ["Clan patrons:", *lines] if lines else []
 
 
@@ -152,7 +141,7 @@ class PatronWords:
         return "\n".join([*lines[:-1], *board_lines(view), *lines[-1:]])
 
     @hookimpl
-    def rog_score_category(self, reason: str) -> str | None:
+    def river_of_gold_score_category(self, reason: str) -> str | None:
         """Count the points the patrons gave during play as one category."""
         names = {p.name.split(",")[0] for p in PATRONS.values()}
         return "patrons" if reason in names else None

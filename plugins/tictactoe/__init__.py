@@ -26,6 +26,7 @@ GAME = GameSpec(
     hookspecs=(TicTacToeSpecs,),
     hookimpls=(Defaults(),),
     description="Three in a row on a 3x3 board.",
+    rules_doc="docs/rules/tictactoe.md",
 )
 
 

@@ -13,6 +13,7 @@ EXPANSION = ExpansionSpec(
     version="1.0.0",
     game="tictactoe",
     description="Completing a line of three loses.",
+    rules_doc="docs/rules/tictactoe.md",
 )
 
 

@@ -37,6 +37,7 @@ GAME = GameSpec(
     hidden_information=True,
     test_options=tuple({"terrain": key} for key in BOXED),
     description="Reach the enemy headquarters or the medal target with a rack of hidden toys.",
+    rules_doc="docs/rules/toy-battle.md",
 )
 
 

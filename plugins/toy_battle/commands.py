@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-
 from gamehall.core import Command, namespaced
 
 Token = Annotated[str, msgspec.Meta(max_length=40, description="a troop, e.g. blue-roxy-2")]

@@ -103,25 +103,65 @@ def _spot_commands(legal: Sequence[Command], spot: int) -> list[Command]:
 
 
 def _spot(
-    view: View, army: Army, board: Board, spot: int, xy: tuple[float, float], legal: Sequence[Command]
+    view: View,
+    army: Army,
+    board: Board,
+    spot: int,
+    xy: tuple[float, float],
+    legal: Sequence[Command],
 ) -> Shape:
     x, y = xy
     owner = board.hq_owner.get(spot)
     stack = view.stacks.get(spot, ())
     commands = _spot_commands(legal, spot)
-    special = view.special_bases and (spot in board.effect_at or spot in board.muted or spot in board.allowed)
+    special = view.special_bases and (
+        spot in board.effect_at or spot in board.muted or spot in board.allowed
+    )
     if owner:
-        base = shape("rect", x=x - 44, y=y - 34, width=88, height=68, rx=6, fill=PALE[owner],
-                     stroke=INK[owner], stroke_width=4)
+        base = shape(
+            "rect",
+            x=x - 44,
+            y=y - 34,
+            width=88,
+            height=68,
+            rx=6,
+            fill=PALE[owner],
+            stroke=INK[owner],
+            stroke_width=4,
+        )
         tag = label(x, y + 44, "HQ", 13, font_weight="bold", fill=INK[owner])
     else:
-        base = shape("circle", cx=x, cy=y, r=38, fill="#fff", stroke="#6b5f45",
-                     stroke_width=5 if special else 3, stroke_dasharray="5 3" if special else None)
+        base = shape(
+            "circle",
+            cx=x,
+            cy=y,
+            r=38,
+            fill="#fff",
+            stroke="#6b5f45",
+            stroke_width=5 if special else 3,
+            stroke_dasharray="5 3" if special else None,
+        )
         tag = label(x, y + 47, str(spot) + (" ★" if special else ""), 13, fill="#4a4030")
     top = _tile(view, army, stack[-1], x, y) if stack else None
-    depth = label(x + 30, y - 30, f"×{len(stack)}", 13, font_weight="bold", fill="#222") if len(stack) > 1 else None
-    ring = shape("circle", cx=x, cy=y, r=44, fill="none", stroke="#f4a100", stroke_width=5,
-                 stroke_dasharray="8 5") if commands else None
+    depth = (
+        label(x + 30, y - 30, f"×{len(stack)}", 13, font_weight="bold", fill="#222")
+        if len(stack) > 1
+        else None
+    )
+    ring = (
+        shape(
+            "circle",
+            cx=x,
+            cy=y,
+            r=44,
+            fill="none",
+            stroke="#f4a100",
+            stroke_width=5,
+            stroke_dasharray="8 5",
+        )
+        if commands
+        else None
+    )
     return group(base, ring, top, depth, tag, shape("title", text=words.spot_name(view, spot)),
                  commands=commands, label=words.cap(words.spot_name(view, spot)))  # fmt: skip
 
@@ -131,7 +171,9 @@ def _targets(view: View, legal: Sequence[Command], at: dict[int, tuple[float, fl
     for spot, stack in view.stacks.items():
         if not stack or spot not in at:
             continue
-        chosen = [c for c in legal if isinstance(c, (ChooseTarget, MoveTroop)) and c.troop == stack[-1]]
+        chosen = [
+            c for c in legal if isinstance(c, (ChooseTarget, MoveTroop)) and c.troop == stack[-1]
+        ]
         if chosen:
             x, y = at[spot]
             marks.append(shape("rect", x=x - 33, y=y - 33, width=66, height=66, rx=10,
@@ -153,8 +195,20 @@ def _strip(view: View, army: Army, player: PlayerView, y: float, legal: Sequence
         for troop in player.rack:
             placing = [c for c in legal if isinstance(c, PlaceTroop) and c.troop == troop]
             tile = _tile(view, army, troop, x, y + 62, 70)
-            veil = shape("rect", x=x - 35, y=y + 27, width=70, height=70, rx=9, fill="#000",
-                         fill_opacity=0.35) if troop in down else None
+            veil = (
+                shape(
+                    "rect",
+                    x=x - 35,
+                    y=y + 27,
+                    width=70,
+                    height=70,
+                    rx=9,
+                    fill="#000",
+                    fill_opacity=0.35,
+                )
+                if troop in down
+                else None
+            )
             tiles.append(group(tile, veil, commands=placing,
                                label=f"your {words.kind_label(view, troop)}"))  # fmt: skip
             x += 80
@@ -179,7 +233,11 @@ def _strip(view: View, army: Army, player: PlayerView, y: float, legal: Sequence
         label(70, y + 80, "supply", 12, fill=INK[colour]),
         commands=draw, label="draw from your supply" if draw else "",
     )  # fmt: skip
-    rack_words = "rack" if player.rack is not None else f"rack · {words.plural(player.rack_size, 'troop')}, hidden"
+    rack_words = (
+        "rack"
+        if player.rack is not None
+        else f"rack · {words.plural(player.rack_size, 'troop')}, hidden"
+    )
     return group(
         shape("rect", x=10, y=y, width=WIDTH - 20, height=STRIP - 6, rx=10, fill=PALE[colour],
               stroke=INK[colour], stroke_width=4 if view.turn == player.seat and not view.over else 1),

@@ -2,7 +2,7 @@
 
 Every effect but the Battlefield's is optional (TB-EFFECT-1): ``options`` lists the commands
 that use it now, and an empty list means it cannot be used, so the rules skip it without asking. ``apply`` checks the
-command, raising ``IllegalCommand`` with the rule id, and adds the events to the batch. Effects are
+command, raising ``IllegalCommand`` with the rule id, and adds the events to the emitter. Effects are
 registered through the ``toy_battle_effects`` hook, so an expansion can add or replace one.
 """
 
@@ -23,10 +23,12 @@ from .events import (
     TroopTurnedDown,
 )
 from .placement import RACK_LIMIT, draw_count, seat_of
-from .state import Pending, State
+from .state import State, WaitingEffect
 
 if TYPE_CHECKING:
-    from .rules import Batch, ToyBattle
+    from gamehall.core import Emitter
+
+    from .rules import ToyBattle
 
 
 class Effect:
@@ -39,14 +41,19 @@ class Effect:
     mandatory = False
     """True for an order, not a "you may": it is applied whenever it can be (TB-EFFECT-1)."""
 
-    def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
+    def options(self, game: ToyBattle, state: State, waiting: WaitingEffect) -> list[Command]:
         """Return the commands that use this effect now (empty: it cannot be used)."""
         raise NotImplementedError
 
     def apply(
-        self, game: ToyBattle, batch: Batch, pending: Pending, command: Any, ctx: Context
+        self,
+        game: ToyBattle,
+        emitter: Emitter[State],
+        waiting: WaitingEffect,
+        command: Any,
+        ctx: Context,
     ) -> None:
-        """Check the command and add the events of using the effect to ``batch``."""
+        """Check the command and add the events of using the effect to ``emitter``."""
         raise NotImplementedError
 
 
@@ -56,20 +63,25 @@ class Draw(Effect):
     def __init__(self, name: str, count: int, rule: str, prompt: str) -> None:
         self.name, self.count, self.rule, self.prompt = name, count, rule, prompt
 
-    def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
+    def options(self, game: ToyBattle, state: State, waiting: WaitingEffect) -> list[Command]:
         """Offer the draw while the supply has a troop and the rack has room."""
-        return [USE] if draw_count(state, pending.seat, self.count) else []
+        return [USE] if draw_count(state, waiting.seat, self.count) else []
 
     def apply(
-        self, game: ToyBattle, batch: Batch, pending: Pending, command: Any, ctx: Context
+        self,
+        game: ToyBattle,
+        emitter: Emitter[State],
+        waiting: WaitingEffect,
+        command: Any,
+        ctx: Context,
     ) -> None:
         """Draw up to ``count`` troops, fewer when the rack or supply is short (TB-EFFECT-3)."""
-        seat = pending.seat
-        count = draw_count(batch.state, seat, self.count)
+        seat = waiting.seat
+        count = draw_count(emitter.state, seat, self.count)
         if not count:
             raise IllegalCommand("there is nothing to draw or no room on your rack", self.rule)
-        troops = batch.state.supply[seat][:count]
-        batch.add(TroopsDrawn(seat=seat, count=count, cause=self.name, troops=troops))
+        troops = emitter.state.supply[seat][:count]
+        emitter.emit(TroopsDrawn(seat=seat, count=count, cause=self.name, troops=troops))
 
 
 class CapN(Effect):
@@ -78,15 +90,20 @@ class CapN(Effect):
     name, rule, accepts = "capn", "TB-CAPN-1", (PlaceTroop,)
     prompt = "Cap'n: place one more troop, or skip"
 
-    def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
+    def options(self, game: ToyBattle, state: State, waiting: WaitingEffect) -> list[Command]:
         """Offer every legal placement."""
-        return game.placement_commands(state, pending.seat)
+        return game.placement_commands(state, waiting.seat)
 
     def apply(
-        self, game: ToyBattle, batch: Batch, pending: Pending, command: Any, ctx: Context
+        self,
+        game: ToyBattle,
+        emitter: Emitter[State],
+        waiting: WaitingEffect,
+        command: Any,
+        ctx: Context,
     ) -> None:
         """Place the extra troop by the ordinary placement rules."""
-        game.place(batch, pending.seat, command.troop, command.spot)
+        game.place(emitter, waiting.seat, command.troop, command.spot)
 
 
 class Jumbo(Effect):
@@ -95,19 +112,24 @@ class Jumbo(Effect):
     name, rule, accepts = "jumbo", "TB-JUMBO-1", (ChooseTarget,)
     prompt = "Jumbo: choose an adjacent enemy troop to discard, or skip"
 
-    def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
+    def options(self, game: ToyBattle, state: State, waiting: WaitingEffect) -> list[Command]:
         """Offer each enemy troop on top of a spot one path away."""
-        return [ChooseTarget(troop=t) for t, _ in game.enemy_tops_near(state, pending)]
+        return [ChooseTarget(troop=t) for t, _ in game.enemy_tops_near(state, waiting)]
 
     def apply(
-        self, game: ToyBattle, batch: Batch, pending: Pending, command: Any, ctx: Context
+        self,
+        game: ToyBattle,
+        emitter: Emitter[State],
+        waiting: WaitingEffect,
+        command: Any,
+        ctx: Context,
     ) -> None:
         """Discard the target and check the regions its removal may complete."""
-        spot = game.visible_target(batch.state, command.troop, 1 - pending.seat, self.rule)
-        if spot not in game.board(batch.state).adjacent[pending.spot]:
+        spot = game.visible_target(emitter.state, command.troop, 1 - waiting.seat, self.rule)
+        if spot not in game.board(emitter.state).adjacent[waiting.spot]:
             raise IllegalCommand(f"{command.troop} is not adjacent to Jumbo", "TB-JUMBO-1")
-        batch.add(TroopDiscarded(seat=1 - pending.seat, troop=command.troop, spot=spot))
-        game.settle(batch, pending.seat)
+        emitter.emit(TroopDiscarded(seat=1 - waiting.seat, troop=command.troop, spot=spot))
+        game.settle(emitter, waiting.seat)
 
 
 class XB42(Effect):
@@ -116,19 +138,24 @@ class XB42(Effect):
     name, rule = "xb42", "TB-XB42-1"
     prompt = "XB-42: discard a random troop from your opponent's rack, or skip"
 
-    def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
+    def options(self, game: ToyBattle, state: State, waiting: WaitingEffect) -> list[Command]:
         """Offer the snatch while the opponent's rack holds a troop."""
-        return [USE] if state.racks[1 - pending.seat] else []
+        return [USE] if state.racks[1 - waiting.seat] else []
 
     def apply(
-        self, game: ToyBattle, batch: Batch, pending: Pending, command: Any, ctx: Context
+        self,
+        game: ToyBattle,
+        emitter: Emitter[State],
+        waiting: WaitingEffect,
+        command: Any,
+        ctx: Context,
     ) -> None:
         """Draw the victim at random; the event records it, so replay never draws."""
-        rack = batch.state.racks[1 - pending.seat]
+        rack = emitter.state.racks[1 - waiting.seat]
         if not rack:
             raise IllegalCommand("your opponent's rack is empty", self.rule)
         troop = rack[ctx.rng.randrange(len(rack))]
-        batch.add(TroopSnatched(seat=1 - pending.seat, troop=troop))
+        emitter.emit(TroopSnatched(seat=1 - waiting.seat, troop=troop))
 
 
 class Castle(Effect):
@@ -137,28 +164,33 @@ class Castle(Effect):
     name, rule, accepts = "castle", "TB-CASTLE-1", (ChooseTarget,)
     prompt = "Castle: take one of your other troops back to your rack, or skip"
 
-    def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
+    def options(self, game: ToyBattle, state: State, waiting: WaitingEffect) -> list[Command]:
         """Offer each own top troop but the one just placed, while the rack has room."""
-        seat = pending.seat
+        seat = waiting.seat
         if len(state.racks[seat]) >= RACK_LIMIT:
             return []
         return [
             ChooseTarget(troop=stack[-1])
             for stack in state.stacks.values()
-            if stack and seat_of(state, stack[-1]) == seat and stack[-1] != pending.troop
+            if stack and seat_of(state, stack[-1]) == seat and stack[-1] != waiting.troop
         ]
 
     def apply(
-        self, game: ToyBattle, batch: Batch, pending: Pending, command: Any, ctx: Context
+        self,
+        game: ToyBattle,
+        emitter: Emitter[State],
+        waiting: WaitingEffect,
+        command: Any,
+        ctx: Context,
     ) -> None:
         """Return the troop and check the regions uncovering may complete."""
-        seat, troop = pending.seat, command.troop
-        spot = game.visible_target(batch.state, troop, seat, self.rule)
-        if troop == pending.troop:
+        seat, troop = waiting.seat, command.troop
+        spot = game.visible_target(emitter.state, troop, seat, self.rule)
+        if troop == waiting.troop:
             raise IllegalCommand("the Castle returns one of your other troops", self.rule)
-        game.check_room(batch.state, seat, self.rule)
-        batch.add(TroopReturned(seat=seat, troop=troop, spot=spot))
-        game.settle(batch, seat)
+        game.check_room(emitter.state, seat, self.rule)
+        emitter.emit(TroopReturned(seat=seat, troop=troop, spot=spot))
+        game.settle(emitter, seat)
 
 
 class Cemetery(Effect):
@@ -167,24 +199,29 @@ class Cemetery(Effect):
     name, rule, accepts = "cemetery", "TB-CEMETERY-1", (ChooseTarget,)
     prompt = "Cemetery: take one of your troops from the discard pile, or skip"
 
-    def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
+    def options(self, game: ToyBattle, state: State, waiting: WaitingEffect) -> list[Command]:
         """Offer each own discarded troop while the rack has room."""
-        seat = pending.seat
+        seat = waiting.seat
         if len(state.racks[seat]) >= RACK_LIMIT:
             return []
         return [ChooseTarget(troop=t) for t in state.discard if seat_of(state, t) == seat]
 
     def apply(
-        self, game: ToyBattle, batch: Batch, pending: Pending, command: Any, ctx: Context
+        self,
+        game: ToyBattle,
+        emitter: Emitter[State],
+        waiting: WaitingEffect,
+        command: Any,
+        ctx: Context,
     ) -> None:
         """Move the troop from the discard pile to the rack."""
-        seat, troop, state = pending.seat, command.troop, batch.state
+        seat, troop, state = waiting.seat, command.troop, emitter.state
         if troop not in state.discard:
             raise IllegalCommand(f"{troop} is not on the discard pile", self.rule)
         if seat_of(state, troop) != seat:
             raise IllegalCommand("the Cemetery only returns your own troops", self.rule)
         game.check_room(state, seat, self.rule)
-        batch.add(TroopRecovered(seat=seat, troop=troop))
+        emitter.emit(TroopRecovered(seat=seat, troop=troop))
 
 
 class Jungle(Effect):
@@ -193,30 +230,35 @@ class Jungle(Effect):
     name, rule, accepts = "jungle", "TB-JUNGLE-1", (MoveTroop,)
     prompt = "Jungle: move an adjacent enemy troop to a neighbouring base, or skip"
 
-    def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
+    def options(self, game: ToyBattle, state: State, waiting: WaitingEffect) -> list[Command]:
         """Offer each (enemy troop next to the special base, base next to it)."""
         board = game.board(state)
         return [
             MoveTroop(troop=troop, to=to)
-            for troop, spot in game.enemy_tops_near(state, pending)
+            for troop, spot in game.enemy_tops_near(state, waiting)
             for to in board.adjacent[spot]
             if to not in board.hq_owner
         ]
 
     def apply(
-        self, game: ToyBattle, batch: Batch, pending: Pending, command: Any, ctx: Context
+        self,
+        game: ToyBattle,
+        emitter: Emitter[State],
+        waiting: WaitingEffect,
+        command: Any,
+        ctx: Context,
     ) -> None:
         """Move the troop onto the destination stack, ignoring placement rules."""
-        board = game.board(batch.state)
-        spot = game.visible_target(batch.state, command.troop, 1 - pending.seat, self.rule)
-        if spot not in board.adjacent[pending.spot]:
+        board = game.board(emitter.state)
+        spot = game.visible_target(emitter.state, command.troop, 1 - waiting.seat, self.rule)
+        if spot not in board.adjacent[waiting.spot]:
             raise IllegalCommand(f"{command.troop} is not adjacent to the Jungle base", self.rule)
         if command.to in board.hq_owner:
             raise IllegalCommand("a troop can only be moved onto a base", "TB-JUNGLE-2")
         if command.to not in board.adjacent[spot]:
             raise IllegalCommand(f"spot {command.to} is not adjacent to spot {spot}", self.rule)
-        batch.add(TroopMoved(troop=command.troop, source=spot, to=command.to))
-        game.settle(batch, pending.seat)
+        emitter.emit(TroopMoved(troop=command.troop, source=spot, to=command.to))
+        game.settle(emitter, waiting.seat)
 
 
 class Battlefield(Effect):
@@ -225,21 +267,26 @@ class Battlefield(Effect):
     name, rule, mandatory = "battlefield", "TB-BATTLEFIELD-1", True
     prompt = "Battlefield: point blindly at a troop on your opponent's rack"
 
-    def options(self, game: ToyBattle, state: State, pending: Pending) -> list[Command]:
+    def options(self, game: ToyBattle, state: State, waiting: WaitingEffect) -> list[Command]:
         """Offer the effect while the opponent has a troop standing on its rack."""
-        other = 1 - pending.seat
+        other = 1 - waiting.seat
         return [USE] if len(state.racks[other]) > len(state.face_down[other]) else []
 
     def apply(
-        self, game: ToyBattle, batch: Batch, pending: Pending, command: Any, ctx: Context
+        self,
+        game: ToyBattle,
+        emitter: Emitter[State],
+        waiting: WaitingEffect,
+        command: Any,
+        ctx: Context,
     ) -> None:
         """Pick the troop at random, as pointing blindly does, and record it."""
-        other, state = 1 - pending.seat, batch.state
+        other, state = 1 - waiting.seat, emitter.state
         standing = [t for t in state.racks[other] if t not in state.face_down[other]]
         if not standing:
             raise IllegalCommand("no troop stands on your opponent's rack", self.rule)
         troop = standing[ctx.rng.randrange(len(standing))]
-        batch.add(TroopTurnedDown(seat=other, troop=troop))
+        emitter.emit(TroopTurnedDown(seat=other, troop=troop))
 
 
 def default_effects() -> list[Effect]:

@@ -25,7 +25,7 @@ from .events import (
     TroopTurnedDown,
     TurnEnded,
 )
-from .state import Pending, State, put, without
+from .state import State, WaitingEffect, put, without
 from .terrain import Board
 
 
@@ -123,9 +123,11 @@ class Evolver:
         """Stack the troop on its spot and queue its effects (troop first, base last)."""
         queue = state.queue
         if event.troop_effect:
-            queue = (Pending(event.troop_effect, event.seat, event.troop, event.spot),) + queue
+            queue = (
+                WaitingEffect(event.troop_effect, event.seat, event.troop, event.spot),
+            ) + queue
         if event.base_effect:
-            queue += (Pending(event.base_effect, event.seat, event.troop, event.spot, True),)
+            queue += (WaitingEffect(event.base_effect, event.seat, event.troop, event.spot, True),)
         return replace(
             state,
             stacks=_push(state.stacks, event.spot, event.troop),

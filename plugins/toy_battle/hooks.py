@@ -55,17 +55,17 @@ class ToyBattleSpecs:
 class Defaults:
     """The rulebook's answer to every Toy Battle hook."""
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def toy_battle_troop_kinds(self) -> list[TroopKind]:
         """Return the eight kinds of the box, three of each per colour (TB-SETUP-4)."""
         return list(KINDS)
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def toy_battle_terrains(self) -> list[Terrain]:
         """Return the eight terrains of the box (TB-SETUP-1)."""
         return load_terrains()
 
-    @hookimpl(tryfirst=True)
+    @hookimpl(trylast=True)
     def toy_battle_effects(self) -> list[Effect]:
         """Return the troop and special-base effects of the rulebook."""
         return default_effects()

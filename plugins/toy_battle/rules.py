@@ -6,12 +6,21 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
+from gamehall.core import (
+    Command,
+    Context,
+    Decision,
+    Emitter,
+    Event,
+    IllegalCommand,
+    Outcome,
+    Rules,
+    merge_by_key,
+)
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
 
 from . import estimate as guess
-from . import evolve as fold
 from . import view as seen
 from . import words
 from .commands import DRAW, SKIP, DrawTroops, PlaceTroop, SkipEffect
@@ -28,6 +37,7 @@ from .events import (
     TroopsRemoved,
     TurnEnded,
 )
+from .evolve import Evolver
 from .placement import (
     RACK_LIMIT,
     can_place,
@@ -37,7 +47,7 @@ from .placement import (
     placements,
     seat_of,
 )
-from .state import Options, Pending, State
+from .state import Options, State, WaitingEffect
 from .terrain import ALIASES, Board, terrain_name
 from .troops import Army
 
@@ -46,43 +56,26 @@ OPENING_RACKS = (3, 4)
 TURN = Decision("turn", "draw 2 troops or place 1 troop")
 
 
-class Batch:
-    """The events a command causes so far, and the state after them."""
-
-    __slots__ = ("events", "evolve", "state")
-
-    def __init__(self, rules: ToyBattle, state: State) -> None:
-        self.state, self.evolve = state, rules.evolve
-        self.events: list[Event] = []
-
-    def add(self, event: Event) -> None:
-        """Append an event and fold it in."""
-        self.events.append(event)
-        self.state = self.evolve(self.state, event)
-
-
 class ToyBattle(Rules[State]):
     """Two toy armies race for the enemy headquarters or the terrain's medal target."""
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
-        self.army = Army(
-            list({k.key: k for ks in hook.toy_battle_troop_kinds() for k in ks}.values())
-        )
-        terrains = {t.key: t for ts in hook.toy_battle_terrains() for t in ts}
+        self.army = Army(merge_by_key(hook.toy_battle_troop_kinds(), lambda k: k.key))
+        terrains = {t.key: t for t in merge_by_key(hook.toy_battle_terrains(), lambda t: t.key)}
         self.boards = {key: Board(terrain) for key, terrain in terrains.items()}
         self.terrain_names = {terrain_name(alias): key for alias, key in ALIASES.items()}
         for key, terrain in terrains.items():
             for name in (terrain.name_nl, terrain.name, key):
                 self.terrain_names[terrain_name(name)] = key
         self.effects: dict[str, Effect] = {
-            e.name: e for es in hook.toy_battle_effects() for e in es
+            e.name: e for e in merge_by_key(hook.toy_battle_effects(), lambda e: e.name)
         }
         self.decisions = {
             name: Decision(f"effect:{name}", effect.prompt) for name, effect in self.effects.items()
         }
         self._places: dict[tuple[str, int], PlaceTroop] = {}
-        self._evolve = fold.Evolver(self.boards).evolve
+        self._evolve = Evolver(self.boards).evolve
 
     def evolve(self, state: State, event: Event) -> State:
         """Apply one event (see ``evolve.py``)."""
@@ -130,42 +123,42 @@ class ToyBattle(Rules[State]):
         """Return the events of one action or one effect step, then of what follows by itself."""
         if state.over:
             raise IllegalCommand("the match is over")
-        batch, seat = Batch(self, state), state.turn
+        emitter, seat = Emitter(self, state), state.turn
         if state.queue:
-            self._effect_step(batch, state.queue[0], command, ctx)
+            self._effect_step(emitter, state.queue[0], command, ctx)
         elif type(command) is DrawTroops:
-            self._draw(batch, seat)
+            self._draw(emitter, seat)
         elif type(command) is PlaceTroop:
-            self.place(batch, seat, command.troop, command.spot)
+            self.place(emitter, seat, command.troop, command.spot)
         else:
             raise IllegalCommand("it is your turn: draw troops or place one", "TB-TURN-1")
-        self._advance(batch, seat)
-        return batch.events
+        self._advance(emitter, seat)
+        return emitter.events
 
-    def _draw(self, batch: Batch, seat: int) -> None:
-        state = batch.state
+    def _draw(self, emitter: Emitter[State], seat: int) -> None:
+        state = emitter.state
         if len(state.racks[seat]) >= RACK_LIMIT:
             raise IllegalCommand("your rack is full (8 troops): place a troop", "TB-DRAW-2")
         count = draw_count(state, seat, 2)
         if not count:
             raise IllegalCommand("your supply is empty: place a troop", "TB-DRAW-3")
         troops = state.supply[seat][:count]
-        batch.add(TroopsDrawn(seat=seat, count=count, cause="draw", troops=troops))
+        emitter.emit(TroopsDrawn(seat=seat, count=count, cause="draw", troops=troops))
 
-    def place(self, batch: Batch, seat: int, troop: str, spot: int) -> None:
+    def place(self, emitter: Emitter[State], seat: int, troop: str, spot: int) -> None:
         """Place a troop, queue its effects, and settle regions and the end (TB-PLACE-1 … 6)."""
-        state, board = batch.state, self.board(batch.state)
+        state, board = emitter.state, self.board(emitter.state)
         refusal = placement_refusal(board, self.army, state, seat, troop, spot)
         if refusal is not None:
             raise IllegalCommand(*refusal)
         if spot in board.hq_owner:
-            batch.add(TroopPlaced(seat=seat, troop=troop, spot=spot))
-            medals = batch.state.medals
-            batch.add(MatchEnded(winner=seat, reason="headquarters", medals=medals))
+            emitter.emit(TroopPlaced(seat=seat, troop=troop, spot=spot))
+            medals = emitter.state.medals
+            emitter.emit(MatchEnded(winner=seat, reason="headquarters", medals=medals))
             return
         specials = state.options.special_bases
         muted = specials and spot in board.muted
-        batch.add(
+        emitter.emit(
             TroopPlaced(
                 seat=seat,
                 troop=troop,
@@ -174,45 +167,47 @@ class ToyBattle(Rules[State]):
                 base_effect=board.effect_at.get(spot, "") if specials else "",
             )
         )
-        self.settle(batch, seat)
+        self.settle(emitter, seat)
 
-    def settle(self, batch: Batch, mover: int) -> None:
+    def settle(self, emitter: Emitter[State], mover: int) -> None:
         """Award completed regions (the mover's first) and end the match on a medal target."""
-        board = self.board(batch.state)
-        for seat, region in completed_regions(board, batch.state, mover):
+        board = self.board(emitter.state)
+        for seat, region in completed_regions(board, emitter.state, mover):
             worth = board.terrain.regions[region].medals
-            batch.add(RegionTaken(seat=seat, region=region, medals=worth))
-        medals = batch.state.medals
+            emitter.emit(RegionTaken(seat=seat, region=region, medals=worth))
+        medals = emitter.state.medals
         for seat in (mover, 1 - mover):
-            if medals[seat] >= board.terrain.medal_target and not batch.state.over:
-                batch.add(MatchEnded(winner=seat, reason="medals", medals=medals))
+            if medals[seat] >= board.terrain.medal_target and not emitter.state.over:
+                emitter.emit(MatchEnded(winner=seat, reason="medals", medals=medals))
 
-    def _effect_step(self, batch: Batch, head: Pending, command: Command, ctx: Context) -> None:
+    def _effect_step(
+        self, emitter: Emitter[State], head: WaitingEffect, command: Command, ctx: Context
+    ) -> None:
         effect = self.effects[head.effect]
         if type(command) is SkipEffect and effect.mandatory:
             raise IllegalCommand(f"this effect cannot be skipped: {effect.prompt}", effect.rule)
         if type(command) is SkipEffect:
-            batch.add(EffectFinished(seat=head.seat, effect=head.effect, outcome="skipped"))
+            emitter.emit(EffectFinished(seat=head.seat, effect=head.effect, outcome="skipped"))
             return
         if type(command) not in effect.accepts:
             raise IllegalCommand(f"first use or skip the effect: {effect.prompt}", "TB-EFFECT-1")
-        batch.add(EffectFinished(seat=head.seat, effect=head.effect, outcome="used"))
-        effect.apply(self, batch, head, command, ctx)
+        emitter.emit(EffectFinished(seat=head.seat, effect=head.effect, outcome="used"))
+        effect.apply(self, emitter, head, command, ctx)
 
-    def _advance(self, batch: Batch, seat: int) -> None:
-        while not batch.state.over:
-            queue = batch.state.queue
+    def _advance(self, emitter: Emitter[State], seat: int) -> None:
+        while not emitter.state.over:
+            queue = emitter.state.queue
             if not queue:
-                self._end_turn(batch, seat)
+                self._end_turn(emitter, seat)
                 return
             head = queue[0]
-            if self.effects[head.effect].options(self, batch.state, head):
+            if self.effects[head.effect].options(self, emitter.state, head):
                 return
-            batch.add(EffectFinished(seat=seat, effect=head.effect, outcome="impossible"))
+            emitter.emit(EffectFinished(seat=seat, effect=head.effect, outcome="impossible"))
 
-    def _end_turn(self, batch: Batch, seat: int) -> None:
-        batch.add(TurnEnded(seat=seat, next=1 - seat))
-        state = batch.state
+    def _end_turn(self, emitter: Emitter[State], seat: int) -> None:
+        emitter.emit(TurnEnded(seat=seat, next=1 - seat))
+        state = emitter.state
         # Either player may be the one who can no longer act (TB-END-3), the mover too.
         stuck = [s for s in (1 - seat, seat) if not self.can_act(state, s)]
         if not stuck:
@@ -221,7 +216,7 @@ class ToyBattle(Rules[State]):
         ender = alone if state.options.tie_loser == "stuck" else seat
         zero, one = state.medals
         winner = 0 if zero > one else 1 if one > zero else 1 - ender
-        batch.add(
+        emitter.emit(
             MatchEnded(
                 winner=winner,
                 reason="stuck",
@@ -254,15 +249,15 @@ class ToyBattle(Rules[State]):
             out.append(command)
         return out
 
-    def enemy_tops_near(self, state: State, pending: Pending) -> list[tuple[str, int]]:
-        """Return (troop, base) for each enemy top troop one path from the pending spot."""
+    def enemy_tops_near(self, state: State, waiting: WaitingEffect) -> list[tuple[str, int]]:
+        """Return (troop, base) for each enemy top troop one path from the waiting spot."""
         board, out = self.board(state), []
-        for spot in board.adjacent[pending.spot]:
+        for spot in board.adjacent[waiting.spot]:
             top = state.top(spot)
             if (
                 top is not None
                 and spot not in board.hq_owner
-                and seat_of(state, top) != pending.seat
+                and seat_of(state, top) != waiting.seat
             ):
                 out.append((top, spot))
         return out

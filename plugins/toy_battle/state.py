@@ -25,7 +25,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Who ended a match stopped for want of moves: the stuck seat or the last mover (TB-END-4)."""
 
 
-class Pending(msgspec.Struct, frozen=True, gc=False):
+class WaitingEffect(msgspec.Struct, frozen=True, gc=False):
     """An effect waiting to be used or skipped: what triggered it and where."""
 
     effect: str
@@ -54,7 +54,7 @@ class State(msgspec.Struct, frozen=True):
     discard: tuple[str, ...] = ()
     medals: tuple[int, int] = (0, 0)
     taken: tuple[tuple[int, int], ...] = ()
-    queue: tuple[Pending, ...] = ()
+    queue: tuple[WaitingEffect, ...] = ()
     ready: bool = False
     over: bool = False
     winner: int | None = None

@@ -15,7 +15,7 @@ import msgspec
 from gamehall.core import Event
 
 from .events import SupplyShuffled, TroopsDrawn, TroopsRemoved, TroopTurnedDown
-from .state import Options, Pending, State
+from .state import Options, State, WaitingEffect
 from .terrain import Board
 from .troops import TroopKind
 
@@ -57,7 +57,7 @@ class View(msgspec.Struct, frozen=True):
     stacks: dict[int, tuple[str, ...]]
     discard: tuple[str, ...]
     regions: tuple[RegionView, ...]
-    queue: tuple[Pending, ...]
+    queue: tuple[WaitingEffect, ...]
     over: bool
     winner: int | None
     reason: str

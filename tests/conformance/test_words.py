@@ -9,14 +9,14 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gamehall.core import Context, RandomBot, Registry, engine
-from gamehall.core.registry import builtin_registry
 from gamehall.core.conformance import Case, cases, table_for
 from gamehall.core.events import tag_of
+from gamehall.core.registry import builtin_registry
 from gamehall.core.words import outcome_lines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,7 +180,9 @@ def test_one_turn_of_the_terminal_looks_as_recorded(game: str, tmp_path: Path) -
     screen = screen_of(game, tmp_path / "s.db")
     assert "Traceback" not in screen and '{"type"' not in screen
     assert path.exists(), f"no snapshot {path.name}: run python -m tests.conformance.snapshots"
-    assert screen == path.read_text(), f"{path.name} differs: run python -m tests.conformance.snapshots"
+    assert screen == path.read_text(), (
+        f"{path.name} differs: run python -m tests.conformance.snapshots"
+    )
 
 
 def test_the_raw_key_checks_catch_what_they_should() -> None:

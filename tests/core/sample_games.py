@@ -12,7 +12,6 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import msgspec
-
 from gamehall.core import (
     Command,
     Context,

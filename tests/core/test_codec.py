@@ -70,12 +70,18 @@ def test_every_event_of_every_game_round_trips_through_msgpack(
         event = record.event
         data = codec.encode_event(event)
         assert isinstance(data, bytes)
-        back = codec.decode_event(tag_of(type(event)), type(event).version, data, record.stream, record.seq)
+        back = codec.decode_event(
+            tag_of(type(event)), type(event).version, data, record.stream, record.seq
+        )
         assert back == event and type(back) is type(event)
         seen_types.add(type(event))
     # the playouts touched many event types of several games, not one or two
     assert len(seen_types) >= 10
-    assert {t.__module__.split(".")[2] for t in seen_types if t.__module__.startswith("gamehall.plugins")} >= {
+    assert {
+        t.__module__.split(".")[2]
+        for t in seen_types
+        if t.__module__.startswith("gamehall.plugins")
+    } >= {
         "tictactoe",
         "toy_battle",
         "river_of_gold",
@@ -143,7 +149,9 @@ def test_commands_round_trip_through_json(dice_registry: Registry) -> None:
 
 def test_union_decoders_pick_the_class_by_tag(dice_registry: Registry) -> None:
     codec = dice_registry.codec
-    event = codec.event_from_builtins({"type": "tictactoe.LineCompleted", "line": [0, 1, 2], "winner": 1})
+    event = codec.event_from_builtins(
+        {"type": "tictactoe.LineCompleted", "line": [0, 1, 2], "winner": 1}
+    )
     assert event == LineCompleted(line=(0, 1, 2), winner=1)
     assert codec.command_from_builtins({"type": "dice.Roll"}) == Roll()
 
@@ -161,7 +169,9 @@ def test_unknown_event_type_names_tag_stream_and_seq(dice_registry: Registry) ->
     assert "chess.PieceMoved" in text and "match-7" in text and "12" in text
 
 
-def test_unknown_event_type_in_a_json_line_names_tag_seq_and_position(dice_registry: Registry) -> None:
+def test_unknown_event_type_in_a_json_line_names_tag_seq_and_position(
+    dice_registry: Registry,
+) -> None:
     codec = dice_registry.codec
     line = b'{"stream":"m9","seq":4,"position":77,"time":0.0,"event":{"type":"chess.PieceMoved"},"v":1}'
     with pytest.raises(UnknownEventType) as info:
@@ -298,7 +308,9 @@ def test_an_event_line_with_bad_fields_is_corrupt(dice_registry: Registry) -> No
         codec.record_from_json(bad_meta)
 
 
-def test_a_malformed_command_in_a_line_is_corrupt_and_names_its_place(dice_registry: Registry) -> None:
+def test_a_malformed_command_in_a_line_is_corrupt_and_names_its_place(
+    dice_registry: Registry,
+) -> None:
     line = (
         b'{"stream":"m","seq":6,"position":9,"time":0.0,'
         b'"event":{"type":"tictactoe.MarkPlaced","seat":0,"cell":1},'
@@ -481,7 +493,9 @@ def test_a_missing_upcaster_step_is_a_clear_error() -> None:
 
 
 def test_a_stored_version_newer_than_the_class_is_a_clear_error(upcasting: Codec) -> None:
-    stored = msgspec.msgpack.encode({"type": "upc.Scored", "seat": 0, "points": 1, "reason": "", "x": 1})
+    stored = msgspec.msgpack.encode(
+        {"type": "upc.Scored", "seat": 0, "points": 1, "reason": "", "x": 1}
+    )
     with pytest.raises(CorruptRecord) as info:
         upcasting.decode_event("upc.Scored", 3, stored, "m", 6)
     text = str(info.value)

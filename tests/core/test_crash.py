@@ -262,7 +262,9 @@ def test_the_check_finds_a_lost_acknowledgement(driver: Path, tmp_path: Path) ->
     ack = next(line for line in lines if line.startswith("ack "))
     _, m, cid, first, last = ack.split()
     with pytest.raises(AssertionError):
-        check_store(db, registry, [*lines, f"ack {m} {cid} {int(first) + 1} {int(last) + 1}"], "moved")
+        check_store(
+            db, registry, [*lines, f"ack {m} {cid} {int(first) + 1} {int(last) + 1}"], "moved"
+        )
 
 
 def test_sigkill_twice_on_one_file(driver: Path, tmp_path: Path) -> None:

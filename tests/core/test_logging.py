@@ -54,23 +54,31 @@ PLAY = textwrap.dedent(
 
 def run_python(code: str) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     return done
 
 
 def test_using_the_library_configures_no_logging() -> None:
-    code = textwrap.dedent(
-        """
+    code = (
+        textwrap.dedent(
+            """
         import json, logging, structlog
         before = (structlog.is_configured(), list(logging.root.handlers), logging.root.level)
         import gamehall, gamehall.core, gamehall.core.logs, gamehall.adapters.cli
         from gamehall.core import default_registry
         default_registry()
         """
-    ) + PLAY + textwrap.dedent(
-        """
+        )
+        + PLAY
+        + textwrap.dedent(
+            """
         loggers = [
             name for name, logger in logging.Logger.manager.loggerDict.items()
             if isinstance(logger, logging.Logger) and logger.handlers
@@ -84,6 +92,7 @@ def test_using_the_library_configures_no_logging() -> None:
             "processors": [type(p).__name__ for p in structlog.get_config()["processors"]],
         }))
         """
+        )
     )
     done = run_python(code)
     report = json.loads(done.stdout.strip().splitlines()[-1])
@@ -109,7 +118,6 @@ def test_cli_log_configuration_happens_only_when_asked() -> None:
         "print(structlog.is_configured())\n"
     )
     assert done.stdout.strip() == "True"
-
 
 
 @pytest.mark.anyio

@@ -9,11 +9,11 @@ from collections.abc import Collection, Sequence
 import anyio
 import msgspec
 import pytest
-
 from gamehall.core import Command, GameSpec, NotAwaited, Registry, Table, hookimpl
 from gamehall.core.conformance import Case, ConformanceError, cases, check_playout
 from gamehall.core.hall import Hall
 from gamehall.core.store import MemoryStore
+
 from tests.core.turn_games import (
     STRIKE,
     Answered,
@@ -66,7 +66,9 @@ def test_a_window_awaits_every_other_seat_at_once(registry: Registry) -> None:
 
 
 @pytest.mark.parametrize("order", list(itertools.permutations([1, 2, 3])))
-def test_a_window_resolves_the_same_in_every_order(registry: Registry, order: tuple[int, ...]) -> None:
+def test_a_window_resolves_the_same_in_every_order(
+    registry: Registry, order: tuple[int, ...]
+) -> None:
     table = _table(registry)
     _deal(table, {1: ("ward-01",), 3: ("ward-03",)})
     table.send(0, Strike())

@@ -23,7 +23,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"core": "gamehall/core", "plugins": "gamehall/plugins", "adapters": "gamehall/adapters"}
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
-OFFLINE = ("No matching distribution", "Could not find a version", "connection", "Network is unreachable")
+OFFLINE = (
+    "No matching distribution",
+    "Could not find a version",
+    "connection",
+    "Network is unreachable",
+)
 
 
 def source_files(pattern: str) -> list[Path]:
@@ -69,7 +74,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[zipfile.ZipFile]
     for n in range(len(build_commands(src, base))):
         out = base / f"out{n}"
         command = build_commands(src, out)[n]
-        done = subprocess.run(command, cwd=src, capture_output=True, text=True, timeout=300, check=False)
+        done = subprocess.run(
+            command, cwd=src, capture_output=True, text=True, timeout=300, check=False
+        )
         wheels = sorted(out.glob("gamehall-*.whl"))
         if done.returncode == 0 and wheels:
             with zipfile.ZipFile(wheels[0]) as archive:
@@ -88,7 +95,9 @@ def names(wheel: zipfile.ZipFile) -> set[str]:
 
 
 def dist_info(wheel: zipfile.ZipFile, name: str) -> str:
-    (path,) = [n for n in wheel.namelist() if n.endswith(f".dist-info/{name}") and n.count("/") == 1]
+    (path,) = [
+        n for n in wheel.namelist() if n.endswith(f".dist-info/{name}") and n.count("/") == 1
+    ]
     return wheel.read(path).decode()
 
 
@@ -128,19 +137,25 @@ def test_nothing_but_gamehall_is_installed(wheel: zipfile.ZipFile) -> None:
     assert not [n for n in names(wheel) if n.startswith("gamehall/tests")]
 
 
-def test_entry_points_list_every_builtin_plugin_and_the_console_script(wheel: zipfile.ZipFile) -> None:
+def test_entry_points_list_every_builtin_plugin_and_the_console_script(
+    wheel: zipfile.ZipFile,
+) -> None:
     parser = configparser.ConfigParser()
     parser.optionxform = str  # type: ignore[assignment,method-assign]
     parser.read_string(dist_info(wheel, "entry_points.txt"))
     plugins = dict(parser["gamehall"])
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]["gamehall"]
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"][
+        "gamehall"
+    ]
     assert plugins == declared
     packages = {p.parent.name for p in (ROOT / "plugins").glob("*/__init__.py")}
     assert set(plugins.values()) == {f"gamehall.plugins.{p}" for p in packages}
     for target in plugins.values():
         assert f"{target.replace('.', '/')}/__init__.py" in names(wheel)
     assert dict(parser["console_scripts"]) == {"gamehall": "gamehall.adapters.cli:main"}
-    assert "gamehall/adapters/cli/__init__.py" in names(wheel) or "gamehall/adapters/cli.py" in names(wheel)
+    assert "gamehall/adapters/cli/__init__.py" in names(
+        wheel
+    ) or "gamehall/adapters/cli.py" in names(wheel)
 
 
 def test_the_unpacked_wheel_loads_every_plugin_from_itself(
@@ -160,7 +175,12 @@ def test_the_unpacked_wheel_loads_every_plugin_from_itself(
     env = {"PYTHONPATH": str(tmp_path / "site"), "PATH": "/usr/bin:/bin"}
     done = subprocess.run(
         [sys.executable, "-c", code],
-        check=False, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     site = str(tmp_path / "site")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import importlib.util
 import inspect
 import re
 from pathlib import Path
@@ -62,7 +63,9 @@ def test_every_plugin_package_has_an_entry_point() -> None:
     packages = sorted(p.parent.name for p in (ROOT / "plugins").glob("*/__init__.py"))
     assert packages
     for package in packages:
-        assert f"gamehall.plugins.{package}" in eps, f"plugins/{package} has no gamehall entry point"
+        assert f"gamehall.plugins.{package}" in eps, (
+            f"plugins/{package} has no gamehall entry point"
+        )
 
 
 def test_builtin_plugins_load_through_the_entry_points_not_by_import(registry: Registry) -> None:
@@ -70,7 +73,10 @@ def test_builtin_plugins_load_through_the_entry_points_not_by_import(registry: R
     bare = Registry(entry_points=False)
     assert bare.games == {} and bare.expansions == {}
     # the default registry's plugins came through setuptools entry points of the installed dist
-    loaded = {getattr(plugin, "__name__", None): dist for plugin, dist in registry.pm.list_plugin_distinfo()}
+    loaded = {
+        getattr(plugin, "__name__", None): dist
+        for plugin, dist in registry.pm.list_plugin_distinfo()
+    }
     for key in [*registry.games, *registry.expansions]:
         module = registry.owner(key).__name__  # type: ignore[attr-defined]
         assert module in loaded, f"{key} was not loaded through an entry point"
@@ -132,7 +138,9 @@ def test_a_hook_with_a_wrong_argument_fails_at_load() -> None:
 
 
 @pytest.mark.parametrize(
-    "plugins", [[WrongCoreArgument()], [tictactoe_plugin, WrongGameArgument()]], ids=["core", "game"]
+    "plugins",
+    [[WrongCoreArgument()], [tictactoe_plugin, WrongGameArgument()]],
+    ids=["core", "game"],
 )
 def test_a_hook_with_a_wrong_argument_is_a_plugin_error(plugins: list[object]) -> None:
     with pytest.raises(PluginError):
@@ -344,7 +352,9 @@ def test_bad_options_are_refused_naming_the_problem(
     assert named in str(info.value) and "boards" in str(info.value)
 
 
-def test_a_misspelled_option_is_refused_even_by_a_lenient_schema(options_registry: Registry) -> None:
+def test_a_misspelled_option_is_refused_even_by_a_lenient_schema(
+    options_registry: Registry,
+) -> None:
     with pytest.raises(InvalidOptions, match="dpeth"):
         options_registry.ruleset("loose").started(options={"dpeth": 3}, seed=1)
 
@@ -385,7 +395,9 @@ def test_the_seed_is_recorded_and_random_when_not_given(options_registry: Regist
 
 def started_with(game_version: str, misere: str | None = None) -> MatchStarted:
     expansions = (ExpansionRef("tictactoe-misere", misere),) if misere else ()
-    return MatchStarted(game="tictactoe", game_version=game_version, players=2, expansions=expansions, seed=1)
+    return MatchStarted(
+        game="tictactoe", game_version=game_version, players=2, expansions=expansions, seed=1
+    )
 
 
 @pytest.fixture(scope="module")
@@ -488,7 +500,9 @@ def test_every_core_hook_has_a_docstring_with_its_parameters(hook: str) -> None:
     assert doc and len(doc.splitlines()[0]) > 10, f"{hook} has no docstring"
     params = list(inspect.signature(fn).parameters)
     for param in params:
-        assert re.search(rf"^:param {param}:\s*\S", doc, re.MULTILINE), f"{hook}: no ':param {param}:' line"
+        assert re.search(rf"^:param {param}:\s*\S", doc, re.MULTILINE), (
+            f"{hook}: no ':param {param}:' line"
+        )
     documented = re.findall(r"^:param (\w+):", doc, re.MULTILINE)
     assert set(documented) <= set(params), f"{hook} documents parameters it does not take"
 
@@ -501,7 +515,9 @@ def test_every_core_hook_is_named_in_the_docs(hook: str) -> None:
     if not writing:
         pytest.skip("docs/writing-a-game.md and docs/writing-an-expansion.md are not written yet")
     text = "\n".join(path.read_text() for path in present)
-    assert re.search(rf"\b{hook}\b", text), f"{hook} is named in none of {[p.name for p in present]}"
+    assert re.search(rf"\b{hook}\b", text), (
+        f"{hook} is named in none of {[p.name for p in present]}"
+    )
 
 
 class ShapedOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -552,3 +568,58 @@ def test_an_untyped_option_is_stored_and_replayed_in_its_logged_form() -> None:
     started = ruleset.started(options={"anything": (1, {2: 3})})
     assert started.options == {"anything": [1, {"2": 3}]}
     assert ruleset.config(started).options == LooseValue([1, {"2": 3}])
+
+
+def _data_plugin(tmp: Path, name: str, content: str, accepted: dict[str, tuple[str, ...]]) -> Any:
+    """Return a tic-tac-toe expansion package with a data file, imported from ``tmp``."""
+    package = tmp / name
+    (package / "data").mkdir(parents=True)
+    (package / "data" / "marks.toml").write_text(content)
+    (package / "__init__.py").write_text(
+        "from gamehall.core import ExpansionSpec, hookimpl\n"
+        f"SPEC = ExpansionSpec(id={name!r}, name='Marks', version='1.0.0', game='tictactoe',\n"
+        f"                     accepted_data={accepted!r})\n"
+        "@hookimpl\n"
+        "def gamehall_expansions():\n"
+        "    return [SPEC]\n"
+    )
+    spec = importlib.util.spec_from_file_location(name, package / "__init__.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_match_records_its_component_data_and_refuses_changed_data_naming_the_file(
+    tmp_path: Path,
+) -> None:
+    import gamehall.plugins.tictactoe as tictactoe
+
+    first = _data_plugin(tmp_path / "a", "marks_data", "size = 3\n", {})
+    ruleset = Registry([tictactoe, first], entry_points=False).ruleset("tictactoe", ["marks_data"])
+    started = ruleset.started(seed=1)
+    recorded = started.data["marks_data"]["data/marks.toml"]
+    assert len(recorded) == 16 and "tictactoe" not in started.data  # it has no data folder
+    changed = _data_plugin(tmp_path / "b", "marks_data", "size = 4\n", {})
+    with pytest.raises(PluginError) as refused:
+        Registry([tictactoe, changed], entry_points=False).ruleset_of(started)
+    assert "data/marks.toml of marks_data 1.0.0 has changed since" in str(refused.value)
+    assert f"recorded {recorded}" in str(refused.value)
+    accepted = _data_plugin(
+        tmp_path / "c", "marks_data", "size = 4\n", {"data/marks.toml": (recorded,)}
+    )
+    Registry([tictactoe, accepted], entry_points=False).ruleset_of(started)  # the plugin says so
+    old_log = msgspec.structs.replace(started, data={})
+    Registry([tictactoe, changed], entry_points=False).ruleset_of(old_log)  # old logs replay
+    newer = msgspec.structs.replace(started, expansions=(ExpansionRef("marks_data", "1.0.1"),))
+    Registry([tictactoe, changed], entry_points=False).ruleset_of(newer)  # another version
+
+
+def test_match_started_without_data_decodes_as_before(registry: Registry) -> None:
+    line = (
+        b'{"type":"gamehall.MatchStarted","game":"tictactoe","game_version":"1.0.0",'
+        b'"players":2,"options":{},"expansions":[],"seed":7,"forked_from":null,"fork_seq":null}'
+    )
+    started = registry.codec.event_from_builtins(msgspec.json.decode(line))
+    assert isinstance(started, MatchStarted) and started.data == {}
+    registry.ruleset_of(started)

@@ -1,4 +1,4 @@
-"""Replay tools: fold, verify, check_sequence, diff, bisect and batches on real logs."""
+"""Replay tools: state_at, verify, check_sequence, diff, bisect and batches on real logs."""
 
 from __future__ import annotations
 
@@ -107,7 +107,9 @@ GAMES = ["tictactoe", "dice", "secrets", "toy-battle", "river-of-gold"]
 
 
 @pytest.fixture(scope="module", params=GAMES)
-def played(request: pytest.FixtureRequest, reg: Registry) -> tuple[Ruleset, list[Recorded], dict[int, Any]]:
+def played(
+    request: pytest.FixtureRequest, reg: Registry
+) -> tuple[Ruleset, list[Recorded], dict[int, Any]]:
     game = request.param
     if game not in reg.games:
         pytest.skip(f"{game} is not installed")
@@ -116,7 +118,7 @@ def played(request: pytest.FixtureRequest, reg: Registry) -> tuple[Ruleset, list
     return table.ruleset, table.records(), live
 
 
-# -- fold --------------------------------------------------------------------------------------
+# -- state_at ------------------------------------------------------------------------------------
 
 
 def test_fold_to_any_batch_end_equals_the_live_state(
@@ -125,23 +127,25 @@ def test_fold_to_any_batch_end_equals_the_live_state(
     ruleset, records, live = played
     assert len(live) >= 3
     for seq, state in live.items():
-        assert replay.fold(ruleset, records, seq) == state, f"seq {seq}"
-    assert replay.fold(ruleset, records) == live[len(records)]
+        assert replay.state_at(ruleset, records, seq) == state, f"seq {seq}"
+    assert replay.state_at(ruleset, records) == live[len(records)]
 
 
 def test_fold_inside_a_batch_stops_at_that_event(reg: Registry) -> None:
     table = tictactoe_table(reg, [0, 3, 1, 4, 2])  # X completes the top row at seq 6-7
     records = table.records()
     assert isinstance(records[-1].event, LineCompleted)
-    inside = replay.fold(table.ruleset, records, len(records) - 1)
+    inside = replay.state_at(table.ruleset, records, len(records) - 1)
     assert inside.board[2] == 1 and not inside.over  # the mark is there, the line not yet
-    assert replay.fold(table.ruleset, records).over
+    assert replay.state_at(table.ruleset, records).over
 
 
 def test_fold_from_seq_to_seq_changes_only_what_events_change(reg: Registry) -> None:
     table = tictactoe_table(reg, [4, 0, 8])
     records = table.records()
-    boards = [replay.fold(table.ruleset, records, seq).board for seq in range(1, len(records) + 1)]
+    boards = [
+        replay.state_at(table.ruleset, records, seq).board for seq in range(1, len(records) + 1)
+    ]
     assert boards == [
         (0,) * 9,
         (0, 0, 0, 0, 1, 0, 0, 0, 0),
@@ -156,13 +160,13 @@ def test_fold_outside_the_log_raises(reg: Registry, seq: int) -> None:
     records = table.records()
     assert len(records) == 4
     with pytest.raises(GamehallError, match=re.escape(f"seq {seq}")):
-        replay.fold(table.ruleset, records, seq)
+        replay.state_at(table.ruleset, records, seq)
 
 
 def test_fold_refuses_a_log_that_does_not_start_a_match(reg: Registry) -> None:
     records = tictactoe_table(reg, [4, 0]).records()
     with pytest.raises(CorruptRecord, match="MatchStarted"):
-        replay.fold(reg.ruleset("tictactoe"), records[1:])
+        replay.state_at(reg.ruleset("tictactoe"), records[1:])
     with pytest.raises(CorruptRecord):
         replay.ruleset_for(reg, [])
 
@@ -192,7 +196,9 @@ def edited(records: list[Recorded], seq: int, **fields: Any) -> list[Recorded]:
     """Return a copy of the log with some fields of one event changed."""
     out = list(records)
     record = out[seq - 1]
-    out[seq - 1] = msgspec.structs.replace(record, event=msgspec.structs.replace(record.event, **fields))
+    out[seq - 1] = msgspec.structs.replace(
+        record, event=msgspec.structs.replace(record.event, **fields)
+    )
     return out
 
 
@@ -275,7 +281,9 @@ def test_verify_reports_a_refused_command_of_a_game_with_draws(reg: Registry) ->
     records = table.records()
     head = records[-1]
     assert head.meta.command == Roll()
-    records[-1] = msgspec.structs.replace(head, meta=msgspec.structs.replace(head.meta, command=Hold()))
+    records[-1] = msgspec.structs.replace(
+        head, meta=msgspec.structs.replace(head.meta, command=Hold())
+    )
     diff = replay.verify(table.ruleset, records)
     assert diff is not None and (diff.seq, diff.kind) == (head.seq, "refused")
     assert "DICE-1" in diff.message
@@ -339,7 +347,9 @@ def test_check_sequence_catches_a_foreign_stream(reg: Registry) -> None:
 # -- diff --------------------------------------------------------------------------------------
 
 
-def changes(ruleset: Ruleset, records: list[Recorded], a: int, b: int) -> dict[str, tuple[Any, Any]]:
+def changes(
+    ruleset: Ruleset, records: list[Recorded], a: int, b: int
+) -> dict[str, tuple[Any, Any]]:
     return {c.path: (c.before, c.after) for c in replay.diff(ruleset, records, a, b)}
 
 
@@ -404,7 +414,10 @@ def test_diff_agrees_with_the_states_on_a_long_match(
     played: tuple[Ruleset, list[Recorded], dict[int, Any]],
 ) -> None:
     ruleset, records, _ = played
-    states = [msgspec.to_builtins(replay.fold(ruleset, records, s)) for s in range(1, len(records) + 1)]
+    states = [
+        msgspec.to_builtins(replay.state_at(ruleset, records, s))
+        for s in range(1, len(records) + 1)
+    ]
     step = max(1, len(records) // 25)
     for a in range(1, len(records), step):
         for b in (a + 1, min(a + 7, len(records))):
@@ -434,7 +447,7 @@ def test_bisect_reports_the_first_failure_of_an_invariant_that_heals(reg: Regist
     table = tictactoe_table(reg, MOVES, ["ttt-checks"])
     records = table.records()
     # three marks exactly after seq 4 only: it breaks and heals at once
-    assert not_three_marks(replay.fold(table.ruleset, records, 5)) is None
+    assert not_three_marks(replay.state_at(table.ruleset, records, 5)) is None
     found = replay.bisect(table.ruleset, records, "not-three-marks")
     assert found is not None and found.seq == 4 and found.event == MarkPlaced(seat=0, cell=8)
     # the same invariant on a log that stops before seq 4 holds throughout
@@ -446,7 +459,9 @@ def test_bisect_without_a_name_checks_every_invariant(reg: Registry) -> None:
     found = replay.bisect(table.ruleset, table.records())
     assert found is not None and (found.seq, found.invariant) == (3, "centre-empty")
     # the game's own invariants are part of the ruleset too
-    assert {"marks-alternate", "over-means-line-or-full", "centre-empty"} <= set(table.ruleset.invariants)
+    assert {"marks-alternate", "over-means-line-or-full", "centre-empty"} <= set(
+        table.ruleset.invariants
+    )
 
 
 def test_bisect_checks_the_state_after_the_first_event(reg: Registry) -> None:
@@ -458,7 +473,9 @@ def test_bisect_checks_the_state_after_the_first_event(reg: Registry) -> None:
 def test_bisect_returns_none_when_all_hold(reg: Registry) -> None:
     table = tictactoe_table(reg, MOVES, ["ttt-checks"])
     seen: list[int] = []
-    assert replay.bisect(table.ruleset, table.records(), "always-fine", progress=seen.append) is None
+    assert (
+        replay.bisect(table.ruleset, table.records(), "always-fine", progress=seen.append) is None
+    )
     assert seen == list(range(1, len(table.records()) + 1))
     plain = tictactoe_table(reg, MOVES)
     assert replay.bisect(plain.ruleset, plain.records()) is None
@@ -508,7 +525,9 @@ def test_batches_follow_the_commands_of_long_matches(
     for batch in found[1:]:
         head, *rest = records[batch.start : batch.end]
         assert head.meta.command is not None and head.meta.command_id == f"c{head.seq - 1}"
-        assert all(r.meta.command is None and r.meta.command_id == head.meta.command_id for r in rest)
+        assert all(
+            r.meta.command is None and r.meta.command_id == head.meta.command_id for r in rest
+        )
 
 
 def test_batches_of_a_setup_with_several_events(reg: Registry) -> None:
@@ -520,3 +539,14 @@ def test_batches_of_a_setup_with_several_events(reg: Registry) -> None:
 
 def test_batches_of_an_empty_log() -> None:
     assert replay.batches([]) == []
+
+
+def test_diff_states_is_public_and_names_each_changed_field_by_path() -> None:
+    before = {"players": [{"koku": 3, "favour": 1}], "turn": 1}
+    after = {"players": [{"koku": 5, "favour": 1}], "turn": 2, "over": True}
+    changes = replay.diff_states(before, after)
+    assert [(c.path, c.before, c.after) for c in changes][:2] == [
+        ("over", changes[0].before, True),
+        ("players[0].koku", 3, 5),
+    ]
+    assert changes[-1].path == "turn" and replay.diff_states(before, before) == []

@@ -64,7 +64,9 @@ def gamehall(*args: str) -> subprocess.CompletedProcess[str]:
 # -- refused at start, in one line -------------------------------------------------------------
 
 
-def test_a_damaged_header_is_refused_in_one_line_by_serve(registry: Registry, tmp_path: Path) -> None:
+def test_a_damaged_header_is_refused_in_one_line_by_serve(
+    registry: Registry, tmp_path: Path
+) -> None:
     path = tmp_path / "bad.db"
     played(registry, path, 1)
     data = bytearray(path.read_bytes())
@@ -130,13 +132,17 @@ def test_check_store_passes_a_sound_store(registry: Registry, tmp_path: Path) ->
     assert "ok (3 matches" in done.stdout
 
 
-def test_check_store_finds_a_deleted_and_an_edited_event(registry: Registry, tmp_path: Path) -> None:
+def test_check_store_finds_a_deleted_and_an_edited_event(
+    registry: Registry, tmp_path: Path
+) -> None:
     path = tmp_path / "edited.db"
     played(registry, path, 3)
     sql(path, "DELETE FROM events WHERE stream='m0' AND seq=3")
-    data = sqlite3.connect(path).execute(
-        "SELECT data FROM events WHERE stream='m1' AND seq=4"
-    ).fetchone()[0]
+    data = (
+        sqlite3.connect(path)
+        .execute("SELECT data FROM events WHERE stream='m1' AND seq=4")
+        .fetchone()[0]
+    )
     edited = data[:-1] + bytes([(data[-1] + 1) % 9])  # another cell: still a valid event
     sql(path, "UPDATE events SET data=? WHERE stream='m1' AND seq=4", edited)
     assert main(["check-store", "--db", str(path)]) == 1

@@ -62,7 +62,12 @@ def test_new_starts_a_match_with_its_first_event(reg: Registry) -> None:
     assert table.seq == 1 and len(table.events) == 1
     started = table.events[0]
     assert isinstance(started, MatchStarted)
-    assert (started.game, started.players, started.seed, started.expansions) == ("tictactoe", 2, 0, ())
+    assert (started.game, started.players, started.seed, started.expansions) == (
+        "tictactoe",
+        2,
+        0,
+        (),
+    )
     assert table.ruleset is reg.ruleset("tictactoe")
     assert table.state == table.rules.initial(table.ruleset.config(started))
 
@@ -282,7 +287,11 @@ def test_records_put_the_command_on_the_first_event_of_each_batch(reg: Registry)
     assert (first.command, first.command_id, first.seat) == (None, None, None)
     for i, cell in enumerate(moves):
         meta = records[i + 1].meta
-        assert (meta.command, meta.command_id, meta.seat) == (PlaceMark(cell=cell), f"cmd-{i}", i % 2)
+        assert (meta.command, meta.command_id, meta.seat) == (
+            PlaceMark(cell=cell),
+            f"cmd-{i}",
+            i % 2,
+        )
         assert meta.versions is None
     tail = records[-1]  # the LineCompleted of the last command: same batch, no command again
     assert isinstance(tail.event, LineCompleted)
@@ -342,7 +351,9 @@ def test_setup_draws_from_the_generator_of_seq_two(reg: Registry) -> None:
     for seed in (0, 1, 99, 2**40):
         table = Table.new("secrets", registry=reg, seed=seed)
         cards = match_rng(seed, 2).sample(range(1, 20), 2)
-        assert table.events[1:] == [CardDealt(seat=s, card=f"card-{c:02d}") for s, c in enumerate(cards)]
+        assert table.events[1:] == [
+            CardDealt(seat=s, card=f"card-{c:02d}") for s, c in enumerate(cards)
+        ]
         dice = Table.new("dice", 4, registry=reg, seed=seed)
         assert dice.events[1] == FirstPlayerDrawn(seat=match_rng(seed, 2).randrange(4))
 
@@ -376,7 +387,9 @@ def test_context_rng_is_seeded_from_seed_and_seq() -> None:
 
 
 def test_match_rng_depends_on_both_seed_and_seq() -> None:
-    firsts = {(seed, seq): match_rng(seed, seq).random() for seed in range(5) for seq in range(1, 6)}
+    firsts = {
+        (seed, seq): match_rng(seed, seq).random() for seed in range(5) for seq in range(1, 6)
+    }
     assert len(set(firsts.values())) == len(firsts)
     assert match_rng(3, 4).getstate() == match_rng(3, 4).getstate()
     assert match_rng(3, 4).getstate() != match_rng(4, 3).getstate()
@@ -401,7 +414,9 @@ def shuffled(rng: random.Random, items: list[int]) -> list[int]:
     ],
     ids=["random", "randint", "sample", "choice", "bits", "shuffle", "gauss", "state"],
 )
-def test_lazy_random_gives_the_same_numbers_as_match_rng(draw: Callable[[random.Random], Any]) -> None:
+def test_lazy_random_gives_the_same_numbers_as_match_rng(
+    draw: Callable[[random.Random], Any],
+) -> None:
     for seed, seq in ((0, 2), (7, 2), (2**62, 13)):
         assert draw(LazyRandom(seed, seq)) == draw(match_rng(seed, seq))
 

@@ -65,7 +65,9 @@ class Server:
     """gamehall's HTTP app served by uvicorn in a thread, on a free port of 127.0.0.1."""
 
     def __init__(self, registry: Registry, db: Path | None = None) -> None:
-        self.store: Store = SQLiteStore(str(db), registry.codec) if db else MemoryStore(registry.codec)
+        self.store: Store = (
+            SQLiteStore(str(db), registry.codec) if db else MemoryStore(registry.codec)
+        )
         self.hall = Hall(self.store, registry)
         app = create_app(self.hall, manage_hall=True, rate_limits=None)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -12,7 +12,15 @@ from typing import Any
 
 import msgspec
 from gamehall.core import (
-    Command, Context, Decision, Event, GameSpec, IllegalCommand, Outcome, Rules, hookimpl,
+    Command,
+    Context,
+    Decision,
+    Event,
+    GameSpec,
+    IllegalCommand,
+    Outcome,
+    Rules,
+    hookimpl,
     namespaced,
 )  # fmt: skip
 from gamehall.core.rules import MatchConfig

@@ -11,7 +11,14 @@ import pytest
 from gamehall.core.registry import builtin_registry
 
 from .play import (
-    api_view, create_in_lobby, ended, frame_seq, my_move, play_one, play_to_end, seat_token,
+    api_view,
+    create_in_lobby,
+    ended,
+    frame_seq,
+    my_move,
+    play_one,
+    play_to_end,
+    seat_token,
     wait_until,
 )  # fmt: skip
 
@@ -37,7 +44,9 @@ def test_tictactoe_in_the_browser(browser: Any, serve: Any, screenshots: Path) -
     _solo(browser, serve, screenshots, "tictactoe", 2, 1)
 
 
-def test_keyboard_phone_width_and_no_other_host(browser: Any, serve: Any, screenshots: Path) -> None:
+def test_keyboard_phone_width_and_no_other_host(
+    browser: Any, serve: Any, screenshots: Path
+) -> None:
     server = serve(builtin_registry())
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
@@ -91,7 +100,9 @@ def test_river_of_gold_with_patrons_for_a_few_rounds(
         play_one(mover, rng)
         moves += 1
         if moves % 5 == 0:
-            _no_other_hand(url, match, tokens, {"first": first, "second": second, "watcher": watcher})
+            _no_other_hand(
+                url, match, tokens, {"first": first, "second": second, "watcher": watcher}
+            )
     first.screenshot(path=str(screenshots / "river-of-gold.png"), full_page=True)
     watcher.screenshot(path=str(screenshots / "river-of-gold-spectator.png"), full_page=True)
     assert first.locator("text=Patrons").count() >= 1

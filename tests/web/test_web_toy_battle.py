@@ -4,8 +4,8 @@ spectator watches, no page ever showing the other rack; then the replay and a fo
 from __future__ import annotations
 
 import random
-import time
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,14 @@ from gamehall.plugins.toy_battle.terrain import BOXED
 from gamehall.plugins.toy_battle.words import boards
 
 from .play import (
-    api_view, create_in_lobby, ended, frame_seq, my_move, play_one, seat_token, wait_until,
+    api_view,
+    create_in_lobby,
+    ended,
+    frame_seq,
+    my_move,
+    play_one,
+    seat_token,
+    wait_until,
 )  # fmt: skip
 
 

@@ -69,6 +69,7 @@ def _encode(command: Command) -> Any:
 
 def _board(ruleset: Ruleset, scene: Scene, drawing: Drawing | None) -> Html:
     if drawing is not None:
+
         def describe(command: Command) -> str:
             return describe_command(ruleset, command, scene.view, scene.seat)
 
@@ -82,12 +83,17 @@ def generic(ruleset: Ruleset, scene: Scene) -> Html:
     text = ruleset.hook.gamehall_render_text(view=scene.view, seat=scene.seat)
     board = tag("pre", str(text), class_="text-board") if text is not None else None
     fields = _fields(msgspec.to_builtins(scene.view))
-    return tag("figure", board, tag("div", fields, class_="view-fields"), class_="board-wrap generic")
+    return tag(
+        "figure", board, tag("div", fields, class_="view-fields"), class_="board-wrap generic"
+    )
 
 
 def _fields(value: Any) -> Html:
     if isinstance(value, dict):
-        rows = [join(tag("dt", str(k).replace("_", " ")), tag("dd", _fields(v))) for k, v in value.items()]
+        rows = [
+            join(tag("dt", str(k).replace("_", " ")), tag("dd", _fields(v)))
+            for k, v in value.items()
+        ]
         return tag("dl", rows)
     if isinstance(value, list):
         if all(not isinstance(v, (dict, list)) for v in value):

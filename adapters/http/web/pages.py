@@ -75,7 +75,9 @@ def _matches(listed: Sequence[Listed], how: str) -> Html:
     rows = []
     for m in listed:
         seats = ", ".join(m.names)
-        state = "ended" if m.ended else ("waiting for " + ", ".join(m.awaiting) if m.awaiting else "")
+        state = (
+            "ended" if m.ended else ("waiting for " + ", ".join(m.awaiting) if m.awaiting else "")
+        )
         if how == "join":
             link = tag("a", f"Join ({len(m.free)} free)", href=f"/join/{m.match}")
         else:
@@ -117,7 +119,9 @@ def _game(game: GameOut, csrf: str) -> Html:
         tag("button", f"Start {game.name}", type="submit"),
         method="post", action="/lobby/matches", class_="create", data_game=game.id,
     )  # fmt: skip
-    summary = tag("summary", tag("strong", game.name), " ", tag("span", game.description, class_="muted"))
+    summary = tag(
+        "summary", tag("strong", game.name), " ", tag("span", game.description, class_="muted")
+    )
     return tag("details", summary, form, class_="game", id=f"game-{game.id}")
 
 

@@ -34,7 +34,11 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
-STATIC = {"gamehall.js": "text/javascript", "gamehall.css": "text/css", "favicon.svg": "image/svg+xml"}
+STATIC = {
+    "gamehall.js": "text/javascript",
+    "gamehall.css": "text/css",
+    "favicon.svg": "image/svg+xml",
+}
 Req = Request[Any, Any, Any]
 Seq = Annotated[int | None, QueryParameter(ge=0, le=INT64_MAX, required=False)]
 As = Annotated[int | None, QueryParameter(name="as", ge=0, le=63, required=False)]
@@ -97,7 +101,9 @@ def _field(spec: dict[str, Any], text: str) -> Any:
     return text
 
 
-def _options(form: dict[str, list[str]], prefix: str, schema: dict[str, Any] | None) -> dict[str, Any]:
+def _options(
+    form: dict[str, list[str]], prefix: str, schema: dict[str, Any] | None
+) -> dict[str, Any]:
     props = pages._properties(schema)
     out = {}
     for key, values in form.items():
@@ -172,7 +178,9 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
     seat, token = await gateway.run_sync(gateway.seats.claim, match, wanted)
     gateway.accepted(request, token)
     cookie = session.seat_cookie(request, match, seat, token)
-    return Redirect(session.seat_path(match, seat), status_code=303, cookies=[cookie], headers=HEADERS)
+    return Redirect(
+        session.seat_path(match, seat), status_code=303, cookies=[cookie], headers=HEADERS
+    )
 
 
 # -- a seat's page -----------------------------------------------------------------------------
@@ -193,7 +201,9 @@ def _seat(request: Req, match: str, seat: int) -> int:
     return seat
 
 
-def _scene(request: Req, match: str, seat: int | None, at: int | None, eyes: int | None) -> scene.Scene:
+def _scene(
+    request: Req, match: str, seat: int | None, at: int | None, eyes: int | None
+) -> scene.Scene:
     hall = gw(request).hall
     if at is None:
         return scene.live(hall, match, seat, eyes)
@@ -233,7 +243,9 @@ async def watch(request: Req, match: FromPath[str]) -> Response[Any]:
     return _page(request, match, None, f"/watch/{match}")
 
 
-def _frame(request: Req, match: str, seat: int | None, at: int | None, eyes: int | None, base: str) -> Response[Any]:
+def _frame(
+    request: Req, match: str, seat: int | None, at: int | None, eyes: int | None, base: str
+) -> Response[Any]:
     csrf, _ = session.csrf_token(request)
     shown = _scene(request, match, seat, at, eyes)
     return html(frame(gw(request).hall.ruleset(match), shown, csrf, f"{base}/fork"))
@@ -249,7 +261,9 @@ async def play_frame(
 
 
 @get("/watch/{match:str}/frame", opt=FRAGMENT, include_in_schema=False)
-async def watch_frame(request: Req, match: FromPath[str], at: Seq = None, eyes: As = None) -> Response[Any]:
+async def watch_frame(
+    request: Req, match: FromPath[str], at: Seq = None, eyes: As = None
+) -> Response[Any]:
     """Return a spectator's frame now, or at a seq of the replay."""
     gw(request).check_match(match)
     return _frame(request, match, None, at, eyes, f"/watch/{match}")
@@ -279,7 +293,9 @@ async def watch_events(request: Req, match: FromPath[str], after: Seq = None) ->
     return _events(request, match, None, after or 0)
 
 
-@post("/play/{match:str}/{seat:int}/command", opt=FRAGMENT, include_in_schema=False, status_code=200)
+@post(
+    "/play/{match:str}/{seat:int}/command", opt=FRAGMENT, include_in_schema=False, status_code=200
+)
 async def command(request: Req, match: FromPath[str], seat: FromPath[int]) -> Response[Any]:
     """Send a command from a seat's page; a refusal comes back in words."""
     session.check_csrf(request, request.headers.get(session.CSRF_HEADER))
@@ -391,9 +407,7 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
             )  # fmt: skip
         body = pages.problem(titles.get(status, "That did not work"), message, hint)
         return html(body, status)
-    return Response(
-        message, status_code=status, media_type="text/plain", headers=HEADERS
-    )
+    return Response(message, status_code=status, media_type="text/plain", headers=HEADERS)
 
 
 ROUTES = [

@@ -64,9 +64,7 @@ def live(hall: Hall, match: str, seat: int | None, as_seat: int | None = None) -
     )  # fmt: skip
 
 
-def replay(
-    hall: Hall, match: str, seat: int | None, at: int, as_seat: int | None = None
-) -> Scene:
+def replay(hall: Hall, match: str, seat: int | None, at: int, as_seat: int | None = None) -> Scene:
     """Return the scene after the first ``at`` events, as the seat saw it then."""
     records = hall.read(match)
     last = records[-1].seq if records else 0

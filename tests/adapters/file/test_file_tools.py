@@ -99,7 +99,10 @@ def test_replay_shows_a_seat_view_after_any_event(
 ) -> None:
     assert main(["replay", str(log), "--to", "3", "--seat", "0"]) == 0
     out, _ = out_of(capsys)
-    assert out.splitlines()[0] == "after event 3 of 9, as seat 0 sees it: O marks cell 0 (row 1, column 1)."
+    assert (
+        out.splitlines()[0]
+        == "after event 3 of 9, as seat 0 sees it: O marks cell 0 (row 1, column 1)."
+    )
     assert main(["replay", str(log), "--to", "3", "--seat", "0", "--json"]) == 0
     out, _ = out_of(capsys)
     assert (
@@ -111,9 +114,7 @@ def test_replay_shows_a_seat_view_after_any_event(
     )
     assert main(["replay", str(log)]) == 0
     out, _ = out_of(capsys)
-    assert "as a spectator sees it" in out and out.rstrip().endswith(
-        "over: X wins: three in a row"
-    )
+    assert "as a spectator sees it" in out and out.rstrip().endswith("over: X wins: three in a row")
     for argv, message in [
         (["--to", "10"], "--to 10 is outside the log (events 1 to 9)"),
         (["--to", "0"], "--to 0 is outside the log"),

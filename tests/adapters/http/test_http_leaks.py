@@ -125,9 +125,7 @@ class Checker:
                 theirs = (await self.get(other, f"/matches/{self.match}/view")).json()["legal"]
                 # A request that itself names a hidden token proves nothing when echoed.
                 known = [
-                    c
-                    for c in legal
-                    if c not in theirs and not leaked(json.dumps(c), hidden[other])
+                    c for c in legal if c not in theirs and not leaked(json.dumps(c), hidden[other])
                 ]
                 if known:
                     await self.refused(other, known[0], f"na-{step}")

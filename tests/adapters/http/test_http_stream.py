@@ -33,7 +33,9 @@ async def move(served: Served, match: str, tokens: dict[int, str], n: int) -> No
     assert response.status_code == 200, response.text
 
 
-async def take(events: Any, count: int, kinds: tuple[str, ...] = ("event", "end")) -> list[SseEvent]:
+async def take(
+    events: Any, count: int, kinds: tuple[str, ...] = ("event", "end")
+) -> list[SseEvent]:
     out: list[SseEvent] = []
     with anyio.fail_after(5):
         async for event in events:

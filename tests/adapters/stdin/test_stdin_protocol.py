@@ -158,7 +158,9 @@ def test_a_match_played_to_the_end_and_watched_by_a_spectator(registry: Registry
         assert events[0]["event"]["seed"] is None  # the seed never leaves
         assert events[0]["text"] == "A match of Tic-tac-toe began with 2 players."
         turns = [line["turn"] for line in lines[1:] if "turn" in line]
-        assert turns == [{"match": "m", "seq": 1, "seat": None, "awaiting": [0], "decision": None, "free": False}]
+        assert turns == [
+            {"match": "m", "seq": 1, "seat": None, "awaiting": [0], "decision": None, "free": False}
+        ]
         pushed = []
         for n, (seat, cell) in enumerate([(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]):
             command = {"type": PLACE, "cell": cell}
@@ -211,7 +213,10 @@ def test_a_watch_pushes_every_stored_event_before_the_server_stops(tmp_path: Pat
     assert [p["event"]["seq"] for p in pushed[2] if "event" in p] == [1, 2, 3, 4]
     turns = [p["turn"] for p in pushed[2] if "turn" in p]
     assert [(t["awaiting"], t["decision"] is not None) for t in turns] == [
-        ([0], True), ([1], False), ([0], True), ([1], False)
+        ([0], True),
+        ([1], False),
+        ([0], True),
+        ([1], False),
     ], "seat 0 is told each time it may act, and each time it may not"
     # the matches are in the store: a second server sees them
     again, _, _ = serve(

@@ -9,9 +9,9 @@ from typing import Any
 import anyio
 import pytest
 from gamehall.adapters.cli import main
+from gamehall.adapters.cli.terminal import Progress
 from gamehall.adapters.stdin.common import parse_options, parse_seats
 from gamehall.adapters.stdin.human import HumanGame, Terminal
-from gamehall.adapters.stdin.screen import Progress
 from gamehall.adapters.stdin.simulate import simulate, wilson
 from gamehall.core import GamehallError, InvalidOptions, Registry
 from gamehall.core.hall import Hall

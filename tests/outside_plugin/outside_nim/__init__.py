@@ -1,4 +1,8 @@
-"""Nim from outside gamehall: take stones from one pile; who takes the last stone wins."""
+"""Nim from outside gamehall: take stones from one pile; who takes the last stone wins.
+
+Rules NIM-1 … NIM-3 are in ``docs/rules.md`` of this package. One hook of its own,
+``outside_nim_take_limit``, lets an expansion cap how many stones a take may hold.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from gamehall.core import (
     Outcome,
     Rules,
     hookimpl,
+    hookspec,
     namespaced,
 )
 from gamehall.core.rules import MatchConfig
@@ -56,19 +61,44 @@ class Take(Command, frozen=True, tag=namespaced("outside_nim")):
 
 
 class State(msgspec.Struct, frozen=True):
-    """The piles, who moves, and the winner once over."""
+    """The piles, who moves, the most stones a take may hold (0: no limit), the winner."""
 
     piles: tuple[int, ...]
     turn: int = 0
     winner: int | None = None
+    limit: int = 0
+
+
+class NimSpecs:
+    """Hooks an expansion of Nim may implement."""
+
+    @hookspec(firstresult=True)
+    def outside_nim_take_limit(self, options: Any) -> int | None:  # type: ignore[empty-body]
+        """Return the most stones one take may hold (NIM-3), or ``None`` to leave it be.
+
+        Fires once, when a match starts; the first non-``None`` answer counts, and the game's
+        default answers 0 (no limit).
+
+        :param options: the match's expansion options, by expansion id, each typed.
+        """
+
+
+class Defaults:
+    """The rulebook's answer to Nim's hook."""
+
+    @hookimpl(trylast=True)
+    def outside_nim_take_limit(self, options: Any) -> int:
+        """Set no limit (NIM-3)."""
+        return 0
 
 
 class Nim(Rules[State]):
     """Two seats take turns; the one who takes the last stone wins."""
 
     def initial(self, config: MatchConfig) -> State:
-        """Return the piles of the options."""
-        return State(piles=tuple(config.options.piles))
+        """Return the piles of the options, and the take limit an expansion sets (NIM-3)."""
+        limit = self.hook.outside_nim_take_limit(options=config.expansion_options)
+        return State(piles=tuple(config.options.piles), limit=limit)
 
     def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
         """Take stones, and end the match when none are left."""
@@ -80,6 +110,8 @@ class Nim(Rules[State]):
             raise IllegalCommand(
                 f"pile {command.pile} holds {state.piles[command.pile]} stones", "NIM-1"
             )
+        if state.limit and command.count > state.limit:
+            raise IllegalCommand(f"a take holds at most {state.limit} stones", "NIM-3")
         taken = StonesTaken(seat=state.turn, pile=command.pile, count=command.count)
         if sum(state.piles) == command.count:
             return (taken, LastStoneTaken(winner=state.turn))
@@ -90,9 +122,9 @@ class Nim(Rules[State]):
         if isinstance(event, StonesTaken):
             piles = list(state.piles)
             piles[event.pile] -= event.count
-            return State(tuple(piles), 1 - event.seat, state.winner)
+            return msgspec.structs.replace(state, piles=tuple(piles), turn=1 - event.seat)
         if isinstance(event, LastStoneTaken):
-            return State(state.piles, state.turn, event.winner)
+            return msgspec.structs.replace(state, winner=event.winner)
         return state
 
     def awaiting(self, state: State) -> Mapping[int, Decision]:
@@ -103,8 +135,11 @@ class Nim(Rules[State]):
         """Return every take of the mover."""
         if state.winner is not None or seat != state.turn:
             return []
+        most = state.limit or max(state.piles, default=0)
         return [
-            Take(pile=p, count=n) for p, size in enumerate(state.piles) for n in range(1, size + 1)
+            Take(pile=p, count=n)
+            for p, size in enumerate(state.piles)
+            for n in range(1, min(size, most) + 1)
         ]
 
     def outcome(self, state: State) -> Outcome | None:
@@ -121,8 +156,11 @@ GAME = GameSpec(
     min_players=2,
     max_players=2,
     options=Options,
+    hookspecs=(NimSpecs,),
+    hookimpls=(Defaults(),),
     test_options=({}, {"piles": (2, 2)}),
     description="Take stones from one pile; who takes the last stone wins.",
+    rules_doc="docs/rules.md",
 )
 
 
@@ -171,3 +209,25 @@ def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> 
     if isinstance(command, Take):
         return f"take {command.count} from pile {command.pile}"
     return None
+
+
+@hookimpl
+def gamehall_describe_event(event: Event, view: Any, seat: int | None) -> str | None:
+    """Tell a take and the end."""
+    if isinstance(event, StonesTaken):
+        return f"Seat {event.seat} took {event.count} from pile {event.pile}."
+    if isinstance(event, LastStoneTaken):
+        return f"Seat {event.winner} took the last stone and wins."
+    return None
+
+
+@hookimpl
+def gamehall_seat_names(view: Any) -> list[str] | None:
+    """Call the seats by number."""
+    return ["Seat 0", "Seat 1"] if isinstance(view, State) else None
+
+
+@hookimpl
+def gamehall_command_group(command: Command, view: Any, seat: int | None) -> str | None:
+    """Head the takes in menus."""
+    return "Take stones" if isinstance(command, Take) else None

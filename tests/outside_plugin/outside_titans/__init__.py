@@ -24,7 +24,7 @@ class Parts:
 
     @hookimpl
     def toy_battle_troop_kinds(self) -> list[TroopKind]:
-        """Add one Iron Titan per colour."""
+        """Add one Iron Titan per colour (TITAN-1)."""
         return [TITAN]
 
 
@@ -35,6 +35,7 @@ EXPANSION = ExpansionSpec(
     game="toy-battle",
     hookimpls=(Parts(),),
     description="Adds the Iron Titan (8) to both armies.",
+    rules_doc="docs/rules.md",
 )
 
 

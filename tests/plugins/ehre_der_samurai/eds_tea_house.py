@@ -17,12 +17,12 @@ class TeaHouseParts:
     """The hooks the expansion implements."""
 
     @hookimpl
-    def ehre_cards(self) -> list[Card]:
+    def ehre_der_samurai_cards(self) -> list[Card]:
         """Add the Tea House to the box."""
         return [TEA_HOUSE]
 
     @hookimpl
-    def ehre_numbers(self) -> Numbers:
+    def ehre_der_samurai_numbers(self) -> Numbers:
         """Let a hand hold eight cards."""
         return msgspec.structs.replace(Numbers(), hand_limit=8)
 

@@ -141,7 +141,7 @@ class FiveStrengthADie:
     """A test expansion: one die per five strength, so a weak defender rolls none."""
 
     @hookimpl
-    def ehre_numbers(self) -> Numbers:
+    def ehre_der_samurai_numbers(self) -> Numbers:
         return Numbers(strength_per_die=5)
 
 

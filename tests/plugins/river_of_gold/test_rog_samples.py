@@ -7,17 +7,16 @@ from typing import Any
 
 import msgspec
 from gamehall.core import Event, ExpansionSpec, RandomBot, Registry, Table, hookimpl, namespaced
+from gamehall.plugins.river_of_gold import api
 from gamehall.plugins.river_of_gold.components import CUSTOMERS, TILES
 from gamehall.plugins.river_of_gold.events import CustomersDrawn, DeckShuffled, TileDiscarded
-from gamehall.plugins.river_of_gold.state import State
-from msgspec.structs import replace
 
 from tests.plugins.river_of_gold.rog_helpers import state, table
 
 encode = msgspec.msgpack.encode
 
 
-def fold(t: Table, *events: Any) -> None:
+def apply_events(t: Table, *events: Any) -> None:
     for event in events:
         t.state = t.rules.evolve(t.state, event)
 
@@ -28,7 +27,7 @@ def test_ROG_HIDDEN_1_a_deck_shuffled_from_the_discards_holds_only_those_cards()
     rest = [c for c in CUSTOMERS if c not in hands]
     state(t, deck=(rest[0],), discard=tuple(rest[1:6]))
     reshuffled = tuple(reversed(rest[1:6]))
-    fold(
+    apply_events(
         t,
         CustomersDrawn(seat=1, cards=(rest[0],), count=1),
         DeckShuffled(order=reshuffled, size=5),
@@ -51,7 +50,7 @@ def test_ROG_HIDDEN_1_a_deck_shuffled_from_the_discards_holds_only_those_cards()
 def test_ROG_HIDDEN_1_a_tile_discarded_from_the_row_never_returns_to_a_stack() -> None:
     t = table(2, seed=4)
     gone = t.state.row[-1]
-    fold(t, TileDiscarded(tile=gone))
+    apply_events(t, TileDiscarded(tile=gone))
     view = t.view(1)
     assert view.gone == (gone,)
     for seed in range(30):
@@ -82,32 +81,40 @@ class OmensDealt(Event, frozen=True, gc=False, tag=namespaced("omens")):
     omens: tuple[str, ...]
 
 
+class Secret(msgspec.Struct, frozen=True):
+    """The test expansion's own state: each clan's omen, ``"?"`` where a seat may not see it."""
+
+    omens: tuple[str, ...] = ()
+
+
 class Omens:
-    """A test expansion: every clan keeps a secret omen in ``ext``."""
+    """A test expansion: every clan keeps a secret omen in its own typed state."""
 
     @hookimpl
-    def rog_setup(self, turn: Any, options: Any, rng: random.Random) -> None:
+    def river_of_gold_setup(self, turn: api.Turn, options: Any, rng: random.Random) -> None:
         turn.emit(OmensDealt(omens=tuple(rng.sample(OMENS, turn.state.count))))
 
     @hookimpl
-    def rog_evolve(self, state: State, event: Any) -> State | None:
+    def river_of_gold_evolve(self, state: api.State, event: Any) -> api.State | None:
         if type(event) is not OmensDealt:
             return None
-        ext = {**state.ext, **{f"omen.{s}": (o,) for s, o in enumerate(event.omens)}}
-        return replace(state, ext=ext)
+        return api.with_extension(state, "omens", Secret(event.omens))
 
     @hookimpl
-    def rog_view(self, state: State, seat: int | None) -> dict[str, tuple[str, ...]]:
-        return {k: ("?",) for k in state.ext if k.startswith("omen.") and k != f"omen.{seat}"}
+    def river_of_gold_view(self, state: api.State, seat: int | None) -> dict[str, Any]:
+        omens = api.extension(state, "omens", Secret).omens
+        shown = tuple(o if s == seat else api.HIDDEN for s, o in enumerate(omens))
+        return api.extension_entry("omens", Secret(shown))
 
     @hookimpl
-    def rog_sample(self, view: State, seat: int, rng: random.Random) -> dict[str, Any]:
-        mine = view.ext.get(f"omen.{seat}", ())
-        unseen = [o for o in OMENS if o not in mine]
+    def river_of_gold_sample(
+        self, view: api.State, seat: int, rng: random.Random
+    ) -> dict[str, Any]:
+        omens = api.extension(view, "omens", Secret).omens
+        unseen = [o for o in OMENS if o not in omens]
         rng.shuffle(unseen)
-        return {
-            k: (unseen.pop(),) for k in view.ext if k.startswith("omen.") and k != f"omen.{seat}"
-        }
+        drawn = tuple(o if o != api.HIDDEN else unseen.pop() for o in omens)
+        return api.extension_entry("omens", Secret(drawn))
 
 
 class OmensPlugin:
@@ -124,11 +131,13 @@ def test_ROG_HIDDEN_1_an_expansion_hides_and_samples_its_own_parts_through_hooks
     registry = Registry([OmensPlugin()])
     t = Table.new("river-of-gold", 3, expansions=["omens"], seed=2, registry=registry)
     view = t.view(0)
-    assert view.ext["omen.0"] == t.state.ext["omen.0"] and view.ext["omen.1"] == ("?",)
+    secret = api.extension(t.state, "omens", Secret).omens
+    assert api.extension(view, "omens", Secret).omens == (secret[0], "?", "?")
     drawn = set()
     for seed in range(20):
         sampled = t.rules.sample(view, 0, random.Random(seed))
         assert encode(t.rules.view(sampled, 0)) == encode(view)
-        assert sampled.ext["omen.1"] != ("?",) and sampled.ext["omen.1"] != view.ext["omen.0"]
-        drawn.add(sampled.ext["omen.1"])
+        omens = api.extension(sampled, "omens", Secret).omens
+        assert "?" not in omens and omens[0] == secret[0] and len(set(omens)) == 3
+        drawn.add(omens[1])
     assert len(drawn) > 1

@@ -56,9 +56,9 @@ def test_ROG_MASTERY_2_goals() -> None:
 
 
 def _masteries():  # type: ignore[no-untyped-def]
-    from gamehall.plugins.river_of_gold.components import C
+    from gamehall.plugins.river_of_gold.components import COMPONENTS
 
-    return C.masteries
+    return COMPONENTS.masteries
 
 
 def test_ROG_VISIT_1_imperial_visit_at_the_end_of_the_turn() -> None:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from gamehall.plugins.river_of_gold.components import MARKET_SPACES, SCORE_TILES, TILES, start_spaces
+from gamehall.plugins.river_of_gold.components import (
+    MARKET_SPACES,
+    SCORE_TILES,
+    TILES,
+    start_spaces,
+)
 from gamehall.plugins.river_of_gold.events import CustomersDrawn, DeckShuffled, StacksDealt
 
 from tests.plugins.river_of_gold.rog_helpers import table

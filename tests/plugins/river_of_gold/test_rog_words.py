@@ -17,9 +17,9 @@ from gamehall.plugins.river_of_gold.commands import (
     UpgradeShip,
 )
 from gamehall.plugins.river_of_gold.events import EVENTS
-from gamehall.plugins.river_of_gold_patrons.patrons import COMMANDS as PATRON_COMMANDS
-from gamehall.plugins.river_of_gold_patrons.patrons import EVENTS as PATRON_EVENTS
-from gamehall.plugins.river_of_gold_patrons.patrons import PATRONS
+from gamehall.plugins.river_of_gold_patrons.commands import COMMANDS as PATRON_COMMANDS
+from gamehall.plugins.river_of_gold_patrons.components import PATRONS
+from gamehall.plugins.river_of_gold_patrons.events import EVENTS as PATRON_EVENTS
 from rog_helpers import build_on, player, state, table
 
 PATRONS_ID = "river-of-gold-patrons"

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
-from gamehall.core import IllegalCommand, InvalidCommand
+from gamehall.core import IllegalCommand, InvalidCommand, with_extension_state
+from gamehall.plugins.river_of_gold.api import extension
 from gamehall.plugins.river_of_gold.commands import Build, Deliver, EndTurn, Sail
 from gamehall.plugins.river_of_gold.events import DieRolled
-from gamehall.plugins.river_of_gold_patrons.patrons import PATRONS, ChoosePatron, RollDie, SetDie
+from gamehall.plugins.river_of_gold_patrons.commands import ChoosePatron, RollDie, SetDie
+from gamehall.plugins.river_of_gold_patrons.components import ID, PATRONS
+from gamehall.plugins.river_of_gold_patrons.state import Patrons
 
 from tests.plugins.river_of_gold.rog_helpers import build_on, clean, player, state, table
 
@@ -22,7 +26,7 @@ def drafting(players: int = 2, seed: int = 1, mode: str = "draft"):  # type: ign
 def with_patrons(*patrons: str):  # type: ignore[no-untyped-def]
     """Return a clean 2-player position where seat i plays ``patrons[i]``."""
     t = clean(drafting())
-    state(t, ext={f"patron.{seat}": (p,) for seat, p in enumerate(patrons)})
+    state(t, ext=with_extension_state({}, ID, Patrons(patrons=patrons)))
     return t
 
 
@@ -45,15 +49,9 @@ def test_ROG_PATRON_1_draft_from_the_last_player_counter_clockwise() -> None:
     assert t.awaiting()[0].kind == "action"
     assert t.state.started and [len(p.hand) for p in t.state.players] == [2, 2, 2]
     assert all(p.ships[0] > 1 and p.ships[1] > 8 for p in t.state.players)
-    clans = [(PATRONS[p].clan.capitalize(),) for p in offer]
-    assert t.state.ext == {
-        "patron.2": (offer[0],),
-        "patron.1": (offer[1],),
-        "patron.0": (offer[2],),
-        "clan.2": clans[0],
-        "clan.1": clans[1],
-        "clan.0": clans[2],
-    }
+    clans = [PATRONS[p].clan.capitalize() for p in offer]
+    assert extension(t.state, ID, Patrons) == Patrons(patrons=(offer[2], offer[1], offer[0]))
+    assert t.state.clans == (clans[2], clans[1], clans[0])
 
 
 def test_ROG_PATRON_1_four_players_last_seat_takes_the_last_patron() -> None:
@@ -62,9 +60,9 @@ def test_ROG_PATRON_1_four_players_last_seat_takes_the_last_patron() -> None:
         t.send(seat, ChoosePatron(patron=t.legal(seat)[0].patron))
     assert list(t.awaiting()) == [0] and len(t.legal(0)) == 1
     t.send(0, t.legal(0)[0])
-    assert sorted(PATRONS[t.state.ext[f"patron.{s}"][0]].clan for s in range(4)) == sorted(
-        ["crab", "crane", "mantis", "scorpion"]
-    )
+    assert sorted(
+        PATRONS[extension(t.state, ID, Patrons).patrons[s]].clan for s in range(4)
+    ) == sorted(["crab", "crane", "mantis", "scorpion"])
 
 
 def test_ROG_PATRON_2_alternative_random_clan_then_one_of_two() -> None:
@@ -81,7 +79,8 @@ def test_ROG_PATRON_2_alternative_random_clan_then_one_of_two() -> None:
 
 def choose_in_draft(patron: str):  # type: ignore[no-untyped-def]
     t = drafting()
-    state(t, ext={"patrons.order": ("0",), "patrons.offer.0": (patron,)})
+    drafted = Patrons(patrons=("", ""), offers=((patron,), ()), order=(0,))
+    state(t, ext=with_extension_state({}, ID, drafted))
     return t
 
 
@@ -184,7 +183,7 @@ def test_ROG_PATRON_12_kakita_ryoku_skips_the_opening_roll() -> None:
     t.send(1, SetDie(face=6))
     assert (t.state.players[1].die, t.state.players[1].favour) == (6, favour - 1)
     assert list(t.awaiting()) == [0] and t.awaiting()[0].kind == "action"
-    assert "opening.die" not in t.state.ext
+    assert t.state.dice_owed == ()
     with pytest.raises(IllegalCommand):
         t.send(0, SetDie(face=2))  # seat 0 is no Kakita Ryoku
     # or she rolls after all, for free
@@ -257,3 +256,18 @@ def test_ROG_PATRON_11_base_game_knows_no_patron() -> None:
     plain = table(2)
     with pytest.raises(InvalidCommand):
         plain.send(0, SetDie(face=3))
+
+
+def test_the_expansion_imports_only_river_of_golds_public_api() -> None:
+    package = Path(__file__).resolve().parents[3] / "plugins" / "river_of_gold_patrons"
+    modules = sorted(p.stem for p in package.glob("*.py"))
+    assert modules == ["__init__", "commands", "components", "events", "hooks", "state", "words"]
+    for path in package.glob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        game = {m for m in imported if m.startswith("gamehall.plugins.")}
+        assert game <= {"gamehall.plugins.river_of_gold.api"}, (path.name, game)
+        assert not {m for m in imported if m.startswith("gamehall.") and m not in game} - {
+            "gamehall.core"
+        }, path.name

@@ -8,7 +8,10 @@ import pytest
 from gamehall.core import Registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import MemoryStore
-from gamehall.plugins.river_of_gold_patrons.patrons import ChoosePatron
+from gamehall.plugins.river_of_gold.api import extension
+from gamehall.plugins.river_of_gold_patrons.commands import ChoosePatron
+from gamehall.plugins.river_of_gold_patrons.components import ID
+from gamehall.plugins.river_of_gold_patrons.state import Patrons
 
 pytestmark = pytest.mark.anyio
 
@@ -39,9 +42,9 @@ async def test_ROG_PATRON_11_with_and_without_side_by_side(registry: Registry) -
         assert not any(isinstance(c, ChoosePatron) for c in hall.view(plain, 0).legal)
         await play_out(hall, with_patrons, random.Random(1))
         await play_out(hall, plain, random.Random(1))
-        patrons = hall.state(with_patrons).ext
-        assert sorted(patrons) == ["clan.0", "clan.1", "clan.2", "patron.0", "patron.1", "patron.2"]
-        assert hall.state(plain).ext == {}
+        mine = extension(hall.state(with_patrons), ID, Patrons)
+        assert all(mine.patrons) and len(mine.patrons) == 3 and not mine.order
+        assert hall.state(plain).ext == {} and hall.state(plain).clans == ()
         assert hall.view(with_patrons, None).outcome is not None
         assert hall.view(plain, None).outcome is not None
         assert hall.ruleset(with_patrons) is not hall.ruleset(plain)

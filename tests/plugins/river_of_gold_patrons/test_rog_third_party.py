@@ -29,7 +29,7 @@ def gamehall_expansions():
 
 
 @hookimpl
-def rog_caps(state, seat):
+def river_of_gold_caps(state, seat):
     return Caps(koku=40, goods=6, favour_cap=6)
 '''
 

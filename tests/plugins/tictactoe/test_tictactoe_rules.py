@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from gamehall.core import IllegalCommand, InvalidCommand, NotAwaited, Table
 from gamehall.core.codec import Codec
 from gamehall.plugins.tictactoe.commands import PlaceMark

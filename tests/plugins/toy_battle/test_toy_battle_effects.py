@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import msgspec
-from toy_battle_helpers import RULES, B, R, awaited, kinds, make, refused, send
-
 from gamehall.core import Table
 from gamehall.plugins.toy_battle.commands import (
     DRAW,
@@ -21,6 +19,7 @@ from gamehall.plugins.toy_battle.events import (
     TroopsDrawn,
     TroopTurnedDown,
 )
+from toy_battle_helpers import RULES, B, R, awaited, kinds, make, refused, send
 
 
 def place(troop: str, spot: int) -> PlaceTroop:

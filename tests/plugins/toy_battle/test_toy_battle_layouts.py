@@ -5,7 +5,6 @@ from __future__ import annotations
 from itertools import permutations
 
 import pytest
-
 from gamehall.plugins.toy_battle.terrain import BOXED, Board, Terrain, load_terrains
 
 TERRAINS = {t.key: t for t in load_terrains()}

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from toy_battle_helpers import RULES, B, R, awaited, kinds, make, refused, send
-
 from gamehall.core import InvalidOptions, NotAwaited, Table
 from gamehall.plugins.toy_battle.commands import DRAW, SKIP, ChooseTarget, PlaceTroop, UseEffect
 from gamehall.plugins.toy_battle.events import (
@@ -18,6 +16,7 @@ from gamehall.plugins.toy_battle.events import (
     TroopsDrawn,
     TroopsRemoved,
 )
+from toy_battle_helpers import RULES, B, R, awaited, kinds, make, refused, send
 
 # Castle Field: HQ 1 - 11/12; 11-13; 13-15,17,18; 17-20,22; 18-22,23; 22-24; 24,25-HQ 41.
 

@@ -6,7 +6,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pytest
-
 from gamehall.core import Command, Context, Event, IllegalCommand, default_registry, engine
 from gamehall.plugins.toy_battle.state import Options, State
 from gamehall.plugins.toy_battle.troops import KINDS

@@ -1,0 +1,89 @@
+"""What every command of the ``gamehall`` CLI shares: the store option, whole-number and
+``K=V`` arguments, and the one-line outcome. Each adapter's commands take these from here."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from gamehall.core import GamehallError, InvalidOptions, Registry, default_registry, words
+from gamehall.core.limits import INT64_MAX
+from gamehall.core.store import SQLiteStore
+
+DEFAULT_DB = "gamehall.db"
+
+
+def open_store(path: str, registry: Registry | None = None) -> SQLiteStore:
+    """Open (or create) the SQLite store at ``path``."""
+    registry = registry or default_registry()
+    try:
+        return SQLiteStore(path, registry.codec)
+    except sqlite3.Error as exc:  # a directory, a file that is not a database
+        raise GamehallError(f"cannot open the store {path!r}: {exc}") from None
+
+
+def int_arg(low: int = 0, high: int = INT64_MAX) -> Callable[[str], int]:
+    """Return an argparse type taking a whole number within ``low..high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} must be between {low} and {high}")
+        return value
+
+    return parse
+
+
+SEQ = int_arg(0)
+SEED = int_arg(0)
+SEAT = int_arg(0)
+COUNT = int_arg(0)
+
+
+def parse_value(text: str) -> Any:
+    """Read an option value: JSON when it parses (``3``, ``true``, ``[1,2]``), else the text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_options(pairs: Iterable[str]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Split ``K=V`` options into game options and per-expansion ones (``EXPANSION:K=V``)."""
+    options: dict[str, Any] = {}
+    per_expansion: dict[str, dict[str, Any]] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InvalidOptions(f"option {pair!r} is not KEY=VALUE")
+        owner, colon, name = key.rpartition(":")
+        target = per_expansion.setdefault(owner, {}) if colon else options
+        target[name if colon else key] = parse_value(value)
+    return options, per_expansion
+
+
+def add_db_option(
+    parser: argparse.ArgumentParser, *, default: str | None = DEFAULT_DB, help: str = ""
+) -> None:
+    """Add ``--db``, the store a command reads and writes (see :func:`open_store`)."""
+    shown = help or (
+        f"SQLite store (default ./{default})"
+        if default
+        else "store the matches in this SQLite file"
+    )
+    parser.add_argument("--db", default=default, help=shown)
+
+
+def outcome_text(outcome: Any, names: Sequence[str] | None = None) -> str:
+    """Return how a match ended in one line of words."""
+    if outcome is None:
+        return "in progress"
+    players = max([*outcome.winners, len(outcome.scores or ()) - 1, 0]) + 1
+    shown = list(names) if names is not None else [f"seat {s}" for s in range(players)]
+    return words.outcome_lines(outcome, shown)[0].rstrip(".")

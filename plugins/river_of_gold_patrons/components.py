@@ -1,0 +1,57 @@
+"""The Clan Patrons' components: the patron cards and the amounts their abilities name."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from typing import Literal
+
+import msgspec
+
+ID = "river-of-gold-patrons"
+CLANS = ("crab", "crane", "scorpion", "mantis")
+
+
+class Patron(msgspec.Struct, frozen=True):
+    """A clan patron card."""
+
+    id: str
+    clan: str
+    name: str
+    ability: str
+
+
+class Numbers(msgspec.Struct, frozen=True):
+    """The amounts the patrons' abilities name."""
+
+    extra_koku: int
+    extra_customers: int
+    taka_points_per_river: int
+    kudaka_points: int
+    uji_points: int
+    kakita_cost: int
+    hyobu_points: int
+
+
+class Box(msgspec.Struct, frozen=True):
+    """The expansion's components."""
+
+    patrons: tuple[Patron, ...]
+    setup: Numbers
+
+
+class PatronOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """How patrons are dealt: ``draft`` (ROG-PATRON-1) or ``alternative`` (ROG-PATRON-2)."""
+
+    setup: Literal["draft", "alternative"] = "draft"
+
+
+def load_box() -> Box:
+    """Return the patrons of ``data/patrons.toml``."""
+    text = resources.files(__package__).joinpath("data/patrons.toml").read_text("utf-8")
+    return msgspec.convert(tomllib.loads(text), Box)
+
+
+BOX = load_box()
+PATRONS = {p.id: p for p in BOX.patrons}
+NUMBERS = BOX.setup
