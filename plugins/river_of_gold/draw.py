@@ -161,7 +161,7 @@ def _player(
               stroke=clan_ink(seat), stroke_width=5 if active else 2),
         label(x + 12, PLAYERS_TOP + 18, f"{clan(view, seat)}{you}", 16, text_anchor="start",
               font_weight="bold", fill=clan_ink(seat)),
-        label(x + width - 12, PLAYERS_TOP + 18, f"{player.points} points", 15,
+        label(x + width - 12, PLAYERS_TOP + 18, f"{player.points} point{'' if player.points == 1 else 's'}", 15,
               text_anchor="end", font_weight="bold", fill="#333"),
         label(x + 12, PLAYERS_TOP + 44, f"{player.koku} koku · favour {player.favour}/"
               f"{player.favour_cap} · die {player.die if view.started else '–'}", 13,

@@ -6,8 +6,7 @@ import textwrap
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from gamehall.core import Command
-from gamehall.core.drawing import Drawing, Shape, extend, group, label, shape, size
+from gamehall.core import Command, drawing
 from gamehall.plugins.river_of_gold.api import State, clan_ink, hookimpl
 
 from .commands import ChoosePatron
@@ -17,18 +16,18 @@ from .state import offered, patron_of
 PER_ROW, CARD_W, CARD_H = 3, 370.0, 100.0
 
 
-def _card(patron: str, x: float, y: float, ink: str, commands: Sequence[Command]) -> Shape:
+def _card(patron: str, x: float, y: float, ink: str, commands: Sequence[Command]) -> drawing.Shape:
     card = PATRONS.get(patron)
     name = f"{card.name} ({card.clan.capitalize()})" if card else patron
     ability = card.ability if card else ""
     lines = textwrap.wrap(ability, 60)[:4]
-    return group(
-        shape("rect", x=x, y=y, width=CARD_W - 12, height=CARD_H - 10, rx=8, fill="#fffaf0",
+    return drawing.group(
+        drawing.shape("rect", x=x, y=y, width=CARD_W - 12, height=CARD_H - 10, rx=8, fill="#fffaf0",
               stroke=ink, stroke_width=5 if commands else 2),
-        label(x + 10, y + 16, name, 13, text_anchor="start", font_weight="bold", fill=ink),
-        *[label(x + 10, y + 36 + i * 14, line, 10.5, text_anchor="start", fill="#333")
+        drawing.label(x + 10, y + 16, name, 13, text_anchor="start", font_weight="bold", fill=ink),
+        *[drawing.label(x + 10, y + 36 + i * 14, line, 10.5, text_anchor="start", fill="#333")
           for i, line in enumerate(lines)],
-        shape("title", text=f"{name}: {ability}"),
+        drawing.shape("title", text=f"{name}: {ability}"),
         commands=commands, label=f"choose {name}",
     )  # fmt: skip
 
@@ -57,20 +56,20 @@ class PatronDrawing:
     @hookimpl(wrapper=True)
     def gamehall_draw_board(
         self, view: Any, seat: int | None, legal: list[Command]
-    ) -> Generator[None, Drawing | None, Drawing | None]:
+    ) -> Generator[None, drawing.Drawing | None, drawing.Drawing | None]:
         """Add a band of patron cards under River of Gold's board."""
-        drawing = yield
-        if drawing is None or not isinstance(view, State):
-            return drawing
+        board = yield
+        if board is None or not isinstance(view, State):
+            return board
         shown = cards(view, seat, legal)
         if not shown:
-            return drawing
+            return board
         laid = [
             _card(patron, 20 + (i % PER_ROW) * CARD_W, 30 + (i // PER_ROW) * CARD_H, ink, choose)
             for i, (patron, ink, choose) in enumerate(shown)
         ]
         rows = -(-len(shown) // PER_ROW)
-        width, _ = size(drawing.root)
-        ground = shape("rect", width=width, height=40 + rows * CARD_H, fill="#efe6cf")
-        head = label(30, 14, "Patrons", 15, text_anchor="start", font_weight="bold")
-        return extend(drawing, 40 + rows * CARD_H, ground, head, *laid)
+        width, _ = drawing.size(board.root)
+        ground = drawing.shape("rect", width=width, height=40 + rows * CARD_H, fill="#efe6cf")
+        head = drawing.label(30, 14, "Patrons", 15, text_anchor="start", font_weight="bold")
+        return drawing.extend(board, 40 + rows * CARD_H, ground, head, *laid)
