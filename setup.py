@@ -14,5 +14,8 @@ for folder, name in ROOTS.items():
 setup(
     packages=packages,
     package_dir=package_dir,
-    package_data={"": ["py.typed", "data/*.toml", "data/*.json", "data/*.txt"]},
+    package_data={
+        "": ["py.typed", "data/*.toml", "data/*.json", "data/*.txt"],
+        "gamehall.adapters.http.web": ["static/*.js", "static/*.css", "static/*.svg"],
+    },
 )

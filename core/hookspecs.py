@@ -26,6 +26,7 @@ import pluggy
 if TYPE_CHECKING:
     from .calculators import Calculator
     from .codec import Upcaster
+    from .drawing import Drawing
     from .events import Command, Event
     from .rules import ExpansionSpec, GameSpec, Invariant
 
@@ -134,6 +135,26 @@ def gamehall_render_text(view: Any, seat: int | None) -> str | None:
     :param view: the seat's view of the state.
     :param seat: the seat that looks, or ``None`` for a spectator.
     :return: the board as text, or ``None`` to leave it to another plugin.
+    """
+
+
+@hookspec(firstresult=True)
+def gamehall_draw_board(view: Any, seat: int | None, legal: list[Command]) -> Drawing | None:
+    """Draw a seat's view as a picture for the web page, with its legal commands as places.
+
+    Fires whenever the web page shows a board, live or in a replay. ``view`` is what
+    ``Rules.view`` returned for ``seat`` (never the raw state: hidden things can only be drawn
+    hidden). ``legal`` is what ``seat`` may send now (empty for a spectator and in a replay);
+    a shape given some of them (``shape(..., commands=[...])``) becomes a place to click, and
+    the page lists the commands no shape sends. Build the picture with
+    :mod:`gamehall.core.drawing`. Stops at the first non-``None`` result; without one the page
+    shows the text board and the view's fields. An expansion that draws extra parts can wrap
+    the game's drawing with ``wrapper=True``.
+
+    :param view: the seat's view of the state.
+    :param seat: the seat that looks, or ``None`` for a spectator.
+    :param legal: the seat's legal commands now.
+    :return: a :class:`~gamehall.core.drawing.Drawing`, or ``None`` to leave it to another plugin.
     """
 
 

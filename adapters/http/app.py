@@ -27,6 +27,7 @@ from .guard import Limiter, RateLimits, before_request
 from .ops import OPS_ROUTES
 from .routes import ROUTES, bare
 from .seats import SeatTokens, SharedSeatTokens
+from .web import router as web_router
 
 MAX_BODY = 64 * 1024
 HEARTBEAT = 15.0
@@ -81,7 +82,7 @@ def create_app(
         finally:
             gateway.seats.close()
 
-    routes: list[Any] = [*ROUTES, *OPS_ROUTES, openapi_json]
+    routes: list[Any] = [*ROUTES, *OPS_ROUTES, openapi_json, web_router()]
     if bare_endpoint:
         routes.append(bare)
     app = Litestar(

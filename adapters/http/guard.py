@@ -102,14 +102,15 @@ def _digest(token: str) -> bytes:
 
 
 def credential(request: Request[Any, Any, Any]) -> str | None:
-    """Return the token a request carries (header or ``?token=``), unchecked."""
+    """Return the token a request carries (header, ``?token=`` or the web page's seat cookie),
+    unchecked."""
     header = request.headers.get("authorization")
     if header:
         scheme, _, token = header.partition(" ")
         if scheme.lower() == "bearer" and token.strip():
             return token.strip()
         return header
-    return request.query_params.get("token") or None
+    return request.query_params.get("token") or request.cookies.get("gh_seat") or None
 
 
 def address(request: Request[Any, Any, Any]) -> str:
@@ -125,6 +126,8 @@ async def before_request(request: Request[Any, Any, Any]) -> None:
         limiter.check(address(request), credential(request))
     if request.method not in ("POST", "PUT", "PATCH"):
         return
+    if request.route_handler.opt.get("form"):
+        return  # a web page's form (its route checks the CSRF token and reads the fields)
     body = await request.body()
     if not body:
         return  # the route says what body it needs

@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from gamehall.core import Command, Event, hookimpl
+from gamehall.core.drawing import Drawing
 
 from . import commands as cmd
+from . import draw
 from . import events as ev
 from .naming import house_name, kind_of, label, locate, name, province
 from .narration import describe_event
@@ -185,6 +187,13 @@ class Words:
     def gamehall_command_group(self, command: Command, view: Any, seat: int | None) -> str | None:
         """Group a long menu by card and by kind of action."""
         return command_group(command, view) if isinstance(view, View) else None
+
+    @hookimpl
+    def gamehall_draw_board(
+        self, view: Any, seat: int | None, legal: list[Command]
+    ) -> Drawing | None:
+        """Draw the provinces' houses, the Shogun and the seat's hand, commands as places."""
+        return draw.draw(view, seat, legal) if isinstance(view, View) else None
 
     @hookimpl
     def gamehall_render_text(self, view: Any, seat: int | None) -> str | None:

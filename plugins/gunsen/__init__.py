@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
+from gamehall.core.drawing import Drawing
 
+from . import draw
 from .commands import COMMANDS
 from .events import EVENTS
 from .hooks import Defaults, GunsenSpecs
@@ -111,6 +113,12 @@ def gamehall_invariants() -> list[Invariant]:
         Invariant("gunsen-one-clan-per-space", one_clan_per_space, "armies and heroes"),
         Invariant("gunsen-components-once", components_once, "cards, tokens, markers"),
     ]
+
+
+@hookimpl
+def gamehall_draw_board(view: Any, seat: int | None, legal: list[Command]) -> Drawing | None:
+    """Draw the hex map, the order row and the clan boards, commands on their hexes."""
+    return draw.draw(view, seat, legal) if isinstance(view, State) else None
 
 
 @hookimpl

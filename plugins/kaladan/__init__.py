@@ -9,8 +9,9 @@ from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
 from gamehall.core.calculators import Calculator
+from gamehall.core.drawing import Drawing
 
-from . import odds, words
+from . import draw, odds, words
 from .commands import COMMANDS
 from .components import realm_of
 from .events import EVENTS
@@ -126,6 +127,12 @@ def gamehall_invariants() -> list[Invariant]:
         Invariant("kaladan-units-once", every_unit_once),
         Invariant("kaladan-cards-once", every_card_once),
     ]
+
+
+@hookimpl
+def gamehall_draw_board(view: Any, seat: int | None, legal: list[Command]) -> Drawing | None:
+    """Draw the world, the realms and the battle, commands on the tiles they aim at."""
+    return draw.draw(view, seat, legal) if isinstance(view, View) else None
 
 
 @hookimpl

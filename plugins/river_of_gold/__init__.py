@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
+from gamehall.core.drawing import Drawing
 
-from . import narration, words
+from . import draw, narration, words
 from .commands import COMMANDS
 from .components import COMPONENTS, CUSTOMERS, TILES
 from .events import EVENTS
@@ -102,6 +103,12 @@ def gamehall_invariants() -> list[Invariant]:
 def gamehall_render_text(view: Any, seat: int | None) -> str | None:
     """Draw the board, the row, the river and every clan, with what each component does."""
     return render(view, seat) if isinstance(view, State) else None
+
+
+@hookimpl
+def gamehall_draw_board(view: Any, seat: int | None, legal: list[Command]) -> Drawing | None:
+    """Draw the river, the shore, the row and each clan's holdings, commands as places."""
+    return draw.draw(view, seat, legal) if isinstance(view, State) else None
 
 
 @hookimpl

@@ -47,6 +47,7 @@ from .components import (
     Customer,
     Tile,
 )
+from .draw import clan_ink
 from .effects import Turn
 from .events import DieRolled, RogEvent
 from .hooks import Caps, RiverOfGoldSpecs
@@ -94,6 +95,7 @@ __all__ = [
     "Tile",
     "Turn",
     "clan",
+    "clan_ink",
     "end_turn",
     "extension",
     "extension_entry",

@@ -11,6 +11,7 @@ from gamehall.core import ExpansionSpec, hookimpl
 
 from .commands import COMMANDS
 from .components import ID, PatronOptions
+from .draw import PatronDrawing
 from .events import EVENTS
 from .hooks import PatronHooks
 from .words import PatronWords
@@ -21,7 +22,7 @@ EXPANSION = ExpansionSpec(
     version="1.0.0",
     game="river-of-gold",
     options=PatronOptions,
-    hookimpls=(PatronHooks(), PatronWords()),
+    hookimpls=(PatronHooks(), PatronWords(), PatronDrawing()),
     test_options=({"setup": "draft"}, {"setup": "alternative"}),
     description="Each clan plays with a patron: a draft, or a random clan and one of its two.",
     rules_doc="docs/rules/river-of-gold.md",

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
+from gamehall.core.drawing import Drawing
 
 from .commands import COMMANDS, PlaceMark
+from .draw import draw
 from .events import EVENTS, BoardFilled, LineCompleted, MarkPlaced
 from .hooks import Defaults, TicTacToeSpecs
-from .render import render
+from .render import cell_name, render
 from .rules import TicTacToe
 from .state import EMPTY, MARKS, State
 
@@ -74,10 +76,10 @@ def gamehall_render_text(view: Any, seat: int | None) -> str | None:
     return render(view) if isinstance(view, State) else None
 
 
-def cell_name(cell: int) -> str:
-    """Return a cell as a player names it."""
-    row, col = divmod(cell, 3)
-    return f"cell {cell} (row {row + 1}, column {col + 1})"
+@hookimpl
+def gamehall_draw_board(view: Any, seat: int | None, legal: list[Command]) -> Drawing | None:
+    """Draw the board for the web page, each free cell a place to click."""
+    return draw(view, seat, legal) if isinstance(view, State) else None
 
 
 @hookimpl

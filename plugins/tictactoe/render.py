@@ -1,4 +1,4 @@
-"""Draw a tic-tac-toe board for a terminal."""
+"""Draw a tic-tac-toe board for a terminal, and name its cells."""
 
 from __future__ import annotations
 
@@ -15,3 +15,9 @@ def render(view: State) -> str:
         else f"{MARKS[view.turn + 1]} to move"
     )  # fmt: skip
     return "\n---------\n".join(rows) + f"\n{status}"
+
+
+def cell_name(cell: int) -> str:
+    """Return a cell as a player names it."""
+    row, col = divmod(cell, 3)
+    return f"cell {cell} (row {row + 1}, column {col + 1})"

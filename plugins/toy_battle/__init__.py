@@ -9,8 +9,9 @@ from functools import cache
 from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
+from gamehall.core.drawing import Drawing
 
-from . import words
+from . import draw, words
 from .commands import COMMANDS
 from .effects import default_effects
 from .events import EVENTS
@@ -124,6 +125,12 @@ def gamehall_render_text(view: Any, seat: int | None) -> str | None:
     if not isinstance(view, View):
         return None
     return render(view, words.army_of(view), words.board_of(view), _prompts())
+
+
+@hookimpl
+def gamehall_draw_board(view: Any, seat: int | None, legal: list[Command]) -> Drawing | None:
+    """Draw the terrain, stacks, racks and supplies, with every legal command as a place."""
+    return draw.draw(view, seat, legal) if isinstance(view, View) else None
 
 
 @hookimpl

@@ -123,6 +123,13 @@ def test_every_data_file_is_in_the_wheel(wheel: zipfile.ZipFile) -> None:
         assert wheel.read(in_wheel(path)) == path.read_bytes(), path
 
 
+def test_the_web_page_assets_are_in_the_wheel(wheel: zipfile.ZipFile) -> None:
+    assets = sorted((ROOT / "adapters" / "http" / "web" / "static").iterdir())
+    assert {p.name for p in assets} >= {"gamehall.js", "gamehall.css", "favicon.svg"}
+    for path in assets:  # served by gamehall itself, byte for byte what the source holds
+        assert wheel.read(in_wheel(path)) == path.read_bytes(), path
+
+
 def test_nothing_but_gamehall_is_installed(wheel: zipfile.ZipFile) -> None:
     tops = {name.split("/")[0] for name in names(wheel)}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"gamehall"}

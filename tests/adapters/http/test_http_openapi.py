@@ -10,6 +10,8 @@ from http_helpers import serve
 
 pytestmark = pytest.mark.anyio
 UNDOCUMENTED = {"/openapi.json", "/bare"}
+# The web page's routes serve HTML to browsers, not the API (docs/architecture.md, "Web page").
+WEB_PAGE = ("/lobby/", "/join/", "/play/", "/watch/", "/static/")
 
 
 def served_routes(app: Any) -> dict[str, set[str]]:
@@ -17,6 +19,8 @@ def served_routes(app: Any) -> dict[str, set[str]]:
     for route in app.routes:
         path = route.path_format
         if path in UNDOCUMENTED or path == "/schema" or path.startswith("/schema/"):
+            continue
+        if path == "/" or path.startswith(WEB_PAGE):
             continue
         methods = {m.lower() for m in getattr(route, "methods", ())} - {"head", "options"}
         if methods:

@@ -261,7 +261,16 @@ def test_ROG_PATRON_11_base_game_knows_no_patron() -> None:
 def test_the_expansion_imports_only_river_of_golds_public_api() -> None:
     package = Path(__file__).resolve().parents[3] / "plugins" / "river_of_gold_patrons"
     modules = sorted(p.stem for p in package.glob("*.py"))
-    assert modules == ["__init__", "commands", "components", "events", "hooks", "state", "words"]
+    assert modules == [
+        "__init__",
+        "commands",
+        "components",
+        "draw",
+        "events",
+        "hooks",
+        "state",
+        "words",
+    ]
     for path in package.glob("*.py"):
         tree = ast.parse(path.read_text("utf-8"))
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}

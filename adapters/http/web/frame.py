@@ -1,0 +1,169 @@
+"""One frame of a match page: whose move it is, the board, the commands and the log.
+
+The page's script fetches a frame whenever the seat's stream says something happened, and in
+a replay for every seq the slider reaches; the frame is built here from a :class:`Scene` alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from gamehall.core.drawing import Drawing, mapped
+from gamehall.core.events import Command
+from gamehall.core.registry import Ruleset
+from gamehall.core.words import describe_command, menu, outcome_lines, words_of
+
+from .markup import Html, join, svg, tag
+from .scene import Scene
+
+
+def frame(ruleset: Ruleset, scene: Scene, csrf: str, fork_url: str | None) -> Html:
+    """Return the frame's markup; ``fork_url`` offers "fork from here" where allowed."""
+    drawing = _drawing(ruleset, scene)
+    on_board = mapped(drawing.root) if drawing is not None else []
+    board = _board(ruleset, scene, drawing)
+    return tag(
+        "div",
+        tag("section", _status(scene), class_="status", aria_live="polite"),
+        tag("div", board, _side(ruleset, scene, on_board, csrf, fork_url), class_="table"),
+        id="frame", data_seq=scene.seq, data_last=scene.last, data_turn=_turn(scene),
+        data_live="1" if scene.live else "0", data_ended="1" if scene.ended else "0",
+    )  # fmt: skip
+
+
+def _turn(scene: Scene) -> str:
+    """Return ``ended``, ``you`` (the page's seat is asked, live) or ``other``."""
+    if scene.outcome is not None:
+        return "ended"
+    return "you" if scene.live and scene.seat in scene.awaiting and scene.legal else "other"
+
+
+def _name(scene: Scene, seat: int) -> str:
+    name = scene.names[seat] if 0 <= seat < len(scene.names) else f"seat {seat}"
+    return f"{name} (you)" if seat == scene.seat and scene.live else name
+
+
+def _status(scene: Scene) -> Html:
+    if scene.outcome is not None:
+        lines = outcome_lines(scene.outcome, scene.names)
+        table = tag("pre", "\n".join(lines[1:]), class_="scores") if len(lines) > 1 else None
+        return join(tag("p", lines[0], class_="outcome"), table)
+    items = []
+    for seat, decision in sorted(scene.awaiting.items()):
+        asked = decision.prompt or words_of(decision.kind)
+        mine = seat == scene.seat and scene.live
+        who = "Your move" if mine else f"Waiting for {_name(scene, seat)}"
+        items.append(tag("li", tag("strong", who), ": ", asked, class_="mine" if mine else None))
+    return tag("ul", items, class_="awaiting")
+
+
+def _drawing(ruleset: Ruleset, scene: Scene) -> Drawing | None:
+    drawn = ruleset.hook.gamehall_draw_board(view=scene.view, seat=scene.seat, legal=scene.legal)
+    return drawn if isinstance(drawn, Drawing) else None
+
+
+def _encode(command: Command) -> Any:
+    return msgspec.to_builtins(command)
+
+
+def _board(ruleset: Ruleset, scene: Scene, drawing: Drawing | None) -> Html:
+    if drawing is not None:
+
+        def describe(command: Command) -> str:
+            return describe_command(ruleset, command, scene.view, scene.seat)
+
+        caption = tag("figcaption", drawing.caption) if drawing.caption else None
+        return tag("figure", svg(drawing.root, describe, _encode), caption, class_="board-wrap")
+    return generic(ruleset, scene)
+
+
+def generic(ruleset: Ruleset, scene: Scene) -> Html:
+    """Return the board of a game that draws none: its text board and its view's fields."""
+    text = ruleset.hook.gamehall_render_text(view=scene.view, seat=scene.seat)
+    board = tag("pre", str(text), class_="text-board") if text is not None else None
+    fields = _fields(msgspec.to_builtins(scene.view))
+    return tag(
+        "figure", board, tag("div", fields, class_="view-fields"), class_="board-wrap generic"
+    )
+
+
+def _fields(value: Any) -> Html:
+    if isinstance(value, dict):
+        rows = [
+            join(tag("dt", str(k).replace("_", " ")), tag("dd", _fields(v)))
+            for k, v in value.items()
+        ]
+        return tag("dl", rows)
+    if isinstance(value, list):
+        if all(not isinstance(v, (dict, list)) for v in value):
+            return join(", ".join(_scalar(v) for v in value) or "none")
+        return tag("ol", [tag("li", _fields(v)) for v in value])
+    return join(_scalar(value))
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _side(
+    ruleset: Ruleset, scene: Scene, on_board: list[Command], csrf: str, fork_url: str | None
+) -> Html:
+    return tag(
+        "aside",
+        _commands(ruleset, scene, on_board),
+        _fork(scene, csrf, fork_url),
+        _log(scene),
+        class_="side",
+    )
+
+
+def _commands(ruleset: Ruleset, scene: Scene, on_board: list[Command]) -> Html | None:
+    if not scene.legal:
+        return None
+    placed = {msgspec.json.encode(c) for c in on_board}
+    entries = menu(ruleset, scene.legal, scene.view, scene.seat)
+    rest = [e for e in entries if msgspec.json.encode(e.command) not in placed]
+    if not rest:
+        return tag("p", "Choose a highlighted place on the board.", class_="hint")
+    groups: dict[str | None, list[Html]] = {}
+    for entry in rest:
+        data = [{"text": entry.text, "command": _encode(entry.command)}]
+        button = tag(
+            "button", entry.text, type="button", class_="command",
+            data_commands=msgspec.json.encode(data).decode(),
+        )  # fmt: skip
+        groups.setdefault(entry.group, []).append(tag("li", button))
+    parts = []
+    for heading, buttons in groups.items():
+        parts.append(tag("h3", heading) if heading else None)
+        parts.append(tag("ul", buttons, class_="commands"))
+    hint = "or choose a highlighted place on the board" if on_board else None
+    return tag("section", tag("h2", "Your moves"), tag("p", hint, class_="hint") if hint else None,
+               parts, class_="moves")  # fmt: skip
+
+
+def _fork(scene: Scene, csrf: str, fork_url: str | None) -> Html | None:
+    if fork_url is None or scene.live or not scene.ended or scene.seq not in scene.fork_points:
+        return None
+    return tag(
+        "form",
+        tag("input", type="hidden", name="csrf", value=csrf),
+        tag("input", type="hidden", name="at_seq", value=scene.seq),
+        tag("button", f"Fork a new match from event {scene.seq}", type="submit"),
+        method="post", action=fork_url, class_="fork",
+    )  # fmt: skip
+
+
+def _log(scene: Scene) -> Html:
+    items = [tag("li", text, value=seq) for seq, text in scene.log]
+    return tag(
+        "section",
+        tag("h2", "Game log"),
+        tag("ol", items, class_="log", tabindex="0", aria_label="game log"),
+        class_="log-box",
+    )

@@ -1,0 +1,90 @@
+"""What a match page shows at one point: the seat's view, who is asked, the log in words.
+
+Live, the scene is the hall's view now, with the seat's legal commands. In a replay it is the
+match folded to a seq and viewed by the seat, as it saw it then, and nothing can be sent. Once
+a match has ended its whole log is public, so a replay may look through any seat's eyes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from gamehall.core import engine
+from gamehall.core.events import Command, MatchStarted, Recorded
+from gamehall.core.hall import Hall
+from gamehall.core.registry import Ruleset
+from gamehall.core.replay import fork_points
+from gamehall.core.rules import Decision, Outcome
+from gamehall.core.words import Narrator, seat_names
+
+
+class Scene(msgspec.Struct, frozen=True):
+    """A seat's match at one seq: everything a frame of the page draws."""
+
+    match: str
+    game: str
+    seq: int
+    """The seq the scene shows."""
+    last: int
+    """The seq of the match's last event (the live end of the replay slider)."""
+    seat: int | None
+    """The seat whose eyes the scene is seen through (``None``: a spectator)."""
+    view: Any
+    awaiting: dict[int, Decision]
+    legal: list[Command]
+    outcome: Outcome | None
+    names: list[str]
+    log: list[tuple[int, str]]
+    """Each event the seat may see, up to ``seq``: its seq and its words."""
+    fork_points: list[int]
+    ended: bool
+    """Whether the match (not only the scene) has ended."""
+    live: bool
+
+
+def _names(ruleset: Ruleset, view: Any, players: int) -> list[str]:
+    return seat_names(ruleset, view, players)
+
+
+def live(hall: Hall, match: str, seat: int | None, as_seat: int | None = None) -> Scene:
+    """Return the scene now, for ``seat`` (or, once ended, through ``as_seat``'s eyes)."""
+    records = hall.read(match)
+    now = hall.view(match, seat)
+    ended = now.outcome is not None
+    eyes = as_seat if ended and as_seat is not None else seat
+    seen = now if eyes == seat else hall.view(match, eyes)
+    ruleset = hall.ruleset(match)
+    players = hall.info(match).players
+    return Scene(
+        match, ruleset.game.id, now.seq, now.seq, eyes, seen.view, seen.awaiting,
+        now.legal if eyes == seat else [], seen.outcome,
+        _names(ruleset, seen.view, players), _log(ruleset, records, eyes),
+        fork_points(records), ended, True,
+    )  # fmt: skip
+
+
+def replay(hall: Hall, match: str, seat: int | None, at: int, as_seat: int | None = None) -> Scene:
+    """Return the scene after the first ``at`` events, as the seat saw it then."""
+    records = hall.read(match)
+    last = records[-1].seq if records else 0
+    at = max(1, min(at, last))
+    ruleset = hall.ruleset(match)
+    ended = hall.view(match, None).outcome is not None
+    eyes = as_seat if ended and as_seat is not None else seat
+    started = records[0].event
+    assert isinstance(started, MatchStarted)
+    state = engine.fold(
+        ruleset, engine.initial_state(ruleset, started), (r.event for r in records[1:at])
+    )
+    rules = ruleset.rules
+    view = rules.view(state, eyes)
+    return Scene(
+        match, ruleset.game.id, at, last, eyes, view, dict(rules.awaiting(state)), [],
+        rules.outcome(state), _names(ruleset, view, started.players),
+        _log(ruleset, records[:at], eyes), fork_points(records), ended, False,
+    )  # fmt: skip
+
+
+def _log(ruleset: Ruleset, records: list[Recorded], seat: int | None) -> list[tuple[int, str]]:
+    return [(t.record.seq, t.text) for t in Narrator(ruleset, seat).tell_all(records)]

@@ -1,0 +1,85 @@
+"""The browser's secrets: seat tokens in cookies, and the CSRF token of state-changing forms.
+
+A seat token lives in an ``HttpOnly``, ``SameSite=Strict`` cookie whose path is the seat's own
+page (``/play/{match}/{seat}``), so the browser sends it only to that page, its stream and its
+commands, page scripts can never read it, and it never appears in a URL. Every state-changing
+request carries the CSRF token (a form field or the ``X-CSRF-Token`` header) that must equal
+the browser's ``gh_csrf`` cookie (the double-submit pattern) and, where the browser names it,
+come from this origin.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from typing import Any
+from urllib.parse import urlsplit
+
+from litestar import Request, Response
+from litestar.datastructures import Cookie
+
+from ..errors import ApiError
+
+SEAT_COOKIE = "gh_seat"
+CSRF_COOKIE = "gh_csrf"
+CSRF_HEADER = "x-csrf-token"
+YEAR = 365 * 24 * 3600
+
+Req = Request[Any, Any, Any]
+
+
+def seat_path(match: str, seat: int) -> str:
+    """Return the path of a seat's page, which its cookie is limited to."""
+    return f"/play/{match}/{seat}"
+
+
+def _secure(request: Req) -> bool:
+    return request.url.scheme == "https"
+
+
+def seat_cookie(request: Req, match: str, seat: int, token: str) -> Cookie:
+    """Return the cookie that holds a seat token for the seat's page only."""
+    return Cookie(
+        key=SEAT_COOKIE, value=token, path=seat_path(match, seat), max_age=YEAR,
+        httponly=True, samesite="strict", secure=_secure(request),
+    )  # fmt: skip
+
+
+def seat_token(request: Req) -> str | None:
+    """Return the seat token the browser sent (its path scopes it to one seat)."""
+    return request.cookies.get(SEAT_COOKIE) or None
+
+
+def csrf_token(request: Req) -> tuple[str, Cookie | None]:
+    """Return the browser's CSRF token, and the cookie to set when it has none yet."""
+    token = request.cookies.get(CSRF_COOKIE)
+    if token and 20 <= len(token) <= 64:
+        return token, None
+    token = secrets.token_urlsafe(24)
+    cookie = Cookie(
+        key=CSRF_COOKIE, value=token, path="/", httponly=True, samesite="strict",
+        secure=_secure(request),
+    )  # fmt: skip
+    return token, cookie
+
+
+def check_csrf(request: Req, given: str | None) -> None:
+    """Refuse a state-changing request without the browser's CSRF token, or from elsewhere."""
+    origin = request.headers.get("origin")
+    if origin and origin != "null":
+        host = request.headers.get("host", "")
+        if urlsplit(origin).netloc != host:
+            raise ApiError(403, "forbidden", "the request comes from another site")
+    expected = request.cookies.get(CSRF_COOKIE) or ""
+    if not given or not expected or not hmac.compare_digest(given, expected):
+        raise ApiError(
+            403, "forbidden", "the form is out of date or comes from another site: reload the page"
+        )
+
+
+def with_cookies(response: Response[Any], *cookies: Cookie | None) -> Response[Any]:
+    """Return a response that sets the given cookies (``None`` ones are left out)."""
+    for cookie in cookies:
+        if cookie is not None:
+            response.set_cookie(cookie)
+    return response

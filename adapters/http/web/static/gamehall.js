@@ -1,0 +1,210 @@
+// gamehall's match page: live updates from the seat's stream, moves, refusals, the replay.
+// No framework and no build step; the server renders every frame, this script only fetches,
+// swaps and sends. The seat token is in an HttpOnly cookie: this script never sees it.
+"use strict";
+
+(function () {
+  const root = document.getElementById("match");
+  if (!root) return;
+  const urls = {
+    frame: root.dataset.frameUrl,
+    events: root.dataset.eventsUrl,
+    command: root.dataset.commandUrl,
+  };
+  const csrf = root.dataset.csrf;
+  const box = document.getElementById("frame-box");
+  const notice = document.getElementById("notice");
+  const connection = document.getElementById("connection");
+  const slider = document.getElementById("replay");
+  const shownAt = document.getElementById("replay-at");
+  const eyes = document.getElementById("eyes");
+  const chooser = document.getElementById("chooser");
+  let replayAt = null; // null: live
+  let loading = null;
+  let again = false;
+  let source = null;
+  let sending = false;
+  let pending = null;
+
+  function frameInfo() {
+    const frame = document.getElementById("frame");
+    return {
+      seq: Number(frame.dataset.seq),
+      last: Number(frame.dataset.last),
+      ended: frame.dataset.ended === "1",
+    };
+  }
+
+  function syncSlider() {
+    const info = frameInfo();
+    slider.max = String(Math.max(1, info.last));
+    // The slider keeps the seq asked for last, even while an older frame is still arriving.
+    slider.value = String(replayAt === null ? info.last : replayAt);
+    shownAt.textContent = (replayAt === null ? "live, event " : "event ") + info.seq + " of " + info.last;
+    root.classList.toggle("replaying", replayAt !== null);
+    if (eyes) eyes.parentElement.hidden = !info.ended;
+  }
+
+  function show(text) {
+    notice.textContent = text;
+    notice.hidden = !text;
+  }
+
+  async function refresh() {
+    if (loading) { again = true; return loading; }
+    const params = new URLSearchParams();
+    if (replayAt !== null) params.set("at", String(replayAt));
+    if (eyes && eyes.value !== "") params.set("as", eyes.value);
+    const url = urls.frame + (params.toString() ? "?" + params : "");
+    loading = (async () => {
+      try {
+        const answer = await fetch(url, { credentials: "same-origin" });
+        const text = await answer.text();
+        if (!answer.ok) { show(text); return; }
+        const focused = document.activeElement && document.activeElement.getAttribute("aria-label");
+        box.innerHTML = text;
+        syncSlider();
+        if (focused) {
+          const again = box.querySelector('[aria-label="' + CSS.escape(focused) + '"]');
+          if (again) again.focus();
+        }
+        const log = box.querySelector(".log");
+        if (log) log.scrollTop = log.scrollHeight;
+      } catch (err) {
+        show("The server cannot be reached; trying again.");
+      } finally {
+        loading = null;
+        if (again) { again = false; refresh(); }
+      }
+    })();
+    return loading;
+  }
+
+  function connect() {
+    const seq = frameInfo().last;
+    source = new EventSource(urls.events + "?after=" + seq);
+    source.addEventListener("open", () => { connection.textContent = ""; });
+    // A command's events come in a burst: one fetch after the burst, not one per event.
+    const changed = () => {
+      if (replayAt !== null) { syncLast(); return; }
+      clearTimeout(pending);
+      pending = setTimeout(refresh, 40);
+    };
+    source.addEventListener("event", changed);
+    source.addEventListener("turn", changed);
+    source.addEventListener("end", () => {
+      source.close();
+      connection.textContent = "The match has ended.";
+      changed();
+    });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) {
+        connection.textContent = "Disconnected; reconnecting…";
+        setTimeout(connect, 2000);
+      } else {
+        connection.textContent = "Reconnecting…";
+      }
+    });
+  }
+
+  function syncLast() {
+    // In a replay a new event only moves the slider's end; the board stays where it is.
+    slider.max = String(Number(slider.max) + 1);
+  }
+
+  async function send(command) {
+    if (!urls.command || sending) return;
+    sending = true;
+    closeChooser();
+    try {
+      const answer = await fetch(urls.command, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ command: command, command_id: newId() }),
+      });
+      const type = answer.headers.get("Content-Type") || "";
+      const body = type.startsWith("application/json") ? await answer.json() : { ok: false, refusal: await answer.text() };
+      show(body.ok ? "" : body.refusal);
+      // A refusal comes with the fresh state; a move's own events arrive on the stream.
+      if (!body.ok || !source || source.readyState !== EventSource.OPEN) await refresh();
+    } catch (err) {
+      show("The move could not be sent: the server cannot be reached.");
+      await refresh();
+    } finally {
+      sending = false;
+    }
+  }
+
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "c-" + Date.now() + "-" + Math.random().toString(36).slice(2);
+  }
+
+  function choices(element) {
+    try { return JSON.parse(element.dataset.commands); } catch (err) { return []; }
+  }
+
+  function closeChooser() {
+    chooser.hidden = true;
+    chooser.textContent = "";
+  }
+
+  function choose(element) {
+    const options = choices(element);
+    if (options.length === 1) { send(options[0].command); return; }
+    chooser.textContent = "";
+    const title = document.createElement("p");
+    title.textContent = element.getAttribute("aria-label") || "Choose a move";
+    chooser.appendChild(title);
+    const list = document.createElement("ul");
+    for (const option of options) {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "command";
+      button.textContent = option.text;
+      button.addEventListener("click", () => send(option.command));
+      item.appendChild(button);
+      list.appendChild(item);
+    }
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.textContent = "Cancel";
+    cancel.addEventListener("click", closeChooser);
+    chooser.appendChild(list);
+    chooser.appendChild(cancel);
+    chooser.hidden = false;
+    const first = chooser.querySelector("button");
+    if (first) first.focus();
+  }
+
+  box.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-commands]");
+    if (target && replayAt === null) choose(target);
+  });
+  box.addEventListener("keydown", (event) => {
+    const target = event.target.closest("[data-commands]");
+    if (!target || target.tagName === "BUTTON") return;
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); choose(target); }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") closeChooser();
+  });
+
+  function goTo(seq) {
+    const info = frameInfo();
+    const last = Math.max(1, Number(slider.max) || info.last);
+    seq = Math.max(1, Math.min(seq, last));
+    replayAt = seq >= last ? null : seq;
+    refresh();
+  }
+  slider.addEventListener("input", () => goTo(Number(slider.value)));
+  document.getElementById("step-back").addEventListener("click", () => goTo((replayAt === null ? frameInfo().last : replayAt) - 1));
+  document.getElementById("step-forward").addEventListener("click", () => goTo((replayAt === null ? frameInfo().last : replayAt) + 1));
+  document.getElementById("go-live").addEventListener("click", () => { replayAt = null; if (eyes) eyes.value = ""; refresh(); });
+  if (eyes) eyes.addEventListener("change", refresh);
+
+  syncSlider();
+  if (urls.events) connect();
+})();

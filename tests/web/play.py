@@ -1,0 +1,114 @@
+"""Playing a match through its pages: find whose move it is, click a legal place, wait."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import httpx
+
+Page = Any
+
+
+def frame_seq(page: Page) -> int:
+    """Return the seq of the frame a page shows."""
+    return int(page.locator("#frame").get_attribute("data-seq"))
+
+
+def ended(page: Page) -> bool:
+    """Tell whether a page shows an ended match."""
+    return page.locator("#frame").get_attribute("data-ended") == "1"
+
+
+def my_move(page: Page) -> bool:
+    """Tell whether a seat's page says it is that seat's move."""
+    return page.locator("#frame").get_attribute("data-turn") == "you"
+
+
+def wait_until(page: Page, check: Any, what: str, timeout: float = 15.0) -> None:
+    """Poll ``check()`` until it holds (the page's CSP forbids evaluating strings in it)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting until {what}")
+        page.wait_for_timeout(15)
+
+
+def notice(page: Page) -> str | None:
+    """Return the refusal or warning a page shows, if any."""
+    box = page.locator("#notice")
+    return box.text_content() if box.is_visible() else None
+
+
+def play_one(page: Page, rng: random.Random) -> None:
+    """Click one of the page's legal places (board or list) and answer the chooser."""
+    places = page.locator("#frame [data-commands]")
+    count = places.count()
+    assert count, "a seat asked to move has no place to click"
+    before = frame_seq(page)
+    place = places.nth(rng.randrange(count))
+    # A real click while the page is young; later a dispatched click (the same DOM event the
+    # page's script handles) skips the scrolling and stability waits of every move.
+    place.click() if before < 12 else place.dispatch_event("click")
+    chooser = page.locator("#chooser")
+    if chooser.is_visible():
+        options = chooser.locator("li button")
+        option = options.nth(rng.randrange(options.count()))
+        option.click() if before < 12 else option.dispatch_event("click")
+    wait_until(page, lambda: frame_seq(page) > before or notice(page), "the move is played")
+    assert not notice(page), f"a legal move was refused: {notice(page)}"
+
+
+def seat_token(context: Any, match: str, seat: int) -> str:
+    """Return the seat token a browser context holds in its cookie (for the API's view)."""
+    for cookie in context.cookies():
+        if cookie["name"] == "gh_seat" and cookie["path"] == f"/play/{match}/{seat}":
+            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+            return str(cookie["value"])
+    raise AssertionError(f"no seat cookie for seat {seat}")
+
+
+def api_view(url: str, match: str, token: str | None) -> dict[str, Any]:
+    """Return a seat's view from the HTTP API."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answer = httpx.get(f"{url}/matches/{match}/view", headers=headers)
+    answer.raise_for_status()
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def create_in_lobby(
+    page: Page,
+    url: str,
+    game: str,
+    roles: list[str],
+    expansions: tuple[str, ...] = (),
+    options: dict[str, str] | None = None,
+) -> str:
+    """Start a match from the lobby's form, one role per seat; return its id."""
+    page.goto(url + "/")
+    page.locator(f"#game-{game} > summary").click()
+    form = page.locator(f"#game-{game} form")
+    form.locator("select[name=players]").select_option(str(len(roles)))
+    for seat, role in enumerate(roles):
+        form.locator(f"select[name=seat{seat}]").select_option(role)
+    for expansion in expansions:
+        form.locator(f"input[name=expansion][value='{expansion}']").check()
+    for name, value in (options or {}).items():
+        form.locator(f"[name='o.{name}']").fill(value)
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(lambda address: "/play/" in address or "/watch/" in address)
+    return str(page.url.split("/")[4])
+
+
+def play_to_end(page: Page, rng: random.Random, limit: int = 3000) -> int:
+    """Play a seat's page until the match ends (other seats are bots); return the moves made."""
+    moves = 0
+    while moves < limit:
+        wait_until(page, lambda: my_move(page) or ended(page), "the seat's move or the end", 60)
+        if ended(page):
+            return moves
+        play_one(page, rng)
+        moves += 1
+    raise AssertionError(f"the match did not end in {limit} moves")
