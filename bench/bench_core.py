@@ -8,6 +8,10 @@ ratios with their min and max:
 * ``durable.vs_eventsourcing`` and ``durable.vs_raw``: Hall commands/s on SQLite (100 matches
   at once, default durability) ÷ events/s saved by ``eventsourcing`` / raw batched inserts
   (targets >= 10 and >= 0.5), over ``ROUNDS`` interleaved rounds;
+* ``durable.scale_10k_vs_peak``: Hall commands/s with 10,000 matches at once ÷ the best of
+  100, 1,000 and 10,000 in the same round (target >= 0.9), with the garbage collector policy
+  ``gamehall serve`` applies (:mod:`gamehall.core.runtime`); ``..._python_gc`` is the same with
+  Python's default thresholds (reported, to show what the policy buys);
 * ``replay.vs_raw`` and ``replay.vs_eventsourcing``: events/s rebuilding finished matches ÷
   SELECT + decode of the same rows / ``eventsourcing`` replaying the same events (targets
   >= 0.3 and >= 10);
@@ -22,6 +26,7 @@ ratios with their min and max:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import os
@@ -32,7 +37,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +45,7 @@ import anyio
 import msgspec
 from gamehall.core import Meta, RandomBot, Table, default_registry
 from gamehall.core.hall import Hall
+from gamehall.core.runtime import apply_gc_policy, parse_gc_policy
 from gamehall.core.store import SQLiteStore
 
 from . import Figure, describe, interleaved, ratio
@@ -49,6 +55,7 @@ TARGETS = {
     "playouts.vs_bare": ("<=", 2.0),
     "durable.vs_eventsourcing": (">=", 10.0),
     "durable.vs_raw": (">=", 0.5),
+    "durable.scale_10k_vs_peak": (">=", 0.9),
     "replay.vs_raw": (">=", 0.3),
     "replay.vs_eventsourcing": (">=", 10.0),
 }
@@ -209,6 +216,34 @@ def eventsourcing_saves(folder: Path, matches: int) -> tuple[int, float]:
             app.save(game)
             count += 1
     return count, time.perf_counter() - started
+
+
+@contextlib.contextmanager
+def gc_policy(name: str) -> Iterator[None]:
+    """Run with a server's garbage collector policy, then restore Python's defaults."""
+    before = gc.get_threshold()
+    apply_gc_policy(parse_gc_policy(name))
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
+SCALE = (100, 1000, 10_000)
+
+
+def scale_rounds(folder: Path, sizes: tuple[int, ...], rounds: int) -> list[float]:
+    """Return, round by round, commands/s at the largest size ÷ the best of all sizes."""
+    out = []
+    for _ in range(rounds):
+        rates = {n: _rate(lambda: hall_commands(folder, n, 1))() for n in sizes}
+        print(
+            "  scale: " + ", ".join(f"{n:,}: {r:,.0f}/s" for n, r in rates.items()),
+            file=sys.stderr,
+        )
+        out.append(rates[sizes[-1]] / max(rates.values()))
+    return out
 
 
 # -- replay ----------------------------------------------------------------------------------
@@ -438,7 +473,10 @@ def run(quick: bool) -> dict[str, float]:
         }
         if _has_eventsourcing():
             parts["es"] = _rate(lambda: eventsourcing_saves(folder, sizes["es"]))
-        durable = interleaved(parts, 1 if quick else ROUNDS)
+        with gc_policy("server"):
+            durable = interleaved(parts, 1 if quick else ROUNDS)
+            scale = SCALE if not quick else (10, 100)
+            scaled = scale_rounds(folder, scale, 1 if quick else 3)
         hall = Figure(durable["hall"])
         out["durable.hall_commands_per_s"] = hall
         out["durable.raw_inserts_per_s"] = Figure(durable["raw"])
@@ -446,6 +484,10 @@ def run(quick: bool) -> dict[str, float]:
         if "es" in durable:
             out["durable.eventsourcing_events_per_s"] = Figure(durable["es"])
             out["durable.vs_eventsourcing"] = ratio(durable["hall"], durable["es"])
+        out["durable.scale_10k_vs_peak"] = Figure(scaled)
+        out["durable.scale_10k_vs_peak_python_gc"] = Figure(
+            scale_rounds(folder, scale, 1 if quick else 2)
+        )
 
         path = folder / "replay.db"
         ids, events = finished_matches(path, sizes["replay"])

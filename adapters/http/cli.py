@@ -17,6 +17,13 @@ import uvicorn
 from gamehall.adapters.stdin.common import int_arg
 from gamehall.core import GamehallError, default_registry
 from gamehall.core.hall import Hall
+from gamehall.core.runtime import (
+    GC_ENV,
+    SERVER_THRESHOLDS,
+    GcPolicy,
+    apply_gc_policy,
+    gc_policy_from_env,
+)
 from gamehall.core.store import SQLiteStore
 
 from .app import MAX_BODY, create_app
@@ -55,6 +62,12 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--token-burst", type=_burst, default=limits.token_burst, metavar="N",
         help=f"requests at once per accepted token (default {limits.token_burst})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--gc", default=None, metavar="POLICY",
+        help=f"garbage collector policy: server (default: freeze start-up objects, "
+        f"thresholds {','.join(map(str, SERVER_THRESHOLDS))}), python (Python's defaults) or "
+        f"up to three thresholds N,N,N; also ${GC_ENV}",
     )  # fmt: skip
     parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
@@ -96,6 +109,10 @@ class _Server(uvicorn.Server):
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; print the address once listening."""
+    try:
+        args.gc_policy = gc_policy_from_env(args.gc)
+    except ValueError as exc:
+        raise GamehallError(str(exc)) from None
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that name it, and
     # without it every keep-alive answer waits for a delayed ACK (about 40 ms).
@@ -149,16 +166,19 @@ async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
         )
         server = _Server(config)
         async with anyio.create_task_group() as tg:
-            tg.start_soon(_announce, server, sock, args.db)
+            tg.start_soon(_announce, server, sock, args.db, args.gc_policy)
             await server.serve(sockets=[sock])
             tg.cancel_scope.cancel()
     finally:
         store.close()
 
 
-async def _announce(server: uvicorn.Server, sock: socket.socket, db: str) -> None:
+async def _announce(
+    server: uvicorn.Server, sock: socket.socket, db: str, policy: GcPolicy
+) -> None:
     while not server.started:
         await anyio.sleep(0.01)
+    apply_gc_policy(policy)  # start-up is done: what it loaded lives as long as the process
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     try:
