@@ -12,6 +12,8 @@ ratios with their min and max:
   100, 1,000 and 10,000 in the same round (target >= 0.9), with the garbage collector policy
   ``gamehall serve`` applies (:mod:`gamehall.core.runtime`); ``..._python_gc`` is the same with
   Python's default thresholds (reported, to show what the policy buys);
+* ``durable.uvloop_vs_asyncio``: the same Hall commands on uvloop ÷ on asyncio, interleaved
+  with the rounds above (reported: it decides whether uvloop should be the default);
 * ``replay.vs_raw`` and ``replay.vs_eventsourcing``: events/s rebuilding finished matches ÷
   SELECT + decode of the same rows / ``eventsourcing`` replaying the same events (targets
   >= 0.3 and >= 10);
@@ -45,7 +47,7 @@ import anyio
 import msgspec
 from gamehall.core import Meta, RandomBot, Table, default_registry
 from gamehall.core.hall import Hall
-from gamehall.core.runtime import apply_gc_policy, parse_gc_policy
+from gamehall.core.runtime import apply_gc_policy, loop_options, parse_gc_policy
 from gamehall.core.store import SQLiteStore
 
 from . import Figure, describe, interleaved, ratio
@@ -94,7 +96,9 @@ def table_games(n: int) -> tuple[int, float]:
 # -- durable commands ------------------------------------------------------------------------
 
 
-def hall_commands(folder: Path, matches: int, rounds: int) -> tuple[int, float]:
+def hall_commands(
+    folder: Path, matches: int, rounds: int, loop: str = "asyncio"
+) -> tuple[int, float]:
     """Play ``rounds`` x ``matches`` tic-tac-toe matches at once; time the commands only."""
     path = folder / f"hall-{time.monotonic_ns()}.db"
     registry = default_registry()
@@ -128,7 +132,7 @@ def hall_commands(folder: Path, matches: int, rounds: int) -> tuple[int, float]:
                 counted[1] += time.perf_counter() - started
 
     try:
-        anyio.run(main)
+        anyio.run(main, **loop_options(loop))
     finally:
         store.close()
     return int(counted[0]), float(counted[1])
@@ -473,6 +477,10 @@ def run(quick: bool) -> dict[str, float]:
         }
         if _has_eventsourcing():
             parts["es"] = _rate(lambda: eventsourcing_saves(folder, sizes["es"]))
+        if _has_uvloop():
+            parts["uvloop"] = _rate(
+                lambda: hall_commands(folder, sizes["matches"], sizes["rounds"], "uvloop")
+            )
         with gc_policy("server"):
             durable = interleaved(parts, 1 if quick else ROUNDS)
             scale = SCALE if not quick else (10, 100)
@@ -484,6 +492,8 @@ def run(quick: bool) -> dict[str, float]:
         if "es" in durable:
             out["durable.eventsourcing_events_per_s"] = Figure(durable["es"])
             out["durable.vs_eventsourcing"] = ratio(durable["hall"], durable["es"])
+        if "uvloop" in durable:
+            out["durable.uvloop_vs_asyncio"] = ratio(durable["uvloop"], durable["hall"])
         out["durable.scale_10k_vs_peak"] = Figure(scaled)
         out["durable.scale_10k_vs_peak_python_gc"] = Figure(
             scale_rounds(folder, scale, 1 if quick else 2)
@@ -520,6 +530,14 @@ def run(quick: bool) -> dict[str, float]:
         out["memory.active_match_bytes"] = active
         out["memory.idle_match_bytes"] = idle
     return out
+
+
+def _has_uvloop() -> bool:
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _has_eventsourcing() -> bool:

@@ -19,10 +19,13 @@ from gamehall.core import GamehallError, default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.runtime import (
     GC_ENV,
+    LOOP_ENV,
+    LOOPS,
     SERVER_THRESHOLDS,
     GcPolicy,
     apply_gc_policy,
     gc_policy_from_env,
+    loop_options,
 )
 from gamehall.core.store import SQLiteStore
 
@@ -69,6 +72,10 @@ def register(sub: Any) -> None:
         f"thresholds {','.join(map(str, SERVER_THRESHOLDS))}), python (Python's defaults) or "
         f"up to three thresholds N,N,N; also ${GC_ENV}",
     )  # fmt: skip
+    parser.add_argument(
+        "--loop", default=None, choices=LOOPS,
+        help=f"event loop (default asyncio; uvloop needs the uvloop extra); also ${LOOP_ENV}",
+    )  # fmt: skip
     parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
 
@@ -111,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; print the address once listening."""
     try:
         args.gc_policy = gc_policy_from_env(args.gc)
+        loop = loop_options(args.loop)
     except ValueError as exc:
         raise GamehallError(str(exc)) from None
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
@@ -124,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
         raise GamehallError(_bind_refusal(args.host, args.port, exc)) from None
     try:
-        anyio.run(_serve, args, sock)
+        anyio.run(_serve, args, sock, **loop)
     finally:
         sock.close()
     return 0

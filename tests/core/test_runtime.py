@@ -13,6 +13,7 @@ from gamehall.core.runtime import (
     SERVER_THRESHOLDS,
     apply_gc_policy,
     gc_policy_from_env,
+    loop_options,
     parse_gc_policy,
 )
 
@@ -74,3 +75,20 @@ def test_serve_refuses_a_bad_policy_in_words() -> None:
     )  # fmt: skip
     assert done.returncode != 0
     assert "garbage collector policy 'fast'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_event_loop_is_asyncio_unless_uvloop_is_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("GAMEHALL_LOOP", raising=False)
+    assert loop_options(None) == {"backend": "asyncio"}
+    with pytest.raises(ValueError, match="event loop 'tokio' is not one of asyncio, uvloop"):
+        loop_options("tokio")
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match="uvloop extra"):
+            loop_options("uvloop")
+    else:
+        monkeypatch.setenv("GAMEHALL_LOOP", "uvloop")
+        assert loop_options(None)["backend_options"] == {"use_uvloop": True}
