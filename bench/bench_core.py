@@ -5,6 +5,9 @@ burst of other work slows both sides of a round), and is reported as the median 
 ratios with their min and max:
 
 * ``playouts.vs_bare``: bare random tic-tac-toe games/s ÷ ``Table`` games/s (target <= 2);
+  ``playouts.rules_alone_vs_bare`` is the same for the tic-tac-toe rules driven by a bare loop
+  (no Table, no log, no checks): the floor of ``vs_bare``; ``playouts.table_vs_rules_alone``
+  is what ``Table`` itself adds (reported);
 * ``durable.vs_eventsourcing`` and ``durable.vs_raw``: Hall commands/s on SQLite (100 matches
   at once, default durability) ÷ events/s saved by ``eventsourcing`` / raw batched inserts
   (targets >= 10 and >= 0.5), over ``ROUNDS`` interleaved rounds;
@@ -45,7 +48,7 @@ from typing import Any
 
 import anyio
 import msgspec
-from gamehall.core import Meta, RandomBot, Table, default_registry
+from gamehall.core import Context, Meta, RandomBot, Table, default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.runtime import apply_gc_policy, loop_options, parse_gc_policy
 from gamehall.core.store import SQLiteStore
@@ -81,6 +84,29 @@ def bare_games(n: int) -> tuple[int, float]:
     started = time.perf_counter()
     for _ in range(n):
         bare_play(rng)
+    return n, time.perf_counter() - started
+
+
+def rules_games(n: int) -> tuple[int, float]:
+    """Play random games with the tic-tac-toe rules alone: no Table, no log, no checks.
+
+    The floor of any runner over these rules: ``Table`` games/s can come no nearer to the
+    bare games than this.
+    """
+    ruleset = default_registry().ruleset("tictactoe")
+    rules = ruleset.rules
+    config = ruleset.config(ruleset.started(None, None, None, 0))
+    initial, awaiting, legal, decide, evolve = (
+        rules.initial, rules.awaiting, rules.legal, rules.decide, rules.evolve
+    )  # fmt: skip
+    choice = random.Random(1).choice
+    started = time.perf_counter()
+    for _ in range(n):
+        state = initial(config)
+        while asked := awaiting(state):
+            seat = next(iter(asked))
+            for event in decide(state, choice(legal(state, seat)), Context(seat, 1, 0)):
+                state = evolve(state, event)
     return n, time.perf_counter() - started
 
 
@@ -464,12 +490,15 @@ def run(quick: bool) -> dict[str, float]:
             {
                 "bare": _rate(lambda: bare_games(games)),
                 "table": _rate(lambda: table_games(games)),
+                "rules": _rate(lambda: rules_games(games)),
             },
             1 if quick else 5,
         )
         out["playouts.tictactoe.bare_games_per_s"] = Figure(played["bare"])
         out["playouts.tictactoe.table_games_per_s"] = Figure(played["table"])
         out["playouts.vs_bare"] = ratio(played["bare"], played["table"])
+        out["playouts.rules_alone_vs_bare"] = ratio(played["bare"], played["rules"])
+        out["playouts.table_vs_rules_alone"] = ratio(played["rules"], played["table"])
 
         parts = {
             "hall": _rate(lambda: hall_commands(folder, sizes["matches"], sizes["rounds"])),
