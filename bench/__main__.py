@@ -5,9 +5,13 @@ Each ``bench/bench_*.py`` module defines ``run(quick: bool) -> dict[str, float]`
 every size so the test suite can check that the benchmarks work. A new module is found by its
 name: nothing else to register.
 
+``--curves`` also measures the cost curves (:mod:`bench.curves`, a few minutes) and draws
+them as ``bench/curves-*.png``; ``python -m bench curves`` measures only the curves.
+
 ``bench/results.json`` holds ``figures`` (name: median), ``rounds`` (name: every round's
 value), ``targets`` (name: op, bound, holds), ``machine`` (load while it ran) and, after
-``--curves``, ``curves``. A run replaces the sections it measured and keeps the others.
+``--curves``, ``curves`` (with ``curves_machine``). A run replaces the sections it measured
+and keeps the others.
 """
 
 from __future__ import annotations
@@ -60,17 +64,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("names", nargs="*", help="module names without bench_ (default: all)")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for the test suite")
+    parser.add_argument(
+        "--curves", action="store_true", help="also measure the cost curves and draw them (minutes)"
+    )
     parser.add_argument("-o", "--output", default=str(HERE / "results.json"))
     args = parser.parse_args(argv)
     modules = sorted(
         m.name for m in pkgutil.iter_modules([str(HERE)]) if m.name.startswith("bench_")
     )
-    if args.names:
-        unknown = sorted(set(args.names) - {m.removeprefix("bench_") for m in modules})
+    curves = args.curves or "curves" in args.names
+    if args.names == ["curves"]:
+        modules = []
+    elif args.names:
+        unknown = sorted(set(args.names) - {m.removeprefix("bench_") for m in modules} - {"curves"})
         if unknown:
             parser.error(f"no benchmark module named {', '.join(unknown)}")
         modules = [m for m in modules if m.removeprefix("bench_") in args.names]
     output = Path(args.output)
+    output.parent.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {}
     if output.exists():
         try:
@@ -81,8 +92,19 @@ def main(argv: list[str] | None = None) -> int:
             results = {}
     load = machine()
     print(f"machine: {load['cpus']} cores, load {load['load_1m']:.2f} (1 min)", file=sys.stderr)
-    results.update(run_modules(modules, args.quick))
-    results["machine"] = {**load, "finished_load_1m": os.getloadavg()[0]}
+    if modules:
+        results.update(run_modules(modules, args.quick))
+        results["machine"] = {**load, "finished_load_1m": os.getloadavg()[0]}
+    if curves:
+        from . import curves as cost
+
+        started, load = time.perf_counter(), machine()
+        results["curves"] = cost.run(args.quick)
+        results["curves_machine"] = {**load, "finished_load_1m": os.getloadavg()[0]}
+        for path in cost.draw(results["curves"], output.parent, load["load_1m"]):
+            print(f"drew {path}")
+        print(f"  (curves took {time.perf_counter() - started:.1f} s)", file=sys.stderr)
+    results.setdefault("targets", {})
     held = [k for k, t in results["targets"].items() if t["holds"]]
     missed = [k for k, t in results["targets"].items() if not t["holds"]]
     print(f"targets held: {len(held)} of {len(held) + len(missed)}")
