@@ -10,6 +10,7 @@ import signal
 import socket
 import sys
 from collections.abc import Iterator
+from types import FrameType
 from typing import Any
 
 import anyio
@@ -100,13 +101,35 @@ def _burst(text: str) -> int:
     return value
 
 
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class _EarlySignals:
+    """Signals that came while the server was still being set up, kept for the server."""
+
+    def __init__(self) -> None:
+        self.received: list[int] = []
+
+    def record(self, sig: int, frame: FrameType | None) -> None:
+        self.received.append(sig)
+
+
 class _Server(uvicorn.Server):
-    """uvicorn, but a signal only stops serving: the hall then closes in order."""
+    """uvicorn, but a signal only stops serving: the hall then closes in order.
+
+    A signal that came before serving began (while plugins load, say) stops it as soon as it
+    has started, through the same orderly shutdown.
+    """
+
+    def __init__(self, config: uvicorn.Config, early: _EarlySignals) -> None:
+        super().__init__(config)
+        self.early = early
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
-        handled = (signal.SIGINT, signal.SIGTERM)
-        previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in _STOP_SIGNALS}
+        for sig in self.early.received:
+            self.handle_exit(sig, None)
         try:
             yield
         finally:
@@ -131,9 +154,13 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         sock.close()
         raise GamehallError(_bind_refusal(args.host, args.port, exc)) from None
+    early = _EarlySignals()
+    previous = {sig: signal.signal(sig, early.record) for sig in _STOP_SIGNALS}
     try:
-        anyio.run(_serve, args, sock, **loop)
+        anyio.run(_serve, args, sock, early, **loop)
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         sock.close()
     return 0
 
@@ -150,7 +177,7 @@ def _bind_refusal(host: str, port: int, exc: OSError) -> str:
     return f"cannot listen on {host} port {port}: {exc.strerror or exc} (see --host, --port)"
 
 
-async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
+async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySignals) -> None:
     registry = default_registry()
     store = SQLiteStore(args.db, registry.codec)
     try:
@@ -172,7 +199,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
             lifespan="on",
             timeout_graceful_shutdown=3,
         )
-        server = _Server(config)
+        server = _Server(config, early)
         async with anyio.create_task_group() as tg:
             tg.start_soon(_announce, server, sock, args.db, args.gc_policy)
             await server.serve(sockets=[sock])
@@ -184,10 +211,12 @@ async def _serve(args: argparse.Namespace, sock: socket.socket) -> None:
 async def _announce(
     server: uvicorn.Server, sock: socket.socket, db: str, policy: GcPolicy
 ) -> None:
+    host, port = sock.getsockname()[:2]  # now: a stop while starting closes the socket
     while not server.started:
         await anyio.sleep(0.01)
+    if server.should_exit:
+        return
     apply_gc_policy(policy)  # start-up is done: what it loaded lives as long as the process
-    host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     try:
         print(

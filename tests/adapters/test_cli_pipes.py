@@ -101,6 +101,33 @@ def test_serve_into_a_closed_pipe_keeps_serving_and_stops_cleanly(files: Path) -
     assert server.returncode == 0
 
 
+EARLY_SIGNAL = """
+import signal, sys
+from gamehall.adapters.cli import main
+from gamehall.adapters.http import cli
+
+real = cli.default_registry
+
+def slow_start():
+    signal.raise_signal(signal.SIG{name})  # the signal comes while plugins still load
+    return real()
+
+cli.default_registry = slow_start
+sys.exit(main(["serve", "--port", "0", "--db", "early.db"]))
+"""
+
+
+@pytest.mark.parametrize("name", ["INT", "TERM"])
+def test_a_signal_while_serve_still_starts_stops_it_in_order(tmp_path: Path, name: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", EARLY_SIGNAL.replace("{name}", name)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "early.db").exists()
+
+
 def test_a_busy_port_is_one_line_naming_the_port_and_the_option(tmp_path: Path) -> None:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as busy:
         busy.bind(("127.0.0.1", 0))
