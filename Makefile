@@ -32,8 +32,9 @@ test: $(VENV)/.test
 test-long: $(VENV)/.test
 	$(BIN)/python -m pytest -m long
 
+# CURVES=1 also measures the cost curves and draws them (bench/curves-*.png): a few minutes more.
 bench: $(VENV)/.bench
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(if $(CURVES),--curves)
 
 clean:
 	rm -rf $(VENV) build *.egg-info gamehall.db gamehall.db-wal gamehall.db-shm

@@ -1,11 +1,22 @@
 """The engine's figures: playouts, durable commands, replay and memory (issue targets inside).
 
-Every ratio compares two things measured in this same run, as medians of at least 3 repeats:
+Every ratio compares two things measured in this same run, round by round (interleaved, so a
+burst of other work slows both sides of a round), and is reported as the median of the rounds'
+ratios with their min and max:
 
-* ``playouts.vs_bare``: bare random tic-tac-toe games/s ÷ ``Table`` games/s (target <= 3);
+* ``playouts.vs_bare``: bare random tic-tac-toe games/s ÷ ``Table`` games/s (target <= 2);
+  ``playouts.rules_alone_vs_bare`` is the same for the tic-tac-toe rules driven by a bare loop
+  (no Table, no log, no checks): the floor of ``vs_bare``; ``playouts.table_vs_rules_alone``
+  is what ``Table`` itself adds (reported);
 * ``durable.vs_eventsourcing`` and ``durable.vs_raw``: Hall commands/s on SQLite (100 matches
   at once, default durability) ÷ events/s saved by ``eventsourcing`` / raw batched inserts
-  (targets >= 10 and >= 0.5);
+  (targets >= 10 and >= 0.5), over ``ROUNDS`` interleaved rounds;
+* ``durable.scale_10k_vs_peak``: Hall commands/s with 10,000 matches at once ÷ the best of
+  100, 1,000 and 10,000 in the same round (target >= 0.9), with the garbage collector policy
+  ``gamehall serve`` applies (:mod:`gamehall.core.runtime`); ``..._python_gc`` is the same with
+  Python's default thresholds (reported, to show what the policy buys);
+* ``durable.uvloop_vs_asyncio``: the same Hall commands on uvloop ÷ on asyncio, interleaved
+  with the rounds above (reported: it decides whether uvloop should be the default);
 * ``replay.vs_raw`` and ``replay.vs_eventsourcing``: events/s rebuilding finished matches ÷
   SELECT + decode of the same rows / ``eventsourcing`` replaying the same events (targets
   >= 0.3 and >= 10);
@@ -20,6 +31,7 @@ Every ratio compares two things measured in this same run, as medians of at leas
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import os
@@ -30,35 +42,38 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import msgspec
-from gamehall.core import Meta, RandomBot, Table, default_registry
+from gamehall.core import Context, Meta, RandomBot, Table, default_registry
 from gamehall.core.hall import Hall
+from gamehall.core.runtime import apply_gc_policy, loop_options, parse_gc_policy
 from gamehall.core.store import SQLiteStore
 
+from . import Figure, describe, interleaved, ratio
 from .bare_tictactoe import play as bare_play
 
 TARGETS = {
-    "playouts.vs_bare": ("<=", 3.0),
+    "playouts.vs_bare": ("<=", 2.0),
     "durable.vs_eventsourcing": (">=", 10.0),
     "durable.vs_raw": (">=", 0.5),
+    "durable.scale_10k_vs_peak": (">=", 0.9),
     "replay.vs_raw": (">=", 0.3),
     "replay.vs_eventsourcing": (">=", 10.0),
 }
 SYNCHRONOUS = "FULL"  # the Hall's default durability; every store here uses the same
+ROUNDS = 9  # interleaved rounds of the durable comparison: its ratio's spread is reported
 
 
-def median_rate(fn: Callable[[], tuple[int, float]], repeats: int = 3) -> float:
-    """Return the median of ``count / seconds`` over repeats."""
-    rates = []
-    for _ in range(repeats):
+def _rate(fn: Callable[[], tuple[int, float]]) -> Callable[[], float]:
+    def once() -> float:
         count, seconds = fn()
-        rates.append(count / seconds)
-    return statistics.median(rates)
+        return count / seconds
+
+    return once
 
 
 # -- playouts ----------------------------------------------------------------------------------
@@ -69,6 +84,29 @@ def bare_games(n: int) -> tuple[int, float]:
     started = time.perf_counter()
     for _ in range(n):
         bare_play(rng)
+    return n, time.perf_counter() - started
+
+
+def rules_games(n: int) -> tuple[int, float]:
+    """Play random games with the tic-tac-toe rules alone: no Table, no log, no checks.
+
+    The floor of any runner over these rules: ``Table`` games/s can come no nearer to the
+    bare games than this.
+    """
+    ruleset = default_registry().ruleset("tictactoe")
+    rules = ruleset.rules
+    config = ruleset.config(ruleset.started(None, None, None, 0))
+    initial, awaiting, legal, decide, evolve = (
+        rules.initial, rules.awaiting, rules.legal, rules.decide, rules.evolve
+    )  # fmt: skip
+    choice = random.Random(1).choice
+    started = time.perf_counter()
+    for _ in range(n):
+        state = initial(config)
+        while asked := awaiting(state):
+            seat = next(iter(asked))
+            for event in decide(state, choice(legal(state, seat)), Context(seat, 1, 0)):
+                state = evolve(state, event)
     return n, time.perf_counter() - started
 
 
@@ -84,7 +122,9 @@ def table_games(n: int) -> tuple[int, float]:
 # -- durable commands ------------------------------------------------------------------------
 
 
-def hall_commands(folder: Path, matches: int, rounds: int) -> tuple[int, float]:
+def hall_commands(
+    folder: Path, matches: int, rounds: int, loop: str = "asyncio"
+) -> tuple[int, float]:
     """Play ``rounds`` x ``matches`` tic-tac-toe matches at once; time the commands only."""
     path = folder / f"hall-{time.monotonic_ns()}.db"
     registry = default_registry()
@@ -118,7 +158,7 @@ def hall_commands(folder: Path, matches: int, rounds: int) -> tuple[int, float]:
                 counted[1] += time.perf_counter() - started
 
     try:
-        anyio.run(main)
+        anyio.run(main, **loop_options(loop))
     finally:
         store.close()
     return int(counted[0]), float(counted[1])
@@ -206,6 +246,34 @@ def eventsourcing_saves(folder: Path, matches: int) -> tuple[int, float]:
             app.save(game)
             count += 1
     return count, time.perf_counter() - started
+
+
+@contextlib.contextmanager
+def gc_policy(name: str) -> Iterator[None]:
+    """Run with a server's garbage collector policy, then restore Python's defaults."""
+    before = gc.get_threshold()
+    apply_gc_policy(parse_gc_policy(name))
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
+SCALE = (100, 1000, 10_000)
+
+
+def scale_rounds(folder: Path, sizes: tuple[int, ...], rounds: int) -> list[float]:
+    """Return, round by round, commands/s at the largest size ÷ the best of all sizes."""
+    out = []
+    for _ in range(rounds):
+        rates = {n: _rate(lambda: hall_commands(folder, n, 1))() for n in sizes}
+        print(
+            "  scale: " + ", ".join(f"{n:,}: {r:,.0f}/s" for n, r in rates.items()),
+            file=sys.stderr,
+        )
+        out.append(rates[sizes[-1]] / max(rates.values()))
+    return out
 
 
 # -- replay ----------------------------------------------------------------------------------
@@ -417,35 +485,66 @@ def run(quick: bool) -> dict[str, float]:
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        bare = median_rate(lambda: bare_games(sizes["games"]))
-        table = median_rate(lambda: table_games(sizes["games"]))
-        out["playouts.tictactoe.bare_games_per_s"] = bare
-        out["playouts.tictactoe.table_games_per_s"] = table
-        out["playouts.vs_bare"] = bare / table
+        games = sizes["games"]
+        played = interleaved(
+            {
+                "bare": _rate(lambda: bare_games(games)),
+                "table": _rate(lambda: table_games(games)),
+                "rules": _rate(lambda: rules_games(games)),
+            },
+            1 if quick else 5,
+        )
+        out["playouts.tictactoe.bare_games_per_s"] = Figure(played["bare"])
+        out["playouts.tictactoe.table_games_per_s"] = Figure(played["table"])
+        out["playouts.vs_bare"] = ratio(played["bare"], played["table"])
+        out["playouts.rules_alone_vs_bare"] = ratio(played["bare"], played["rules"])
+        out["playouts.table_vs_rules_alone"] = ratio(played["rules"], played["table"])
 
-        hall = median_rate(lambda: hall_commands(folder, sizes["matches"], sizes["rounds"]))
-        raw = median_rate(lambda: raw_inserts(folder, sizes["raw"]))
+        parts = {
+            "hall": _rate(lambda: hall_commands(folder, sizes["matches"], sizes["rounds"])),
+            "raw": _rate(lambda: raw_inserts(folder, sizes["raw"])),
+        }
+        if _has_eventsourcing():
+            parts["es"] = _rate(lambda: eventsourcing_saves(folder, sizes["es"]))
+        if _has_uvloop():
+            parts["uvloop"] = _rate(
+                lambda: hall_commands(folder, sizes["matches"], sizes["rounds"], "uvloop")
+            )
+        with gc_policy("server"):
+            durable = interleaved(parts, 1 if quick else ROUNDS)
+            scale = SCALE if not quick else (10, 100)
+            scaled = scale_rounds(folder, scale, 1 if quick else 3)
+        hall = Figure(durable["hall"])
         out["durable.hall_commands_per_s"] = hall
-        out["durable.raw_inserts_per_s"] = raw
-        out["durable.vs_raw"] = hall / raw
-        es = _optional(lambda: median_rate(lambda: eventsourcing_saves(folder, sizes["es"])))
-        if es:
-            out["durable.eventsourcing_events_per_s"] = es
-            out["durable.vs_eventsourcing"] = hall / es
+        out["durable.raw_inserts_per_s"] = Figure(durable["raw"])
+        out["durable.vs_raw"] = ratio(durable["hall"], durable["raw"])
+        if "es" in durable:
+            out["durable.eventsourcing_events_per_s"] = Figure(durable["es"])
+            out["durable.vs_eventsourcing"] = ratio(durable["hall"], durable["es"])
+        if "uvloop" in durable:
+            out["durable.uvloop_vs_asyncio"] = ratio(durable["uvloop"], durable["hall"])
+        out["durable.scale_10k_vs_peak"] = Figure(scaled)
+        out["durable.scale_10k_vs_peak_python_gc"] = Figure(
+            scale_rounds(folder, scale, 1 if quick else 2)
+        )
 
         path = folder / "replay.db"
         ids, events = finished_matches(path, sizes["replay"])
-        rebuilt = median_rate(lambda: hall_replay(path, ids, events))
-        selected = median_rate(lambda: raw_replay(path, ids, events))
+        replay_parts = {
+            "hall": _rate(lambda: hall_replay(path, ids, events)),
+            "raw": _rate(lambda: raw_replay(path, ids, events)),
+        }
+        if _has_eventsourcing():
+            es_matches = min(sizes["replay"], 2000)
+            replay_parts["es"] = _rate(lambda: eventsourcing_replay(folder, es_matches))
+        replayed = interleaved(replay_parts, 3)
+        rebuilt = Figure(replayed["hall"])
         out["replay.hall_events_per_s"] = rebuilt
-        out["replay.raw_events_per_s"] = selected
-        out["replay.vs_raw"] = rebuilt / selected
-        es_replay = _optional(
-            lambda: median_rate(lambda: eventsourcing_replay(folder, min(sizes["replay"], 2000)))
-        )
-        if es_replay:
-            out["replay.eventsourcing_events_per_s"] = es_replay
-            out["replay.vs_eventsourcing"] = rebuilt / es_replay
+        out["replay.raw_events_per_s"] = Figure(replayed["raw"])
+        out["replay.vs_raw"] = ratio(replayed["hall"], replayed["raw"])
+        if "es" in replayed:
+            out["replay.eventsourcing_events_per_s"] = Figure(replayed["es"])
+            out["replay.vs_eventsourcing"] = ratio(replayed["hall"], replayed["es"])
 
         per_event = checksum_us(default_registry())
         out["durable.checksum_us_per_event"] = per_event
@@ -459,26 +558,27 @@ def run(quick: bool) -> dict[str, float]:
         active, idle = match_memory(folder, sizes["memory"])
         out["memory.active_match_bytes"] = active
         out["memory.idle_match_bytes"] = idle
-    for name, (op, target) in TARGETS.items():
-        if name in out:
-            met = out[name] <= target if op == "<=" else out[name] >= target
-            print(
-                f"  target {name} {op} {target}: {'met' if met else 'NOT met'} ({out[name]:.3f})",
-                file=sys.stderr,
-            )
     return out
 
 
-def _optional(fn: Callable[[], float]) -> float | None:
+def _has_uvloop() -> bool:
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _has_eventsourcing() -> bool:
     try:
         import eventsourcing  # noqa: F401
     except ImportError:
         print("  eventsourcing is not installed (make bench installs it): skipped", file=sys.stderr)
-        return None
-    return fn()
+        return False
+    return True
 
 
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
     for key, value in run("--quick" in sys.argv).items():
-        print(f"{key:<44} {value:>16,.3f}")
+        print(describe(key, value, TARGETS.get(key)))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import statistics
 import time
 
+from bench import Figure
 from gamehall.core import RandomBot, Table
 
 PLAYERS = (3, 4, 5, 6)
@@ -23,4 +23,4 @@ def run(quick: bool) -> dict[str, float]:
     """Return the median of 3 repeats of seeded random games with 3 to 6 players."""
     games = 8 if quick else 400
     rates = [_games_per_second(games) for _ in range(3)]
-    return {"playouts.ehre_der_samurai.games_per_s": statistics.median(rates)}
+    return {"playouts.ehre_der_samurai.games_per_s": Figure(rates)}

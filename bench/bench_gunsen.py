@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import statistics
 import time
 
+from bench import Figure
 from gamehall.core import RandomBot, Table
 
 
@@ -21,4 +21,4 @@ def run(quick: bool) -> dict[str, float]:
     """Return the median of 3 repeats of seeded random games over 2-6 players."""
     games = 5 if quick else 100
     rates = [_games_per_second(games) for _ in range(3)]
-    return {"playouts.gunsen.games_per_s": statistics.median(rates)}
+    return {"playouts.gunsen.games_per_s": Figure(rates)}

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import statistics
 import time
 
+from bench import Figure
 from gamehall.core import RandomBot, Table, default_registry
 from gamehall.core import calculators as calc
 
@@ -41,6 +41,6 @@ def run(quick: bool) -> dict[str, float]:
     rates = [_games_per_second(games) for _ in range(3)]
     odds = [_worked_example_seconds() for _ in range(3)]
     return {
-        "playouts.kaladan.games_per_s": statistics.median(rates),
-        "odds.kaladan.worked_example_s": statistics.median(odds),
+        "playouts.kaladan.games_per_s": Figure(rates),
+        "odds.kaladan.worked_example_s": Figure(odds),
     }

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import statistics
 import time
 
+from bench import Figure
 from gamehall.core import RandomBot, Table
 
 
@@ -22,4 +22,4 @@ def run(quick: bool) -> dict[str, float]:
     """Return the median of 3 repeats."""
     games = 2 if quick else 40
     figures = [games_per_second(games) for _ in range(3)]
-    return {"playouts.river_of_gold.games_per_s": statistics.median(figures)}
+    return {"playouts.river_of_gold.games_per_s": Figure(figures)}

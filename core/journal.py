@@ -113,7 +113,7 @@ class Journal:
             return
         self._queue.append((request, done))
         wake = self._wake
-        if wake is not None and not self._queue[1:]:
+        if wake is not None and len(self._queue) == 1:
             wake.set()  # the first of a batch wakes the writer; the rest join it
 
     async def append(self, request: AppendRequest) -> list[Recorded]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import engine
 from .bots import Bot
+from .errors import IllegalCommand
 from .events import Command, Event, MatchStarted, Meta, Recorded
 from .registry import Registry, Ruleset, default_registry
 from .rules import Context, Decision, Outcome
@@ -87,29 +88,44 @@ class Table:
         return events
 
     def play(self, bots: Bot | Mapping[int, Bot], max_commands: int = 100_000) -> Outcome | None:
-        """Let bots play every awaited seat until the match ends or ``max_commands`` is reached."""
+        """Let bots play every awaited seat until the match ends or ``max_commands`` is reached.
+
+        The fast path of :meth:`send`, with every check it makes: the seat is one the match
+        awaits (it is taken from ``awaiting``), the command is of a type the ruleset knows
+        (else :func:`engine.check` says why), and a command that yields no events is refused.
+        A refused command leaves the table as it was before it.
+        """
         rules, events, batches, seed = self.rules, self.events, self._batches, self._seed
         awaiting, legal, evolve, decide = rules.awaiting, rules.legal, rules.evolve, rules.decide
+        view, known = rules.view, self.ruleset.command_types
         per_seat = bots if isinstance(bots, Mapping) else None
         only: Bot | None = None if isinstance(bots, Mapping) else bots
-        for _ in range(max_commands):
-            asked = awaiting(self.state)
-            if not asked:
-                break
-            seat = next(iter(asked))
-            bot = only if per_seat is None else per_seat.get(seat)
-            if bot is None:
-                raise KeyError(f"no bot for seat {seat}")
-            state = self.state
-            command = bot.choose(seat, legal(state, seat), partial(rules.view, state, seat))
-            seq = len(events) + 1
-            new = decide(state, command, Context(seat, seq, seed))
-            for event in new:
-                state = evolve(state, event)
+        state = self.state
+        try:
+            for _ in range(max_commands):
+                asked = awaiting(state)
+                if not asked:
+                    break
+                seat = next(iter(asked))
+                bot = only if per_seat is None else per_seat.get(seat)
+                if bot is None:
+                    raise KeyError(f"no bot for seat {seat}")
+                command = bot.choose(seat, legal(state, seat), partial(view, state, seat))
+                if type(command) not in known:
+                    engine.check(self.ruleset, state, seat, command)  # raises, naming the type
+                seq = len(events) + 1
+                new = decide(state, command, Context(seat, seq, seed))
+                if not new:
+                    raise IllegalCommand("the command changes nothing")
+                after = state
+                for event in new:
+                    after = evolve(after, event)
+                state = after
+                events.extend(new)
+                batches.append((seq, None, seat, command))
+        finally:
             self.state = state
-            events.extend(new)
-            batches.append((seq, None, seat, command))
-        return rules.outcome(self.state)
+        return rules.outcome(state)
 
     def records(self) -> list[Recorded]:
         """Return the log in envelopes, as a store would hold it (time 0, position = seq)."""

@@ -18,6 +18,16 @@ import uvicorn
 from gamehall.adapters.cli.common import add_db_option, int_arg, open_store
 from gamehall.core import GamehallError, default_registry
 from gamehall.core.hall import Hall
+from gamehall.core.runtime import (
+    GC_ENV,
+    LOOP_ENV,
+    LOOPS,
+    SERVER_THRESHOLDS,
+    GcPolicy,
+    apply_gc_policy,
+    gc_policy_from_env,
+    loop_options,
+)
 
 from .app import MAX_BODY, create_app
 from .guard import RateLimits
@@ -58,6 +68,16 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--token-burst", type=_burst, default=limits.token_burst, metavar="N",
         help=f"requests at once per accepted token (default {limits.token_burst})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--gc", default=None, metavar="POLICY",
+        help=f"garbage collector policy: server (default: freeze start-up objects, "
+        f"thresholds {','.join(map(str, SERVER_THRESHOLDS))}), python (Python's defaults) or "
+        f"up to three thresholds N,N,N; also ${GC_ENV}",
+    )  # fmt: skip
+    parser.add_argument(
+        "--loop", default=None, choices=LOOPS,
+        help=f"event loop (default asyncio; uvloop needs the uvloop extra); also ${LOOP_ENV}",
     )  # fmt: skip
     parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
@@ -121,6 +141,11 @@ class _Server(uvicorn.Server):
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; print the address once listening."""
+    try:
+        args.gc_policy = gc_policy_from_env(args.gc)
+        loop = loop_options(args.loop)
+    except ValueError as exc:
+        raise GamehallError(str(exc)) from None
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that name it, and
     # without it every keep-alive answer waits for a delayed ACK (about 40 ms).
@@ -134,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     early = _EarlySignals()
     previous = {sig: signal.signal(sig, early.record) for sig in _STOP_SIGNALS}
     try:
-        anyio.run(_serve, args, sock, early)
+        anyio.run(_serve, args, sock, early, **loop)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -178,19 +203,23 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
         )
         server = _Server(config, early)
         async with anyio.create_task_group() as tg:
-            tg.start_soon(_announce, server, sock, str(store) if store.shared else args.db)
+            shown = str(store) if store.shared else args.db
+            tg.start_soon(_announce, server, sock, shown, args.gc_policy)
             await server.serve(sockets=[sock])
             tg.cancel_scope.cancel()
     finally:
         store.close()
 
 
-async def _announce(server: uvicorn.Server, sock: socket.socket, db: str) -> None:
+async def _announce(
+    server: uvicorn.Server, sock: socket.socket, db: str, policy: GcPolicy
+) -> None:
     host, port = sock.getsockname()[:2]  # now: a stop while starting closes the socket
     while not server.started:
         await anyio.sleep(0.01)
     if server.should_exit:
         return
+    apply_gc_policy(policy)  # start-up is done: what it loaded lives as long as the process
     shown = f"[{host}]" if ":" in host else host
     try:
         print(

@@ -428,3 +428,33 @@ def test_lazy_random_is_a_random_and_stays_seeded_once() -> None:
     second = lazy.random()  # not re-seeded on the next use
     reference = match_rng(5, 9)
     assert [first, second] == [reference.random(), reference.random()]
+
+
+class _Sends:
+    """A bot that sends a fixed command, whatever it is offered."""
+
+    def __init__(self, command: Any) -> None:
+        self.command = command
+
+    def choose(self, seat: int, legal: Sequence[Any], view: Callable[[], Any]) -> Any:
+        return self.command
+
+
+def test_play_makes_the_checks_of_send_and_keeps_what_came_before(reg: Registry) -> None:
+    # The fast path of play refuses what send refuses, with the same words, and a refused
+    # command leaves the state and log as the last accepted command left them.
+    table = Table.new("tictactoe", registry=reg)
+    table.play(RandomBot(1), max_commands=2)
+    before = snapshot(table)
+    with pytest.raises(InvalidCommand, match="secrets.Reveal"):
+        table.play(_Sends(Reveal()))
+    assert_unchanged(table, before)
+    taken = next(e for e in table.events if isinstance(e, MarkPlaced)).cell
+    with pytest.raises(IllegalCommand, match="already taken"):
+        table.play(_Sends(PlaceMark(cell=taken)))
+    assert_unchanged(table, before)
+    idle = Table.new("idle-dice", registry=reg, seed=3)
+    kept = snapshot(idle)
+    with pytest.raises(IllegalCommand, match="changes nothing"):
+        idle.play(_Sends(Hold()))
+    assert_unchanged(idle, kept)

@@ -1,0 +1,104 @@
+"""Process settings for a long-running server: the garbage collector's policy, the event loop.
+
+A busy hall keeps thousands of matches and their in-flight commands alive, so every object a
+command allocates outlives several young collections, and Python's default thresholds
+(700, 10, 10) then scan a heap that grows with the number of live matches: at 10,000
+concurrent matches the collector took more time than the commands themselves (see the
+figures in ``docs/architecture.md``). A command makes almost no cyclic garbage (its objects
+are freed by reference counting), so the server collects rarely and freezes what it loaded
+at start-up (plugins, codecs, the web app) out of every scan.
+
+The policy is chosen by ``gamehall serve --gc`` or the ``GAMEHALL_GC`` variable:
+
+* ``server`` (the default of ``gamehall serve``): ``gc.freeze()`` after start-up, then
+  thresholds ``SERVER_THRESHOLDS``;
+* ``python``: Python's own defaults, nothing frozen;
+* ``N[,N[,N]]``: these thresholds (the others stay as they are), with the freeze.
+
+The library itself never changes the collector: an application embedding a ``Hall`` keeps
+its own policy unless it calls :func:`apply_gc_policy`.
+
+The event loop is asyncio's unless ``--loop uvloop`` (or ``GAMEHALL_LOOP=uvloop``) asks for
+uvloop, which the ``uvloop`` extra installs; measured, it saves about 5% of a durable
+command's CPU time, within the noise of a shared machine, so it is not the default.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from typing import Any
+
+GC_ENV = "GAMEHALL_GC"
+LOOP_ENV = "GAMEHALL_LOOP"
+LOOPS = ("asyncio", "uvloop")
+SERVER_THRESHOLDS = (50_000, 20, 10)
+PYTHON_THRESHOLDS = (700, 10, 10)
+
+
+class GcPolicy:
+    """Thresholds of the three generations, and whether start-up objects are frozen."""
+
+    __slots__ = ("freeze", "name", "thresholds")
+
+    def __init__(self, name: str, thresholds: tuple[int, ...], freeze: bool) -> None:
+        self.name = name
+        self.thresholds = thresholds
+        self.freeze = freeze
+
+    def __repr__(self) -> str:
+        return f"GcPolicy({self.name!r}, {self.thresholds}, freeze={self.freeze})"
+
+
+def parse_gc_policy(text: str | None) -> GcPolicy:
+    """Return the policy a ``--gc`` value or ``GAMEHALL_GC`` names (``server`` when empty)."""
+    spec = (text or "server").strip().lower()
+    if spec == "server":
+        return GcPolicy("server", SERVER_THRESHOLDS, True)
+    if spec == "python":
+        return GcPolicy("python", PYTHON_THRESHOLDS, False)
+    parts = spec.split(",")
+    if not 1 <= len(parts) <= 3 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(
+            f"garbage collector policy {text!r} is not 'server', 'python' or up to three "
+            "whole numbers separated by commas (the thresholds of generations 0, 1 and 2)"
+        )
+    numbers = [int(p) for p in parts]
+    if numbers[0] < 1:
+        raise ValueError("the first garbage collector threshold must be at least 1")
+    current = gc.get_threshold()
+    thresholds = tuple(numbers) + current[len(numbers) :]
+    return GcPolicy(spec, thresholds, True)
+
+
+def gc_policy_from_env(option: str | None = None) -> GcPolicy:
+    """Return the policy of a command-line option, else of ``GAMEHALL_GC``, else ``server``."""
+    return parse_gc_policy(option if option is not None else os.environ.get(GC_ENV))
+
+
+def apply_gc_policy(policy: GcPolicy) -> None:
+    """Set the thresholds and, if the policy says so, freeze every object alive now.
+
+    Call it once start-up has loaded what lives as long as the process: frozen objects are
+    never scanned again (nor collected, should they become cyclic garbage).
+    """
+    if policy.freeze:
+        gc.collect()
+        gc.freeze()
+    gc.set_threshold(*policy.thresholds)
+
+
+def loop_options(option: str | None = None) -> dict[str, Any]:
+    """Return ``anyio.run`` keyword arguments for the loop an option or ``GAMEHALL_LOOP`` names."""
+    name = (option if option is not None else os.environ.get(LOOP_ENV) or "asyncio").lower()
+    if name not in LOOPS:
+        raise ValueError(f"event loop {name!r} is not one of {', '.join(LOOPS)}")
+    if name == "asyncio":
+        return {"backend": "asyncio"}
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        raise ValueError(
+            "event loop 'uvloop' is not installed: install gamehall with the uvloop extra"
+        ) from None
+    return {"backend": "asyncio", "backend_options": {"use_uvloop": True}}

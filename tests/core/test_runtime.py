@@ -1,0 +1,94 @@
+"""The garbage collector policy a server applies: parsed from words, applied, overridable."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+from gamehall.core.runtime import (
+    PYTHON_THRESHOLDS,
+    SERVER_THRESHOLDS,
+    apply_gc_policy,
+    gc_policy_from_env,
+    loop_options,
+    parse_gc_policy,
+)
+
+
+@pytest.fixture
+def restored_gc() -> Iterator[None]:
+    before = gc.get_threshold()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
+def test_server_is_the_default_and_freezes_start_up() -> None:
+    policy = parse_gc_policy(None)
+    assert (policy.name, policy.thresholds, policy.freeze) == ("server", SERVER_THRESHOLDS, True)
+    assert parse_gc_policy("python").thresholds == PYTHON_THRESHOLDS
+    assert not parse_gc_policy("python").freeze
+
+
+def test_thresholds_in_numbers_keep_the_others() -> None:
+    policy = parse_gc_policy("20000")
+    assert policy.thresholds == (20000, *gc.get_threshold()[1:]) and policy.freeze
+    assert parse_gc_policy(" 1000,5,5 ").thresholds == (1000, 5, 5)
+
+
+@pytest.mark.parametrize("text", ["fast", "1,2,3,4", "0", "-5", "1e4", ""])
+def test_a_bad_policy_is_refused_by_name(text: str) -> None:
+    if text == "":
+        assert parse_gc_policy(text).name == "server"  # empty means the default
+        return
+    with pytest.raises(ValueError, match="garbage collector"):
+        parse_gc_policy(text)
+
+
+def test_the_environment_overrides_the_default_and_an_option_overrides_both(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GAMEHALL_GC", "python")
+    assert gc_policy_from_env(None).name == "python"
+    assert gc_policy_from_env("server").name == "server"
+
+
+def test_applying_sets_thresholds_and_freezes(restored_gc: None) -> None:
+    kept = [object() for _ in range(10)]
+    apply_gc_policy(parse_gc_policy("server"))
+    assert gc.get_threshold() == SERVER_THRESHOLDS
+    assert gc.get_freeze_count() >= len(kept)
+    gc.unfreeze()
+    apply_gc_policy(parse_gc_policy("python"))
+    assert gc.get_threshold() == PYTHON_THRESHOLDS and gc.get_freeze_count() == 0
+
+
+def test_serve_refuses_a_bad_policy_in_words() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gamehall.adapters.cli", "serve", "--port", "0", "--gc", "fast"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "garbage collector policy 'fast'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_event_loop_is_asyncio_unless_uvloop_is_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("GAMEHALL_LOOP", raising=False)
+    assert loop_options(None) == {"backend": "asyncio"}
+    with pytest.raises(ValueError, match="event loop 'tokio' is not one of asyncio, uvloop"):
+        loop_options("tokio")
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match="uvloop extra"):
+            loop_options("uvloop")
+    else:
+        monkeypatch.setenv("GAMEHALL_LOOP", "uvloop")
+        assert loop_options(None)["backend_options"] == {"use_uvloop": True}
