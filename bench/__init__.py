@@ -55,9 +55,7 @@ def rates(fn: Callable[[], tuple[int, float]], repeats: int = 3) -> Figure:
     return Figure(values)
 
 
-def interleaved(
-    parts: Mapping[str, Callable[[], float]], rounds: int
-) -> dict[str, list[float]]:
+def interleaved(parts: Mapping[str, Callable[[], float]], rounds: int) -> dict[str, list[float]]:
     """Run every part once per round, in turn, and return each part's values by round.
 
     Interleaving makes a ratio of two parts compare them under the same load: a burst of

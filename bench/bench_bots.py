@@ -13,9 +13,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from bench import Figure
 from gamehall.core import RandomBot, Table
 from gamehall.core.bots import make_bot
+
+from bench import Figure
 
 
 def _ours(iterations: int) -> float:

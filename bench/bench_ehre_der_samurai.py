@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 
-from bench import Figure
 from gamehall.core import RandomBot, Table
+
+from bench import Figure
 
 PLAYERS = (3, 4, 5, 6)
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import anyio
 import httpx
+
 from bench import Figure
 
 CLIENTS = 50

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 
-from bench import Figure
 from gamehall.core import RandomBot, Table, default_registry
 from gamehall.core import calculators as calc
+
+from bench import Figure
 
 WORKED_EXAMPLE = {
     "attacker": ["general", "archer", "archer", "sword"],

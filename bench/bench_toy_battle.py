@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 
-from bench import Figure
 from gamehall.core import RandomBot, Table
+
+from bench import Figure
 
 TERRAINS = ("castle", "pool", "clouds", "jungle", "cemetery", "caribbean", "metal-x", "battlefield")
 

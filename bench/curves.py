@@ -34,7 +34,7 @@ import msgspec
 from gamehall.core import Meta, RandomBot, default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.runtime import apply_gc_policy, parse_gc_policy
-from gamehall.core.store import AppendRequest, SQLiteStore, Snapshot
+from gamehall.core.store import AppendRequest, Snapshot, SQLiteStore
 
 HERE = Path(__file__).parent
 MATCHES = (1, 10, 100, 1000, 10_000)
@@ -225,8 +225,7 @@ def http_p99(clients: tuple[int, ...], per_client: int) -> list[dict[str, float]
                     "clients": count,
                     "commands_per_s": played["count"] / played["seconds"],
                     "p50_ms": latencies[len(latencies) // 2] * 1000,
-                    "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-                    * 1000,
+                    "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
                 }
             )
     return out
@@ -284,7 +283,6 @@ def draw(curves: dict[str, Any], folder: Path, load: float) -> list[Path]:
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
-
     from matplotlib.ticker import FuncFormatter
 
     note = f"{os.cpu_count()}-core machine, load {load:.1f} while measured"

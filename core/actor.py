@@ -258,7 +258,9 @@ class Actor:
         events: list[Event] = []
         metas: list[Meta] = []
         versions = None if self._versions_recorded else self.ruleset.versions
-        for (message, batch), clock in zip(accepted, clocked or [None] * len(accepted), strict=True):
+        for (message, batch), clock in zip(
+            accepted, clocked or [None] * len(accepted), strict=True
+        ):
             events.extend(batch)
             metas.append(Meta(message.command_id, message.seat, message.command, versions))
             metas.extend([Meta(message.command_id, message.seat)] * (len(batch) - 1))

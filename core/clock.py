@@ -72,7 +72,12 @@ def parse_clock(given: ClockSpec | Mapping[str, Any] | str | None) -> ClockSpec 
 def start(spec: ClockSpec, players: int, at: float, running: Collection[int]) -> Clock:
     """Return the clocks of a new match, started at ``at``."""
     return Clock(
-        spec.mode, spec.seconds, spec.increment, at, (spec.seconds,) * players, tuple(sorted(running))
+        spec.mode,
+        spec.seconds,
+        spec.increment,
+        at,
+        (spec.seconds,) * players,
+        tuple(sorted(running)),
     )
 
 

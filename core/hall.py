@@ -25,8 +25,6 @@ from .actor import Ack, Actor, Loaded, SendCommand, Supervisor
 from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec, make_bot
 from .clock import ClockSpec, ClockView
-from .lobby import Lobby, seat_info
-from .undo import UndoStatus, Undos, check_policy, state_after
 from .errors import (
     CorruptRecord,
     GamehallError,
@@ -40,11 +38,13 @@ from .errors import (
 from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
 from .hub import Hub
 from .journal import Journal, new_pending
+from .lobby import Lobby, seat_info
 from .nodes import Follower, Metrics
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
 from .store.base import AppendRequest, MatchQuery, Snapshot, Store
+from .undo import Undos, UndoStatus, check_policy, state_after
 from .words import Narrated, Narrator
 
 log = structlog.get_logger("gamehall.hall")
@@ -249,7 +249,9 @@ class Hall:
         seats = seat_bots(ruleset, started.players, bots or {}, bot_seed)
         for seat, player in (seat_players or {}).items():
             if not 0 <= seat < started.players:
-                raise InvalidOptions(f"seat {seat} does not exist: seats are 0 to {started.players - 1}")
+                raise InvalidOptions(
+                    f"seat {seat} does not exist: seats are 0 to {started.players - 1}"
+                )
             self.lobby.player(player)
         extra = {
             **(info or {}),
@@ -718,7 +720,9 @@ class Hall:
             before = clocks.last_clock([r for r in records if r.seq < event.first])
             if before is not None:
                 running = actor.ruleset.rules.awaiting(state)
-                restored = msgspec.structs.replace(before, at=self.now(), running=tuple(sorted(running)))
+                restored = msgspec.structs.replace(
+                    before, at=self.now(), running=tuple(sorted(running))
+                )
                 meta = msgspec.structs.replace(meta, clock=restored)
         await actor.record(last, [event], [meta], state)
 

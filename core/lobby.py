@@ -187,7 +187,9 @@ class Lobby:
         info = self._entry(match).info
         raw = info.get("seat_players") or []
         players = int(info.get("players") or len(raw))
-        return [raw[s] if s < len(raw) and isinstance(raw[s], str) else None for s in range(players)]
+        return [
+            raw[s] if s < len(raw) and isinstance(raw[s], str) else None for s in range(players)
+        ]
 
     def seats_of(self, match: str, player_id: str) -> list[int]:
         """Return the seats a player holds in a match."""

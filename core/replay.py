@@ -177,7 +177,9 @@ def verify(
         command = head.meta.command
         assert command is not None
         if isinstance(command, TakeBack):
-            expected_back = [TakenBack(command.first, head.seq - 1, head.meta.seat or 0, command.agreed)]
+            expected_back = [
+                TakenBack(command.first, head.seq - 1, head.meta.seat or 0, command.agreed)
+            ]
             if recorded != expected_back:
                 return Difference(head.seq, "events", "the take-back voids other events",
                                   recorded, list(expected_back))  # fmt: skip

@@ -35,9 +35,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _play_all(
-    store: Store, registry: Any, seed: int
-) -> list[tuple[str, str, str, int]]:
+async def _play_all(store: Store, registry: Any, seed: int) -> list[tuple[str, str, str, int]]:
     rows = []
     async with Hall(store, registry) as hall:
         for game in sorted(registry.games):

@@ -211,9 +211,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
         store.close()
 
 
-async def _announce(
-    server: uvicorn.Server, sock: socket.socket, db: str, policy: GcPolicy
-) -> None:
+async def _announce(server: uvicorn.Server, sock: socket.socket, db: str, policy: GcPolicy) -> None:
     host, port = sock.getsockname()[:2]  # now: a stop while starting closes the socket
     while not server.started:
         await anyio.sleep(0.01)

@@ -10,6 +10,7 @@ import secrets
 from typing import Any
 
 import structlog
+from gamehall.core.actor import MatchMoved
 from gamehall.core.errors import (
     CommandIdConflict,
     ConcurrencyError,
@@ -32,7 +33,6 @@ from gamehall.core.errors import (
     UnknownPlayer,
 )
 from gamehall.core.limits import InvalidInput
-from gamehall.core.actor import MatchMoved
 from gamehall.core.lobby import Forbidden
 from gamehall.core.undo import UndoRefused
 from litestar import Request, Response

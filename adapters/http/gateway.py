@@ -9,8 +9,8 @@ import anyio
 import msgspec
 from gamehall.core.errors import UnknownGame, UnknownMatch, UnknownPlayer
 from gamehall.core.hall import Hall
-from gamehall.core.lobby import Player
 from gamehall.core.limits import known_match_id
+from gamehall.core.lobby import Player
 from gamehall.core.registry import Registry
 from litestar import Request
 
@@ -96,7 +96,9 @@ class Gateway:
         if token is None or not self.hall.lobby.is_player_token(token):
             if required:
                 raise ApiError(
-                    401, "unauthorized", "this needs a player token: 'Authorization: Bearer <token>'"
+                    401,
+                    "unauthorized",
+                    "this needs a player token: 'Authorization: Bearer <token>'",
                 )
             return None  # another kind of token: not a player's
         player = self.player(token)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
+from gamehall.core.limits import MATCH_ID_RULE
 from gamehall.core.lobby import LobbyPage
 from gamehall.core.store.base import MAX_PAGE
 from litestar import Request, delete, get, post, put
-from gamehall.core.limits import MATCH_ID_RULE
 from litestar.params import JSONBody, Parameter, QueryParameter
 
 from .errors import ApiError
@@ -70,9 +70,7 @@ async def get_me(request: Req) -> PlayerOut:
     return PlayerOut(player.player, player.name)
 
 
-@put(
-    "/players/me/name", tags=["players"], security=PLAYER, responses=errors(400, 401, 413, 415)
-)
+@put("/players/me/name", tags=["players"], security=PLAYER, responses=errors(400, 401, 413, 415))
 async def rename_me(request: Req, data: JSONBody[Rename]) -> PlayerOut:
     """Change your display name; every view shows the new one at once."""
     gateway = gw(request)
@@ -103,10 +101,20 @@ def lobby_out(page: LobbyPage) -> LobbyOut:
     return LobbyOut(
         [
             LobbyMatch(
-                e.match, e.game, e.expansions, e.players,
+                e.match,
+                e.game,
+                e.expansions,
+                e.players,
                 [LobbySeat(**msgspec.structs.asdict(s)) for s in e.seats],
-                e.open_seats, e.finished, e.version, e.created, e.updated, e.spectators,
-                e.clock, e.rematch_of, e.rematch,
+                e.open_seats,
+                e.finished,
+                e.version,
+                e.created,
+                e.updated,
+                e.spectators,
+                e.clock,
+                e.rematch_of,
+                e.rematch,
             )  # fmt: skip
             for e in page.matches
         ],

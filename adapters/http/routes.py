@@ -139,8 +139,10 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     roles = _roles(data, hall, count)
     seat_players: dict[int, str] = {}
     if player is not None:
-        seat = data.seat if data.seat is not None else next(
-            (s for s, r in enumerate(roles) if not r.startswith("bot")), 0
+        seat = (
+            data.seat
+            if data.seat is not None
+            else next((s for s, r in enumerate(roles) if not r.startswith("bot")), 0)
         )
         if not 0 <= seat < len(roles) or roles[seat].startswith("bot"):
             raise ApiError(400, "invalid_request", f"seat {seat} is not one you can take")
@@ -223,7 +225,10 @@ def undo_out(status: Any) -> UndoOut | None:
 
 
 @post(
-    "/matches/{match:str}/seats", status_code=201, tags=["matches"], security=OPTIONAL_SEAT,
+    "/matches/{match:str}/seats",
+    status_code=201,
+    tags=["matches"],
+    security=OPTIONAL_SEAT,
     responses=errors(*READ, 401, 413, 415),
 )
 async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) -> SeatToken:

@@ -14,8 +14,8 @@ from contextlib import aclosing
 import anyio
 import msgspec
 import structlog
-from gamehall.core.errors import GamehallError
 from gamehall.core.clock import ClockView
+from gamehall.core.errors import GamehallError
 from gamehall.core.hall import Hall, Turn
 from gamehall.core.lobby import Player
 from gamehall.core.words import Narrated

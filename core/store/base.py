@@ -225,9 +225,7 @@ def cursor_of(entry: StreamInfo) -> str:
     return f"{entry.created!r}/{entry.stream}"
 
 
-def page_of(
-    entries: Sequence[StreamInfo], total: int, query: MatchQuery
-) -> MatchPage:
+def page_of(entries: Sequence[StreamInfo], total: int, query: MatchQuery) -> MatchPage:
     """Return a page from entries sorted newest first, one more than the limit if there are."""
     shown = list(entries[: query.limit])
     more = len(entries) > query.limit

@@ -49,12 +49,12 @@ from .base import (
     Store,
     StreamInfo,
     Written,
+    check_query,
     check_row,
     check_rows,
     check_seqs,
     checked_rows,
     checksum,
-    check_query,
     conflict,
     listed,
     merged,
@@ -589,11 +589,10 @@ class SQLiteStore(Store):
             try:
                 found = db.execute("SELECT 1 FROM streams WHERE stream=?", (stream,)).fetchone()
                 positions = [
-                    r[0] for r in db.execute("SELECT position FROM events WHERE stream=?", (stream,))
+                    r[0]
+                    for r in db.execute("SELECT position FROM events WHERE stream=?", (stream,))
                 ]
-                db.executemany(
-                    "INSERT INTO deleted VALUES (?, ?)", position_ranges(positions)
-                )
+                db.executemany("INSERT INTO deleted VALUES (?, ?)", position_ranges(positions))
                 for table in ("events", "streams", "snapshots", "stream_players"):
                     db.execute(f"DELETE FROM {table} WHERE stream=?", (stream,))
                 db.execute("COMMIT")
@@ -629,17 +628,21 @@ class SQLiteStore(Store):
     @_sql_errors
     def player(self, player_id: str) -> PlayerRecord | None:
         """Return a player by id."""
-        row = self._reader().execute(
-            "SELECT id, digest, name, created FROM players WHERE id=?", (player_id,)
-        ).fetchone()
+        row = (
+            self._reader()
+            .execute("SELECT id, digest, name, created FROM players WHERE id=?", (player_id,))
+            .fetchone()
+        )
         return PlayerRecord(row[0], bytes(row[1]), row[2], row[3]) if row else None
 
     @_sql_errors
     def player_by_digest(self, digest: bytes) -> PlayerRecord | None:
         """Return a player by token digest."""
-        row = self._reader().execute(
-            "SELECT id, digest, name, created FROM players WHERE digest=?", (digest,)
-        ).fetchone()
+        row = (
+            self._reader()
+            .execute("SELECT id, digest, name, created FROM players WHERE digest=?", (digest,))
+            .fetchone()
+        )
         return PlayerRecord(row[0], bytes(row[1]), row[2], row[3]) if row else None
 
     # -- snapshots --------------------------------------------------------------------------

@@ -20,9 +20,9 @@ from gamehall.core import (
 )
 from gamehall.core.rules import MatchConfig
 
-from . import events as events_
 from . import actions, declarations, reactions
 from . import commands as cmd
+from . import events as events_
 from . import evolve as evolve_
 from . import legal as legal_
 from . import view as view_
@@ -61,7 +61,6 @@ def merge(cards: Sequence[Sequence[Card] | None]) -> list[Card]:
     return merge_by_key(cards, lambda card: card.id)
 
 
-
 # The events no take-back reaches past (Rules.reveals).
 REVEALING: tuple[type[Event], ...] = (
     events_.HousesFounded,
@@ -71,6 +70,7 @@ REVEALING: tuple[type[Event], ...] = (
     events_.DeckRebuilt,
     events_.FightRolled,
 )
+
 
 class EhreDerSamurai(Rules[State]):
     """Houses, honour, alliances and betrayal, for three to six players."""

@@ -23,10 +23,10 @@ from gamehall.core import (
 )
 from gamehall.core.rules import MatchConfig
 
-from . import events as events_
 from . import activation as act
 from . import combat, movement, setup, turn
 from . import commands as cmd
+from . import events as events_
 from . import view as view_
 from .catalog import Catalog
 from .claims import settle
@@ -83,7 +83,6 @@ HANDLERS: dict[tuple[str, type[Command]], Handler] = {
 MOVE_TO = _act(movement.move)
 
 
-
 # The events no take-back reaches past (Rules.reveals).
 REVEALING: tuple[type[Event], ...] = (
     events_.BoardSetUp,
@@ -96,6 +95,7 @@ REVEALING: tuple[type[Event], ...] = (
     events_.DiceThrown,
     events_.DiceRerolled,
 )
+
 
 class Gunsen(Rules[State]):
     """Seven clans fight for Toshi Ranbo; the first to place seven achievement markers wins."""

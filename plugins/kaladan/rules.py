@@ -22,8 +22,8 @@ from gamehall.core import (
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
 
-from . import events as events_
 from . import battle as fight
+from . import events as events_
 from . import magic, turn
 from . import view as seen
 from .commands import (
@@ -94,7 +94,6 @@ def gather(results: list[list[Any]]) -> list[Any]:
     return merge_by_key(results, lambda item: item.key)
 
 
-
 # The events no take-back reaches past (Rules.reveals).
 REVEALING: tuple[type[Event], ...] = (
     events_.TurnOrderRolled,
@@ -109,6 +108,7 @@ REVEALING: tuple[type[Event], ...] = (
     events_.DiceRolled,
     events_.DiceCompared,
 )
+
 
 class Kaladan(Rules[State]):
     """Realms fight tile against tile until one Crown is left standing."""

@@ -9,10 +9,10 @@ from typing import Any
 from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
 from gamehall.core.rules import MatchConfig
 
-from . import events as events_
 from . import actions as act
 from . import commands as cmd
 from . import estimate as guess
+from . import events as events_
 from . import legal as legal_
 from . import view as view_
 from .components import COMPONENTS, GOODS, start_spaces
@@ -46,7 +46,6 @@ PROMPTS = {
 }
 
 
-
 # The events no take-back reaches past (Rules.reveals).
 REVEALING: tuple[type[Event], ...] = (
     events_.BoardDealt,
@@ -58,6 +57,7 @@ REVEALING: tuple[type[Event], ...] = (
     events_.SetupFinished,
     events_.RowRefilled,
 )
+
 
 class RiverOfGold(Rules[State]):
     """Build on the shore, sail the river, deliver to customers, gain influence."""

@@ -22,7 +22,6 @@ PLACE = Decision("place", "place your mark in an empty cell")
 MOVES = tuple(PlaceMark(cell=cell) for cell in range(9))
 
 
-
 class TicTacToe(Rules[State]):
     """Two seats take turns placing X and O; three in a row wins."""
 

@@ -20,8 +20,8 @@ from gamehall.core import (
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
 
-from . import events as events_
 from . import estimate as guess
+from . import events as events_
 from . import view as seen
 from . import words
 from .commands import DRAW, SKIP, DrawTroops, PlaceTroop, SkipEffect

@@ -101,9 +101,13 @@ async def test_a_seat_that_stops_answering_is_played_by_its_clock(
     assert recompute(awaited, records) == [r.meta.clock for r in batch_ends]
     # A restarted hall reads the clock back from the last record.
     hall_at = {"clock": fake, "clock_poll": 3600.0}
-    async with Hall(SQLiteStore(tmp_path / "clock.db", registry.codec), registry, **hall_at) as hall:
+    async with Hall(
+        SQLiteStore(tmp_path / "clock.db", registry.codec), registry, **hall_at
+    ) as hall:
         running = await hall.create("tictactoe", seed=4, clock="move:5")
-    async with Hall(SQLiteStore(tmp_path / "clock.db", registry.codec), registry, **hall_at) as hall:
+    async with Hall(
+        SQLiteStore(tmp_path / "clock.db", registry.codec), registry, **hall_at
+    ) as hall:
         await hall.resume_clocks()  # also run at start: the running timed match is active
         assert hall.active == 1  # not the finished one
         fake.now += 6

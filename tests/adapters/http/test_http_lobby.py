@@ -54,7 +54,13 @@ async def test_players_create_join_and_list_their_matches(served: Served) -> Non
     listed = await lobby(served, open="true")
     assert [m["match"] for m in listed["matches"]] == [match]
     entry = listed["matches"][0]
-    assert entry["seats"][0] == {"seat": 0, "name": "Ada", "player": ada_id, "bot": None, "open": False}
+    assert entry["seats"][0] == {
+        "seat": 0,
+        "name": "Ada",
+        "player": ada_id,
+        "bot": None,
+        "open": False,
+    }
     assert entry["seats"][1]["open"] and entry["open_seats"] == 1 and entry["clock"] == "move:60"
     claimed = await client.post(f"/matches/{match}/seats", json={}, headers=bearer(bob))
     assert claimed.status_code == 201 and claimed.json()["seat"] == 1
@@ -112,7 +118,8 @@ async def test_the_lobby_filters_and_pages(served: Served) -> None:
     assert (await lobby(served, game="river-of-gold"))["total"] == 1
     assert (await lobby(served, game="tictactoe", open="true"))["total"] == 2  # 1 and 3
     assert {m["match"] for m in (await lobby(served, ada, mine="true"))["matches"]} == {
-        made[0]["match"], made[1]["match"]
+        made[0]["match"],
+        made[1]["match"],
     }
     assert (await lobby(served, player=ada_id, state="running"))["total"] == 1
     seen: list[str] = []
