@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 import msgspec
@@ -31,27 +31,35 @@ import psycopg
 from psycopg import sql
 
 from ..codec import Codec
-from ..errors import DamagedStore, GamehallError, StoreClosed, StoreFailed
+from ..errors import DamagedStore, GamehallError, StoreClosed, StoreFailed, UnknownMatch
 from ..events import Event, Recorded
 from .base import (
     Encoded,
     Loaded,
+    MatchPage,
+    MatchQuery,
+    PlayerRecord,
     RawRow,
     Snapshot,
     Store,
     StreamInfo,
     Written,
+    check_query,
     check_row,
     check_seqs,
     checked_rows,
     conflict,
+    listed,
+    merged,
+    page_of,
+    position_ranges,
 )
 from .sqlite import _command_ranges
 from .url import StoreURL, parse_store_url
 
 P = ParamSpec("P")
 T = TypeVar("T")
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the lobby (indexed info columns, players, deleted positions)
 LOCK_CLASS = 0x6761  # advisory lock class of gamehall: 1 migration, 2 leases
 CONNECT_TIMEOUT = 10
 TABLES = """
@@ -75,6 +83,26 @@ CREATE TABLE IF NOT EXISTS streams (
     created double precision NOT NULL,
     updated double precision NOT NULL,
     info    bytea
+);
+ALTER TABLE streams ADD COLUMN IF NOT EXISTS game text;
+ALTER TABLE streams ADD COLUMN IF NOT EXISTS finished boolean NOT NULL DEFAULT false;
+ALTER TABLE streams ADD COLUMN IF NOT EXISTS open_seats integer NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS streams_created ON streams (created, stream COLLATE "C");
+CREATE TABLE IF NOT EXISTS stream_players (
+    player text NOT NULL,
+    stream text NOT NULL,
+    PRIMARY KEY (player, stream)
+);
+CREATE INDEX IF NOT EXISTS stream_players_stream ON stream_players (stream);
+CREATE TABLE IF NOT EXISTS players (
+    id      text             PRIMARY KEY,
+    digest  bytea            NOT NULL UNIQUE,
+    name    text,
+    created double precision NOT NULL
+);
+CREATE TABLE IF NOT EXISTS deleted (
+    first bigint PRIMARY KEY,
+    last  bigint NOT NULL
 );
 CREATE TABLE IF NOT EXISTS snapshots (
     stream text   PRIMARY KEY,
@@ -270,6 +298,12 @@ class PostgresStore(Store):
                 if version is None or version < SCHEMA_VERSION:
                     db.execute(TABLES)
                     db.execute(APPEND)
+                    if version is not None and version < 2:
+                        # Fill the lobby's columns of an older schema from each stream's info.
+                        for stream, info in db.execute(
+                            "SELECT stream, info FROM streams"
+                        ).fetchall():
+                            _set_info(db, stream, _decoded(info))
                     db.execute(
                         "INSERT INTO gamehall VALUES ('schema', %s) "
                         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -326,11 +360,17 @@ class PostgresStore(Store):
             if db is None or db.closed:
                 db = self._writer = self.connect()
             try:
-                if len(rounds) == 1:
+                listing = any(b.expected == 0 or b.info for batches in rounds for _, b in batches)
+                if len(rounds) == 1 and not listing:
                     firsts = [self._append(db, rounds[0], now)]
                 else:
+                    # The info of the batches commits with their events, in one transaction.
                     with db.transaction():
-                        firsts = [self._append(db, batches, now) for batches in rounds]
+                        firsts = []
+                        for batches in rounds:
+                            found = self._append(db, batches, now)
+                            firsts.append(found)
+                            _apply_infos(db, batches, found)
             except psycopg.Error as exc:
                 lost = isinstance(exc, psycopg.OperationalError) or db.closed
                 if lost:
@@ -511,6 +551,124 @@ class PostgresStore(Store):
         last = max((row[2] for row in rows), default=after)
         return last, {stream: seq for stream, seq, _ in rows}
 
+    # -- the lobby --------------------------------------------------------------------------
+
+    def _writing(self) -> psycopg.Connection[Any]:
+        db = self._writer
+        if db is None or db.closed:
+            db = self._writer = self.connect()
+        return db
+
+    @_db_errors
+    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
+        """Merge changes into a stream's info, in one transaction."""
+        self._check_writable()
+        with self._lock:
+            db = self._writing()
+            with db.transaction():
+                row = db.execute(
+                    "SELECT info FROM streams WHERE stream = %s FOR UPDATE", (stream,)
+                ).fetchone()
+                if row is None:
+                    raise UnknownMatch(stream)
+                _set_info(db, stream, merged(_decoded(row[0]), changes))
+        entry = self.stream_info(stream)
+        assert entry is not None
+        return entry
+
+    @_db_errors
+    def find_matches(self, query: MatchQuery) -> MatchPage:
+        """Filter on the indexed columns, newest first, one page at a time."""
+        start = check_query(query)
+        where: list[str] = ["true"]
+        args: list[Any] = []
+        if query.game is not None:
+            where.append("game = %s")
+            args.append(query.game)
+        if query.finished is not None:
+            where.append("finished = %s")
+            args.append(bool(query.finished))
+        if query.open_seats is not None:
+            where.append("(open_seats > 0 AND NOT finished) = %s")
+            args.append(bool(query.open_seats))
+        if query.player is not None:
+            where.append("stream IN (SELECT stream FROM stream_players WHERE player = %s)")
+            args.append(query.player)
+        filters = " AND ".join(where)
+        total = self._rows(f"SELECT count(*) FROM streams WHERE {filters}", args)[0][0]
+        page_args = list(args)
+        if start is not None:
+            filters += ' AND (created < %s OR (created = %s AND stream COLLATE "C" < %s))'
+            page_args += [start[0], start[0], start[1]]
+        rows = self._rows(
+            f"SELECT stream, version, created, updated, info FROM streams WHERE {filters} "
+            'ORDER BY created DESC, stream COLLATE "C" DESC LIMIT %s',
+            [*page_args, query.limit + 1],
+        )
+        return page_of([_info(*row) for row in rows], int(total), query)
+
+    @_db_errors
+    def delete_stream(self, stream: str) -> bool:
+        """Delete a stream's rows; keep its positions as deleted ones, never given again."""
+        self._check_writable()
+        with self._lock:
+            db = self._writing()
+            with db.transaction():
+                found = db.execute(
+                    "SELECT 1 FROM streams WHERE stream = %s FOR UPDATE", (stream,)
+                ).fetchone()
+                positions = [
+                    int(r[0])
+                    for r in db.execute(
+                        "SELECT position FROM events WHERE stream = %s", (stream,)
+                    ).fetchall()
+                ]
+                with db.cursor() as cursor:
+                    cursor.executemany(
+                        "INSERT INTO deleted VALUES (%s, %s)", position_ranges(positions)
+                    )
+                for table in ("events", "streams", "snapshots", "stream_players"):
+                    db.execute(
+                        sql.SQL("DELETE FROM {} WHERE stream = %s").format(sql.Identifier(table)),
+                        (stream,),
+                    )
+        return found is not None or bool(positions)
+
+    @_db_errors
+    def deleted_positions(self) -> list[tuple[int, int]]:
+        """Return the deleted position ranges."""
+        rows = self._rows("SELECT first, last FROM deleted ORDER BY first", ())
+        return [(int(a), int(b)) for a, b in rows]
+
+    @_db_errors
+    def save_player(self, player: PlayerRecord) -> None:
+        """Insert or replace a player."""
+        self._check_writable()
+        try:
+            self._reader().execute(
+                "INSERT INTO players VALUES (%s, %s, %s, %s) ON CONFLICT (id) DO UPDATE "
+                "SET digest = excluded.digest, name = excluded.name",
+                (player.id, player.digest, player.name, player.created),
+            )
+        except psycopg.errors.UniqueViolation:
+            raise GamehallError("another player already has this token") from None
+
+    @_db_errors
+    def player(self, player_id: str) -> PlayerRecord | None:
+        """Return a player by id."""
+        rows = self._rows(
+            "SELECT id, digest, name, created FROM players WHERE id = %s", (player_id,)
+        )
+        return _player(rows[0]) if rows else None
+
+    @_db_errors
+    def player_by_digest(self, digest: bytes) -> PlayerRecord | None:
+        """Return a player by token digest."""
+        rows = self._rows(
+            "SELECT id, digest, name, created FROM players WHERE digest = %s", (digest,)
+        )
+        return _player(rows[0]) if rows else None
+
     # -- snapshots --------------------------------------------------------------------------
 
     @_db_errors
@@ -661,8 +819,47 @@ def lease_key(match: str) -> int:
 
 
 def _info(stream: str, version: int, created: float, updated: float, info: Any) -> StreamInfo:
-    decoded = msgspec.msgpack.decode(info) if info else {}
-    return StreamInfo(stream, version, created, updated, decoded)
+    return StreamInfo(stream, version, created, updated, _decoded(info))
+
+
+def _decoded(info: Any) -> dict[str, Any]:
+    decoded: dict[str, Any] = msgspec.msgpack.decode(bytes(info)) if info else {}
+    return decoded
+
+
+def _player(row: Sequence[Any]) -> PlayerRecord:
+    return PlayerRecord(row[0], bytes(row[1]), row[2], row[3])
+
+
+def _set_info(db: psycopg.Connection[Any], stream: str, info: Mapping[str, Any]) -> None:
+    """Write a stream's info with its indexed columns (inside the caller's transaction)."""
+    game, finished, open_seats, players = listed(info)
+    db.execute(
+        "UPDATE streams SET info = %s, game = %s, finished = %s, open_seats = %s WHERE stream = %s",
+        (msgspec.msgpack.encode(dict(info)), game, finished, open_seats, stream),
+    )
+    db.execute("DELETE FROM stream_players WHERE stream = %s", (stream,))
+    if players:
+        with db.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO stream_players VALUES (%s, %s)", [(p, stream) for p in players]
+            )
+
+
+def _apply_infos(
+    db: psycopg.Connection[Any], batches: Sequence[tuple[int, Encoded]], firsts: Sequence[int]
+) -> None:
+    """Index the info of created streams and merge later batches' changes (same transaction)."""
+    for (_, batch), first in zip(batches, firsts, strict=True):
+        if first <= 0 or (batch.expected != 0 and not batch.info):
+            continue
+        row = db.execute(
+            "SELECT info FROM streams WHERE stream = %s FOR UPDATE", (batch.stream,)
+        ).fetchone()
+        if row is None:
+            continue
+        info = _decoded(row[0])
+        _set_info(db, batch.stream, info if batch.expected == 0 else merged(info, batch.info or {}))
 
 
 def _rounds(encoded: Sequence[Encoded | GamehallError]) -> list[list[tuple[int, Encoded]]]:
