@@ -331,5 +331,9 @@ def extension_state(ext: Mapping[str, Any], expansion: str, kind: type[T]) -> T:
 def with_extension_state(
     ext: Mapping[str, Any], expansion: str, value: msgspec.Struct
 ) -> dict[str, Any]:
-    """Return a copy of an ``ext`` map holding an expansion's new state."""
-    return {**ext, expansion: msgspec.to_builtins(value)}
+    """Return a copy of an ``ext`` map holding an expansion's new state.
+
+    The state is kept as decoded JSON (lists, not tuples), so the match state reads back from
+    its codec exactly as it was.
+    """
+    return {**ext, expansion: msgspec.json.decode(msgspec.json.encode(value))}

@@ -96,7 +96,7 @@ def loop_options(option: str | None = None) -> dict[str, Any]:
     if name == "asyncio":
         return {"backend": "asyncio"}
     try:
-        import uvloop  # noqa: F401
+        import uvloop  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
     except ImportError:
         raise ValueError(
             "event loop 'uvloop' is not installed: install gamehall with the uvloop extra"

@@ -26,7 +26,7 @@ def test_bench_postgres_quick_reports_every_figure(tmp_path: Path) -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    results = json.loads(out.read_text())
+    results = json.loads(out.read_text())["figures"]
     assert [name for name in FIGURES if name not in results] == []
     assert all(v > 0 for v in results.values()), results
     try:
