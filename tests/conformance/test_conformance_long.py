@@ -1,4 +1,4 @@
-"""The conformance suite's long run: five times the playouts of ``make test`` (Gunsen: twice)."""
+"""The conformance suite's long run: five times the playouts of ``make test`` (Gunsen: 400)."""
 
 from __future__ import annotations
 
