@@ -470,9 +470,18 @@ class Hall:
                 receive.close()
 
     async def fork(
-        self, match: str, at_seq: int, *, seed: int | None = None, match_id: str | None = None
+        self,
+        match: str,
+        at_seq: int,
+        *,
+        seed: int | None = None,
+        match_id: str | None = None,
+        open_seats: Sequence[int] = (),
     ) -> str:
-        """Start a new match from the first ``at_seq`` events of another; return its id."""
+        """Start a new match from the first ``at_seq`` events of another; return its id.
+
+        ``open_seats`` are the new match's seats left for players to take from the lobby.
+        """
         self._check_open()
         limits.check_seq("at_seq", at_seq)
         limits.check_seed(seed)
@@ -492,7 +501,9 @@ class Hall:
         events: list[Event] = [forked, *(r.event for r in records[1:])]
         metas = [Meta(versions=ruleset.versions), *(r.meta for r in records[1:])]
         new = match_id or new_match_id()
-        await self.journal.append(AppendRequest(new, 0, events, metas, _info(forked)))
+        seats = seat_info(forked.players, None, [s for s in open_seats if 0 <= s < forked.players])
+        info = _info(forked, seats)
+        await self.journal.append(AppendRequest(new, 0, events, metas, info))
         return new
 
     async def import_records(

@@ -367,7 +367,9 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
     gateway.may_see_all(asker, match, "a fork")
     if data.seed is not None and not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token may choose the seed of a fork")
-    new = await gateway.hall.fork(match, data.at_seq, seed=data.seed)
+    players = gateway.hall.info(match).players
+    free = range(players) if data.seating == "open" else ()
+    new = await gateway.hall.fork(match, data.at_seq, seed=data.seed, open_seats=free)
     info = gateway.hall.info(new)
     return await gateway.seat(new, info.game, info.players, data.seating)
 

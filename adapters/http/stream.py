@@ -22,6 +22,8 @@ from gamehall.core.words import Narrated
 from litestar.response import ServerSentEventMessage
 
 log = structlog.get_logger("gamehall.http")
+NAMES_POLL = 1.0
+"""The longest time a stream takes to tell a name change that came without an event."""
 
 
 class Feed:
@@ -142,18 +144,32 @@ async def _live(
     feed = Feed(hall, match, seat, after)
     hall.spawn(feed.pump)
     line = hall.registry.codec.record_to_json  # an event line of the log schema
+    poll = min(heartbeat, NAMES_POLL)
+    quiet = 0.0
     try:
         with feed.receive:
             while True:
                 told = None
-                with anyio.move_on_after(heartbeat):
+                with anyio.move_on_after(poll):
                     try:
                         told = await feed.receive.receive()
                     except anyio.EndOfStream:
                         return
                 if told is None:
-                    yield ServerSentEventMessage(data=None, comment="keep-alive")
+                    # No event: a seat may still have been taken or a player renamed.
+                    try:
+                        now_named = hall.lobby.names(match)
+                    except GamehallError:
+                        return  # the match was deleted
+                    if now_named != names and (any(now_named) or names is not None):
+                        names = now_named
+                        yield _names_message(match, now_named)
+                    quiet += poll
+                    if quiet >= heartbeat:
+                        quiet = 0.0
+                        yield ServerSentEventMessage(data=None, comment="keep-alive")
                     continue
+                quiet = 0.0
                 record = told.record
                 data = line(record, told.text).decode()
                 yield ServerSentEventMessage(data=data, event="event", id=record.seq)

@@ -64,14 +64,17 @@ def browser() -> Iterator[Any]:
 class Server:
     """gamehall's HTTP app served by uvicorn in a thread, on a free port of 127.0.0.1."""
 
-    def __init__(self, registry: Registry, db: Path | None = None) -> None:
+    def __init__(self, registry: Registry, db: Path | None = None, port: int = 0) -> None:
+        self.db = db
+        self.stopped = False
         self.store: Store = (
             SQLiteStore(str(db), registry.codec) if db else MemoryStore(registry.codec)
         )
         self.hall = Hall(self.store, registry)
         app = create_app(self.hall, manage_hall=True, rate_limits=None)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart's port
+        self.sock.bind(("127.0.0.1", port))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         config = uvicorn.Config(app, log_config=None, lifespan="on", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
@@ -86,6 +89,9 @@ class Server:
             time.sleep(0.02)
 
     def stop(self) -> None:
+        if self.stopped:
+            return
+        self.stopped = True
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()

@@ -60,13 +60,32 @@ def play_one(page: Page, rng: random.Random) -> None:
     assert not notice(page), f"a legal move was refused: {notice(page)}"
 
 
-def seat_token(context: Any, match: str, seat: int) -> str:
-    """Return the seat token a browser context holds in its cookie (for the API's view)."""
+def player_token(context: Any) -> str:
+    """Return the player token a browser context holds in its cookie (for the API's view,
+    which a player token asks for the player's seat)."""
     for cookie in context.cookies():
-        if cookie["name"] == "gh_seat" and cookie["path"] == f"/play/{match}/{seat}":
-            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        if cookie["name"] == "gh_player":
+            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
             return str(cookie["value"])
-    raise AssertionError(f"no seat cookie for seat {seat}")
+    raise AssertionError("no player cookie")
+
+
+def fill_name(form: Any, name: str) -> None:
+    """Type the player's name into a form that asks for it (a browser's first form)."""
+    field = form.locator("input[name=name]")
+    if field.count():
+        field.fill(name)
+
+
+def join_match(page: Page, url: str, match: str, name: str, seat_name: str | None = None) -> int:
+    """Take an open seat of a match from its join page (the first, or the one named)."""
+    page.goto(f"{url}/join/{match}")
+    fill_name(page.locator("form"), name)
+    buttons = page.locator("form .join button")
+    button = buttons.first if seat_name is None else buttons.filter(has_text=seat_name)
+    button.click()
+    page.wait_for_url(lambda address: f"/play/{match}/" in address)
+    return int(page.url.rsplit("/", 1)[-1])
 
 
 def api_view(url: str, match: str, token: str | None) -> dict[str, Any]:
@@ -85,11 +104,16 @@ def create_in_lobby(
     roles: list[str],
     expansions: tuple[str, ...] = (),
     options: dict[str, str] | None = None,
+    name: str = "Ada",
+    clock: str | None = None,
 ) -> str:
     """Start a match from the lobby's form, one role per seat; return its id."""
     page.goto(url + "/")
     page.locator(f"#game-{game} > summary").click()
     form = page.locator(f"#game-{game} form")
+    fill_name(form, name)
+    if clock is not None:
+        form.locator("select[name=clock]").select_option(clock)
     form.locator("select[name=players]").select_option(str(len(roles)))
     for seat, role in enumerate(roles):
         form.locator(f"select[name=seat{seat}]").select_option(role)

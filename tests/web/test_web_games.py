@@ -15,10 +15,11 @@ from .play import (
     create_in_lobby,
     ended,
     frame_seq,
+    join_match,
     my_move,
     play_one,
     play_to_end,
-    seat_token,
+    player_token,
     wait_until,
 )  # fmt: skip
 
@@ -85,11 +86,9 @@ def test_river_of_gold_with_patrons_for_a_few_rounds(
     first, second, watcher = (c.new_page() for c in contexts)
     match = create_in_lobby(first, url, "river-of-gold", ["me", "open", "bot"],
                             expansions=("river-of-gold-patrons",))  # fmt: skip
-    second.goto(f"{url}/join/{match}")
-    second.locator("form button").first.click()
-    wait_until(second, lambda: "/play/" in second.url, "the second seat joins")
+    join_match(second, url, match, "Bo")
     watcher.goto(f"{url}/watch/{match}")
-    tokens = [seat_token(contexts[0], match, 0), seat_token(contexts[1], match, 1)]
+    tokens = [player_token(contexts[0]), player_token(contexts[1])]
     rng = random.Random(11)
     moves = 0
     while moves < 45 and not ended(first):

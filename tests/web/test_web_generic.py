@@ -11,7 +11,10 @@ import httpx
 from gamehall.core import Registry
 
 from .pebbles import NAMES, Plugin
-from .play import ended, frame_seq, my_move, notice, wait_until
+from .play import ended, frame_seq, join_match, my_move, notice, wait_until
+
+# Player names are typed by people: the page shows them as text, never runs them.
+PLAYERS = ["<script>window.pwned = 3</script>", "<b>Bo</b> & <i>co</i>"]
 
 
 def _setup(browser: Any, serve: Any) -> tuple[Any, str, Any, Any, str]:
@@ -20,14 +23,14 @@ def _setup(browser: Any, serve: Any) -> tuple[Any, str, Any, Any, str]:
     page = first.new_page()
     page.goto(server.url + "/")
     page.locator("#game-pebbles > summary").click()
+    page.locator("#game-pebbles input[name=name]").fill(PLAYERS[0])
     page.locator("#game-pebbles select[name=seat1]").select_option("open")
     page.locator("#game-pebbles button[type=submit]").click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f]+/0$"))
     match = page.url.rsplit("/", 2)[-2]
     other = second.new_page()
-    other.goto(f"{server.url}/join/{match}")
-    other.locator("form button").first.click()
-    other.wait_for_url(re.compile(rf"/play/{match}/1$"))
+    join_match(other, server.url, match, PLAYERS[1])
+    assert other.url.endswith(f"/play/{match}/1")
     return server, match, page, other, server.url
 
 
@@ -36,7 +39,10 @@ def test_a_third_party_game_plays_through_the_generic_page(
 ) -> None:
     server, match, zero, one, url = _setup(browser, serve)
     for seat, page in enumerate((zero, one)):
-        assert page.locator("h1").text_content().endswith(f"you are {NAMES[seat]}")
+        heading = f"you are {NAMES[seat]}, {PLAYERS[seat]}"
+        wait_until(page, lambda p=page, h=heading: p.locator("h1").text_content().endswith(h),
+                   "the heading names the seat and its player")  # fmt: skip
+    wait_until(zero, lambda: PLAYERS[1] in zero.locator(".players").text_content(), "names")
     assert zero.locator(".view-fields dt", has_text="pile").count() == 1
     zero.screenshot(path=str(screenshots / "generic-pebbles.png"), full_page=True)
     while not ended(zero):
@@ -54,10 +60,14 @@ def test_a_third_party_game_plays_through_the_generic_page(
     for page in (zero, one):
         assert page.evaluate("() => window.pwned") is None
         assert "<script>window.pwned" not in page.content().replace("&lt;script&gt;", "")
+        assert "<b>Bo</b>" not in page.content()
     lobby = zero.context.new_page()
     lobby.goto(url + "/")
     assert lobby.get_by_text("Pebbles <b>&amp;</b>").count() >= 1
+    assert lobby.locator("#me strong").text_content() == PLAYERS[0]
+    assert PLAYERS[1] in lobby.locator("#list-finished").text_content()
     assert lobby.evaluate("() => window.pwned") is None
+    assert "<script>window.pwned = 3" not in lobby.content()
 
 
 def test_a_stale_page_gets_the_refusal_in_words_and_the_fresh_state(
@@ -101,8 +111,8 @@ def test_spectators_cannot_send_and_strangers_get_a_clear_page(browser: Any, ser
         sent = client.post(f"/play/{match}/0/command", json=body, headers={"X-CSRF-Token": csrf})
         assert sent.status_code == 401
         assert client.post(f"/watch/{match}/command", json=body).status_code in (404, 405)
-    token = next(c["value"] for c in zero.context.cookies() if c["name"] == "gh_seat")
-    with httpx.Client(base_url=url, cookies={"gh_seat": token, "gh_csrf": csrf}) as client:
+    token = next(c["value"] for c in zero.context.cookies() if c["name"] == "gh_player")
+    with httpx.Client(base_url=url, cookies={"gh_player": token, "gh_csrf": csrf}) as client:
         forged = client.post(f"/play/{match}/0/command", json=body)
         assert forged.status_code == 403 and "reload the page" in forged.text
         elsewhere = client.post(

@@ -21,7 +21,7 @@ from .play import (
     frame_seq,
     my_move,
     play_one,
-    seat_token,
+    player_token,
     wait_until,
 )  # fmt: skip
 
@@ -30,6 +30,7 @@ def _create(page: Any, url: str, terrain: str) -> str:
     page.goto(url + "/")
     page.locator("#game-toy-battle > summary").click()
     form = page.locator("#game-toy-battle form")
+    form.locator("input[name=name]").fill("Ada")
     form.locator("select[name=seat1]").select_option("open")
     form.locator("input[name='o.terrain']").fill(terrain)
     form.get_by_role("button", name="Start Toy Battle").click()
@@ -39,7 +40,8 @@ def _create(page: Any, url: str, terrain: str) -> str:
 
 def _join(page: Any, url: str, match: str) -> None:
     page.goto(url + "/")
-    page.locator(f"a[href='/join/{match}']").click()
+    page.locator(f"#list-open a[href='/join/{match}']").click()
+    page.locator("input[name=name]").fill("Bo")
     page.get_by_role("button", name="Play as Red").click()
     page.wait_for_url(re.compile(rf"/play/{match}/1$"))
 
@@ -72,7 +74,10 @@ def test_toy_battle_in_the_browser(browser: Any, serve: Any, screenshots: Path) 
     _join(red, url, match)
     watcher.goto(f"{url}/watch/{match}")
     assert "watching" in watcher.locator("h1").text_content()
-    tokens = [seat_token(blue_ctx, match, 0), seat_token(red_ctx, match, 1)]
+    assert blue.locator("h1").text_content().endswith("you are Blue, Ada")
+    wait_until(blue, lambda: "Bo" in blue.locator(".players").text_content(), "Bo's name shown")
+    assert "Ada" in watcher.locator(".players").text_content()
+    tokens = [player_token(blue_ctx), player_token(red_ctx)]
     assert tokens[0] not in blue.url and tokens[0] not in blue.content()
     pages = {"seat0": blue, "seat1": red, "spectator": watcher}
     blue.screenshot(path=str(screenshots / "toy-battle-start.png"), full_page=True)

@@ -6,6 +6,7 @@ a replay for every seq the slider reaches; the frame is built here from a :class
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import msgspec
@@ -18,6 +19,20 @@ from .markup import Html, join, svg, tag
 from .scene import Scene
 
 
+def title_of(ruleset: Ruleset) -> str:
+    """Return a match's title: its game and expansions."""
+    return ruleset.game.name + "".join(f" + {e.name}" for e in ruleset.expansions)
+
+
+def heading(ruleset: Ruleset, scene: Scene) -> str:
+    """Return the page's heading: the game, and who the page's seat is (or that it watches)."""
+    if scene.seat is None or not scene.live:
+        return f"{title_of(ruleset)}: watching"
+    seat = scene.names[scene.seat] if scene.seat < len(scene.names) else f"seat {scene.seat}"
+    holder = scene.holders[scene.seat] if scene.seat < len(scene.holders) else None
+    return f"{title_of(ruleset)}: you are {seat}" + (f", {holder}" if holder else "")
+
+
 def frame(ruleset: Ruleset, scene: Scene, csrf: str, fork_url: str | None) -> Html:
     """Return the frame's markup; ``fork_url`` offers "fork from here" where allowed."""
     drawing = _drawing(ruleset, scene)
@@ -26,10 +41,52 @@ def frame(ruleset: Ruleset, scene: Scene, csrf: str, fork_url: str | None) -> Ht
     return tag(
         "div",
         tag("section", _status(scene), class_="status", aria_live="polite"),
+        _players(scene),
         tag("div", board, _side(ruleset, scene, on_board, csrf, fork_url), class_="table"),
         id="frame", data_seq=scene.seq, data_last=scene.last, data_turn=_turn(scene),
         data_live="1" if scene.live else "0", data_ended="1" if scene.ended else "0",
+        data_heading=heading(ruleset, scene) if scene.live else None,
     )  # fmt: skip
+
+
+def clock_text(seconds: float) -> str:
+    """Return a clock's time left as the page shows it: ``m:ss``, or ``h:mm:ss``."""
+    whole = max(0, math.ceil(seconds - 0.001))  # 0:00 only once it has run out
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def _players(scene: Scene) -> Html:
+    """Return who plays each seat, whose move it is and, in a timed match, each clock."""
+    clock = scene.clock
+    rows = []
+    for seat, name in enumerate(scene.names):
+        holder = scene.holders[seat] if seat < len(scene.holders) else None
+        you = seat == scene.seat and scene.live
+        asked = seat in scene.awaiting and scene.outcome is None
+        shown = None
+        if clock is not None and seat < len(clock.remaining):
+            running = scene.live and seat in clock.running and scene.outcome is None
+            left = clock.remaining[seat]
+            shown = tag(
+                "span", clock_text(left), class_="clock",
+                data_left=f"{left:.3f}", data_running="1" if running else None,
+                aria_label=f"time left: {clock_text(left)}",
+            )  # fmt: skip
+        classes = " ".join(c for c in ("seat", "asked" if asked else "", "you" if you else "") if c)
+        rows.append(
+            tag("li", tag("strong", name), " ",
+                tag("span", holder or "open seat", class_="holder" if holder else "holder muted"),
+                " (you)" if you else None, " ", shown, class_=classes, data_seat=seat)
+        )  # fmt: skip
+    caption = None
+    if clock is not None:
+        per = "a move" if clock.mode == "move" else "a match"
+        extra = f", +{clock.increment:g} s a move" if clock.increment else ""
+        caption = tag("p", f"Clock: {clock_text(clock.seconds)} {per}{extra}.", class_="muted")
+    return tag("section", tag("h2", "Players", class_="sr-only"), tag("ul", rows), caption,
+               class_="players")  # fmt: skip
 
 
 def _turn(scene: Scene) -> str:
@@ -41,7 +98,10 @@ def _turn(scene: Scene) -> str:
 
 def _name(scene: Scene, seat: int) -> str:
     name = scene.names[seat] if 0 <= seat < len(scene.names) else f"seat {seat}"
-    return f"{name} (you)" if seat == scene.seat and scene.live else name
+    if seat == scene.seat and scene.live:
+        return f"{name} (you)"
+    holder = scene.holders[seat] if 0 <= seat < len(scene.holders) else None
+    return f"{name} ({holder})" if holder else name
 
 
 def _status(scene: Scene) -> Html:

@@ -1,44 +1,122 @@
-"""The matches the lobby lists: open seats to join, matches to watch, ended ones to replay.
+"""The matches the lobby lists, read through the live-play lobby (:mod:`gamehall.core.lobby`).
 
-It reads the store's listing of streams and the seat table; the lobby shows the most recently
-active matches first.
+The listing is the same one ``GET /matches`` answers: the store's index of matches by state,
+open seats and player, newest first, with who holds each seat. Reading it activates no match;
+only the seat names of a player's own matches and of the match a join page shows ask the
+match itself.
 """
 
 from __future__ import annotations
 
+import msgspec
 from gamehall.core.errors import GamehallError
+from gamehall.core.lobby import LobbyEntry, Player
 from gamehall.core.words import seat_names
 
 from ..gateway import Gateway
-from .pages import Listed
 
-SHOWN = 40
+SHOWN = 20
 
 
-def listed(gateway: Gateway, match: str) -> Listed:
-    """Return one match as the lobby shows it."""
-    hall = gateway.hall
-    info = hall.info(match)
-    public = hall.view(match, None)
-    names = seat_names(hall.ruleset(match), public.view, info.players)
-    seats = gateway.seats.seats(match)
-    free = [s for s, d in enumerate(seats) if d is None]
-    awaiting = [names[s] for s in sorted(public.awaiting) if 0 <= s < len(names)]
-    ruleset = hall.ruleset(match)
-    title = ruleset.game.name + "".join(f" + {e.name}" for e in ruleset.expansions)
+class Seat(msgspec.Struct, frozen=True):
+    """One seat as the lobby shows it."""
+
+    seat: int
+    name: str
+    """What the game calls the seat (a colour, a clan), or "seat N"."""
+    holder: str | None
+    """Who plays it: a player's name, a bot, or ``None`` while open (or unnamed)."""
+    open: bool
+    mine: bool
+
+
+class Listed(msgspec.Struct, frozen=True):
+    """A match as the lobby lists it."""
+
+    match: str
+    title: str
+    players: int
+    seats: list[Seat]
+    version: int
+    updated: float
+    finished: bool
+    spectators: int
+    clock: str | None
+
+    @property
+    def free(self) -> list[int]:
+        """Return the open seats."""
+        return [s.seat for s in self.seats if s.open and not self.finished]
+
+    @property
+    def mine(self) -> list[int]:
+        """Return the seats this browser's player holds."""
+        return [s.seat for s in self.seats if s.mine]
+
+
+class Section(msgspec.Struct, frozen=True):
+    """One list of the lobby: its matches and how many there are in all."""
+
+    key: str
+    title: str
+    matches: list[Listed]
+    total: int
+
+
+def _title(gateway: Gateway, entry: LobbyEntry) -> str:
+    game = gateway.games().get(entry.game)
+    if game is None:
+        return entry.game
+    names = {e.id: e.name for e in game.expansions}
+    return game.name + "".join(f" + {names.get(x, x)}" for x in entry.expansions)
+
+
+def shown(
+    gateway: Gateway, entry: LobbyEntry, me: Player | None, *, with_names: bool = False
+) -> Listed:
+    """Return a lobby entry as the page shows it (the game's seat names when asked)."""
+    names = [f"seat {s + 1}" for s in range(entry.players)]
+    if with_names:
+        try:
+            hall = gateway.hall
+            names = seat_names(hall.ruleset(entry.match), hall.view(entry.match, None).view,
+                               entry.players)  # fmt: skip
+        except GamehallError:
+            pass  # a match that cannot be loaded still lists, with plain seat numbers
+    seats = [
+        Seat(
+            s.seat,
+            names[s.seat] if s.seat < len(names) else f"seat {s.seat + 1}",
+            s.name,
+            s.open,
+            me is not None and s.player == me.player,
+        )  # fmt: skip
+        for s in entry.seats
+    ]
     return Listed(
-        match, title, info.players, public.seq, free, names, awaiting,
-        public.outcome is not None,
+        entry.match, _title(gateway, entry), entry.players, seats, entry.version, entry.updated,
+        entry.finished, entry.spectators, entry.clock,
     )  # fmt: skip
 
 
-def recent(gateway: Gateway, limit: int = SHOWN) -> list[Listed]:
-    """Return the most recently active matches, newest first."""
-    streams = sorted(gateway.hall.matches(), key=lambda s: s.updated, reverse=True)
-    out = []
-    for stream in streams[:limit]:
-        try:
-            out.append(listed(gateway, stream.stream))
-        except GamehallError:
-            continue  # a quarantined or foreign match is left out of the lobby, not fatal
-    return out
+def entry(gateway: Gateway, match: str, me: Player | None) -> Listed:
+    """Return one match as its join page shows it."""
+    return shown(gateway, gateway.hall.lobby.entry(match), me, with_names=True)
+
+
+def lobby(gateway: Gateway, me: Player | None, limit: int = SHOWN) -> list[Section]:
+    """Return the lobby's lists: the player's own matches, open seats, live, finished."""
+    find = gateway.hall.lobby.find
+    sections = []
+    if me is not None:
+        page = find(player=me.player, finished=False, limit=limit)
+        listed = [shown(gateway, e, me, with_names=True) for e in page.matches]
+        sections.append(Section("mine", "Your matches", listed, page.total))
+    for key, title, page in (
+        ("open", "Open seats", find(finished=False, open_seats=True, limit=limit)),
+        ("live", "Matches being played", find(finished=False, limit=limit)),
+        ("finished", "Finished matches", find(finished=True, limit=limit)),
+    ):
+        listed = [shown(gateway, e, me) for e in page.matches]
+        sections.append(Section(key, title, listed, page.total))
+    return sections

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
+from gamehall.core.lobby import NAME_MAX, Player
 
 from ..schemas import GameOut
+from .listing import Listed, Section
 from .markup import Html, join, tag
 
 ROLES = (("me", "me (this browser)"), ("open", "open: a person joins"), ("bot", "a bot"))
@@ -38,56 +39,100 @@ def problem(title: str, message: str, hint: Html | None = None) -> Html:
 # -- the lobby ---------------------------------------------------------------------------------
 
 
-class Listed(msgspec.Struct, frozen=True):
-    """A match as the lobby lists it."""
-
-    match: str
-    game: str
-    players: int
-    seq: int
-    free: list[int]
-    names: list[str]
-    awaiting: list[str]
-    ended: bool
+CLOCKS = (
+    ("", "no clock"),
+    ("move:30", "30 seconds a move"),
+    ("move:120", "2 minutes a move"),
+    ("match:300+5", "5 minutes a match, +5 s a move"),
+    ("match:900+10", "15 minutes a match, +10 s a move"),
+)
 
 
-def lobby(games: Sequence[GameOut], listed: Sequence[Listed], csrf: str) -> Html:
-    """Return the lobby: open matches to join, live ones to watch, and a form per game."""
-    joinable = [m for m in listed if m.free and not m.ended]
-    running = [m for m in listed if not m.ended]
-    finished = [m for m in listed if m.ended]
+def name_field(me: Player | None) -> Html | None:
+    """Return the "your name" field of a form, for a browser that has no player yet."""
+    if me is not None:
+        return None
+    return tag(
+        "label", "Your name ",
+        tag("input", type="text", name="name", required=True, maxlength=NAME_MAX,
+            autocomplete="nickname", placeholder="the name others see"),
+        class_="name",
+    )  # fmt: skip
+
+
+def _me(me: Player | None, csrf: str) -> Html:
+    """Return who this browser plays as, with the form that changes the name."""
+    known = me is not None and me.name is not None
+    said = (
+        tag("p", "You play as ", tag("strong", me.name), ".") if known and me and me.name
+        else tag("p", "Choose the name the other players see; it is asked once.")
+    )  # fmt: skip
+    form = tag(
+        "form",
+        tag("input", type="hidden", name="csrf", value=csrf),
+        tag("label", "Name ", tag("input", type="text", name="name", required=True,
+                                  maxlength=NAME_MAX, value=me.name if me else None)),
+        tag("button", "Change name" if me else "Save name", type="submit"),
+        method="post", action="/lobby/name", class_="rename",
+    )  # fmt: skip
+    return tag("section", said, form, class_="me", id="me")
+
+
+def lobby(
+    games: Sequence[GameOut], sections: Sequence[Section], csrf: str, me: Player | None
+) -> Html:
+    """Return the lobby: who you are, your matches, open seats, live and finished matches,
+    and a form per game to start one."""
+    lists = [
+        tag("section", tag("h2", s.title), _matches(s), class_="listing", id=f"list-{s.key}")
+        for s in sections
+        if s.matches or s.key != "finished"
+    ]
     body = join(
         tag("h1", "Lobby"),
-        tag("section", tag("h2", "Open seats"), _matches(joinable, "join"), class_="listing"),
-        tag("section", tag("h2", "Matches being played"), _matches(running, "watch"),
-            class_="listing"),
-        tag("section", tag("h2", "Finished matches"), _matches(finished, "replay"),
-            class_="listing") if finished else None,
-        tag("section", tag("h2", "Start a match"), [_game(g, csrf) for g in games],
+        _me(me, csrf),
+        lists,
+        tag("section", tag("h2", "Start a match"), [_game(g, csrf, me) for g in games],
             class_="games"),
     )  # fmt: skip
     return layout("Lobby", body)
 
 
-def _matches(listed: Sequence[Listed], how: str) -> Html:
-    if not listed:
+def _clock(text: str | None) -> str | None:
+    if not text:
+        return None
+    return next((said for spec, said in CLOCKS if spec == text), text)
+
+
+def _matches(section: Section) -> Html:
+    if not section.matches:
         return tag("p", "None right now.", class_="empty")
     rows = []
-    for m in listed:
-        seats = ", ".join(m.names)
-        state = (
-            "ended" if m.ended else ("waiting for " + ", ".join(m.awaiting) if m.awaiting else "")
-        )
-        if how == "join":
-            link = tag("a", f"Join ({len(m.free)} free)", href=f"/join/{m.match}")
-        else:
-            link = tag("a", "Watch" if how == "watch" else "Replay", href=f"/watch/{m.match}")
-        rows.append(tag("li", tag("strong", m.game), f" · {seats} · event {m.seq} ",
-                        tag("span", state, class_="muted"), " ", link))  # fmt: skip
-    return tag("ul", rows, class_="matches")
+    for m in section.matches:
+        seats = ", ".join(f"{s.name}: {'open' if s.open else s.holder or 'taken'}" for s in m.seats)
+        facts = [f"{m.version} events"]
+        if m.clock:
+            facts.append(_clock(m.clock) or "")
+        if m.spectators:
+            facts.append(f"{m.spectators} watching")
+        links: list[Html] = []
+        if section.key == "mine":
+            links += [tag("a", f"Play as {m.seats[s].name}", href=f"/play/{m.match}/{s}")
+                      for s in m.mine]  # fmt: skip
+        elif section.key == "open":
+            links.append(tag("a", f"Join ({len(m.free)} open)", href=f"/join/{m.match}"))
+        links.append(tag("a", "Replay" if m.finished else "Watch", href=f"/watch/{m.match}"))
+        rows.append(
+            tag("li", tag("strong", m.title), f" · {seats} ",
+                tag("span", " · ".join(facts), class_="muted"), " ",
+                join(*[join(link, " ") for link in links]), data_match=m.match)
+        )  # fmt: skip
+    more = len(section.matches) < section.total
+    shown = tag("p", f"The newest {len(section.matches)} of {section.total}.", class_="muted")
+    return join(tag("ul", rows, class_="matches"), shown if more else None)
 
 
-def _game(game: GameOut, csrf: str) -> Html:
+def _game(game: GameOut, csrf: str, me: Player | None) -> Html:
     counts = range(game.min_players, game.max_players + 1)
     players = tag(
         "label", "Players ",
@@ -112,10 +157,14 @@ def _game(game: GameOut, csrf: str) -> Html:
         "form",
         tag("input", type="hidden", name="csrf", value=csrf),
         tag("input", type="hidden", name="game", value=game.id),
+        name_field(me),
         tag("div", players, class_="row"),
         tag("fieldset", tag("legend", "Seats"), seats, class_="seats"),
         tag("fieldset", tag("legend", "Expansions"), expansions) if expansions else None,
         _options(game.options, "o."),
+        tag("label", "Clock ",
+            tag("select", [tag("option", text, value=spec) for spec, text in CLOCKS],
+                name="clock"), class_="clock"),
         tag("button", f"Start {game.name}", type="submit"),
         method="post", action="/lobby/matches", class_="create", data_game=game.id,
     )  # fmt: skip
@@ -163,23 +212,24 @@ def _option(field: str, name: str, spec: dict[str, Any]) -> Html:
 # -- joining -----------------------------------------------------------------------------------
 
 
-def join_page(m: Listed, csrf: str) -> Html:
-    """Return the page that lets a person take one of a match's free seats."""
+def join_page(m: Listed, csrf: str, me: Player | None) -> Html:
+    """Return the page that lets a person take one of a match's open seats."""
     buttons = [
-        tag("form", tag("input", type="hidden", name="csrf", value=csrf),
-            tag("input", type="hidden", name="seat", value=seat),
-            tag("button", f"Play as {m.names[seat]}", type="submit"),
-            method="post", action=f"/join/{m.match}")
+        tag("button", f"Play as {m.seats[seat].name}", type="submit", name="seat", value=seat)
         for seat in m.free
-    ]  # fmt: skip
-    free = buttons or [tag("p", "Every seat is taken.")]
+    ]
+    form = tag(
+        "form", tag("input", type="hidden", name="csrf", value=csrf), name_field(me),
+        tag("div", buttons, class_="join"), method="post", action=f"/join/{m.match}",
+    )  # fmt: skip
+    seats = ", ".join(f"{s.name}: {'open' if s.open else s.holder or 'taken'}" for s in m.seats)
     body = join(
-        tag("h1", f"Join a match of {m.game}"),
-        tag("p", f"Seats: {', '.join(m.names)}."),
-        tag("div", free, class_="join"),
+        tag("h1", f"Join a match of {m.title}"),
+        tag("p", f"Seats: {seats}."),
+        form if buttons else tag("p", "Every seat is taken."),
         tag("p", tag("a", "Watch instead", href=f"/watch/{m.match}")),
     )
-    return layout(f"Join {m.game}", body)
+    return layout(f"Join {m.title}", body)
 
 
 # -- the match page ----------------------------------------------------------------------------

@@ -10,8 +10,15 @@ from importlib import resources
 from typing import Annotated, Any
 
 import msgspec
-from gamehall.core.errors import GamehallError, IllegalCommand, MatchOver, NotAwaited
+from gamehall.core.errors import (
+    GamehallError,
+    IllegalCommand,
+    MatchOver,
+    NotAwaited,
+    UnknownPlayer,
+)
 from gamehall.core.limits import INT64_MAX
+from gamehall.core.lobby import NoFreeSeat, Player, check_name
 from litestar import Request, Response, Router, get, post
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect, ServerSentEvent
@@ -21,7 +28,7 @@ from ..errors import ApiError, status_of
 from ..gateway import Gateway, check_id
 from ..schemas import CommandId
 from . import listing, pages, scene, session
-from .frame import frame
+from .frame import frame, heading, title_of
 from .markup import Html, join, tag
 
 CSP = (
@@ -84,7 +91,8 @@ async def lobby(request: Req) -> Response[Any]:
     gateway = gw(request)
     csrf, cookie = session.csrf_token(request)
     games = list(gateway.games().values())
-    body = pages.lobby(games, listing.recent(gateway), csrf)
+    me = _player(request)
+    body = pages.lobby(games, listing.lobby(gateway, me), csrf, me)
     return html(body, 200, cookie)
 
 
@@ -113,9 +121,48 @@ def _options(
     return out
 
 
+def _player(request: Req) -> Player | None:
+    """Return the player whose token this browser's cookie holds, if any."""
+    token = session.player_token(request)
+    gateway = gw(request)
+    if token is None or not gateway.hall.lobby.is_player_token(token):
+        return None
+    try:
+        player = gateway.hall.lobby.player_of(token)
+    except UnknownPlayer:
+        return None  # a token the store no longer knows: the browser plays as a newcomer
+    gateway.accepted(request, token)
+    return player
+
+
+async def _become(request: Req, form: dict[str, list[str]]) -> tuple[Player, Any]:
+    """Return this browser's player, registered or renamed from the form's name, and the
+    cookie to set when the player is new."""
+    lobby = gw(request).hall.lobby
+    name = _last(form, "name")
+    player = _player(request)
+    if player is None:
+        if not name or not name.strip():
+            raise ApiError(400, "invalid_request", "type your name: the other players see it")
+        player, token = await lobby.register(name)
+        return player, session.player_cookie(request, token)
+    if name is not None and name.strip() and check_name(name) != player.name:
+        player = await lobby.rename(player.player, name)
+    return player, None
+
+
+@post("/lobby/name", opt=FORM, include_in_schema=False, status_code=303)
+async def rename(request: Req) -> Response[Any]:
+    """Choose this browser's name (a new player), or change it; back to the lobby."""
+    form = _form(await request.form())
+    session.check_csrf(request, _last(form, "csrf"))
+    _, cookie = await _become(request, form)
+    return Redirect("/", status_code=303, cookies=[cookie] if cookie else [], headers=HEADERS)
+
+
 @post("/lobby/matches", opt=FORM, include_in_schema=False, status_code=303)
 async def create(request: Req) -> Response[Any]:
-    """Start a match from the lobby's form; this browser takes the seats marked "me"."""
+    """Start a match from the lobby's form; this browser's player takes the seats marked "me"."""
     form = _form(await request.form())
     session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
@@ -130,16 +177,20 @@ async def create(request: Req) -> Response[Any]:
     expansions = form.get("expansion", [])
     known = {e.id: e for e in game.expansions}
     xopts = {x: _options(form, f"x.{x}.", known[x].options) for x in expansions if x in known}
+    player, cookie = await _become(request, form)
+    mine = [s for s, r in enumerate(roles) if r == "me"]
     match = await gateway.hall.create(
         game.id, players, expansions=expansions, options=_options(form, "o.", game.options),
         expansion_options={k: v for k, v in xopts.items() if v},
         bots={s: "random" for s, r in enumerate(roles) if r == "bot"},
+        clock=(_last(form, "clock") or "").strip() or None,
+        seat_players={s: player.player for s in mine},
+        open_seats=[s for s, r in enumerate(roles) if r == "open"],
     )  # fmt: skip
-    kinds = ["token" if r == "me" else r for r in roles]
-    created = await gateway.seat(match, game.id, players, "tokens", kinds)
-    cookies = [session.seat_cookie(request, match, t.seat, t.token) for t in created.seats]
-    first = created.seats[0].seat if created.seats else None
-    where = session.seat_path(match, first) if first is not None else f"/watch/{match}"
+    kinds = ["player" if r == "me" else r for r in roles]
+    await gateway.seat(match, game.id, players, "tokens", kinds)
+    where = session.seat_path(match, mine[0]) if mine else f"/watch/{match}"
+    cookies = [cookie] if cookie else []
     return Redirect(where, status_code=303, cookies=cookies, headers=HEADERS)
 
 
@@ -163,23 +214,37 @@ def _form(data: Any) -> dict[str, list[str]]:
 async def join_page(request: Req, match: FromPath[str]) -> Response[Any]:
     """Show a match's free seats to take."""
     csrf, cookie = session.csrf_token(request)
-    return html(pages.join_page(listing.listed(gw(request), check_id(match)), csrf), 200, cookie)
+    gateway = gw(request)
+    gateway.check_match(match)
+    me = _player(request)
+    shown = listing.entry(gateway, check_id(match), me)
+    return html(pages.join_page(shown, csrf, me), 200, cookie)
 
 
 @post("/join/{match:str}", opt=FORM, include_in_schema=False, status_code=303)
 async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
-    """Take a free seat: its token goes into this browser's cookie for the seat's page."""
+    """Take a free seat: it becomes this browser's player's, whose page it opens."""
     form = _form(await request.form())
     session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
     gateway.check_match(match)
+    match = check_id(match)
     given = _last(form, "seat")
     wanted = int(given) if given is not None and given.isdigit() and len(given) < 4 else None
+    lobby = gateway.hall.lobby
+    free = [s.seat for s in lobby.entry(match).seats if s.open]
+    if lobby.entry(match).finished or (wanted is not None and wanted not in free) or not free:
+        raise NoFreeSeat(
+            "that seat was taken meanwhile" if free and wanted is not None
+            else "every seat of this match is taken"
+        )  # fmt: skip
+    player, cookie = await _become(request, form)
     seat, token = await gateway.run_sync(gateway.seats.claim, match, wanted)
+    await lobby.take_seat(match, player.player, seat)
     gateway.accepted(request, token)
-    cookie = session.seat_cookie(request, match, seat, token)
+    cookies = [cookie] if cookie else []
     return Redirect(
-        session.seat_path(match, seat), status_code=303, cookies=[cookie], headers=HEADERS
+        session.seat_path(match, seat), status_code=303, cookies=cookies, headers=HEADERS
     )
 
 
@@ -190,6 +255,9 @@ def _seat(request: Req, match: str, seat: int) -> int:
     """Return the seat of the page if this browser holds its token, or refuse in words."""
     gateway = gw(request)
     gateway.check_match(match)
+    player = _player(request)
+    if player is not None and seat in gateway.hall.lobby.seats_of(check_id(match), player.player):
+        return seat
     token = session.seat_token(request)
     if token is None or gateway.seats.seat_of(check_id(match), token) != seat:
         raise ApiError(
@@ -210,23 +278,17 @@ def _scene(
     return scene.replay(hall, match, seat, at, eyes)
 
 
-def _title(request: Req, match: str) -> str:
-    ruleset = gw(request).hall.ruleset(match)
-    return ruleset.game.name + "".join(f" + {e.name}" for e in ruleset.expansions)
-
-
 def _page(request: Req, match: str, seat: int | None, base: str) -> Response[Any]:
     csrf, cookie = session.csrf_token(request)
     now = _scene(request, match, seat, None, None)
     ruleset = gw(request).hall.ruleset(match)
-    title = _title(request, match)
-    who = "a spectator" if seat is None else now.names[seat]
-    heading = f"{title}: you are {who}" if seat is not None else f"{title}: watching"
+    title = title_of(ruleset)
     body = frame(ruleset, now, csrf, None)
     urls = {"frame": f"{base}/frame", "events": f"{base}/events", "fork": f"{base}/fork"}
     if seat is not None:
         urls["command"] = f"{base}/command"
-    return html(pages.match_page(title, heading, body, urls, csrf, now.names), 200, cookie)
+    shown = pages.match_page(title, heading(ruleset, now), body, urls, csrf, now.names)
+    return html(shown, 200, cookie)
 
 
 @get("/play/{match:str}/{seat:int}", opt=PAGE, include_in_schema=False)
@@ -273,7 +335,8 @@ def _events(request: Req, match: str, seat: int | None, after: int) -> ServerSen
     gateway = gw(request)
     last = request.headers.get("last-event-id", "")
     start = max(after, int(last) if last.isdigit() and len(last) < 19 else 0)
-    messages = stream.messages(gateway.hall, match, seat, start, gateway.heartbeat)
+    player = _player(request) if seat is None else None
+    messages = stream.messages(gateway.hall, match, seat, start, gateway.heartbeat, player)
     return ServerSentEvent(messages, headers={**HEADERS, "X-Accel-Buffering": "no"})
 
 
@@ -343,7 +406,8 @@ async def _fork(request: Req, match: str) -> Response[Any]:
         at = int(_last(form, "at_seq") or "")
     except ValueError:
         raise ApiError(400, "invalid_fork", "the fork point is not a number") from None
-    new = await gateway.hall.fork(match, at)
+    players = gateway.hall.info(match).players
+    new = await gateway.hall.fork(match, at, open_seats=range(players))
     info = gateway.hall.info(new)
     await gateway.seat(new, info.game, info.players, "open")
     return Redirect(f"/join/{new}", status_code=303, headers=HEADERS)
@@ -411,7 +475,7 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
 
 
 ROUTES = [
-    lobby, create, join_page, join_seat, play, watch, play_frame, watch_frame, play_events,
+    lobby, rename, create, join_page, join_seat, play, watch, play_frame, watch_frame, play_events,
     watch_events, command, play_fork, watch_fork, static,
 ]  # fmt: skip
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from gamehall.core import clock as clocks
 from gamehall.core import engine
+from gamehall.core.clock import ClockView
 from gamehall.core.events import Command, MatchStarted, Recorded
 from gamehall.core.hall import Hall
 from gamehall.core.registry import Ruleset
@@ -35,6 +37,11 @@ class Scene(msgspec.Struct, frozen=True):
     legal: list[Command]
     outcome: Outcome | None
     names: list[str]
+    """What the game calls each seat (colours, clans)."""
+    holders: list[str | None]
+    """Who plays each seat: a player's display name, a bot, or ``None`` (open, or unnamed)."""
+    clock: ClockView | None
+    """The clocks of a timed match: now when live, as recorded at ``seq`` in a replay."""
     log: list[tuple[int, str]]
     """Each event the seat may see, up to ``seq``: its seq and its words."""
     fork_points: list[int]
@@ -59,7 +66,8 @@ def live(hall: Hall, match: str, seat: int | None, as_seat: int | None = None) -
     return Scene(
         match, ruleset.game.id, now.seq, now.seq, eyes, seen.view, seen.awaiting,
         now.legal if eyes == seat else [], seen.outcome,
-        _names(ruleset, seen.view, players), _log(ruleset, records, eyes),
+        _names(ruleset, seen.view, players), _holders(now.names, players), now.clock,
+        _log(ruleset, records, eyes),
         fork_points(records), ended, True,
     )  # fmt: skip
 
@@ -79,11 +87,18 @@ def replay(hall: Hall, match: str, seat: int | None, at: int, as_seat: int | Non
     )
     rules = ruleset.rules
     view = rules.view(state, eyes)
+    recorded = clocks.last_clock(records[:at])
+    clock = clocks.view(recorded, recorded.at) if recorded is not None else None
     return Scene(
         match, ruleset.game.id, at, last, eyes, view, dict(rules.awaiting(state)), [],
         rules.outcome(state), _names(ruleset, view, started.players),
+        _holders(hall.lobby.names(match), started.players), clock,
         _log(ruleset, records[:at], eyes), fork_points(records), ended, False,
     )  # fmt: skip
+
+
+def _holders(names: list[str | None], players: int) -> list[str | None]:
+    return [names[s] if s < len(names) else None for s in range(players)]
 
 
 def _log(ruleset: Ruleset, records: list[Recorded], seat: int | None) -> list[tuple[int, str]]:

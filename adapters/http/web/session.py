@@ -1,8 +1,11 @@
-"""The browser's secrets: seat tokens in cookies, and the CSRF token of state-changing forms.
+"""The browser's secrets: the player token in a cookie, and the CSRF token of state-changing forms.
 
-A seat token lives in an ``HttpOnly``, ``SameSite=Strict`` cookie whose path is the seat's own
-page (``/play/{match}/{seat}``), so the browser sends it only to that page, its stream and its
-commands, page scripts can never read it, and it never appears in a URL. Every state-changing
+A browser is a player of the lobby (:mod:`gamehall.core.lobby`): the name typed in the lobby
+registers a player, whose token lives in an ``HttpOnly``, ``SameSite=Strict`` cookie, so page
+scripts can never read it and it never appears in a URL. The player token acts for every seat
+the player holds, as it does over the API. A seat token given to a script by the API can
+also open a seat's page: it lives in a cookie whose path is the seat's own page
+(``/play/{match}/{seat}``), sent only to that page, its stream and its commands. Every state-changing
 request carries the CSRF token (a form field or the ``X-CSRF-Token`` header) that must equal
 the browser's ``gh_csrf`` cookie (the double-submit pattern) and, where the browser names it,
 come from this origin.
@@ -20,6 +23,7 @@ from litestar.datastructures import Cookie
 
 from ..errors import ApiError
 
+PLAYER_COOKIE = "gh_player"
 SEAT_COOKIE = "gh_seat"
 CSRF_COOKIE = "gh_csrf"
 CSRF_HEADER = "x-csrf-token"
@@ -43,6 +47,19 @@ def seat_cookie(request: Req, match: str, seat: int, token: str) -> Cookie:
         key=SEAT_COOKIE, value=token, path=seat_path(match, seat), max_age=YEAR,
         httponly=True, samesite="strict", secure=_secure(request),
     )  # fmt: skip
+
+
+def player_cookie(request: Req, token: str) -> Cookie:
+    """Return the cookie that holds this browser's player token, for the whole site."""
+    return Cookie(
+        key=PLAYER_COOKIE, value=token, path="/", max_age=YEAR, httponly=True,
+        samesite="strict", secure=_secure(request),
+    )  # fmt: skip
+
+
+def player_token(request: Req) -> str | None:
+    """Return the player token the browser sent, if any."""
+    return request.cookies.get(PLAYER_COOKIE) or None
 
 
 def seat_token(request: Req) -> str | None:

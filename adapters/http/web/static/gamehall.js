@@ -19,6 +19,7 @@
   const shownAt = document.getElementById("replay-at");
   const eyes = document.getElementById("eyes");
   const chooser = document.getElementById("chooser");
+  const title = root.querySelector("h1");
   let replayAt = null; // null: live
   let loading = null;
   let again = false;
@@ -64,6 +65,7 @@
         const focused = document.activeElement && document.activeElement.getAttribute("aria-label");
         box.innerHTML = text;
         syncSlider();
+        startClocks();
         if (focused) {
           const again = box.querySelector('[aria-label="' + CSS.escape(focused) + '"]');
           if (again) again.focus();
@@ -80,6 +82,35 @@
     return loading;
   }
 
+  // A timed match's running clock counts down between frames; each frame resets it to the
+  // server's figure, so the page never drifts by more than the time since the last frame.
+  let ticking = null;
+  function startClocks() {
+    const frame = document.getElementById("frame");
+    if (frame.dataset.heading && title) title.textContent = frame.dataset.heading;
+    clearInterval(ticking);
+    const running = Array.from(box.querySelectorAll(".clock[data-running]"));
+    if (!running.length) return;
+    const from = performance.now();
+    const tick = () => {
+      const gone = (performance.now() - from) / 1000;
+      for (const clock of running) {
+        const left = Math.max(0, Number(clock.dataset.left) - gone);
+        clock.textContent = clockText(left);
+        clock.classList.toggle("low", left < 10);
+      }
+    };
+    tick();
+    ticking = setInterval(tick, 250);
+  }
+
+  function clockText(seconds) {
+    const whole = Math.max(0, Math.ceil(seconds - 0.001));
+    const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
+    const two = (n) => String(n).padStart(2, "0");
+    return h ? h + ":" + two(m) + ":" + two(s) : m + ":" + two(s);
+  }
+
   function connect() {
     const seq = frameInfo().last;
     source = new EventSource(urls.events + "?after=" + seq);
@@ -92,6 +123,9 @@
     };
     source.addEventListener("event", changed);
     source.addEventListener("turn", changed);
+    // Names and clocks change without an event: a player renamed, a clock's batch recorded.
+    source.addEventListener("names", changed);
+    source.addEventListener("clock", changed);
     source.addEventListener("end", () => {
       source.close();
       connection.textContent = "The match has ended.";
@@ -206,5 +240,6 @@
   if (eyes) eyes.addEventListener("change", refresh);
 
   syncSlider();
+  startClocks();
   if (urls.events) connect();
 })();
