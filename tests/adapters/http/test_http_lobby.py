@@ -215,3 +215,29 @@ async def test_a_spectator_stream_is_counted_and_carries_clock_messages(registry
                         break
         assert kinds.count("clock") == 2 and "event" in kinds and "turn" in kinds
         assert token1
+
+
+async def test_a_fork_with_open_seats_lists_them_and_a_player_takes_one(served: Served) -> None:
+    client = served.client
+    _, ada = await player(served, "Ada")
+    cleo_id, cleo = await player(served, "Cleo")
+    made = await client.post("/matches", json={"game": "tictactoe"}, headers=bearer(ada))
+    match, tokens = made.json()["match"], [s["token"] for s in made.json()["seats"]]
+    for turn, cell in enumerate((0, 3, 1, 4, 2)):  # X takes the top row
+        headers = bearer(ada) if turn % 2 == 0 else bearer(tokens[0])
+        sent = await client.post(
+            f"/matches/{match}/commands", json={"command": place(cell), "command_id": f"m{turn}"},
+            headers=headers,
+        )  # fmt: skip
+        assert sent.status_code == 200, sent.text
+    forked = await client.post(f"/matches/{match}/fork", json={"at_seq": 3, "seating": "open"})
+    assert forked.status_code == 201, forked.text
+    new = forked.json()["match"]
+    entry = next(m for m in (await lobby(served, open="true"))["matches"] if m["match"] == new)
+    assert entry["open_seats"] == 2
+    claimed = await client.post(f"/matches/{new}/seats", json={"seat": 1}, headers=bearer(cleo))
+    assert claimed.status_code == 201, claimed.text
+    mine = await lobby(served, cleo, mine="true")
+    assert [m["match"] for m in mine["matches"]] == [new]
+    seats = mine["matches"][0]["seats"]
+    assert seats[1]["player"] == cleo_id and seats[1]["name"] == "Cleo" and seats[0]["open"]
