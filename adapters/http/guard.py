@@ -102,15 +102,21 @@ def _digest(token: str) -> bytes:
 
 
 def credential(request: Request[Any, Any, Any]) -> str | None:
-    """Return the token a request carries (header, ``?token=`` or the web page's seat cookie),
-    unchecked."""
+    """Return the token a request carries (header, ``?token=`` or the web page's player or
+    seat cookie), unchecked."""
     header = request.headers.get("authorization")
     if header:
         scheme, _, token = header.partition(" ")
         if scheme.lower() == "bearer" and token.strip():
             return token.strip()
         return header
-    return request.query_params.get("token") or request.cookies.get("gh_seat") or None
+    cookies = request.cookies
+    return (
+        request.query_params.get("token")
+        or cookies.get("gh_player")
+        or cookies.get("gh_seat")
+        or None
+    )
 
 
 def address(request: Request[Any, Any, Any]) -> str:
@@ -122,7 +128,7 @@ def address(request: Request[Any, Any, Any]) -> str:
 async def before_request(request: Request[Any, Any, Any]) -> None:
     """Apply the rate limits, then check the body of a request that has one."""
     limiter: Limiter | None = request.app.state.get("limiter")
-    if limiter is not None:
+    if limiter is not None and not request.route_handler.opt.get("unlimited"):
         limiter.check(address(request), credential(request))
     if request.method not in ("POST", "PUT", "PATCH"):
         return

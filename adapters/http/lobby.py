@@ -212,6 +212,7 @@ async def delete_match(request: Req, match: MatchPath) -> DeletedOut:
     if not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token deletes a match")
     await gateway.hall.lobby.delete(match)
+    await gateway.run_sync(gateway.seats.forget, check_id(match))
     return DeletedOut(match, True)
 
 

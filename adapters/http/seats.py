@@ -130,6 +130,12 @@ class SeatTokens:
                 raise NoFreeSeat(f"seat {seat} of match {match!r} is taken")
         return seat, token
 
+    def forget(self, match: str) -> None:
+        """Remove a match's seats (the match was deleted): no token acts for it any more."""
+        with self._lock:
+            self._db.execute("DELETE FROM http_seats WHERE match=?", (match,))
+            self._cache.pop(match, None)
+
     # -- reading -----------------------------------------------------------------------------
 
     def _load(self, match: str) -> tuple[bytes | None, ...]:
