@@ -45,6 +45,11 @@ def pytest_configure_node(node: Any) -> None:
     log_capture.share(node)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the tests marked ``early`` first (the longest of the long run)."""
+    items.sort(key=lambda item: item.get_closest_marker("early") is None)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Fail the run if any log line holds a token the suite issued."""
     log_capture.finish(session)

@@ -8,6 +8,9 @@ import pytest
 
 from tests.outside import ROOT, OutsideEnv
 
+# Both tests share one venv (a session fixture): one xdist worker runs them, first of all.
+pytestmark = [pytest.mark.xdist_group("outside-venv"), pytest.mark.early]
+
 
 @pytest.mark.long
 def test_the_host_suite_passes_with_an_outside_plugin_installed(outside_env: OutsideEnv) -> None:
