@@ -45,7 +45,7 @@ from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
 from .store.base import AppendRequest, MatchQuery, Snapshot, Store
 from .undo import Undos, UndoStatus, check_policy, state_after
-from .words import Narrated, Narrator
+from .words import Narrated, Narrator, seat_names
 
 log = structlog.get_logger("gamehall.hall")
 
@@ -262,6 +262,8 @@ class Hall:
             **({"undo": undo} if undo != "consent" else {}),
         }
         state, events = engine.begin(ruleset, started)
+        # What the game calls each seat, for listings that should not load the match to say it.
+        extra["seat_names"] = seat_names(ruleset, ruleset.rules.view(state, None), started.players)
         match = match_id or new_match_id()
         metas = [Meta(versions=ruleset.versions), *[NO_META] * (len(events) - 1)]
         started_clock = None

@@ -86,6 +86,8 @@ class LobbyEntry(msgspec.Struct, frozen=True):
     clock: str | None = None
     rematch_of: str | None = None
     rematch: str | None = None
+    seat_names: list[str] | None = None
+    """What the game calls each seat (colours, clans), as recorded when the match started."""
 
 
 class LobbyPage(msgspec.Struct, frozen=True):
@@ -113,6 +115,12 @@ def check_name(name: object) -> str:
     if any(unicodedata.category(c).startswith("C") for c in name):
         raise InvalidOptions("a name may not hold control characters")
     return name
+
+
+def _names_of(given: Any, players: int) -> list[str] | None:
+    if isinstance(given, list) and len(given) == players and all(isinstance(n, str) for n in given):
+        return list(given)
+    return None
 
 
 def seat_info(
@@ -298,6 +306,7 @@ class Lobby:
             info.get("clock"),
             info.get("rematch_of"),
             info.get("rematch"),
+            _names_of(info.get("seat_names"), players),
         )
 
     # -- spectators --------------------------------------------------------------------------

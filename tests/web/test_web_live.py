@@ -44,7 +44,7 @@ def test_the_lobby_lists_what_the_api_lists_and_a_browser_is_a_player(
         page.goto(url + "/")
         # Cleo's match, made over the API, is listed with her name and its open seat.
         row = page.locator(f"#list-open li[data-match='{match}']")
-        assert "seat 1: Cleo, seat 2: open" in row.text_content()
+        assert "X: Cleo, O: open" in row.text_content()
         seat = join_match(page, url, match, "Dana", seat_name="O")
         assert seat == 1
         listed = cleo.get("/matches", params={"game": "tictactoe"}).json()["matches"]

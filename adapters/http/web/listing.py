@@ -1,9 +1,10 @@
 """The matches the lobby lists, read through the live-play lobby (:mod:`gamehall.core.lobby`).
 
 The listing is the same one ``GET /matches`` answers: the store's index of matches by state,
-open seats and player, newest first, with who holds each seat. Reading it activates no match;
-only the seat names of a player's own matches and of the match a join page shows ask the
-match itself.
+open seats and player, newest first, with who holds each seat and what the game calls it
+(recorded when the match started). Reading it activates no match; only a match without
+recorded seat names (a fork, or one stored by an older version) asks the match itself for
+them, on a player's own list and on its join page.
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ def shown(
     gateway: Gateway, entry: LobbyEntry, me: Player | None, *, with_names: bool = False
 ) -> Listed:
     """Return a lobby entry as the page shows it (the game's seat names when asked)."""
-    names = [f"seat {s + 1}" for s in range(entry.players)]
-    if with_names:
+    names = entry.seat_names or [f"seat {s + 1}" for s in range(entry.players)]
+    if with_names and entry.seat_names is None:
         try:
             hall = gateway.hall
             names = seat_names(hall.ruleset(entry.match), hall.view(entry.match, None).view,

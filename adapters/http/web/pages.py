@@ -110,7 +110,7 @@ def _matches(section: Section) -> Html:
     rows = []
     for m in section.matches:
         seats = ", ".join(f"{s.name}: {'open' if s.open else s.holder or 'taken'}" for s in m.seats)
-        facts = [f"{m.version} events"]
+        facts = [f"{m.version} event" + ("" if m.version == 1 else "s")]
         if m.clock:
             facts.append(_clock(m.clock) or "")
         if m.spectators:
