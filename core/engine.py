@@ -17,7 +17,7 @@ from .events import (
     tag_of,
 )
 from .registry import Ruleset
-from .rules import Context, LazyRandom, MatchConfig
+from .rules import Context, LazyRandom, MatchConfig, Rules
 
 
 def begin(
@@ -31,6 +31,8 @@ def begin(
         config = ruleset.config(started)
     state = rules.initial(config)
     events: list[Event] = [started]
+    if type(rules).start is Rules.start:
+        return state, events  # no setup: the base class's start yields nothing
     setup = rules.start(state, config, LazyRandom(started.seed or 0, 2))
     for event in setup:
         state = rules.evolve(state, event)

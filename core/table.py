@@ -109,14 +109,14 @@ class Table:
         awaiting, legal, evolve, decide = rules.awaiting, rules.legal, rules.evolve, rules.decide
         view, known = rules.view, self.ruleset.command_types
         per_seat = bots if isinstance(bots, Mapping) else None
-        choose = None if isinstance(bots, Mapping) else bots.choose
+        choose = bots.choose if per_seat is None else None  # type: ignore[union-attr]
         state, seq = self.state, len(events)  # seq: the last event's
         try:
             for _ in range(max_commands):
-                asked = awaiting(state)
-                if not asked:
-                    break
-                seat = next(iter(asked))
+                for seat in awaiting(state):
+                    break  # the first seat awaited
+                else:
+                    break  # nobody: the match is over
                 if choose is not None:
                     command = choose(seat, legal(state, seat), partial(view, state, seat))
                 else:

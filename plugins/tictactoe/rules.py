@@ -71,7 +71,7 @@ class TicTacToe(Rules[State]):
         """Apply one event."""
         kind = type(event)
         if kind is MarkPlaced:
-            board = list(state.board)
+            board = [*state.board]
             board[event.cell] = event.seat + 1
             return State(tuple(board), 1 - event.seat)
         if kind is LineCompleted:
@@ -86,10 +86,10 @@ class TicTacToe(Rules[State]):
 
     def legal(self, state: State, seat: int) -> Sequence[Command]:
         """Return a PlaceMark for every empty cell when ``seat`` is to move."""
-        if state.over or seat != state.turn:
+        if seat != state.turn or state.over:
             return ()
         board = state.board
-        return [MOVES[cell] for cell in range(9) if board[cell] == EMPTY]
+        return [MOVES[cell] for cell in range(9) if not board[cell]]  # EMPTY is 0
 
     def reveals(self, event: Event) -> bool:
         """Return whether an event is chance or shows what was hidden: none of ours is.
