@@ -19,12 +19,17 @@ LINES = (
     (0, 4, 8), (2, 4, 6),
 )  # fmt: skip
 LINES_THROUGH = tuple(tuple(line for line in LINES if cell in line) for cell in range(9))
+Line = tuple[int, int, int]
+
+
+def _others(line: Line, cell: int) -> tuple[Line, int, int]:
+    first, second = (c for c in line if c != cell)
+    return line, first, second
+
+
 # For each cell, the lines through it with their two other cells: a mark placed there completes
 # a line when the mover holds both others (checked on the board before the mark, not after).
-OTHERS = tuple(
-    tuple((line, *(c for c in line if c != cell)) for line in LINES_THROUGH[cell])
-    for cell in range(9)
-)
+OTHERS = tuple(tuple(_others(line, cell) for line in LINES_THROUGH[cell]) for cell in range(9))
 PLACE = Decision("place", "place your mark in an empty cell")
 MOVES = tuple(PlaceMark(cell=cell) for cell in range(9))
 # Who is awaited when seat 0 or seat 1 moves, and when nobody is (read-only, made once).
@@ -69,14 +74,13 @@ class TicTacToe(Rules[State]):
 
     def evolve(self, state: State, event: Event) -> State:
         """Apply one event."""
-        kind = type(event)
-        if kind is MarkPlaced:
+        if type(event) is MarkPlaced:
             board = [*state.board]
             board[event.cell] = event.seat + 1
             return State(tuple(board), 1 - event.seat)
-        if kind is LineCompleted:
+        if type(event) is LineCompleted:
             return State(state.board, state.turn, event.winner, event.line, True)
-        if kind is BoardFilled:
+        if type(event) is BoardFilled:
             return State(state.board, state.turn, None, None, True)
         return state
 
