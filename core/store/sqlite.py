@@ -125,8 +125,8 @@ LISTED_COLUMNS = {
 INDEXES = "CREATE INDEX IF NOT EXISTS streams_created ON streams (created, stream)"
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-# Activation reads, in one read transaction: the snapshot, the first row and those after the
-# snapshot in full, and only the seq and command id of the rows in between.
+# Activation reads the snapshot, the first row and those after the snapshot in full, and only
+# the seq and command id of the rows in between.
 _LOAD_SNAPSHOT = "SELECT seq, key, data FROM snapshots WHERE stream=? AND seq>?"
 _LOAD_ROWS = (
     "SELECT seq, type, v, data, meta, crc, cmd FROM events WHERE stream=? AND (seq=1 OR seq>?) "
@@ -479,22 +479,25 @@ class SQLiteStore(Store):
 
     @_sql_errors
     def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
-        """Read a match for activation in one read transaction: its snapshot (when asked), the
-        first event and those after the snapshot, and the seq and command id of every row."""
+        """Read a match for activation: its snapshot (when asked), then the first event and
+        those after the snapshot in full and the seq and command id of the rows before it, in
+        one read transaction (without a snapshot, one query reads the whole match)."""
         db = self._reader()
-        db.execute("BEGIN")
-        try:
-            snap = None
-            if snapshot:
-                found = db.execute(_LOAD_SNAPSHOT, (stream, after)).fetchone()
-                if found is not None:
-                    snap = Snapshot(stream, found[0], found[1], found[2])
-                    after = snap.seq
+        found = db.execute(_LOAD_SNAPSHOT, (stream, after)).fetchone() if snapshot else None
+        if found is None:
             rows = db.execute(_LOAD_ROWS, (stream, after)).fetchall()
             marks = db.execute(_LOAD_MARKS, (stream, after)).fetchall() if after > 1 else []
+            return loaded(self.codec, stream, rows, marks, after)
+        # The snapshot holds whatever the rows up to its seq make, and those rows never change
+        # (a deleted stream reads as none), so it may be read before the transaction.
+        snap = Snapshot(stream, found[0], found[1], found[2])
+        db.execute("BEGIN")
+        try:
+            rows = db.execute(_LOAD_ROWS, (stream, snap.seq)).fetchall()
+            marks = db.execute(_LOAD_MARKS, (stream, snap.seq)).fetchall()
         finally:
             db.execute("COMMIT")
-        return loaded(self.codec, stream, rows, marks, after, snap)
+        return loaded(self.codec, stream, rows, marks, snap.seq, snap)
 
     @_sql_errors
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
