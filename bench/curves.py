@@ -278,7 +278,7 @@ def run(quick: bool) -> dict[str, Any]:
 
 
 def draw(curves: dict[str, Any], folder: Path, load: float) -> list[Path]:
-    """Draw each curve as a PNG in ``folder``; return the files written."""
+    """Draw each curve in ``curves`` as a PNG in ``folder``; return the files written."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -300,66 +300,70 @@ def draw(curves: dict[str, Any], folder: Path, load: float) -> list[Path]:
         plt.close(fig)
         written.append(path)
 
-    points = curves["throughput"]
-    fig, left = plt.subplots(figsize=(7, 4.2))
-    xs = [p["matches"] for p in points]
-    left.plot(xs, [p["commands_per_s"] for p in points], "o-", color="tab:blue")
-    left.set_xscale("log")
-    left.set_xlabel("matches at once (each waits for its acknowledgement)")
-    left.set_ylabel("durable commands/s", color="tab:blue")
-    left.set_ylim(bottom=0)
-    right = left.twinx()
-    right.plot(xs, [p["p99_ms"] for p in points], "s--", color="tab:red")
-    right.set_yscale("log")
-    right.set_ylabel("p99 latency of a command (ms)", color="tab:red")
-    readable(left)
-    readable(right)
-    left.set_title(f"Durable commands on SQLite (FULL)\n{note}", fontsize=10)
-    save(fig, "throughput")
+    if "throughput" in curves:
+        points = curves["throughput"]
+        fig, left = plt.subplots(figsize=(7, 4.2))
+        xs = [p["matches"] for p in points]
+        left.plot(xs, [p["commands_per_s"] for p in points], "o-", color="tab:blue")
+        left.set_xscale("log")
+        left.set_xlabel("matches at once (each waits for its acknowledgement)")
+        left.set_ylabel("durable commands/s", color="tab:blue")
+        left.set_ylim(bottom=0)
+        right = left.twinx()
+        right.plot(xs, [p["p99_ms"] for p in points], "s--", color="tab:red")
+        right.set_yscale("log")
+        right.set_ylabel("p99 latency of a command (ms)", color="tab:red")
+        readable(left)
+        readable(right)
+        left.set_title(f"Durable commands on SQLite (FULL)\n{note}", fontsize=10)
+        save(fig, "throughput")
 
-    points = curves["replay"]
-    fig, axis = plt.subplots(figsize=(7, 4.2))
-    axis.plot([p["events"] for p in points], [p["plain_s"] * 1000 for p in points], "o-",
-              label="from the first event")  # fmt: skip
-    snap = [p for p in points if "snapshot_s" in p]
-    if snap:
-        axis.plot([p["events"] for p in snap], [p["snapshot_s"] * 1000 for p in snap], "s--",
-                  label="from the latest snapshot (every 200 events)")  # fmt: skip
-    axis.set_xscale("log")
-    axis.set_yscale("log")
-    axis.set_xlabel("events in the match's log")
-    axis.set_ylabel("time to activate the match (ms)")
-    readable(axis)
-    axis.legend()
-    axis.set_title(f"Replay: activating one match\n{note}", fontsize=10)
-    save(fig, "replay")
+    if "replay" in curves:
+        points = curves["replay"]
+        fig, axis = plt.subplots(figsize=(7, 4.2))
+        axis.plot([p["events"] for p in points], [p["plain_s"] * 1000 for p in points], "o-",
+                  label="from the first event")  # fmt: skip
+        snap = [p for p in points if "snapshot_s" in p]
+        if snap:
+            axis.plot([p["events"] for p in snap], [p["snapshot_s"] * 1000 for p in snap], "s--",
+                      label="from the latest snapshot (every 200 events)")  # fmt: skip
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel("events in the match's log")
+        axis.set_ylabel("time to activate the match (ms)")
+        readable(axis)
+        axis.legend()
+        axis.set_title(f"Replay: activating one match\n{note}", fontsize=10)
+        save(fig, "replay")
 
-    points = curves["memory"]
-    fig, axis = plt.subplots(figsize=(7, 4.2))
-    labels = [f"{p['matches']:,.0f} {p['kind']}" for p in points]
-    bars = axis.bar(labels, [p["grown_mib"] for p in points], color=["tab:blue", "tab:gray"])
-    for bar, p in zip(bars, points, strict=True):
-        axis.annotate(f"{p['bytes_per_match']:,.0f} B a match\n{p['rss_mib']:.0f} MiB resident",
-                      (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                      ha="center", va="bottom", fontsize=9)  # fmt: skip
-    axis.set_ylabel("resident memory grown since start (MiB)")
-    axis.set_ylim(top=max(p["grown_mib"] for p in points) * 1.3)
-    axis.set_title(f"Memory of a serving process\n{note}", fontsize=10)
-    save(fig, "memory")
+    if "memory" in curves:
+        points = curves["memory"]
+        fig, axis = plt.subplots(figsize=(7, 4.2))
+        labels = [f"{p['matches']:,.0f} {p['kind']}" for p in points]
+        bars = axis.bar(labels, [p["grown_mib"] for p in points], color=["tab:blue", "tab:gray"])
+        for bar, p in zip(bars, points, strict=True):
+            axis.annotate(f"{p['bytes_per_match']:,.0f} B a match\n{p['rss_mib']:.0f} MiB resident",
+                          (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                          ha="center", va="bottom", fontsize=9)  # fmt: skip
+        axis.set_ylabel("resident memory grown since start (MiB)")
+        axis.set_ylim(top=max(p["grown_mib"] for p in points) * 1.3)
+        axis.set_title(f"Memory of a serving process\n{note}", fontsize=10)
+        save(fig, "memory")
 
-    points = curves["http"]
-    fig, left = plt.subplots(figsize=(7, 4.2))
-    xs = [p["clients"] for p in points]
-    left.plot(xs, [p["p99_ms"] for p in points], "o-", color="tab:red", label="p99")
-    left.plot(xs, [p["p50_ms"] for p in points], "o:", color="tab:orange", label="median")
-    left.set_xlabel("keep-alive HTTP clients, each waiting for its answer")
-    left.set_ylabel("latency of a command (ms)")
-    left.set_ylim(bottom=0)
-    left.legend(loc="upper left")
-    right = left.twinx()
-    right.plot(xs, [p["commands_per_s"] for p in points], "s--", color="tab:blue")
-    right.set_ylabel("commands/s", color="tab:blue")
-    right.set_ylim(bottom=0)
-    left.set_title(f"HTTP commands (gamehall serve, SQLite)\n{note}", fontsize=10)
-    save(fig, "http")
+    if "http" in curves:
+        points = curves["http"]
+        fig, left = plt.subplots(figsize=(7, 4.2))
+        xs = [p["clients"] for p in points]
+        left.plot(xs, [p["p99_ms"] for p in points], "o-", color="tab:red", label="p99")
+        left.plot(xs, [p["p50_ms"] for p in points], "o:", color="tab:orange", label="median")
+        left.set_xlabel("keep-alive HTTP clients, each waiting for its answer")
+        left.set_ylabel("latency of a command (ms)")
+        left.set_ylim(bottom=0)
+        left.legend(loc="upper left")
+        right = left.twinx()
+        right.plot(xs, [p["commands_per_s"] for p in points], "s--", color="tab:blue")
+        right.set_ylabel("commands/s", color="tab:blue")
+        right.set_ylim(bottom=0)
+        left.set_title(f"HTTP commands (gamehall serve, SQLite)\n{note}", fontsize=10)
+        save(fig, "http")
     return written

@@ -387,8 +387,6 @@ def _as_json(token: str) -> bytes:
 class _Watched(Context):
     """A context that tells whether ``decide`` drew from the generator (not only asked for it)."""
 
-    __slots__ = ()
-
     @property
     def rng(self) -> random.Random:
         """Return the generator, seeded only when first drawn from (the same numbers)."""

@@ -17,15 +17,22 @@ from .events import (
     tag_of,
 )
 from .registry import Ruleset
-from .rules import Context, LazyRandom
+from .rules import Context, LazyRandom, MatchConfig, Rules
 
 
-def begin(ruleset: Ruleset, started: MatchStarted) -> tuple[Any, list[Event]]:
-    """Return the state after setup and the events of the first batch (``MatchStarted`` first)."""
+def begin(
+    ruleset: Ruleset, started: MatchStarted, config: MatchConfig | None = None
+) -> tuple[Any, list[Event]]:
+    """Return the state after setup and the events of the first batch (``MatchStarted`` first).
+
+    ``config`` is ``ruleset.config(started)``, when the caller has it already."""
     rules = ruleset.rules
-    config = ruleset.config(started)
+    if config is None:
+        config = ruleset.config(started)
     state = rules.initial(config)
     events: list[Event] = [started]
+    if type(rules).start is Rules.start:
+        return state, events  # no setup: the base class's start yields nothing
     setup = rules.start(state, config, LazyRandom(started.seed or 0, 2))
     for event in setup:
         state = rules.evolve(state, event)

@@ -793,24 +793,22 @@ class Hall:
 
     def load(self, match: str) -> Loaded:
         """Rebuild a match from its events, starting from a snapshot where one helps."""
-        stored = self.store.load_stream(match)
+        stored = self.store.load_stream(match, snapshot=self.snapshot_every > 0)
         started = stored.first
         if not isinstance(started, MatchStarted):
             raise UnknownMatch(match)
         ruleset = self.registry.ruleset_of(started)
-        events, after, state = stored.events, 1, None
-        # Only a match longer than the snapshot interval can have a snapshot worth reading.
-        if self.snapshot_every and len(events) >= self.snapshot_every:
-            snapshot = self.store.load_snapshot(match)
-            state = self._from_snapshot(snapshot, ruleset) if snapshot else None
-            if state is not None:
-                after = snapshot.seq  # type: ignore[union-attr]
-                if engine.voids_before(events[after - 1 :], after):
-                    state, after = None, 1  # a take-back reaches into the snapshot
-                else:
-                    events = events[after - 1 :]
+        state = None
+        if stored.snapshot is not None:
+            # The store read only the rows after the snapshot (and the others' seqs and
+            # command ids). Without a usable snapshot, or when a take-back reaches into it,
+            # the match is read again from its first event.
+            state = self._from_snapshot(stored.snapshot, ruleset)
+            if state is None or engine.voids_before(stored.events, stored.after):
+                state, stored = None, self.store.load_stream(match)
         if state is None:
             state = engine.initial_state(ruleset, started)
+        after, events = stored.after, stored.events
         version = after + len(events)
         state = engine.fold(ruleset, state, engine.live(events, after + 1))
         clock = None

@@ -119,7 +119,7 @@ class Registry:
 
     def ruleset(self, game_id: str, expansions: Sequence[str] = ()) -> Ruleset:
         """Return the shared ruleset of a game with exactly these expansions."""
-        key = (game_id, tuple(sorted(set(expansions))))
+        key = (game_id, tuple(sorted(set(expansions))) if expansions else ())
         ruleset = self._rulesets.get(key)
         if ruleset is None:
             ruleset = self._rulesets[key] = Ruleset(self, *key)
@@ -173,6 +173,7 @@ class Ruleset:
         }
         self.data = {k: hashes for k, o in owners.items() if (hashes := component_data(o))}
         self.key = (self.game.id, expansion_ids)
+        self._default: tuple[MatchStarted, MatchConfig] | None = None
 
     @staticmethod
     def _expansion(registry: Registry, expansion_id: str) -> ExpansionSpec:
@@ -253,6 +254,20 @@ class Ruleset:
             seed=seed,
             data=self.data,
         )
+
+    def default_start(self, seed: int | None = None) -> tuple[MatchStarted, MatchConfig]:
+        """Return the first event of a match with the fewest players and default options, and
+        its config: validated and built once per ruleset (as :meth:`started` and :meth:`config`
+        would), then only the seed changes (``None``: a random one)."""
+        made = self._default
+        if made is None:
+            started = self.started(seed=0)
+            made = self._default = (started, self.config(started))
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbits(63)
+        return msgspec.structs.replace(made[0], seed=seed), made[1]
 
     def config(self, started: MatchStarted) -> MatchConfig:
         """Return the game's view of a match's first event (typed options, no seed)."""

@@ -76,28 +76,23 @@ class LazyRandom(random.Random):
         return object.__getattribute__(self, name)
 
 
-class Context:
+class Context(msgspec.Struct, gc=False):
     """What ``decide`` knows besides the state: who asks, and a generator it may draw from.
 
     The engine's generator is seeded from the match seed and ``seq``; a bot that searches
-    passes its own generator as ``rng`` instead, so its look-ahead never touches the match's.
+    passes its own generator as the fifth argument instead, so its look-ahead never touches the
+    match's. Made for every command, so it is a Struct: built in C, with no Python
+    ``__init__``; the seed stays out of its repr.
     """
 
-    __slots__ = ("_rng", "_seed", "command_id", "seat", "seq")
+    seat: int | None
+    seq: int
+    _seed: int
+    command_id: str | None = None
+    _rng: random.Random | None = None
 
-    def __init__(
-        self,
-        seat: int | None,
-        seq: int,
-        seed: int,
-        command_id: str | None = None,
-        rng: random.Random | None = None,
-    ):
-        self.seat = seat
-        self.seq = seq
-        self.command_id = command_id
-        self._seed = seed
-        self._rng = rng
+    def __repr__(self) -> str:
+        return f"Context(seat={self.seat!r}, seq={self.seq!r}, command_id={self.command_id!r})"
 
     @property
     def rng(self) -> random.Random:

@@ -15,18 +15,24 @@ from .bots import Bot
 from .errors import IllegalCommand
 from .events import Command, Event, MatchStarted, Meta, Recorded
 from .registry import Registry, Ruleset, default_registry
-from .rules import Context, Decision, Outcome
+from .rules import Context, Decision, MatchConfig, Outcome
 
 
 class Table:
     """One match held in memory; ``events`` is its whole log."""
 
-    def __init__(self, ruleset: Ruleset, started: MatchStarted, stream: str = "table") -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        started: MatchStarted,
+        stream: str = "table",
+        config: MatchConfig | None = None,
+    ) -> None:
         self.ruleset = ruleset
         self.rules = ruleset.rules
         self.stream = stream
         self._seed = started.seed or 0
-        self.state, self.events = engine.begin(ruleset, started)
+        self.state, self.events = engine.begin(ruleset, started, config)
         # (first seq, command id, seat, command) of each batch; envelopes are built on demand.
         self._batches: list[tuple[int, str | None, int | None, Command | None]] = [
             (1, None, None, None)
@@ -46,6 +52,10 @@ class Table:
     ) -> Table:
         """Start a match of an installed game."""
         ruleset = (registry or default_registry()).ruleset(game, expansions)
+        if players is None and not options and not expansion_options:
+            # The default match: its first event and config are validated once per ruleset.
+            started, config = ruleset.default_start(seed)
+            return cls(ruleset, started, config=config)
         return cls(ruleset, ruleset.started(players, options, expansion_options, seed))
 
     @property
@@ -99,22 +109,24 @@ class Table:
         awaiting, legal, evolve, decide = rules.awaiting, rules.legal, rules.evolve, rules.decide
         view, known = rules.view, self.ruleset.command_types
         per_seat = bots if isinstance(bots, Mapping) else None
-        only: Bot | None = None if isinstance(bots, Mapping) else bots
-        state = self.state
+        choose = bots.choose if per_seat is None else None  # type: ignore[union-attr]
+        state, seq = self.state, len(events)  # seq: the last event's
         try:
             for _ in range(max_commands):
-                asked = awaiting(state)
-                if not asked:
-                    break
-                seat = next(iter(asked))
-                bot = only if per_seat is None else per_seat.get(seat)
-                if bot is None:
-                    raise KeyError(f"no bot for seat {seat}")
-                command = bot.choose(seat, legal(state, seat), partial(view, state, seat))
+                for seat in awaiting(state):
+                    break  # the first seat awaited
+                else:
+                    break  # nobody: the match is over
+                if choose is not None:
+                    command = choose(seat, legal(state, seat), partial(view, state, seat))
+                else:
+                    bot = per_seat.get(seat)  # type: ignore[union-attr]
+                    if bot is None:
+                        raise KeyError(f"no bot for seat {seat}")
+                    command = bot.choose(seat, legal(state, seat), partial(view, state, seat))
                 if type(command) not in known:
                     engine.check(self.ruleset, state, seat, command)  # raises, naming the type
-                seq = len(events) + 1
-                new = decide(state, command, Context(seat, seq, seed))
+                new = decide(state, command, Context(seat, seq + 1, seed))
                 if not new:
                     raise IllegalCommand("the command changes nothing")
                 after = state
@@ -122,7 +134,8 @@ class Table:
                     after = evolve(after, event)
                 state = after
                 events.extend(new)
-                batches.append((seq, None, seat, command))
+                batches.append((seq + 1, None, seat, command))
+                seq += len(new)
         finally:
             self.state = state
         return rules.outcome(state)

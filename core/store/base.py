@@ -88,6 +88,80 @@ def checked_rows(
     return out
 
 
+def check_snapshot(stream: str, snapshot: Snapshot, version: int) -> None:
+    """Raise :class:`CorruptRecord` if a snapshot follows the stream's last event: it is written
+    after its events are committed, so the events up to its seq were lost."""
+    if snapshot.seq > version:
+        raise CorruptRecord(
+            stream,
+            version + 1,
+            f"the events after seq {version} are missing (a snapshot was taken at seq "
+            f"{snapshot.seq})",
+        )
+
+
+def loaded(
+    codec: Codec,
+    stream: str,
+    rows: Sequence[tuple[Any, ...]],
+    marks: Sequence[tuple[int, str | None]],
+    after: int,
+    snapshot: Snapshot | None = None,
+) -> Loaded:
+    """Return a :class:`Loaded` from what a backend read of a stream in one consistent state:
+    ``rows``, the first row and those after ``after`` (the snapshot's seq when there is one),
+    each (seq, type, v, data, meta, crc, cmd, …), and ``marks``, (seq, cmd) of the rows in
+    between, all in seq order.
+
+    The seqs of the whole stream are checked (from 1, no gap) and every row with a payload
+    against its checksum before it is decoded; the rows in between give their command ids only.
+    """
+    decode = codec.decode_events
+    if not marks and after <= 1 and snapshot is None:  # the whole match, as most are read
+        if not rows:
+            return Loaded(None, [], {})
+        checked = checked_rows(stream, rows, 0)  # from seq 1: no gap, no edit
+        events = decode(checked[max(after, 0) :], stream)
+        started = events[0] if after < 1 else decode(checked[:1], stream)[0]
+        return Loaded(started, events, command_ranges((row[0], row[6]) for row in rows), after)
+    if not rows and not marks:
+        return Loaded(None, [], {})
+    if not rows or rows[0][0] != 1:
+        check_seqs(stream, [rows[0][0] if rows else marks[0][0]], 0)  # seq 1 is missing
+    first, tail = rows[0], rows[1:]
+    start = max(after, 1)
+    end = marks[-1][0] if marks else 1  # the last seq before the tail
+    if len(marks) != end - 1:  # unique seqs in 2..end: all there exactly when they number end - 1
+        check_seqs(stream, (seq for seq, _ in marks), 1)
+    if end < start and tail:
+        check_seqs(stream, [tail[0][0]], end)
+    if snapshot is not None and not tail:
+        check_snapshot(stream, snapshot, end)
+    head = decode(checked_rows(stream, [first], 0), stream)[0]
+    events = decode(checked_rows(stream, tail, start), stream)
+    if after < 1:
+        events.insert(0, head)
+    commands = command_ranges(
+        itertools.chain([(1, first[6])], marks, [(row[0], row[6]) for row in tail])
+    )
+    return Loaded(head, events, commands, after, snapshot)
+
+
+def command_ranges(rows: Iterable[tuple[int, str | None]]) -> dict[str, tuple[int, int]]:
+    """Return each command id with its seq range, from (seq, mark) of rows in seq order: the
+    mark is the batch's command id on its first event ('' without one), None after it."""
+    out: dict[str, tuple[int, int]] = {}
+    current: str | None = None
+    for seq, cmd in rows:
+        if cmd is not None:  # the first event of a command's batch
+            current = cmd or None
+            if current is not None:
+                out[current] = (seq, seq)
+        elif current is not None:
+            out[current] = (out[current][0], seq)
+    return out
+
+
 def check_seqs(stream: str, seqs: Iterable[int], after: int) -> None:
     """Raise :class:`CorruptRecord` where the seqs read from ``after`` on skip one."""
     expected = after + 1
@@ -120,12 +194,25 @@ def batch_mark(meta: Meta) -> str | None:
     return meta.command_id or ""
 
 
+class Snapshot(msgspec.Struct, frozen=True):
+    """A stream's state after ``seq``, encoded; ``key`` names the rules that can read it."""
+
+    stream: str
+    seq: int
+    key: str
+    data: bytes
+
+
 class Loaded(msgspec.Struct):
-    """A stream as activation reads it."""
+    """A stream as activation reads it: its first event, the events after seq ``after`` and
+    every command id. ``snapshot`` is the snapshot the events follow, when one was asked for
+    and found (``after`` is then its seq)."""
 
     first: Event | None
     events: list[Event]
     commands: dict[str, tuple[int, int]]
+    after: int = 1
+    snapshot: Snapshot | None = None
 
 
 class StreamInfo(msgspec.Struct, frozen=True):
@@ -243,15 +330,6 @@ def position_ranges(positions: Iterable[int]) -> list[tuple[int, int]]:
     return out
 
 
-class Snapshot(msgspec.Struct, frozen=True):
-    """A stream's state after ``seq``, encoded; ``key`` names the rules that can read it."""
-
-    stream: str
-    seq: int
-    key: str
-    data: bytes
-
-
 def conflict(stream: str, expected: int, actual: int) -> ConcurrencyError:
     """Return the error for an append at the wrong version."""
     if expected == 0:
@@ -349,12 +427,26 @@ class Store(ABC):
         """Return only the events after ``after`` (no envelopes): the fast path of replay."""
         return [r.event for r in self.read(stream, after)]
 
-    def load_stream(self, stream: str, after: int = 1) -> Loaded:
+    def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
         """Return what activating a match needs: its first event, the events after ``after``
-        and its command ids (``first`` is ``None`` for a stream that does not exist)."""
+        and its command ids (``first`` is ``None`` for a stream that does not exist).
+
+        With ``snapshot``, a snapshot after ``after`` is returned too and only the events
+        after it are read and decoded (a backend reads the rows before it for their seqs and
+        command ids alone). A snapshot beyond the stream's last event means events were lost
+        after it: :class:`CorruptRecord`.
+        """
+        snap = self.load_snapshot(stream) if snapshot else None
+        if snap is not None and snap.seq <= after:
+            snap = None
+        start = after if snap is None else snap.seq
         head = self.read(stream, 0, 1)
-        events = self.read_events(stream, after)
-        return Loaded(head[0].event if head else None, events, self.command_ids(stream))
+        events = self.read_events(stream, start)
+        if snap is not None and not events:
+            check_snapshot(stream, snap, self.version(stream))
+        return Loaded(
+            head[0].event if head else None, events, self.command_ids(stream), start, snap
+        )
 
     @abstractmethod
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:

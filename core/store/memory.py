@@ -16,6 +16,7 @@ from ..errors import GamehallError, StoreClosed, UnknownMatch
 from ..events import Event, Recorded
 from .base import (
     Encoded,
+    Loaded,
     MatchPage,
     MatchQuery,
     PlayerRecord,
@@ -24,9 +25,10 @@ from .base import (
     Store,
     StreamInfo,
     Written,
-    batch_command_ids,
     check_query,
     check_row,
+    check_snapshot,
+    command_ranges,
     conflict,
     listed,
     merged,
@@ -34,8 +36,8 @@ from .base import (
     position_ranges,
 )
 
-# position, time, tag, version, data, meta, checksum
-_Row = tuple[int, float, str, int, bytes, bytes, int]
+# position, time, tag, version, data, meta, checksum, mark (the batch's command id, see batch_mark)
+_Row = tuple[int, float, str, int, bytes, bytes, int, str | None]
 
 
 class MemoryStore(Store):
@@ -73,8 +75,8 @@ class MemoryStore(Store):
             rows = self._streams[stream] = []
             self._info[stream] = StreamInfo(stream, 0, now, now, dict(batch.info or {}))
         position = len(self._global) + 1
-        for i, (tag, version, data, meta, _, crc) in enumerate(batch.rows):
-            rows.append((position + i, now, tag, version, data, meta, crc))
+        for i, (tag, version, data, meta, mark, crc) in enumerate(batch.rows):
+            rows.append((position + i, now, tag, version, data, meta, crc, mark))
             self._global.append((stream, batch.expected + i + 1))
         info = self._info[stream]
         extra = merged(info.info, batch.info) if batch.info and batch.expected else info.info
@@ -84,7 +86,9 @@ class MemoryStore(Store):
     def _records(self, stream: str, after: int, rows: Sequence[_Row]) -> list[Recorded]:
         codec = self.codec
         out = []
-        for seq, (position, at, tag, version, data, meta, crc) in enumerate(rows, start=after + 1):
+        for seq, (position, at, tag, version, data, meta, crc, _) in enumerate(
+            rows, start=after + 1
+        ):
             check_row(stream, seq, tag, version, data, meta, crc)
             event = codec.decode_event(tag, version, data, stream, seq)
             out.append(
@@ -106,18 +110,40 @@ class MemoryStore(Store):
     def read_events(self, stream: str, after: int = 0) -> list[Event]:
         """Return the events of a stream after ``after``."""
         self._check_open()
+        return self._events(stream, self._streams.get(stream, []), after)
+
+    def _events(self, stream: str, rows: Sequence[_Row], after: int) -> list[Event]:
         decode = self.codec.decode_event
         out = []
-        for seq, row in enumerate(self._streams.get(stream, [])[after:], start=after + 1):
+        for seq, row in enumerate(rows[after:], start=after + 1):
             check_row(stream, seq, row[2], row[3], row[4], row[5], row[6])
             out.append(decode(row[2], row[3], row[4], stream, seq))
         return out
+
+    def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
+        """Return the first event, the events after the snapshot (when asked) or ``after``,
+        and the command ids from the rows' marks: no row before the snapshot is decoded."""
+        with self._lock:  # one consistent state, as one query reads it
+            self._check_open()
+            rows = self._streams.get(stream)
+            if not rows:
+                return Loaded(None, [], {})
+            snap = self._snapshots.get(stream) if snapshot else None
+            if snap is not None and snap.seq <= after:
+                snap = None
+            start = after if snap is None else snap.seq
+            if snap is not None:
+                check_snapshot(stream, snap, len(rows))
+            first = self._events(stream, rows[:1], 0)[0]
+            events = self._events(stream, rows, start)
+            commands = command_ranges((seq, row[7]) for seq, row in enumerate(rows, start=1))
+        return Loaded(first, events, commands, start, snap)
 
     def raw_rows(self) -> Iterator[RawRow]:
         """Yield every row undecoded, in (stream, seq) order."""
         self._check_open()
         for stream in sorted(self._streams):
-            for seq, (position, _, tag, version, data, meta, crc) in enumerate(
+            for seq, (position, _, tag, version, data, meta, crc, _) in enumerate(
                 self._streams[stream], start=1
             ):
                 yield RawRow(stream, seq, position, tag, version, data, meta, crc)
@@ -147,7 +173,9 @@ class MemoryStore(Store):
 
     def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
         """Return the command ids of a stream."""
-        return batch_command_ids(self.read(stream))
+        self._check_open()
+        rows = self._streams.get(stream, [])
+        return command_ranges((seq, row[7]) for seq, row in enumerate(rows, start=1))
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Keep the latest snapshot of a stream."""

@@ -20,6 +20,7 @@ PostgreSQL releases when the node dies or loses the connection.
 
 from __future__ import annotations
 
+import bisect
 import threading
 import time
 import zlib
@@ -48,13 +49,14 @@ from .base import (
     check_row,
     check_seqs,
     checked_rows,
+    command_ranges,
     conflict,
     listed,
+    loaded,
     merged,
     page_of,
     position_ranges,
 )
-from .sqlite import _command_ranges
 from .url import StoreURL, parse_store_url
 
 P = ParamSpec("P")
@@ -171,6 +173,26 @@ BEGIN
 END $$;
 """
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
+# Activation's one query (one statement reads one consistent state): every row of a stream in
+# seq order, with its payload only if it is the first or follows the snapshot (``at``, or
+# ``after`` without one); the first row also carries the snapshot.
+_LOAD_STREAM = """
+WITH at AS (
+    SELECT coalesce(s.seq, %(after)s) AS seq, s.key AS key, s.data AS data
+    FROM (SELECT 1) AS one
+    LEFT JOIN snapshots AS s ON s.stream = %(stream)s AND s.seq > %(after)s AND %(snap)s)
+SELECT e.seq,
+    CASE WHEN e.seq = 1 OR e.seq > at.seq THEN e.type END,
+    CASE WHEN e.seq = 1 OR e.seq > at.seq THEN e.v END,
+    CASE WHEN e.seq = 1 OR e.seq > at.seq THEN e.data END,
+    CASE WHEN e.seq = 1 OR e.seq > at.seq THEN e.meta END,
+    CASE WHEN e.seq = 1 OR e.seq > at.seq THEN e.crc END,
+    e.cmd,
+    CASE WHEN e.seq = 1 THEN at.seq END,
+    CASE WHEN e.seq = 1 THEN at.key END,
+    CASE WHEN e.seq = 1 THEN at.data END
+FROM at CROSS JOIN events AS e WHERE e.stream = %(stream)s ORDER BY e.seq
+"""
 
 
 class StoreUnreachable(StoreFailed):
@@ -440,7 +462,7 @@ class PostgresStore(Store):
             out.append(Recorded(stream, seq, position, at, event, envelope))
         return out
 
-    def _rows(self, query: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+    def _rows(self, query: str, args: Sequence[Any] | Mapping[str, Any]) -> list[tuple[Any, ...]]:
         return self._reader().execute(query, args, binary=True).fetchall()
 
     @_db_errors
@@ -473,19 +495,18 @@ class PostgresStore(Store):
         return self.codec.decode_events(checked_rows(stream, rows, after), stream)
 
     @_db_errors
-    def load_stream(self, stream: str, after: int = 1) -> Loaded:
-        """Read a match for activation in one query: first event, tail, command ids."""
-        rows = self._rows(
-            "SELECT seq, type, v, data, meta, crc, cmd FROM events WHERE stream = %s ORDER BY seq",
-            (stream,),
-        )
-        if not rows:
-            return Loaded(None, [], {})
-        checked = checked_rows(stream, rows, 0)
-        decode = self.codec.decode_events
-        first = decode(checked[:1], stream)[0]
-        events = decode(checked[after:], stream)
-        return Loaded(first, events, _command_ranges((row[0], row[6]) for row in rows))
+    def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
+        """Read a match for activation in one query: its snapshot (when asked), the first
+        event and those after the snapshot, and the seq and command id of every row."""
+        rows = self._rows(_LOAD_STREAM, {"stream": stream, "after": after, "snap": snapshot})
+        snap = None
+        if rows and rows[0][0] == 1:
+            after = rows[0][7]
+            if rows[0][8] is not None:
+                snap = Snapshot(stream, after, rows[0][8], rows[0][9])
+        split = bisect.bisect_right(rows, after, 1, key=lambda row: row[0]) if rows else 0
+        marks = [(row[0], row[6]) for row in rows[1:split]]
+        return loaded(self.codec, stream, rows[:1] + rows[split:], marks, after, snap)
 
     @_db_errors
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
@@ -532,7 +553,7 @@ class PostgresStore(Store):
     def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
         """Return each command id of a stream with the seq range of its events."""
         rows = self._rows("SELECT seq, cmd FROM events WHERE stream = %s ORDER BY seq", (stream,))
-        return _command_ranges((seq, cmd) for seq, cmd in rows)
+        return command_ranges((seq, cmd) for seq, cmd in rows)
 
     @_db_errors
     def position(self) -> int:

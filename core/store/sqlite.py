@@ -55,8 +55,10 @@ from .base import (
     check_seqs,
     checked_rows,
     checksum,
+    command_ranges,
     conflict,
     listed,
+    loaded,
     merged,
     page_of,
     position_ranges,
@@ -123,6 +125,14 @@ LISTED_COLUMNS = {
 INDEXES = "CREATE INDEX IF NOT EXISTS streams_created ON streams (created, stream)"
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+# Activation reads the snapshot, the first row and those after the snapshot in full, and only
+# the seq and command id of the rows in between.
+_LOAD_SNAPSHOT = "SELECT seq, key, data FROM snapshots WHERE stream=? AND seq>?"
+_LOAD_ROWS = (
+    "SELECT seq, type, v, data, meta, crc, cmd FROM events WHERE stream=? AND (seq=1 OR seq>?) "
+    "ORDER BY seq"
+)
+_LOAD_MARKS = "SELECT seq, cmd FROM events WHERE stream=? AND seq>1 AND seq<=? ORDER BY seq"
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
 _NEXT_POSITION = """SELECT max(
     (SELECT coalesce(max(position), 0) FROM events),
@@ -468,23 +478,26 @@ class SQLiteStore(Store):
         return self.codec.decode_events(checked_rows(stream, rows, after), stream)
 
     @_sql_errors
-    def load_stream(self, stream: str, after: int = 1) -> Loaded:
-        """Read a match for activation in one query: first event, tail, command ids."""
-        rows = (
-            self._reader()
-            .execute(
-                "SELECT seq, type, v, data, meta, crc, cmd FROM events WHERE stream=? ORDER BY seq",
-                (stream,),
-            )
-            .fetchall()
-        )
-        if not rows:
-            return Loaded(None, [], {})
-        checked = checked_rows(stream, rows, 0)  # the whole match, from seq 1: no gap, no edit
-        decode = self.codec.decode_events
-        first = decode(checked[:1], stream)[0]
-        events = decode(checked[after:], stream)
-        return Loaded(first, events, _command_ranges((row[0], row[6]) for row in rows))
+    def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
+        """Read a match for activation: its snapshot (when asked), then the first event and
+        those after the snapshot in full and the seq and command id of the rows before it, in
+        one read transaction (without a snapshot, one query reads the whole match)."""
+        db = self._reader()
+        found = db.execute(_LOAD_SNAPSHOT, (stream, after)).fetchone() if snapshot else None
+        if found is None:
+            rows = db.execute(_LOAD_ROWS, (stream, after)).fetchall()
+            marks = db.execute(_LOAD_MARKS, (stream, after)).fetchall() if after > 1 else []
+            return loaded(self.codec, stream, rows, marks, after)
+        # The snapshot holds whatever the rows up to its seq make, and those rows never change
+        # (a deleted stream reads as none), so it may be read before the transaction.
+        snap = Snapshot(stream, found[0], found[1], found[2])
+        db.execute("BEGIN")
+        try:
+            rows = db.execute(_LOAD_ROWS, (stream, snap.seq)).fetchall()
+            marks = db.execute(_LOAD_MARKS, (stream, snap.seq)).fetchall()
+        finally:
+            db.execute("COMMIT")
+        return loaded(self.codec, stream, rows, marks, snap.seq, snap)
 
     @_sql_errors
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
@@ -526,7 +539,7 @@ class SQLiteStore(Store):
         rows = self._reader().execute(
             "SELECT seq, cmd FROM events WHERE stream=? ORDER BY seq", (stream,)
         )
-        return _command_ranges(rows)
+        return command_ranges(rows)
 
     # -- the lobby --------------------------------------------------------------------------
 
@@ -771,16 +784,3 @@ def _add_listed_columns(db: sqlite3.Connection) -> None:
         db.execute(f"ALTER TABLE streams ADD COLUMN {name} {LISTED_COLUMNS[name]}")
     for stream, info in db.execute("SELECT stream, info FROM streams").fetchall():
         _set_info(db, stream, msgspec.msgpack.decode(info) if info else {})
-
-
-def _command_ranges(rows: Iterable[tuple[int, str | None]]) -> dict[str, tuple[int, int]]:
-    out: dict[str, tuple[int, int]] = {}
-    current: str | None = None
-    for seq, cmd in rows:
-        if cmd is not None:  # the first event of a command's batch
-            current = cmd or None
-            if current is not None:
-                out[current] = (seq, seq)
-        elif current is not None:
-            out[current] = (out[current][0], seq)
-    return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
@@ -18,8 +19,22 @@ LINES = (
     (0, 4, 8), (2, 4, 6),
 )  # fmt: skip
 LINES_THROUGH = tuple(tuple(line for line in LINES if cell in line) for cell in range(9))
+Line = tuple[int, int, int]
+
+
+def _others(line: Line, cell: int) -> tuple[Line, int, int]:
+    first, second = (c for c in line if c != cell)
+    return line, first, second
+
+
+# For each cell, the lines through it with their two other cells: a mark placed there completes
+# a line when the mover holds both others (checked on the board before the mark, not after).
+OTHERS = tuple(tuple(_others(line, cell) for line in LINES_THROUGH[cell]) for cell in range(9))
 PLACE = Decision("place", "place your mark in an empty cell")
 MOVES = tuple(PlaceMark(cell=cell) for cell in range(9))
+# Who is awaited when seat 0 or seat 1 moves, and when nobody is (read-only, made once).
+AWAITED = (MappingProxyType({0: PLACE}), MappingProxyType({1: PLACE}))
+NOBODY: Mapping[int, Decision] = MappingProxyType({})
 
 
 class TicTacToe(Rules[State]):
@@ -43,27 +58,26 @@ class TicTacToe(Rules[State]):
 
     def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
         """Place the mover's mark and record a completed line or a full board."""
-        if not isinstance(command, PlaceMark):
+        if type(command) is not PlaceMark and not isinstance(command, PlaceMark):
             raise IllegalCommand("tic-tac-toe only takes PlaceMark")
-        cell, seat = command.cell, state.turn
-        if state.board[cell] != EMPTY:
+        cell, seat, board = command.cell, state.turn, state.board
+        if board[cell] != EMPTY:
             raise IllegalCommand(f"cell {cell} is already taken", "TTT-2")
         mark = seat + 1
-        board = state.board[:cell] + (mark,) + state.board[cell + 1 :]
-        placed = MarkPlaced(seat=seat, cell=cell)
-        for line in LINES_THROUGH[cell]:
-            if board[line[0]] == board[line[1]] == board[line[2]]:
-                return (placed, LineCompleted(line=line, winner=self.line_winner(seat)))
-        if EMPTY not in board:
+        placed = MarkPlaced(seat, cell)
+        for line, a, b in OTHERS[cell]:
+            if board[a] == mark and board[b] == mark:
+                return (placed, LineCompleted(line, self.line_winner(seat)))
+        if board.count(EMPTY) == 1:  # this cell was the last empty one
             return (placed, BoardFilled())
         return (placed,)
 
     def evolve(self, state: State, event: Event) -> State:
         """Apply one event."""
         if type(event) is MarkPlaced:
-            cell = event.cell
-            board = state.board[:cell] + (event.seat + 1,) + state.board[cell + 1 :]
-            return State(board, 1 - event.seat)
+            board = [*state.board]
+            board[event.cell] = event.seat + 1
+            return State(tuple(board), 1 - event.seat)
         if type(event) is LineCompleted:
             return State(state.board, state.turn, event.winner, event.line, True)
         if type(event) is BoardFilled:
@@ -72,13 +86,14 @@ class TicTacToe(Rules[State]):
 
     def awaiting(self, state: State) -> Mapping[int, Decision]:
         """Return the mover, unless the match is over."""
-        return {} if state.over else {state.turn: PLACE}
+        return NOBODY if state.over else AWAITED[state.turn]
 
     def legal(self, state: State, seat: int) -> Sequence[Command]:
         """Return a PlaceMark for every empty cell when ``seat`` is to move."""
-        if state.over or seat != state.turn:
+        if seat != state.turn or state.over:
             return ()
-        return [MOVES[cell] for cell, mark in enumerate(state.board) if mark == EMPTY]
+        board = state.board
+        return [MOVES[cell] for cell in range(9) if not board[cell]]  # EMPTY is 0
 
     def reveals(self, event: Event) -> bool:
         """Return whether an event is chance or shows what was hidden: none of ours is.

@@ -11,6 +11,7 @@ from gamehall.core import (
     IllegalCommand,
     InvalidCommand,
     MatchFailed,
+    MatchQuarantined,
     NotAwaited,
     Registry,
     UnknownMatch,
@@ -172,6 +173,48 @@ async def test_passivation_and_activation_from_snapshot_and_tail(
         assert hall.state(match) == live  # activated again from snapshot + tail
         await hall.send(match, 0, PlaceMark(cell=3))
         assert hall.view(match, None).seq == 6
+
+
+async def passivated(hall: Hall) -> None:
+    with anyio.fail_after(5):
+        while hall.active:
+            await anyio.sleep(0.01)
+
+
+async def test_activation_from_a_snapshot_reads_no_row_before_it(store: SQLiteStore) -> None:
+    async with Hall(store, snapshot_every=3, idle_seconds=0.05) as hall:
+        match = await hall.create("tictactoe", seed=1)
+        for seq, cell in enumerate([4, 0, 2, 6], start=2):
+            await hall.send(match, seq % 2, PlaceMark(cell=cell), command_id=f"c{seq}")
+        live = hall.state(match)
+        await passivated(hall)
+        assert store.load_snapshot(match).seq == 3  # type: ignore[union-attr]
+        # A row before the snapshot that no longer matches its checksum is not met: activation
+        # reads the rows after the snapshot (and only the seq and command id of the others).
+        store._writer.execute("UPDATE events SET data=x'c1ff' WHERE stream=? AND seq=2", (match,))
+        assert hall.state(match) == live
+        assert hall.awaiting(match).keys() == {0}
+        with pytest.raises(CommandIdConflict):  # a command id from before the snapshot is known
+            await hall.send(match, 0, PlaceMark(cell=8), command_id="c3")
+        await passivated(hall)
+        # A damaged row after the snapshot is met, and the match is quarantined.
+        store._writer.execute("UPDATE events SET data=x'c1ff' WHERE stream=? AND seq=5", (match,))
+        with pytest.raises(MatchQuarantined, match="seq 5"):
+            hall.state(match)
+
+
+async def test_a_take_back_into_the_snapshot_folds_from_the_first_event(
+    store: SQLiteStore,
+) -> None:
+    async with Hall(store, snapshot_every=3, idle_seconds=0.05) as hall:
+        match = await hall.create("tictactoe", seed=1, undo="free")
+        await play(hall, match, [4, 0])  # seq 3: the snapshot
+        before = await hall.request_undo(match, 1)  # takes back seq 3 at seq 4
+        assert before.state == "done"
+        live = hall.state(match)
+        await passivated(hall)
+        assert store.load_snapshot(match).seq == 3  # type: ignore[union-attr]
+        assert hall.state(match) == live and hall.awaiting(match).keys() == {1}
 
 
 async def test_snapshot_of_other_versions_is_ignored(store: SQLiteStore) -> None:

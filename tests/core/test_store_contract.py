@@ -34,6 +34,15 @@ class TestPostgresStore(StoreContract):
         yield made
         made.close()
 
+    def damage(self, store: Store, stream: str, seq: int) -> None:
+        with store.connect() as db:  # type: ignore[attr-defined]
+            sql = "UPDATE events SET data = '\\xc1ff' WHERE stream = %s AND seq = %s"
+            db.execute(sql, (stream, seq))
+
+    def remove(self, store: Store, stream: str, seq: int) -> None:
+        with store.connect() as db:  # type: ignore[attr-defined]
+            db.execute("DELETE FROM events WHERE stream = %s AND seq = %s", (stream, seq))
+
     def test_reopen_after_close_keeps_everything(self, store: Store, registry: Registry) -> None:
         from gamehall.core.store.postgres import PostgresStore
 
@@ -123,12 +132,27 @@ class TestMemoryStore(StoreContract):
     def make(self, registry: Registry, tmp_path: Path) -> Store:
         return MemoryStore(registry.codec)
 
+    def damage(self, store: Store, stream: str, seq: int) -> None:
+        rows = store._streams[stream]  # type: ignore[attr-defined]
+        rows[seq - 1] = (*rows[seq - 1][:4], b"\xc1\xff", *rows[seq - 1][5:])
+
+    def remove(self, store: Store, stream: str, seq: int) -> None:
+        pytest.skip("the memory store's seqs are places in a list: none can go missing")
+
 
 class TestSQLiteStore(StoreContract):
     durable = True
 
     def make(self, registry: Registry, tmp_path: Path) -> Store:
         return SQLiteStore(tmp_path / "events.db", registry.codec)
+
+    def damage(self, store: Store, stream: str, seq: int) -> None:
+        sql = "UPDATE events SET data=x'c1ff' WHERE stream=? AND seq=?"
+        store._writer.execute(sql, (stream, seq))  # type: ignore[attr-defined]
+
+    def remove(self, store: Store, stream: str, seq: int) -> None:
+        sql = "DELETE FROM events WHERE stream=? AND seq=?"
+        store._writer.execute(sql, (stream, seq))  # type: ignore[attr-defined]
 
     def test_reopen_after_close_keeps_everything(self, store: Store, registry: Registry) -> None:
         store.append("a", 0, marks(3))

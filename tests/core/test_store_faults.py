@@ -81,9 +81,9 @@ class FaultyStore(Store):
         self._read_fault()
         return self.inner.read_events(stream, after)
 
-    def load_stream(self, stream: str, after: int = 1) -> Loaded:
+    def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
         self._read_fault()
-        return self.inner.load_stream(stream, after)
+        return self.inner.load_stream(stream, after, snapshot)
 
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
         return self.inner.read_all(after, limit)
