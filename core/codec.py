@@ -127,11 +127,12 @@ class Codec:
             version += 1
         return msgspec.convert(raw, cls)
 
-    def decode_events(self, rows: Iterable[tuple[int, str, int, Any]], stream: str) -> list[Event]:
-        """Decode stored (seq, tag, version, payload) rows: the fast path of replay."""
+    def decode_events(self, rows: Iterable[tuple[Any, ...]], stream: str) -> list[Event]:
+        """Decode stored rows that start (seq, tag, version, payload): the fast path of replay."""
         current = self._current
         out = []
-        for seq, tag, version, data in rows:
+        for row in rows:
+            seq, tag, version, data = row[0], row[1], row[2], row[3]
             decoder = current.get((tag, version))
             if decoder is not None and type(data) is bytes:
                 try:

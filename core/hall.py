@@ -811,9 +811,9 @@ class Hall:
         after, events = stored.after, stored.events
         version = after + len(events)
         state = engine.fold(ruleset, state, engine.live(events, after + 1))
-        clock = None
-        entry = self.store.stream_info(match)
-        if entry is not None and entry.info.get("clock"):
+        if stored.last is not None:  # a timed match's clock is in its last event's metadata
+            clock = stored.last.clock
+        else:  # the snapshot stands for the end of the match: its last event was not read
             clock = clocks.last_clock(self.store.read(match, max(0, version - 1)))
         seed = started.seed or 0
         return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock)

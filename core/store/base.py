@@ -59,11 +59,10 @@ def check_row(
         raise CorruptRecord(stream, seq, "checksum mismatch: the row changed after it was written")
 
 
-def checked_rows(
-    stream: str, rows: Sequence[tuple[Any, ...]], after: int
-) -> list[tuple[int, str, int, Any]]:
-    """Return (seq, tag, version, data) of rows (seq, tag, version, data, meta, crc, …) read
-    from ``after`` on, each one checked: the fast path of replay, one loop for every check.
+def checked_rows(stream: str, rows: Sequence[tuple[Any, ...]], after: int) -> list[tuple[Any, ...]]:
+    """Return rows (seq, tag, version, data, meta, crc, …) read from ``after`` on, each one
+    checked: the fast path of replay, one loop for every check. The rows are returned as they
+    are (their first four fields are what :meth:`Codec.decode_events` reads).
 
     The same CRC as :func:`checksum`, continued from the stream's part (computed once).
     """
@@ -72,19 +71,22 @@ def checked_rows(
     crc32 = zlib.crc32
     start = crc32(f"{stream}\x00".encode())
     tags: dict[str, bytes] = {}
-    for seq, tag, version, data, meta, crc, *_ in rows:
+    for row in rows:
+        seq, tag, version, data, meta, crc = row[0], row[1], row[2], row[3], row[4], row[5]
         if seq != expected:
             check_seqs(stream, [seq], expected - 1)
         expected = seq + 1
         try:
-            name = tags.get(tag) or tags.setdefault(tag, tag.encode())
+            name = tags.get(tag)
+            if name is None:
+                name = tags[tag] = tag.encode()
             head = b"%d\x00%b\x00%d\x00%d\x00" % (seq, name, version, len(data))
             sound = crc == crc32(meta, crc32(data, crc32(head, start)))
         except (TypeError, AttributeError):  # a payload or a type that is not what it should be
             sound = False
         if not sound:
             check_row(stream, seq, tag, version, data, meta, crc)
-        out.append((seq, tag, version, data))
+        out.append(row)
     return out
 
 
@@ -123,7 +125,8 @@ def loaded(
         checked = checked_rows(stream, rows, 0)  # from seq 1: no gap, no edit
         events = decode(checked[max(after, 0) :], stream)
         started = events[0] if after < 1 else decode(checked[:1], stream)[0]
-        return Loaded(started, events, command_ranges((row[0], row[6]) for row in rows), after)
+        commands = command_ranges((row[0], row[6]) for row in rows)
+        return Loaded(started, events, commands, after, None, _last_meta(codec, stream, rows[-1]))
     if not rows and not marks:
         return Loaded(None, [], {})
     if not rows or rows[0][0] != 1:
@@ -144,7 +147,13 @@ def loaded(
     commands = command_ranges(
         itertools.chain([(1, first[6])], marks, [(row[0], row[6]) for row in tail])
     )
-    return Loaded(head, events, commands, after, snapshot)
+    last = tail[-1] if tail else first if end == 1 else None
+    meta = _last_meta(codec, stream, last) if last is not None else None
+    return Loaded(head, events, commands, after, snapshot, meta)
+
+
+def _last_meta(codec: Codec, stream: str, row: tuple[Any, ...]) -> Meta:
+    return codec.decode_meta(row[4], stream, row[0])
 
 
 def command_ranges(rows: Iterable[tuple[int, str | None]]) -> dict[str, tuple[int, int]]:
@@ -213,6 +222,9 @@ class Loaded(msgspec.Struct):
     commands: dict[str, tuple[int, int]]
     after: int = 1
     snapshot: Snapshot | None = None
+    last: Meta | None = None
+    """The metadata of the stream's last event, when the read reached it (a timed match's
+    clock is there); ``None`` when a snapshot stands for the end of the stream."""
 
 
 class StreamInfo(msgspec.Struct, frozen=True):

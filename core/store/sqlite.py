@@ -133,6 +133,13 @@ _LOAD_ROWS = (
     "ORDER BY seq"
 )
 _LOAD_MARKS = "SELECT seq, cmd FROM events WHERE stream=? AND seq>1 AND seq<=? ORDER BY seq"
+# The rows _LOAD_ROWS reads past the snapshot, if any, each with the snapshot's seq (NULL
+# without one): a match without a snapshot, as most are, is read in this one query.
+_SNAPSHOT_SEQ = "(SELECT seq FROM snapshots WHERE stream=?1 AND seq>?2)"
+_LOAD_ROWS_PAST_SNAPSHOT = (
+    f"SELECT seq, type, v, data, meta, crc, cmd, {_SNAPSHOT_SEQ} FROM events WHERE stream=?1 "
+    f"AND (seq=1 OR seq>max(?2, coalesce({_SNAPSHOT_SEQ}, 0))) ORDER BY seq"
+)
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
 _NEXT_POSITION = """SELECT max(
     (SELECT coalesce(max(position), 0) FROM events),
@@ -483,9 +490,14 @@ class SQLiteStore(Store):
         those after the snapshot in full and the seq and command id of the rows before it, in
         one read transaction (without a snapshot, one query reads the whole match)."""
         db = self._reader()
-        found = db.execute(_LOAD_SNAPSHOT, (stream, after)).fetchone() if snapshot else None
+        query = _LOAD_ROWS_PAST_SNAPSHOT if snapshot else _LOAD_ROWS
+        rows = db.execute(query, (stream, after)).fetchall()
+        found = None
+        if snapshot and rows and rows[0][7] is not None:
+            found = db.execute(_LOAD_SNAPSHOT, (stream, after)).fetchone()
         if found is None:
-            rows = db.execute(_LOAD_ROWS, (stream, after)).fetchall()
+            if snapshot and rows and rows[0][7] is not None:  # replaced meanwhile: read again
+                return self.load_stream(stream, after, snapshot)
             marks = db.execute(_LOAD_MARKS, (stream, after)).fetchall() if after > 1 else []
             return loaded(self.codec, stream, rows, marks, after)
         # The snapshot holds whatever the rows up to its seq make, and those rows never change
