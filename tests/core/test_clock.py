@@ -146,3 +146,22 @@ async def test_no_clock_no_clock_fields(registry: Registry) -> None:
         assert all(r.meta.clock is None for r in hall.read(match))
         with pytest.raises(InvalidOptions):
             await hall.create("tictactoe", clock="move:-1")
+
+
+@pytest.mark.parametrize("snapshot_every", [0, 1])
+async def test_a_reloaded_match_keeps_its_clock_with_or_without_a_snapshot_at_its_end(
+    registry: Registry, tmp_path: Path, snapshot_every: int
+) -> None:
+    fake = FakeClock()
+    db = tmp_path / "clock.db"
+    options = {"clock": fake, "clock_poll": 3600.0, "snapshot_every": snapshot_every}
+    async with Hall(SQLiteStore(db, registry.codec), registry, **options) as hall:
+        match = await hall.create("tictactoe", seed=4, clock="match:60+2")
+        fake.now += 7
+        await hall.send(match, 0, {"type": "tictactoe.PlaceMark", "cell": 4})
+        before = hall.clock(match)
+        assert before is not None and before.remaining[0] == pytest.approx(55)
+    async with Hall(SQLiteStore(db, registry.codec), registry, **options) as hall:
+        stored = hall.store.load_stream(match, snapshot=snapshot_every > 0)
+        assert (stored.snapshot is not None) == bool(snapshot_every)
+        assert hall.clock(match) == before
