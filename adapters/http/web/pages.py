@@ -226,7 +226,9 @@ def join_page(m: Listed, csrf: str, me: Player | None) -> Html:
     body = join(
         tag("h1", f"Join a match of {m.title}"),
         tag("p", f"Seats: {seats}."),
-        form if buttons else tag("p", "Every seat is taken."),
+        form
+        if buttons
+        else tag("p", "This match is over." if m.finished else "Every seat is taken."),
         tag("p", tag("a", "Watch instead", href=f"/watch/{m.match}")),
     )
     return layout(f"Join {m.title}", body)
