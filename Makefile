@@ -30,7 +30,7 @@ test: $(VENV)/.test
 
 # The long runs: full fuzzing, kill tests, every game in the browser, bot strength.
 test-long: $(VENV)/.test
-	$(BIN)/python -m pytest -m long --dist loadgroup
+	$(BIN)/python -m pytest -m long
 
 # CURVES=1 also measures the cost curves and draws them (bench/curves-*.png): a few minutes more.
 bench: $(VENV)/.bench

@@ -8,8 +8,9 @@ import pytest
 
 from tests.outside import ROOT, OutsideEnv
 
-# Both tests share one venv (a session fixture): one xdist worker runs them, first of all.
-pytestmark = [pytest.mark.xdist_group("outside-venv"), pytest.mark.early]
+# The longest tests of the long run: they start first (each worker builds its own venv for
+# them, a session fixture, in about half a minute).
+pytestmark = pytest.mark.early
 
 
 @pytest.mark.long
