@@ -150,3 +150,20 @@ def test_a_dropped_stream_reconnects_and_catches_up(
         assert time.monotonic() - started < 10
     finally:
         again.stop()
+
+
+def test_a_form_without_a_name_is_refused_in_words_and_starts_nothing(serve: Any) -> None:
+    server = serve(builtin_registry())
+    with httpx.Client(base_url=server.url, timeout=10) as client:
+        client.get("/")  # the CSRF cookie
+        csrf = client.cookies["gh_csrf"]
+        form = {"csrf": csrf, "game": "tictactoe", "players": "2", "seat0": "me", "seat1": "bot"}
+        refused = client.post("/lobby/matches", data=form)
+        assert refused.status_code == 400 and "type your name" in refused.text
+        assert "Traceback" not in refused.text and "gh_player" not in client.cookies
+        assert server.hall.lobby.find().total == 0  # nothing was started
+        bad = client.post("/lobby/matches", data={**form, "name": "x" * 41})
+        assert bad.status_code == 400 and "at most 40 characters" in bad.text
+        made = client.post("/lobby/matches", data={**form, "name": "Ada"})
+        assert made.status_code == 303 and "gh_player" in client.cookies
+        assert server.hall.lobby.find().total == 1
