@@ -301,6 +301,27 @@ def merged(info: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any
     return out
 
 
+def match_filters(query: MatchQuery, mark: str, prefix: str = "") -> tuple[str, list[Any]]:
+    """Return the SQL condition and arguments of a lobby query's filters, for the SQL stores:
+    ``mark`` is the driver's placeholder, ``prefix`` the streams table's alias (``"s."``).
+    Booleans go as Python's (SQLite keeps them as 0 and 1, which compare equal)."""
+    terms: list[str] = []
+    args: list[Any] = []
+    if query.game is not None:
+        terms.append(f"{prefix}game = {mark}")
+        args.append(query.game)
+    if query.finished is not None:
+        terms.append(f"{prefix}finished = {mark}")
+        args.append(bool(query.finished))
+    if query.open_seats is not None:
+        terms.append(f"({prefix}open_seats > 0 AND NOT {prefix}finished) = {mark}")
+        args.append(bool(query.open_seats))
+    if query.player is not None:
+        terms.append(f"{prefix}stream IN (SELECT stream FROM stream_players WHERE player = {mark})")
+        args.append(query.player)
+    return " AND ".join(terms) or "1 = 1", args
+
+
 def check_query(query: MatchQuery) -> tuple[float, str] | None:
     """Refuse a query a store cannot answer; return where its cursor points, if anywhere."""
     if not isinstance(query.limit, int) or not 1 <= query.limit <= MAX_PAGE:

@@ -53,6 +53,7 @@ from .base import (
     conflict,
     listed,
     loaded,
+    match_filters,
     merged,
     page_of,
     position_ranges,
@@ -601,21 +602,7 @@ class PostgresStore(Store):
     def find_matches(self, query: MatchQuery) -> MatchPage:
         """Filter on the indexed columns, newest first, one page at a time."""
         start = check_query(query)
-        where: list[str] = ["true"]
-        args: list[Any] = []
-        if query.game is not None:
-            where.append("game = %s")
-            args.append(query.game)
-        if query.finished is not None:
-            where.append("finished = %s")
-            args.append(bool(query.finished))
-        if query.open_seats is not None:
-            where.append("(open_seats > 0 AND NOT finished) = %s")
-            args.append(bool(query.open_seats))
-        if query.player is not None:
-            where.append("stream IN (SELECT stream FROM stream_players WHERE player = %s)")
-            args.append(query.player)
-        filters = " AND ".join(where)
+        filters, args = match_filters(query, "%s")
         total = self._rows(f"SELECT count(*) FROM streams WHERE {filters}", args)[0][0]
         page_args = list(args)
         if start is not None:

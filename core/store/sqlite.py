@@ -59,6 +59,7 @@ from .base import (
     conflict,
     listed,
     loaded,
+    match_filters,
     merged,
     page_of,
     position_ranges,
@@ -579,21 +580,7 @@ class SQLiteStore(Store):
     def find_matches(self, query: MatchQuery) -> MatchPage:
         """Filter on the indexed columns, newest first, one page at a time."""
         start = check_query(query)
-        where: list[str] = ["1"]
-        args: list[Any] = []
-        if query.game is not None:
-            where.append("s.game = ?")
-            args.append(query.game)
-        if query.finished is not None:
-            where.append("s.finished = ?")
-            args.append(int(query.finished))
-        if query.open_seats is not None:
-            where.append("(s.open_seats > 0 AND s.finished = 0) = ?")
-            args.append(int(query.open_seats))
-        if query.player is not None:
-            where.append("s.stream IN (SELECT stream FROM stream_players WHERE player = ?)")
-            args.append(query.player)
-        filters = " AND ".join(where)
+        filters, args = match_filters(query, "?", "s.")
         db = self._reader()
         total = db.execute(f"SELECT count(*) FROM streams s WHERE {filters}", args).fetchone()[0]
         page_args = list(args)
