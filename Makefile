@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.run: $(BIN)/python $(DEPS)
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[http]'
 	@touch $@
 
 $(VENV)/.test: $(BIN)/python $(DEPS)

@@ -11,6 +11,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from gamehall.core import GamehallError
 from gamehall.core.logs import configure
@@ -23,6 +24,12 @@ COMMAND_MODULES = (
     "gamehall.adapters.http.cli",
     "gamehall.adapters.cli.store",
 )
+
+# Packages that come with an extra, not with gamehall itself: the extra to install for each.
+EXTRAS = {"litestar": "http", "uvicorn": "http", "rich": "terminal", "psycopg": "postgres"}
+
+# The commands of a module that needs an extra, listed so that they can say so when it is absent.
+NEEDS_EXTRA = {"gamehall.adapters.http.cli": ("serve",)}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,9 +46,40 @@ def build_parser() -> argparse.ArgumentParser:
         except ModuleNotFoundError as exc:
             if exc.name and name.startswith(exc.name):
                 continue  # that adapter is not part of this installation
-            raise
+            extra = missing_extra(exc)
+            if extra is None:
+                raise
+            for command in NEEDS_EXTRA.get(name, ()):
+                _needs_extra(sub, command, exc.name or "", extra)
+            continue
         module.register(sub)
     return parser
+
+
+def missing_extra(exc: ModuleNotFoundError) -> str | None:
+    """Return the extra that brings the module an import missed, or ``None``."""
+    top = (exc.name or "").split(".")[0]
+    return EXTRAS.get(top)
+
+
+def extra_hint(package: str, extra: str) -> str:
+    """Say, in words, what to install for a command whose package is missing."""
+    return (
+        f"this command needs {package}, which comes with the '{extra}' extra: "
+        f"pip install 'gamehall[{extra}]'"
+    )
+
+
+def _needs_extra(sub: Any, command: str, package: str, extra: str) -> None:
+    """Register ``command`` as one that only says which extra it needs."""
+    parser = sub.add_parser(command, help=f"(needs: pip install 'gamehall[{extra}]')")
+    parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    def refuse(args: argparse.Namespace) -> int:
+        print(f"error: {extra_hint(package, extra)}", file=sys.stderr)
+        return 2
+
+    parser.set_defaults(func=refuse)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -61,6 +99,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code if isinstance(code, int) else 1
     except KeyboardInterrupt:
         return 130
+    except ModuleNotFoundError as exc:
+        extra = missing_extra(exc)
+        if extra is None:
+            raise
+        print(f"error: {extra_hint(exc.name or '', extra)}", file=sys.stderr)
+        return 2
     except BaseException as exc:
         if not _broken_pipe(exc):
             raise

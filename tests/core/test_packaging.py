@@ -190,3 +190,119 @@ def test_the_unpacked_wheel_loads_every_plugin_from_itself(
         key, path = line.split(" ", 1)
         assert path.startswith(site), f"{key} was loaded from {path}, not from the wheel"
     assert len(lines) - 1 == len(list((ROOT / "plugins").glob("*/__init__.py")))
+
+
+# A program outside gamehall, type-checked against the installed wheel: it passes only when
+# the wheel's packages carry py.typed, and the second one must fail, so the types are real.
+TYPED_PROGRAM = """\
+from gamehall.core import RandomBot, Table, default_registry
+from gamehall.core.hall import Hall
+from gamehall.core.store import MemoryStore
+
+
+async def play() -> int:
+    registry = default_registry()
+    async with Hall(MemoryStore(registry.codec), registry) as hall:
+        match: str = await hall.create("tictactoe", seed=7)
+        ack = await hall.send(match, 0, {"type": "tictactoe.PlaceMark", "cell": 4}, command_id="c")
+        return ack.last_seq
+
+
+def playout() -> None:
+    Table.new("tictactoe", seed=1).play(RandomBot(1), max_commands=20)
+"""
+MISTYPED_PROGRAM = """\
+from gamehall.core import Table
+
+table: int = Table.new("tictactoe", seed=1)
+"""
+
+
+@pytest.fixture(scope="module")
+def bare_venv(wheel: zipfile.ZipFile, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment with the wheel installed without any extra."""
+    base = tmp_path_factory.mktemp("bare")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    assert wheel.filename is not None
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+         "--quiet", "--disable-pip-version-check", wheel.filename],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        if any(mark in done.stderr for mark in OFFLINE):
+            pytest.skip(f"the wheel's requirements cannot be fetched here: {done.stderr[-500:]}")
+        pytest.fail(f"the wheel does not install:\n{done.stderr[-3000:]}")
+    return venv
+
+
+def in_venv(venv: Path, args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(cwd)}
+    return subprocess.run(
+        args, cwd=cwd, env=env, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def test_the_core_installs_without_the_server_and_runs_the_embedding_example(
+    bare_venv: Path, tmp_path: Path
+) -> None:
+    python = str(bare_venv / "bin" / "python")
+    for package in ("litestar", "uvicorn", "psycopg"):
+        done = in_venv(bare_venv, [python, "-c", f"import {package}"], tmp_path)
+        assert done.returncode != 0, f"{package} came with the bare install"
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    example = re.findall(r"```python\n(.*?)```", readme, re.S)[0]
+    done = in_venv(bare_venv, [python, "-c", example], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("2 ") and "O to move" in done.stdout
+    code = (
+        "from gamehall.core import RandomBot, Table, default_registry\n"
+        "for game in default_registry().games:\n"
+        "    Table.new(game, seed=3).play(RandomBot(3), max_commands=40)\n"
+        "print('played')\n"
+    )
+    done = in_venv(bare_venv, [python, "-c", code], tmp_path)
+    assert done.returncode == 0 and done.stdout == "played\n", done.stderr
+
+
+def test_a_command_whose_extra_is_missing_says_which_to_install(
+    bare_venv: Path, tmp_path: Path
+) -> None:
+    done = in_venv(bare_venv, [str(bare_venv / "bin" / "gamehall"), "serve"], tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "error: this command needs litestar, which comes with the 'http' extra: "
+        "pip install 'gamehall[http]'"
+    ), done.stderr
+    assert "Traceback" not in done.stderr
+    done = in_venv(bare_venv, [str(bare_venv / "bin" / "gamehall"), "games"], tmp_path)
+    assert done.returncode == 0 and "tictactoe" in done.stdout, done.stderr
+
+
+def test_an_outside_program_type_checks_against_the_installed_wheel(
+    bare_venv: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("mypy", reason="mypy comes with the test extras")
+    (tmp_path / "good.py").write_text(TYPED_PROGRAM)
+    (tmp_path / "bad.py").write_text(MISTYPED_PROGRAM)
+    mypy = [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+            "--python-executable", str(bare_venv / "bin" / "python")]  # fmt: skip
+    done = subprocess.run(
+        [*mypy, "good.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    done = subprocess.run(
+        [*mypy, "bad.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 1, done.stdout[-3000:]
+    assert 'Incompatible types in assignment (expression has type "Table"' in done.stdout
+
+
+def test_each_package_of_the_namespace_ships_its_type_marker(wheel: zipfile.ZipFile) -> None:
+    for folder in FOLDERS.values():
+        assert f"{folder}/py.typed" in names(wheel), folder
+    assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE")
+               for n in names(wheel))  # fmt: skip
