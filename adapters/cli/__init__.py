@@ -47,9 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name and name.startswith(exc.name):
                 continue  # that adapter is not part of this installation
             extra = missing_extra(exc)
-            if extra is None:
+            if extra is None or name not in NEEDS_EXTRA:
                 raise
-            for command in NEEDS_EXTRA.get(name, ()):
+            for command in NEEDS_EXTRA[name]:
                 _needs_extra(sub, command, exc.name or "", extra)
             continue
         module.register(sub)
