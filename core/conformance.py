@@ -17,8 +17,11 @@
   8, …), a state sampled from each seat's view (``Rules.sample``, what bots search) gives that
   view back, byte for byte, and the samples vary what the seat cannot see;
 
-and at the end that replaying the log gives the live state and that ``verify`` passes. Plugin
-authors run it on their own games the same way the project's tests do.
+and at the end that replaying the log gives the live state, that ``verify`` passes, and that
+the rules object is as it was before the playout: one instance serves every match and bot
+thread of a ruleset, so it may hold configuration read at construction but no memo of a match
+or a call (``rules_fingerprint``). Plugin authors run it on their own games the same way the
+project's tests do.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import types
 from collections.abc import Iterator, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -171,6 +176,7 @@ class _Checker:
         self.sampled_hidden = 0
         self.sample_varied = False
         self.seed = table.events[0].seed if isinstance(table.events[0], MatchStarted) else None
+        self.rules_before = rules_fingerprint(self.rules)
 
     def fail(self, message: str) -> ConformanceError:
         return ConformanceError(f"{self.where} at seq {self.table.seq}: {message}")
@@ -356,6 +362,14 @@ class _Checker:
             raise self.fail(
                 f"verify: {difference.kind} at seq {difference.seq}: {difference.message}"
             )
+        after = rules_fingerprint(self.rules)
+        if after != self.rules_before:
+            changed = _first_difference(self.rules_before, after, "rules")
+            raise self.fail(
+                f"the rules object changed during the playout (at {changed}): a rules instance "
+                "is shared by every match and bot thread and must keep no per-match or per-call "
+                "memo"
+            )
         if self.ruleset.game.hidden_information and not self.hidden_seen:
             raise self.fail("the game declares hidden information but hid nothing from any seat")
         if self.sampled_hidden >= 3 and not self.sample_varied:
@@ -363,6 +377,53 @@ class _Checker:
                 f"{self.sampled_hidden} pairs of states sampled while something was hidden were "
                 "all the same: Rules.sample must draw what a seat cannot see at random"
             )
+
+
+def rules_fingerprint(rules: object) -> Any:
+    """Return a plain picture of what a rules object holds (its hook relay and code left out).
+
+    Two pictures compare equal when the object and everything it reaches hold the same values:
+    a cache filled, a counter moved or a memo set during a playout shows as a difference.
+    """
+    return _picture(rules, set(), 0)
+
+
+def _picture(value: Any, seen: set[int], depth: int) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return value
+    if isinstance(value, _CODE) or isinstance(value, type):
+        return f"<{getattr(value, '__qualname__', type(value).__name__)}>"
+    if type(value).__module__.split(".")[0] == "pluggy" or depth > 12:
+        return f"<{type(value).__name__}>"
+    if id(value) in seen:
+        return "<seen>"
+    seen.add(id(value))
+    if isinstance(value, (list, tuple)):
+        return [_picture(v, seen, depth + 1) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(repr(_picture(v, seen, depth + 1)) for v in value)
+    if isinstance(value, (dict, MappingProxyType)):
+        return {repr(_picture(k, seen, depth + 1)): _picture(v, seen, depth + 1)
+                for k, v in value.items()}  # fmt: skip
+    fields: dict[str, Any] = {}
+    for klass in type(value).__mro__:
+        for name in getattr(klass, "__slots__", ()):
+            if isinstance(name, str) and hasattr(value, name):
+                fields[name] = getattr(value, name)
+    fields.update(getattr(value, "__dict__", {}))
+    return {
+        "": type(value).__qualname__,
+        **{name: _picture(v, seen, depth + 1) for name, v in fields.items() if name != "hook"},
+    }
+
+
+_CODE = (
+    types.FunctionType,
+    types.MethodType,
+    types.BuiltinFunctionType,
+    types.BuiltinMethodType,
+    functools.partial,
+)
 
 
 def _first_difference(expected: Any, got: Any, path: str = "view") -> str:

@@ -36,7 +36,9 @@ class Play(Emitter[State]):
         super().__init__(rules, state)
         self.cat: Catalog = rules.cat
         self.target: int = rules.target
-        self.settled: dict[int, tuple[object, ...]] = rules.settled
+        # What each seat's achievements were last checked against in this command (see
+        # claims.settle); kept per command, since the rules object is shared by every match.
+        self.settled: dict[int, tuple[object, ...]] = {}
         self._rng = rng
 
     @property

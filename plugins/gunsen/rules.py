@@ -111,8 +111,6 @@ class Gunsen(Rules[State]):
             pieces=load_pieces(),
         )
         self.target: int = hook.gunsen_markers_to_win()
-        # What each seat's achievements were last checked against (see claims.settle).
-        self.settled: dict[int, tuple[object, ...]] = {}
 
     def play(self, state: State, rng: Callable[[], random.Random]) -> Play:
         """Return an emitter for one command."""

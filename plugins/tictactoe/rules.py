@@ -42,15 +42,16 @@ class TicTacToe(Rules[State]):
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
-        self._line_winner: tuple[int, int] | None = None
+        # Who wins when each seat completes a line (TTT-3). The hook's answer depends only on the
+        # seat and the ruleset's expansions, all registered before the rules are made: read once.
+        self.line_winners: tuple[int, int] = (
+            hook.tictactoe_line_winner(seat=0),
+            hook.tictactoe_line_winner(seat=1),
+        )
 
     def line_winner(self, seat: int) -> int:
-        """Return who wins when ``seat`` completes a line (TTT-3), asking the hook only once."""
-        # The hook's answer depends only on the seat: ask once per ruleset, not once per line.
-        if self._line_winner is None:
-            ask = self.hook.tictactoe_line_winner
-            self._line_winner = (ask(seat=0), ask(seat=1))
-        return self._line_winner[seat]
+        """Return who wins when ``seat`` completes a line (TTT-3)."""
+        return self.line_winners[seat]
 
     def initial(self, config: MatchConfig) -> State:
         """Return an empty board with X (seat 0) to move (TTT-1)."""

@@ -88,7 +88,6 @@ class ToyBattle(Rules[State]):
         self.decisions = {
             name: Decision(f"effect:{name}", effect.prompt) for name, effect in self.effects.items()
         }
-        self._places: dict[tuple[str, int], PlaceTroop] = {}
         self._evolve = Evolver(self.boards).evolve
 
     def evolve(self, state: State, event: Event) -> State:
@@ -254,14 +253,10 @@ class ToyBattle(Rules[State]):
 
     def placement_commands(self, state: State, seat: int) -> list[Command]:
         """Return a PlaceTroop for every legal placement of ``seat``."""
-        cache = self._places
-        out: list[Command] = []
-        for key in placements(self.board(state), self.army, state, seat):
-            command = cache.get(key)
-            if command is None:
-                command = cache[key] = PlaceTroop(troop=key[0], spot=key[1])
-            out.append(command)
-        return out
+        return [
+            PlaceTroop(troop=troop, spot=spot)
+            for troop, spot in placements(self.board(state), self.army, state, seat)
+        ]
 
     def enemy_tops_near(self, state: State, waiting: WaitingEffect) -> list[tuple[str, int]]:
         """Return (troop, base) for each enemy top troop one path from the waiting spot."""

@@ -93,9 +93,36 @@ class _DrawsUnnamed(Secrets):
         return False
 
 
+class _RemembersMoves(Secrets):
+    """Memoises the commands it lists on the shared rules object, keyed by a match's state."""
+
+    def __init__(self, hook: Any) -> None:
+        super().__init__(hook)
+        self._listed: dict[bytes, int] = {}
+
+    def legal(self, state: Any, seat: int) -> Sequence[Command]:
+        listed = super().legal(state, seat)
+        self._listed[msgspec.msgpack.encode(state)] = len(listed)
+        return listed
+
+
+class _CountsCalls(Secrets):
+    """Keeps a counter inside a nested record: a change below the top level is found too."""
+
+    def __init__(self, hook: Any) -> None:
+        super().__init__(hook)
+        self.stats = {"calls": [0]}
+
+    def decide(self, state: Any, command: Command, ctx: Context) -> Sequence[Event]:
+        self.stats["calls"][0] += 1
+        return super().decide(state, command, ctx)
+
+
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
+        (_RemembersMoves, r"rules object changed during the playout \(at rules._listed"),
+        (_CountsCalls, r"rules object changed during the playout \(at rules.stats.'calls'\[0\]"),
         (_DrawsUnnamed, "drew from the generator, but Rules.reveals names none"),
         (_RedactsNothing, "sees hidden"),
         (_AcceptsIllegal, "accepted but is not in legal"),
