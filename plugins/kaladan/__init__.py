@@ -55,10 +55,6 @@ GAME = GameSpec(
     hidden_information=True,
     description="Realms fight tile against tile with dice pools until one Crown stands.",
     rules_doc="docs/rules/kaladan.md",
-    test_options=(
-        {},
-        {"terrain_capacity": "compendium", "castle_die_defender": "owner", "castle_defence_die": 0},
-    ),
     upcast_options=upcast_options,
 )
 
