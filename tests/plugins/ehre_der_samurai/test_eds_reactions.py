@@ -7,7 +7,16 @@ import itertools
 import msgspec
 import pytest
 from eds_helpers import RULES, RULESET, awaited, kinds, make, player, refused, send
-from gamehall.core import Command, Context, IllegalCommand, engine
+from gamehall.core import (
+    Command,
+    Context,
+    ExpansionSpec,
+    IllegalCommand,
+    Registry,
+    engine,
+    hookimpl,
+)
+from gamehall.plugins.ehre_der_samurai.api import Numbers
 from gamehall.plugins.ehre_der_samurai.commands import (
     Attack,
     DeclareShogun,
@@ -256,3 +265,31 @@ def test_EDS_DISHONOUR_4_a_bystander_without_save_face_is_asked_too_revealing_no
     events, after = send(after, Pass(), 2)
     assert kinds(events)[-2:] == ["WindowClosed", "HonourPaid"] and after.insult is None
     assert after.players[1].honour == 20 - 75
+
+
+class TwoActionDishonour:
+    """A test expansion that sets the price of Dishonour for its whole ruleset."""
+
+    @hookimpl
+    def ehre_der_samurai_numbers(self) -> Numbers:
+        return Numbers(dishonour_actions=2)
+
+
+class TwoActionPlugin:
+    @hookimpl
+    def gamehall_expansions(self) -> list[ExpansionSpec]:
+        spec = ExpansionSpec("eds-two", "Two", "1.0.0", "ehre-der-samurai",
+                             hookimpls=(TwoActionDishonour(),))  # fmt: skip
+        return [spec]
+
+
+def test_EDS_DISHONOUR_1_an_expansions_number_overrides_the_option() -> None:
+    ruleset = Registry([TwoActionPlugin()]).ruleset("ehre-der-samurai", ["eds-two"])
+    play = PlayDishonour(card="dishonour-1", victim=1)
+    for option in (1, 2):
+        state = make(player(0, hand=("dishonour-1", "warrior-1")), player(1), player(2),
+                     dishonour_actions=option)  # fmt: skip
+        events, after = engine.decide(ruleset, state, 0, play, Context(0, 5, 0))
+        assert after.actions_used == 2  # the option's 1 does not count
+        one_left = msgspec.structs.replace(state, actions_used=1)
+        assert play not in ruleset.rules.legal(one_left, 0)
