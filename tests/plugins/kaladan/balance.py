@@ -18,7 +18,7 @@ from typing import Any
 from gamehall.core import RandomBot, Table
 
 READINGS: dict[str, dict[str, Any]] = {
-    "seed (1.1 defaults)": {},
+    "1.1 (seed)": {},
     "1.0 readings": {
         "terrain_capacity": "compendium",
         "castle_die_defender": "owner",
