@@ -515,3 +515,17 @@ def test_KAL_END_3_round_limit_most_tiles_then_units_then_gold() -> None:
                phase="purchase", turn=1, round=3, options=Options(round_limit=3))  # fmt: skip
     events, _ = send(tie, 1, EndPurchase())
     assert of(events, MatchEnded)[0].winners == (0, 1)
+
+
+def test_KAL_TERRAIN_2_the_board_in_words_and_the_drawing_show_the_matchs_capacity() -> None:
+    import msgspec as ms
+    from gamehall.plugins.kaladan import draw
+    from gamehall.plugins.kaladan.render import render
+
+    units = {1: (0, ["sword"] * 3), **CROWNS}
+    for options, cap in ((Options(), 4), (Options(terrain_capacity="compendium"), 3)):
+        state = make(terrain=["forest"] * 7, units=units, options=options)
+        view = RULES.view(state, 0)
+        assert f"tile  1 Forest   3/{cap}" in render(view)
+        drawing = ms.json.encode(draw.draw(view, 0, [])).decode()
+        assert f'"text":"3/{cap}"' in drawing and f"3 of the {cap} units it holds" in drawing
