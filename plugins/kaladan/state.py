@@ -27,13 +27,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """When a Crown in its own Castle rolls its D8: defending only, or attacking too (KAL-UNIT-6)."""
     zhoji: Literal["forest-tile", "attack-from-forest"] = "forest-tile"
     """When Zhoji rolls its D12: on a Forest tile either way, or only attacking from one."""
-    castle_defence_die: Annotated[
-        Literal[0, 6, 8, 10, 12],
-        msgspec.Meta(
-            title="Castle bonus die",
-            description="The die the army defending a Castle adds (KAL-TERRAIN-4; 0: none).",
-        ),
-    ] = 8
+    castle_defence_die: Literal[0, 6, 8, 10, 12] = 8
     """The castle bonus die of the army defending a Castle tile (KAL-TERRAIN-4; 0: none).
 
     The size is ours (no source gives one); it comes on top of the Crown's D8 (KAL-UNIT-6)."""
