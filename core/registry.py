@@ -271,9 +271,16 @@ class Ruleset:
 
     def config(self, started: MatchStarted) -> MatchConfig:
         """Return the game's view of a match's first event (typed options, no seed)."""
-        options = _typed_options(self.game.options, started.options, self.game.id)
+        game = self.game
+        options = _typed_options(
+            game.options, _upcast(game, started.game_version, started.options), game.id
+        )
         expansion_options = {
-            ref.id: _typed_options(self._spec(ref.id).options, ref.options, ref.id)
+            ref.id: _typed_options(
+                self._spec(ref.id).options,
+                _upcast(self._spec(ref.id), ref.version, ref.options),
+                ref.id,
+            )
             for ref in started.expansions
         }
         return MatchConfig(
@@ -385,6 +392,15 @@ def component_data(owner: object) -> dict[str, str]:
 def _major(version: str) -> str:
     parts = version.split(".")
     return f"0.{parts[1]}" if parts[0] == "0" and len(parts) > 1 else parts[0]
+
+
+def _upcast(
+    spec: GameSpec | ExpansionSpec, recorded: str, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Return a match's stored options as the installed version of a plugin reads them."""
+    if spec.upcast_options is None or recorded == spec.version:
+        return options
+    return spec.upcast_options(recorded, dict(options))
 
 
 def _clean_options(

@@ -241,6 +241,12 @@ class Emitter(Generic[S]):
             self.events.append(event)
 
 
+OptionsUpcast = Callable[[str, dict[str, Any]], dict[str, Any]]
+"""Given the plugin version a match was recorded with and its stored options, return the
+options as the installed version reads them: an option added later is absent from an older
+match, and the upcast gives it the value that keeps the match's old meaning."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game as a plugin registers it."""
@@ -261,6 +267,8 @@ class GameSpec:
     rules_doc: str = ""  # the numbered rules, relative to the distribution's root
     accepted_data: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Per data file, hashes of earlier contents that play exactly as the current one does."""
+    upcast_options: OptionsUpcast | None = None
+    """How this version reads the options of a match recorded by an older version of it."""
 
 
 @dataclass(frozen=True)
@@ -282,6 +290,8 @@ class ExpansionSpec:
     rules_doc: str = ""
     accepted_data: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Per data file, hashes of earlier contents that play exactly as the current one does."""
+    upcast_options: OptionsUpcast | None = None
+    """How this version reads the options of a match recorded by an older version of it."""
 
 
 T = TypeVar("T", bound=msgspec.Struct)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from typing import Any
 
 from gamehall.core import GameSpec, Invariant, hookimpl
 
@@ -18,10 +19,27 @@ from .rules import EhreDerSamurai
 from .state import Options, State
 from .words import Words
 
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
+
+
+def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Read the options of a match an older version recorded, keeping its old meaning.
+
+    Before 1.1 a Dishonour cost two card actions and there was no option for it; a match
+    recorded then goes on with two (docs/rules/ehre-der-samurai.md, "Options").
+    """
+    if _release(version) < (1, 1):
+        options.setdefault("dishonour_actions", 2)
+        options.setdefault("bystander_save_face", False)
+    return options
+
+
 GAME = GameSpec(
     id="ehre-der-samurai",
     name="Ehre der Samurai",
-    version="1.0.0",
+    version="1.1.0",
     rules=EhreDerSamurai,
     state=State,
     min_players=3,
@@ -33,7 +51,8 @@ GAME = GameSpec(
     test_options=(
         {},
         {
-            "bystander_save_face": True,
+            "bystander_save_face": False,
+            "dishonour_actions": 2,
             "save_face_cancels_fight": True,
             "dishonour_ends_alliance": "partner",
             "shogun_obligation": False,
@@ -43,6 +62,7 @@ GAME = GameSpec(
     ),
     description="Gather honour with your Daimyo and Samurai houses; ally, betray, attack.",
     rules_doc="docs/rules/ehre-der-samurai.md",
+    upcast_options=upcast_options,
 )
 
 

@@ -18,7 +18,7 @@ from .events import (
     HouseTakenOver,
     ThiefSent,
 )
-from .houses import bodyguard_of, limit_refusal, partners
+from .houses import bodyguard_of, dishonour_cost, limit_refusal, partners
 from .losses import empty_samurai_house, lose_daimyo_house
 from .state import House, Player, State
 from .turn import Turn, refuse
@@ -196,8 +196,8 @@ def send_assassin(turn: Turn, seat: int, command: cmd.SendAssassin) -> None:
 
 
 def play_dishonour(turn: Turn, seat: int, command: cmd.PlayDishonour) -> None:
-    """Play Dishonour on another player for two card actions (EDS-DISHONOUR-1)."""
-    _spend(turn, turn.game.numbers.dishonour_actions, "EDS-DISHONOUR-1")
+    """Play Dishonour on another player for its card actions (EDS-DISHONOUR-1)."""
+    _spend(turn, dishonour_cost(turn.game.numbers, turn.state.options), "EDS-DISHONOUR-1")
     _kind_in_hand(turn, seat, command.card, "dishonour")
     if command.victim == seat or command.victim >= turn.state.count:
         refuse("Dishonour is played on another player", "EDS-DISHONOUR-1")

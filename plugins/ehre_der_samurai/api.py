@@ -10,7 +10,9 @@ the game.
 - :class:`Card`, :data:`Kind`, :func:`box`: the cards and the 110 of the box; an expansion adds
   or replaces cards by returning them from ``ehre_der_samurai_cards``.
 - :class:`Numbers`: every number of the rules (prices, limits, dice); return a changed copy
-  from ``ehre_der_samurai_numbers``.
+  from ``ehre_der_samurai_numbers``. ``Numbers.dishonour_actions`` is ``None`` unless an
+  expansion sets it (since 1.1 the match's option decides); :func:`dishonour_cost` gives the
+  price a match pays.
 - :class:`State`, :class:`Player`, :class:`Fight`, :class:`Insult`, :class:`Options`,
   :data:`House`: the state an expansion's hooks are shown, and the view a seat gets
   (:class:`View`, :class:`PlayerView`); an expansion keeps state of its own in ``State.ext``
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from .cards import SHOGUN, Card, Kind, box
 from .hooks import EhreSpecs
-from .houses import Numbers
+from .houses import Numbers, dishonour_cost
 from .state import HOUSES, PROVINCES, Fight, House, Insult, Options, Player, State
 from .view import FightView, InsultView, PlayerView, View
 
@@ -47,4 +49,5 @@ __all__ = [
     "State",
     "View",
     "box",
+    "dishonour_cost",
 ]

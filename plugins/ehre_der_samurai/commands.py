@@ -55,7 +55,7 @@ class SendAssassin(EhreCommand, frozen=True):
 
 
 class PlayDishonour(EhreCommand, frozen=True):
-    """Two card actions: play Dishonour on another player."""
+    """Play Dishonour on another player (one card action, or two: option dishonour_actions)."""
 
     card: CardId
     victim: Seat

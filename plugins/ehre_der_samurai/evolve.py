@@ -229,11 +229,16 @@ def _nothing(state: State, e: Any) -> State:
     return state
 
 
-def table(dishonour_actions: int) -> dict[type, Apply]:
-    """Return the function that applies each event type."""
+def table(dishonour_actions: int | None) -> dict[type, Apply]:
+    """Return the function that applies each event type.
+
+    ``dishonour_actions`` is an expansion's cost of a Dishonour (``Numbers``); ``None`` leaves
+    it to each match's option (EDS-DISHONOUR-1).
+    """
 
     def dishonour(state: State, e: ev.DishonourPlayed) -> State:
-        return _dishonour(state, e, dishonour_actions, state.options.bystander_save_face)
+        cost = state.options.dishonour_actions if dishonour_actions is None else dishonour_actions
+        return _dishonour(state, e, cost, state.options.bystander_save_face)
 
     return {
         ev.HousesFounded: _founded,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from .cards import Catalogue
-from .state import HOUSES, House, Player, State
+from .state import HOUSES, House, Options, Player, State
 
 
 class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -23,8 +23,9 @@ class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Strength that gives one die (EDS-ATTACK-3)."""
     dishonour_price: int = 75
     """Honour the victim of a Dishonour may pay (EDS-DISHONOUR-2)."""
-    dishonour_actions: int = 2
-    """Card actions a Dishonour costs (EDS-DISHONOUR-1)."""
+    dishonour_actions: int | None = None
+    """Card actions a Dishonour costs (EDS-DISHONOUR-1); ``None``: the match's option
+    ``dishonour_actions`` decides (see :func:`dishonour_cost`)."""
     assassin_price: int = 25
     """Honour an assassin costs its sender (EDS-NINJA-4)."""
     takeover_price: int = 50
@@ -41,6 +42,13 @@ class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Warriors a house may hold (EDS-HOUSE-2)."""
     bodyguards_per_house: int = 1
     """Bodyguards a house may hold (EDS-HOUSE-4)."""
+
+
+def dishonour_cost(numbers: Numbers, options: Options) -> int:
+    """Return the card actions playing Dishonour costs: an expansion's number, else the option."""
+    if numbers.dishonour_actions is not None:
+        return numbers.dishonour_actions
+    return options.dishonour_actions
 
 
 class Values:

@@ -9,7 +9,7 @@ from gamehall.core import Command
 from . import commands as cmd
 from .actions import actions_left
 from .declarations import dice_of
-from .houses import castle_of, limit_refusal, partners
+from .houses import castle_of, dishonour_cost, limit_refusal, partners
 from .state import HOUSES, WAITING, Player, State
 from .turn import shogun_duty
 
@@ -86,7 +86,7 @@ def _card_actions(game: EhreDerSamurai, state: State, seat: int, left: int) -> l
         elif kind == "assassin":
             out.extend(_assassins(state, card))
         elif kind == "dishonour":
-            if left >= game.numbers.dishonour_actions:
+            if left >= dishonour_cost(game.numbers, state.options):
                 victims = (v for v in range(state.count) if v != seat)
                 out.extend(cmd.PlayDishonour(card=card, victim=v) for v in victims)
         elif kind != "save-face":

@@ -24,13 +24,23 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The seat of the oldest player, who starts (EDS-SETUP-5)."""
     shogun_obligation: bool = True
     """False makes the Shogun declaration a choice even at 100 honour (EDS-SHOGUN-3)."""
-    bystander_save_face: bool = False
-    """True lets every other player also answer a Dishonour with Save Face (EDS-DISHONOUR-4)."""
+    bystander_save_face: bool = True
+    """After a Dishonour every other player is asked too, and may play Save Face; False asks
+    the victim alone (EDS-DISHONOUR-4)."""
     save_face_cancels_fight: bool = False
     """True makes Save Face cancel the whole result of a fight, castle and Shogun too
     (EDS-ATTACK-8)."""
     dishonour_ends_alliance: Literal["any", "partner"] = "any"
     """Whose Dishonour ends an alliance: anyone's, or only the other partner's (EDS-ALLY-6)."""
+    dishonour_actions: Annotated[
+        Literal[1, 2],
+        msgspec.Meta(
+            title="Dishonour's card actions",
+            description="1: playing Dishonour is one card action, as any card (the rulebook); "
+            "2: two, as an outside summary gives it.",
+        ),
+    ] = 1
+    """Card actions playing Dishonour costs (EDS-DISHONOUR-1)."""
 
 
 class Player(msgspec.Struct, frozen=True, gc=False):

@@ -14,6 +14,7 @@ from gamehall.core.drawing import Drawing
 from . import commands as cmd
 from . import draw
 from . import events as ev
+from .houses import dishonour_cost
 from .naming import house_name, kind_of, label, locate, name, province
 from .narration import describe_event
 from .render import render
@@ -108,8 +109,9 @@ def describe_command(command: Command, view: View, seat: int | None) -> str | No
     if isinstance(command, cmd.SendAssassin):
         return _assassin(command, view, seat)
     if isinstance(command, cmd.PlayDishonour):
-        actions = view.numbers.dishonour_actions
-        return f"play Dishonour on {province(command.victim)} ({actions} card actions)"
+        actions = dishonour_cost(view.numbers, view.options)
+        cost = "1 card action" if actions == 1 else f"{actions} card actions"
+        return f"play Dishonour on {province(command.victim)} ({cost})"
     if isinstance(command, cmd.Attack):
         return f"declare: I attack {province(command.target)}"
     if isinstance(command, cmd.Ally):

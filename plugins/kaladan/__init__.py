@@ -20,11 +20,31 @@ from .render import render
 from .rules import Kaladan
 from .state import NOBODY, Options, State
 from .view import View
+from .world import capacity
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
+
+
+def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Read the options of a match an older version recorded, keeping its old meaning.
+
+    Before 1.1 a plain Forest held 3 (the compendium's figure) and the castle bonus die, when
+    chosen, went only to a player defending its own Castle; neither had an option, so a match
+    recorded then goes on as it began (docs/rules/kaladan.md, "Options").
+    """
+    if _release(version) < (1, 1):
+        options.setdefault("terrain_capacity", "compendium")
+        options.setdefault("castle_die_defender", "owner")
+        options.setdefault("castle_defence_die", 0)
+    return options
+
 
 GAME = GameSpec(
     id="kaladan",
     name="Generals of Kaladan",
-    version="1.0.0",
+    version="1.1.0",
     rules=Kaladan,
     state=State,
     min_players=2,
@@ -35,6 +55,7 @@ GAME = GameSpec(
     hidden_information=True,
     description="Realms fight tile against tile with dice pools until one Crown stands.",
     rules_doc="docs/rules/kaladan.md",
+    upcast_options=upcast_options,
 )
 
 
@@ -87,7 +108,7 @@ def two_armies_never_share(state: State) -> str | None:
             foreign = [u for u in units if not _belongs(state, holder, u)]
             if foreign:
                 return f"tile {tile} of seat {holder} holds {foreign[0]}"
-        cap = words.catalogue().terrains[state.terrain[tile]].capacity + (tile in state.castles)
+        cap = capacity(words.catalogue(), state, tile)
         if len(units) > cap:
             return f"tile {tile} holds {len(units)} units, more than its capacity {cap}"
     return None

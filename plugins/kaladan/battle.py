@@ -115,6 +115,7 @@ def plan(catalogue: Catalogue, state: State, side: int, units: tuple[str, ...]) 
         own_castle=state.castles.get(own, NOBODY) == battle.seats[side],
         upgraded=tuple(u for u in units if u in state.upgraded),
         card=catalogue.card(card) if card else None,
+        castle=own in state.castles,
     )
 
 

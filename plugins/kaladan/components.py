@@ -57,6 +57,8 @@ class Terrain(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     capacity: int
     attack_die: int = 0
     defence_die: int = 0
+    compendium_capacity: int | None = None
+    """The public terrain list's capacity where the seed gives another (KAL-TERRAIN-2)."""
 
 
 class World(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

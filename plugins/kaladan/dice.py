@@ -17,7 +17,13 @@ UPGRADE = {4: 6, 6: 8, 8: 10, 10: 12, 12: 12}  # an upgraded unit rolls one size
 
 
 class SidePlan(msgspec.Struct, frozen=True):
-    """One side of a battle: its units (ids or kind keys), its tile and what it plays."""
+    """One side of a battle: its units (ids or kind keys), its tile and what it plays.
+
+    Two facts about the side's tile: ``castle``, the tile is a Castle, whoever owns it (the
+    castle bonus die, KAL-TERRAIN-4); ``own_castle``, its player owns that Castle (the Crown's
+    D8, KAL-UNIT-6, and the Iron Warden). An own Castle is a Castle: ``own_castle`` implies
+    ``castle``.
+    """
 
     role: Literal["attack", "defence"]
     units: tuple[str, ...]
@@ -27,6 +33,20 @@ class SidePlan(msgspec.Struct, frozen=True):
     own_castle: bool = False
     upgraded: tuple[str, ...] = ()
     card: MagicCard | None = None
+    castle: bool = False
+
+    @property
+    def on_castle(self) -> bool:
+        """Tell whether the side's tile is a Castle (its own or not)."""
+        return self.castle or self.own_castle
+
+
+def castle_die(options: Options, plan: SidePlan) -> int:
+    """Return the castle bonus die of a side, or 0 (KAL-TERRAIN-4, option castle_die_defender)."""
+    if plan.role != "defence" or not options.castle_defence_die:
+        return 0
+    held = plan.own_castle if options.castle_die_defender == "owner" else plan.on_castle
+    return options.castle_defence_die if held else 0
 
 
 def condition_holds(condition: Condition, plan: SidePlan, options: Options, key: str) -> bool:
@@ -81,8 +101,9 @@ def pool(catalogue: Catalogue, options: Options, plan: SidePlan) -> list[tuple[i
     bonus = terrain.attack_die if plan.role == "attack" else terrain.defence_die
     if bonus:
         out.append((bonus, plan.terrain))
-    if plan.role == "defence" and plan.own_castle and options.castle_defence_die:
-        out.append((options.castle_defence_die, "castle"))
+    castle = castle_die(options, plan)
+    if castle:
+        out.append((castle, "castle"))
     card = plan.card
     if card is not None and card.effect == "extra":
         out.extend((sides, card.key) for sides in card.dice)

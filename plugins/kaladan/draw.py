@@ -18,6 +18,7 @@ from .components import kind_of
 from .state import NOBODY
 from .view import View
 from .words import catalogue, kind_name, seat_name
+from .world import capacity
 
 WIDTH, HEX = 1100.0, 70.0
 INK = ("#1f5fa8", "#c0392b", "#2e7d32", "#8e44ad")
@@ -59,6 +60,8 @@ def _tile(view: View, tile: int, x: float, y: float, legal: Sequence[Command]) -
               stroke="#f4a100" if aimed else (INK[holder % 4] if holder != NOBODY else "#6b6250"),
               stroke_width=6 if aimed or holder != NOBODY else 2),
         label(x, y - HEX * 0.62, f"{tile} · {terrain.name if terrain else key}", 12, fill="#2d2a20"),
+        label(x, y + HEX * 0.78, f"{len(state.board[tile])}/{capacity(cat, state, tile)}", 10,
+              fill="#2d2a20") if terrain else None,
     ]  # fmt: skip
     if castle is not None:
         parts.append(shape("path", d=f"M{x - 16},{y - 20} h32 v-14 h-6 v6 h-6 v-6 h-8 v6 h-6 v-6 h-6 z",
@@ -77,6 +80,9 @@ def _tile(view: View, tile: int, x: float, y: float, legal: Sequence[Command]) -
             parts.append(label(cx + 12, cy - 12, f"×{number}", 10, font_weight="bold", fill="#111"))
     units = ", ".join(f"{n} {kind_name(k)}" for k, n in counts.items()) or "no units"
     who = seat_name(view, holder) if holder != NOBODY else "nobody"
+    if terrain is not None:
+        cap = capacity(cat, state, tile)
+        units += f" ({len(state.board[tile])} of the {cap} units it holds)"
     parts.append(shape("title", text=f"tile {tile}, {key}, held by {who}: {units}"))
     return group(*parts, commands=aimed, label=f"tile {tile} ({key})")
 

@@ -9,6 +9,8 @@ after the losses (KAL-CARD-1 … 7).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gamehall.core import Command, Emitter, IllegalCommand
 
 from .commands import (
@@ -163,18 +165,24 @@ def _options(
             return []
         return [LevyUnit(kind=k) for k in card.units if first_of_kind(state.reserve[seat], k)]
     if card.effect == "assassinate":
-        return [
-            AssassinateUnit(unit=u)
-            for u in state.board[enemy]
-            if kind_of(u) not in ("crown", "general")
-        ]
+        targets = [u for u in state.board[enemy] if kind_of(u) not in ("crown", "general")]
+        return [AssassinateUnit(unit=u) for u in _one_of_a_kind(state, targets)]
     if card.effect == "keep":
         if room(catalogue, state, own) <= 0:
             return []
-        return [RestoreUnit(unit=u) for u in battle.killed[side]]
+        return [RestoreUnit(unit=u) for u in _one_of_a_kind(state, battle.killed[side])]
     if card.effect == "harmony":
         return _shifts(catalogue, state, seat, own, enemy)
     return []
+
+
+def _one_of_a_kind(state: State, units: Sequence[str]) -> list[str]:
+    """Return the first of each group of units that differ only by their copy number."""
+    seen: dict[tuple[str, bool], str] = {}
+    for unit in units:
+        copies = unit.rpartition("-")[0] if unit[-1:].isdigit() else unit  # realm/kind
+        seen.setdefault((copies, unit in state.upgraded), unit)
+    return list(seen.values())
 
 
 def _shifts(catalogue: Catalogue, state: State, seat: int, own: int, enemy: int) -> list[Command]:

@@ -36,14 +36,19 @@ class OddsRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     attacker_castle: bool = False
     """The attacker attacks from a Castle its player owns."""
     defender_castle: bool = False
-    """The defender defends a Castle its player owns."""
+    """The defender defends a Castle its player owns: both facts below at once."""
+    defender_on_castle: bool = False
+    """The defending tile is a Castle, whoever owns it: the castle bonus die (KAL-TERRAIN-4)."""
+    defender_owns_castle: bool = False
+    """The defender's player owns that Castle: the Crown's D8 (KAL-UNIT-6), the Iron Warden."""
     attacker_card: str = ""
     defender_card: str = ""
     method: Literal["auto", "exact", "monte-carlo"] = "auto"
     samples: int = msgspec.field(default=20_000)
     seed: int = 1
     options: dict[str, Any] = {}
-    """Game options that change dice (crown_castle_die, zhoji, castle_defence_die)."""
+    """Game options that change dice (crown_castle_die, zhoji, castle_defence_die,
+    castle_die_defender); an option left out has its default."""
 
 
 class Chance(msgspec.Struct, frozen=True):
@@ -111,15 +116,20 @@ def _plan(catalogue: Catalogue, request: OddsRequest, side: str) -> SidePlan:
         raise ValueError(f"{side}: unknown unit {unknown[0]!r} ({', '.join(catalogue.units)})")
     if not kinds:
         raise ValueError(f"{side}: name at least one unit")
+    if attack:
+        owns = request.attacker_castle
+    else:
+        owns = request.defender_castle or request.defender_owns_castle
     return SidePlan(
         role="attack" if attack else "defence",
         units=ids,
         kinds=kinds,
         terrain=terrain,
         opposing_terrain=other,
-        own_castle=request.attacker_castle if attack else request.defender_castle,
+        own_castle=owns,
         upgraded=tuple(i for i, n in zip(ids, names, strict=True) if n.endswith("+")),
         card=_card(catalogue, request.attacker_card if attack else request.defender_card, side),
+        castle=owns or (not attack and request.defender_on_castle),
     )
 
 

@@ -8,6 +8,7 @@ from .components import kind_of
 from .state import NOBODY
 from .view import View
 from .words import card_name, catalogue, event_name, kind_name, seat_name
+from .world import capacity
 
 LEGEND = (
     "legend: F Field, W Forest, M Mountain; # a Castle; a letter after the tile is its holder's "
@@ -54,7 +55,7 @@ def _tiles(view: View) -> list[str]:
     out = []
     for tile, units in enumerate(state.board):
         terrain = cat.terrains.get(state.terrain[tile])
-        cap = (terrain.capacity if terrain else 0) + (1 if tile in state.castles else 0)
+        cap = capacity(cat, state, tile) if terrain else 0
         owner = state.castles.get(tile)
         castle = ""
         if owner is not None:

@@ -64,7 +64,7 @@ from .events import (
 )
 from .evolve import Evolver
 from .state import NOBODY, Options, State
-from .world import first_of_kind, neighbours, room
+from .world import capacity, first_of_kind, neighbours, room
 
 EFFECT_COMMANDS = (ShiftUnit, LevyUnit, AssassinateUnit, RestoreUnit, FinishMagic)
 DECISIONS = {
@@ -254,7 +254,10 @@ class Kaladan(Rules[State]):
                 "KAL-DECLARE-1",
             )
         if room(cat, state, to) <= 0:
-            raise IllegalCommand(f"tile {to} is full: its capacity is reached", "KAL-MOVE-2")
+            raise IllegalCommand(
+                f"tile {to} is full: it holds {capacity(cat, state, to)} units at most",
+                "KAL-MOVE-2",
+            )
         unit = turn.unit_to_move(state, command)
         return UnitMoved(seat=seat, unit=unit, origin=origin, to=to)
 

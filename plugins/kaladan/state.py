@@ -8,7 +8,7 @@ unit on it. Seats' views hide the hands, the other realms' piles and the event d
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -27,8 +27,28 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """When a Crown in its own Castle rolls its D8: defending only, or attacking too (KAL-UNIT-6)."""
     zhoji: Literal["forest-tile", "attack-from-forest"] = "forest-tile"
     """When Zhoji rolls its D12: on a Forest tile either way, or only attacking from one."""
-    castle_defence_die: Literal[0, 6, 8, 10, 12] = 0
-    """An extra die for an army defending its own Castle (0: none, the published rules)."""
+    castle_defence_die: Literal[0, 6, 8, 10, 12] = 8
+    """The castle bonus die of the army defending a Castle tile (KAL-TERRAIN-4; 0: none).
+
+    The size is ours (no source gives one); it comes on top of the Crown's D8 (KAL-UNIT-6)."""
+    castle_die_defender: Annotated[
+        Literal["any", "owner"],
+        msgspec.Meta(
+            title="Who gets the castle die",
+            description="any: the army defending any Castle tile (the seed); owner: only a "
+            "Castle its player owns (version 1.0's reading).",
+        ),
+    ] = "any"
+    """Which defender rolls the castle bonus die: on any Castle tile, or only its owner's."""
+    terrain_capacity: Annotated[
+        Literal["seed", "compendium"],
+        msgspec.Meta(
+            title="Terrain capacity",
+            description="seed: a plain Forest holds 4, as in the battle chapter's example; "
+            "compendium: 3, from the public terrain list.",
+        ),
+    ] = "seed"
+    """Whose figures give a tile's capacity (KAL-TERRAIN-2): the seed's, or the compendium's."""
     starting_gold: int = 2
     """Gold each realm starts with (KAL-SETUP-7)."""
 

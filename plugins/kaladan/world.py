@@ -12,8 +12,15 @@ def neighbours(catalogue: Catalogue, state: State, tile: int) -> tuple[int, ...]
 
 
 def capacity(catalogue: Catalogue, state: State, tile: int) -> int:
-    """Return how many units a tile holds: its terrain's capacity, one more with a Castle."""
-    base = catalogue.terrains[state.terrain[tile]].capacity
+    """Return how many units a tile holds: its terrain's capacity, one more with a Castle.
+
+    The terrain's figure is the seed's, or the compendium's under option ``terrain_capacity``
+    (KAL-TERRAIN-1 … 3, KAL-MOVE-2).
+    """
+    terrain = catalogue.terrains[state.terrain[tile]]
+    base = terrain.capacity
+    if state.options.terrain_capacity == "compendium" and terrain.compendium_capacity is not None:
+        base = terrain.compendium_capacity
     return base + 1 if tile in state.castles else base
 
 

@@ -436,6 +436,24 @@ def test_zero_versions_compare_by_their_minor(options_registry: Registry) -> Non
             registry.ruleset_of(msgspec.structs.replace(ok, game_version=other))
 
 
+def test_a_plugin_reads_an_older_versions_options_through_its_upcast() -> None:
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    def upcast(version: str, options: dict[str, Any]) -> dict[str, Any]:
+        seen.append((version, dict(options)))
+        return {"rounds": 9, **options} if version.startswith("1.1") else options
+
+    game = GameSpec(**{**DICE.__dict__, "upcast_options": upcast})
+    ruleset = Registry([Games(game)], entry_points=False).ruleset("dice")
+    old = MatchStarted(game="dice", game_version="1.1.0", players=2, options={}, seed=1)
+    assert ruleset.config(old).options.rounds == 9  # absent: the old meaning
+    kept = msgspec.structs.replace(old, options={"rounds": 2})
+    assert ruleset.config(kept).options.rounds == 2  # recorded: kept as recorded
+    now = msgspec.structs.replace(old, game_version=DICE.version)
+    assert ruleset.config(now).options.rounds == 3 and len(seen) == 2  # today's: not called
+    assert seen[0] == ("1.1.0", {}) and old.options == {}  # the event itself is not changed
+
+
 def test_ruleset_of_refuses_an_expansion_that_is_not_installed() -> None:
     registry = Registry([tictactoe_plugin], entry_points=False)
     with pytest.raises(UnknownGame, match="tictactoe-misere"):

@@ -114,7 +114,7 @@ class GreedyBot:
         if isinstance(command, PlayDishonour):
             return 15.0 if command.victim == leader and threat else -5.0
         if isinstance(command, SaveFace):
-            whom = view.fight.loser if view.fight else seat
+            whom = view.fight.loser if view.fight else view.insult.victim if view.insult else seat
             return 50.0 if whom == seat or whom == me.ally else -1.0
         if isinstance(command, Pass):
             return 0.0

@@ -95,17 +95,28 @@ def test_EDS_ALLY_5_card_actions_count_only_the_own_houses() -> None:
 def test_EDS_ALLY_6_a_dishonour_on_an_ally_ends_the_alliance_unless_saved() -> None:
     state = allied()
     _, insulted = send(state, PlayDishonour(card="dishonour-1", victim=1))
-    events, after = send(insulted, PayHonour(), 1)
+    _, paid = send(insulted, PayHonour(), 1)
+    events, after = send(paid, Pass(), 0)  # Owari, a bystander, is asked too (EDS-DISHONOUR-4)
     assert ended(events) == ["dishonour"] and after.players[0].ally is None
     owari, kai, echigo = allied().players
     saved = make(owari, msgspec.structs.replace(kai, hand=("save-face-2",)), echigo, turn=2)
     _, insulted = send(saved, PlayDishonour(card="dishonour-1", victim=1))
     events, after = send(insulted, SaveFace(card="save-face-2"), 1)
     assert ended(events) == [] and after.players[1].ally == 0
-    partner_only = allied(dishonour_ends_alliance="partner")
+    partner_only = allied(dishonour_ends_alliance="partner", bystander_save_face=False)
     _, insulted = send(partner_only, PlayDishonour(card="dishonour-1", victim=1))
     events, after = send(insulted, PayHonour(), 1)
     assert ended(events) == [] and after.players[1].ally == 0
+
+
+def test_EDS_ALLY_6_the_ronin_partner_may_save_its_ally_from_a_dishonour() -> None:
+    owari, kai, echigo = allied().players
+    state = make(msgspec.structs.replace(owari, hand=("save-face-1",)), kai, echigo, turn=2)
+    _, insulted = send(state, PlayDishonour(card="dishonour-1", victim=1))
+    _, paid = send(insulted, PayHonour(), 1)
+    events, after = send(paid, SaveFace(card="save-face-1"), 0)
+    assert ended(events) == [] and after.players[1].ally == 0
+    assert after.players[1].honour == kai.honour, "saved: nothing is paid"
 
 
 def test_EDS_ALLY_7_an_assassination_of_the_daimyo_or_the_ronin_ends_it() -> None:

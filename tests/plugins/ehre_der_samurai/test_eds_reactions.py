@@ -7,7 +7,16 @@ import itertools
 import msgspec
 import pytest
 from eds_helpers import RULES, RULESET, awaited, kinds, make, player, refused, send
-from gamehall.core import Command, Context, IllegalCommand, engine
+from gamehall.core import (
+    Command,
+    Context,
+    ExpansionSpec,
+    IllegalCommand,
+    Registry,
+    engine,
+    hookimpl,
+)
+from gamehall.plugins.ehre_der_samurai.api import Numbers
 from gamehall.plugins.ehre_der_samurai.commands import (
     Attack,
     DeclareShogun,
@@ -159,19 +168,41 @@ def test_EDS_SAVE_6_a_player_out_of_time_passes() -> None:
     assert RULES.timeout(fought, 0) == LeaveCastle()
 
 
-def test_EDS_DISHONOUR_1_two_card_actions_on_another_player() -> None:
+def test_EDS_DISHONOUR_1_one_card_action_on_another_player() -> None:
     state = make(player(0, hand=("dishonour-1", "warrior-1")), player(1), player(2))
     events, after = send(state, PlayDishonour(card="dishonour-1", victim=1))
-    assert kinds(events) == ["DishonourPlayed"] and after.actions_used == 2
-    assert awaited(after) == {1: "dishonour"} and after.discard == ("dishonour-1",)
+    assert kinds(events) == ["DishonourPlayed"] and after.actions_used == 1
+    assert awaited(after) == {1: "dishonour", 2: "reaction"}
+    assert after.discard == ("dishonour-1",)
     refused(state, PlayDishonour(card="dishonour-1", victim=0), "EDS-DISHONOUR-1")
     one_left = msgspec.structs.replace(state, actions_used=1)
-    error = refused(one_left, PlayDishonour(card="dishonour-1", victim=1), "EDS-DISHONOUR-1")
+    play = PlayDishonour(card="dishonour-1", victim=1)
+    assert play in RULES.legal(one_left, 0)
+    _, after = send(one_left, play)
+    assert after.actions_used == 2
+    none_left = msgspec.structs.replace(state, actions_used=2)
+    assert play not in RULES.legal(none_left, 0)
+    refused(none_left, play, "EDS-DISHONOUR-1")
+    words = RULESET.describe(play, RULES.view(state, 0), 0)
+    assert words.endswith("(1 card action)"), words
+
+
+def test_EDS_DISHONOUR_1_the_option_of_the_outside_summary_costs_two() -> None:
+    state = make(player(0, hand=("dishonour-1", "warrior-1")), player(1), player(2),
+                 dishonour_actions=2)  # fmt: skip
+    play = PlayDishonour(card="dishonour-1", victim=1)
+    _, after = send(state, play)
+    assert after.actions_used == 2
+    one_left = msgspec.structs.replace(state, actions_used=1)
+    assert play not in RULES.legal(one_left, 0)
+    error = refused(one_left, play, "EDS-DISHONOUR-1")
     assert "2 card actions" in error.reason
+    words = RULESET.describe(play, RULES.view(state, 0), 0)
+    assert words.endswith("(2 card actions)"), words
 
 
 def test_EDS_DISHONOUR_2_pay_75_save_face_or_seppuku_no_pass() -> None:
-    state = dishonoured(("save-face-2",))
+    state = dishonoured(("save-face-2",), bystander_save_face=False)  # the victim alone
     assert RULES.legal(state, 1) == [
         PayHonour(),
         SaveFace(card="save-face-2"),
@@ -188,7 +219,7 @@ def test_EDS_DISHONOUR_2_pay_75_save_face_or_seppuku_no_pass() -> None:
 
 
 def test_EDS_DISHONOUR_3_seppuku_empties_a_house_and_costs_no_honour() -> None:
-    state = dishonoured()
+    state = dishonoured(bystander_save_face=False)  # the victim alone
     events, after = send(state, Seppuku(house="daimyo"), 1)
     assert kinds(events) == ["Answered", "WindowClosed", "SeppukuCommitted", "HouseDiscarded"]
     kai = after.players[1]
@@ -203,9 +234,9 @@ def test_EDS_DISHONOUR_3_seppuku_empties_a_house_and_costs_no_honour() -> None:
     refused(insulted, Seppuku(house="daimyo"), "EDS-DISHONOUR-3", seat=1)
 
 
-def test_EDS_DISHONOUR_4_only_the_victim_answers_unless_bystanders_may() -> None:
-    assert awaited(dishonoured()) == {1: "dishonour"}
-    state = dishonoured(bystander_save_face=True)
+def test_EDS_DISHONOUR_4_every_other_player_is_asked_unless_the_victim_alone() -> None:
+    assert awaited(dishonoured(bystander_save_face=False)) == {1: "dishonour"}
+    state = dishonoured()
     assert awaited(state) == {1: "dishonour", 2: "reaction"}
     assert RULES.legal(state, 2) == [SaveFace(card="save-face-3"), Pass()]
     _, state = send(state, PayHonour(), 1)
@@ -213,3 +244,52 @@ def test_EDS_DISHONOUR_4_only_the_victim_answers_unless_bystanders_may() -> None
     events, after = send(state, SaveFace(card="save-face-3"), 2)
     assert events[-1] == WindowClosed(for_seat=1, saved_by=2, card="save-face-3")
     assert after.players[1].honour == 20, "the Save Face comes first: nothing is paid"
+
+
+def test_EDS_DISHONOUR_4_a_bystander_without_save_face_is_asked_too_revealing_nothing() -> None:
+    state = make(
+        player(0, hand=("dishonour-1",)),
+        player(1, "daimyo-oda", hand=(), honour=20),
+        player(2, hand=("save-face-3",)),
+        player(3, hand=("warrior-1",)),
+    )
+    _, insulted = send(state, PlayDishonour(card="dishonour-1", victim=1))
+    assert awaited(insulted) == {1: "dishonour", 2: "reaction", 3: "reaction"}
+    assert RULES.legal(insulted, 3) == [Pass()]
+    assert RULES.legal(insulted, 2) == [SaveFace(card="save-face-3"), Pass()]
+    seen = RULES.view(insulted, 1)
+    assert seen.insult.asked == (False, True, True, True)  # the same for a holder and not
+    _, after = send(insulted, PayHonour(), 1)
+    _, after = send(after, Pass(), 3)
+    assert after.insult is not None, "the window waits for every answer"
+    events, after = send(after, Pass(), 2)
+    assert kinds(events)[-2:] == ["WindowClosed", "HonourPaid"] and after.insult is None
+    assert after.players[1].honour == 20 - 75
+
+
+class TwoActionDishonour:
+    """A test expansion that sets the price of Dishonour for its whole ruleset."""
+
+    @hookimpl
+    def ehre_der_samurai_numbers(self) -> Numbers:
+        return Numbers(dishonour_actions=2)
+
+
+class TwoActionPlugin:
+    @hookimpl
+    def gamehall_expansions(self) -> list[ExpansionSpec]:
+        spec = ExpansionSpec("eds-two", "Two", "1.0.0", "ehre-der-samurai",
+                             hookimpls=(TwoActionDishonour(),))  # fmt: skip
+        return [spec]
+
+
+def test_EDS_DISHONOUR_1_an_expansions_number_overrides_the_option() -> None:
+    ruleset = Registry([TwoActionPlugin()]).ruleset("ehre-der-samurai", ["eds-two"])
+    play = PlayDishonour(card="dishonour-1", victim=1)
+    for option in (1, 2):
+        state = make(player(0, hand=("dishonour-1", "warrior-1")), player(1), player(2),
+                     dishonour_actions=option)  # fmt: skip
+        events, after = engine.decide(ruleset, state, 0, play, Context(0, 5, 0))
+        assert after.actions_used == 2  # the option's 1 does not count
+        one_left = msgspec.structs.replace(state, actions_used=1)
+        assert play not in ruleset.rules.legal(one_left, 0)

@@ -47,6 +47,13 @@ def test_random_games_end_at_every_player_count() -> None:
             assert outcome.reason == "first to reach 400 honour at the end of phase 1"
 
 
+def test_simulate_5_players_50_games_ends_every_game() -> None:
+    from gamehall.adapters.stdin.simulate import simulate
+
+    summary = simulate(default_registry(), GAME, 50, players=5, seed=1)
+    assert summary.unfinished == 0 and summary.games == 50
+
+
 def test_the_sampler_agrees_with_every_view_and_varies_the_hidden_cards() -> None:
     varied = 0
     for players, seed in ((3, 1), (5, 2), (6, 3)):

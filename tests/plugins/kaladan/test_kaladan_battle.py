@@ -192,9 +192,11 @@ def test_KAL_POOL_1_dice_from_units_terrain_and_castle() -> None:
         opposing_terrain="forest",
         own_castle=True,
     )
-    assert pool(CAT, Options(), plan) == [(8, "a"), (10, "b"), (10, "mountain")]
+    # units, terrain, then the castle bonus (the Crown's D8 and the castle die both count)
+    assert pool(CAT, Options(), plan) == [(8, "a"), (10, "b"), (10, "mountain"), (8, "castle")]
     with_castle_die = pool(CAT, Options(castle_defence_die=6), plan)
     assert with_castle_die[-1] == (6, "castle")
+    assert pool(CAT, Options(castle_defence_die=0), plan) == [(8, "a"), (10, "b"), (10, "mountain")]
     attack = SidePlan("attack", ("c",), ("catapult",), "forest", "field")
     assert pool(CAT, Options(), attack) == [(10, "c"), (10, "c"), (10, "forest")]
 
@@ -207,14 +209,15 @@ def test_KAL_POOL_2_a_side_without_units_rolls_nothing() -> None:
 # -- invasion and holding -----------------------------------------------------------------------
 
 
-def example_state() -> object:
-    """Return the worked example: 4 attackers on a Forest with a Castle, 2 defenders on a Mountain."""
+def example_state(**kw: object) -> object:
+    """Return the worked example as printed: 4 attackers on a plain Forest, 2 defenders on a
+    Mountain."""
     terrain = ["field", "forest", "mountain", "field", "field", "field", "field"]
     return make(
         terrain=terrain,
-        castles={1: NOBODY},
         units={1: (0, ["general", "archer", "archer", "sword"]), 2: (1, ["general", "shield"])}
         | CROWNS,
+        **kw,  # type: ignore[arg-type]
     )
 
 
@@ -295,7 +298,11 @@ def test_KAL_LOSS_4_special_units_go_back_to_their_owners_reserve() -> None:
 
 
 def crown_state(castle: int = 2) -> object:
-    """Three realms: seat 0 attacks from tile 1 onto seat 1's Crown and Shield on tile 2."""
+    """Three realms: seat 0 attacks from tile 1 onto seat 1's Crown and Shield on tile 2.
+
+    The scripted rolls give the defender three 1s: its Crown, its Shield and, when tile 2 is
+    its Castle, the castle die (KAL-TERRAIN-4); a roll left over is never drawn.
+    """
     return make(
         3,
         castles={castle: 1, 5: 0},
@@ -311,7 +318,7 @@ def crown_state(castle: int = 2) -> object:
 
 
 def fell(state: object) -> tuple[list[object], object]:
-    return send(state, 0, Attack(origin=1, target=2), rolls=[12, 8, 1, 1])  # type: ignore[arg-type]
+    return send(state, 0, Attack(origin=1, target=2), rolls=[12, 8, 1, 1, 1])  # type: ignore[arg-type]
 
 
 def test_KAL_CROWN_1_a_defeated_crown_is_out_at_once() -> None:
@@ -319,7 +326,7 @@ def test_KAL_CROWN_1_a_defeated_crown_is_out_at_once() -> None:
     from gamehall.plugins.kaladan.commands import DeclareMagic
 
     _, declared = send(state, 0, Attack(origin=1, target=2))
-    events, after = send(declared, 1, DeclareMagic(card=""), rolls=[12, 8, 1, 1])
+    events, after = send(declared, 1, DeclareMagic(card=""), rolls=[12, 8, 1, 1, 1])
     assert of(events, CrownFell)[0].seat == 1 and not after.alive[1]
     assert not after.over and after.phase == "action"
 
@@ -329,7 +336,7 @@ def test_KAL_CROWN_2_remaining_units_leave_onto_no_graveyard() -> None:
     _, declared = send(state, 0, Attack(origin=1, target=2))
     from gamehall.plugins.kaladan.commands import DeclareMagic
 
-    _, after = send(declared, 1, DeclareMagic(card=""), rolls=[12, 8, 1, 1])
+    _, after = send(declared, 1, DeclareMagic(card=""), rolls=[12, 8, 1, 1, 1])
     archer = state.board[4][0]
     assert not after.board[4] and all(archer not in g for g in after.graveyard)
     assert after.graveyard[0] == state.board[2] and after.reserve[1] == ()
@@ -339,7 +346,7 @@ def _conquer(state: object) -> object:
     from gamehall.plugins.kaladan.commands import DeclareMagic
 
     _, declared = send(state, 0, Attack(origin=1, target=2))  # type: ignore[arg-type]
-    return send(declared, 1, DeclareMagic(card=""), rolls=[12, 8, 1, 1])[1]
+    return send(declared, 1, DeclareMagic(card=""), rolls=[12, 8, 1, 1, 1])[1]
 
 
 def test_KAL_CROWN_3_a_battle_in_its_castle_gives_the_castle_to_the_winner() -> None:
@@ -486,17 +493,30 @@ def test_KAL_EXAMPLE_4_each_side_loses_one_unit_chosen_by_its_general() -> None:
     assert len(state.board[1]) == 3 and len(state.board[2]) == 1
 
 
-def test_KAL_EXAMPLE_5_four_attackers_on_a_forest_need_a_castle_there() -> None:
+def test_KAL_EXAMPLE_5_four_attackers_stand_on_a_plain_forest() -> None:
     state = example_state()
+    from gamehall.plugins.kaladan import two_armies_never_share as check
     from gamehall.plugins.kaladan.world import capacity
 
-    assert capacity(CAT, state, 1) == 4 and len(state.board[1]) == 4  # type: ignore[attr-defined]
-    no_castle = msgspec.structs.replace(state, castles={})  # type: ignore[type-var]
-    from gamehall.plugins.kaladan import two_armies_never_share as check
-
-    assert "capacity" in (check(no_castle) or "")
+    assert 1 not in state.castles and capacity(CAT, state, 1) == 4  # type: ignore[attr-defined]
+    assert len(state.board[1]) == 4 and check(state) is None  # type: ignore[attr-defined]
     events, after = send(state, 0, Attack(origin=1, target=2), rolls=EXAMPLE_ROLLS)  # type: ignore[arg-type]
+    assert [d.source for d in of(events, DiceRolled)[0].defence if d.source == "castle"] == []
     _, after = send(after, 0, ChooseLosses(units=(unit(after, 1, "sword"),)))
     events, after = send(after, 1, ChooseLosses(units=(unit(after, 2, "shield"),)))
     assert of(events, BattleEnded)[0].result == "defender"
     assert after.holder[2] == 1 and len(after.board[1]) == 3
+
+
+def test_KAL_EXAMPLE_5_under_the_compendiums_figure_the_example_needs_a_castle() -> None:
+    compendium = Options(terrain_capacity="compendium")
+    state = example_state(options=compendium)
+    from gamehall.plugins.kaladan import two_armies_never_share as check
+    from gamehall.plugins.kaladan.world import capacity
+
+    assert capacity(CAT, state, 1) == 3  # type: ignore[arg-type]
+    assert "more than its capacity 3" in (check(state) or "")  # type: ignore[arg-type]
+    castle = msgspec.structs.replace(state, castles={1: NOBODY})  # type: ignore[type-var]
+    assert capacity(CAT, castle, 1) == 4 and check(castle) is None  # type: ignore[arg-type]
+    events, after = send(castle, 0, Attack(origin=1, target=2), rolls=EXAMPLE_ROLLS)
+    assert sorted(d.sides for d in of(events, DiceRolled)[0].attack) == [8, 10, 10, 10, 12]

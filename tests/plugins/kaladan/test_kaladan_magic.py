@@ -196,8 +196,10 @@ def test_KAL_CARD_5_keep_brings_killed_units_back_onto_the_castle() -> None:
     state = _keep_state()
     _, after = send(state, 1, Attack(origin=1, target=2))  # type: ignore[arg-type]
     assert set(RULES.awaiting(after)) == {0}  # the attacker had no card and passed
-    events, after = send(after, 0, DeclareMagic(card=KEEP), rolls=[12, 8, 1, 1])
-    assert of(events, DiceRolled)[0].defence[0].sides == 8  # the Crown in its own Castle
+    events, after = send(after, 0, DeclareMagic(card=KEEP), rolls=[12, 8, 1, 1, 1])
+    assert (
+        of(events, DiceRolled)[0].defence[0].sides == 8
+    )  # the Crown in its own Castle (then the castle die)
     assert battle_of(after).step == "keep" and not after.board[2]
     crown = unit(state, 2, "crown")  # type: ignore[arg-type]
     _, after = send(after, 0, RestoreUnit(unit=crown))

@@ -135,3 +135,61 @@ def test_bad_requests_name_the_problem(fields: dict[str, object], message: str) 
         calc.calculate(calculator, calc.decode(calculator, fields))
     with pytest.raises(GamehallError, match="offers: odds"):
         calc.find(default_registry(), "kaladan", "scores")
+
+
+# -- the odds and the battle agree ------------------------------------------------------------
+
+CASTLE_CASES = [
+    # (owner of the Castle on the defending tile 2, or None; options; odds request fields);
+    # seat 0 (Khalisia, whose Iron Warden counts in its own Castle) defends against seat 1
+    (0, {}, {"defender_castle": True}),
+    (0, {}, {"defender_on_castle": True, "defender_owns_castle": True}),
+    (1, {}, {"defender_on_castle": True}),  # seat 0 stands in seat 1's Castle
+    (-1, {}, {"defender_on_castle": True}),  # a free Castle
+    (None, {}, {}),
+    (1, {"castle_die_defender": "owner"}, {"defender_on_castle": True}),
+    (0, {"castle_die_defender": "owner", "castle_defence_die": 12}, {"defender_castle": True}),
+    (0, {"castle_defence_die": 0}, {"defender_owns_castle": True}),
+    (0, {"crown_castle_die": "both"}, {"defender_castle": True}),
+]
+
+
+@pytest.mark.parametrize(("owner", "options", "fields"), CASTLE_CASES)
+def test_KAL_TERRAIN_4_the_exact_odds_and_the_battle_draw_the_same_pools(
+    owner: int | None, options: dict[str, object], fields: dict[str, object]
+) -> None:
+    from gamehall.plugins.kaladan.commands import Attack
+    from gamehall.plugins.kaladan.events import DiceRolled
+    from gamehall.plugins.kaladan.state import Options
+    from kaladan_helpers import make, of, send
+
+    attack, defence = ["crown", "sword"], ["crown", "iron-warden"]
+    state = make(
+        terrain=["field", "forest", "mountain", "field", "field", "field", "field"],
+        castles={} if owner is None else {2: owner},
+        units={1: (1, attack), 2: (0, defence)},
+        options=Options(**options),  # type: ignore[arg-type]
+        turn=1,
+    )
+    events, _ = send(state, 1, Attack(origin=1, target=2), rolls=[1] * 12)
+    rolled = of(events, DiceRolled)[0]
+    answer = odds("exact", attacker=tuple(attack), defender=tuple(defence),
+                  attacker_terrain="forest", defender_terrain="mountain",
+                  options=options, **fields)  # fmt: skip
+    assert answer.attacker_dice == tuple(d.sides for d in rolled.attack)  # type: ignore[attr-defined]
+    assert answer.defender_dice == tuple(d.sides for d in rolled.defence)  # type: ignore[attr-defined]
+    castle_dice = [d.sides for d in rolled.defence if d.source == "castle"]
+    gets_die = owner is not None and (owner == 0 or options.get("castle_die_defender") != "owner")
+    size = options.get("castle_defence_die", 8)
+    assert castle_dice == ([size] if gets_die and size else [])
+    crown = next(d.sides for d in rolled.defence if d.source.endswith("/crown-1"))
+    assert crown == (8 if owner == 0 else 6)  # the Crown's D8 only in a Castle its player owns
+
+
+def test_a_defender_owning_its_castle_implies_the_tile_is_a_castle() -> None:
+    owns = odds("exact", attacker=("sword",), defender=("crown",), defender_owns_castle=True)
+    both = odds("exact", attacker=("sword",), defender=("crown",), defender_on_castle=True,
+                defender_owns_castle=True)  # fmt: skip
+    taken = odds("exact", attacker=("sword",), defender=("crown",), defender_on_castle=True)
+    assert owns == both and owns.defender_dice == (8, 8)  # type: ignore[attr-defined]
+    assert taken.defender_dice == (6, 8)  # type: ignore[attr-defined]

@@ -221,9 +221,9 @@ def test_KAL_TERRAIN_1_field_holds_4_or_5_with_a_castle() -> None:
     assert capacity(CAT, state, 1) == 4 and capacity(CAT, state, 2) == 5
 
 
-def test_KAL_TERRAIN_2_forest_holds_3_and_gives_attackers_a_d10() -> None:
+def test_KAL_TERRAIN_2_forest_holds_4_or_5_with_a_castle_and_gives_attackers_a_d10() -> None:
     state = make(terrain=["forest"] * 7, castles={2: 0}, units=CROWNS)
-    assert capacity(CAT, state, 1) == 3 and capacity(CAT, state, 2) == 4
+    assert capacity(CAT, state, 1) == 4 and capacity(CAT, state, 2) == 5
     attack = SidePlan("attack", ("u",), ("sword",), "forest", "field")
     defend = SidePlan("defence", ("u",), ("sword",), "forest", "field")
     assert (
@@ -241,10 +241,29 @@ def test_KAL_TERRAIN_3_mountain_holds_3_and_gives_defenders_a_d10() -> None:
     )
 
 
-def test_KAL_TERRAIN_4_no_castle_die_unless_the_option_gives_one() -> None:
-    plan = SidePlan("defence", ("u",), ("sword",), "field", "field", own_castle=True)
-    assert pool(CAT, Options(), plan) == [(8, "u")]
-    assert pool(CAT, Options(castle_defence_die=10), plan) == [(8, "u"), (10, "castle")]
+def test_KAL_TERRAIN_4_the_army_defending_any_castle_rolls_a_castle_die() -> None:
+    own = SidePlan("defence", ("u",), ("sword",), "field", "field", own_castle=True)
+    taken = SidePlan("defence", ("u",), ("sword",), "field", "field", castle=True)
+    plain = SidePlan("defence", ("u",), ("sword",), "field", "field")
+    attacking = SidePlan("attack", ("u",), ("sword",), "field", "field", own_castle=True)
+    assert pool(CAT, Options(), own) == [(8, "u"), (8, "castle")]
+    assert pool(CAT, Options(), taken) == [(8, "u"), (8, "castle")]  # whoever holds it
+    assert pool(CAT, Options(), plain) == [(8, "u")]
+    assert pool(CAT, Options(), attacking) == [(8, "u")]  # a defence bonus only
+    assert pool(CAT, Options(castle_defence_die=10), taken) == [(8, "u"), (10, "castle")]
+    # with the Crown's D8 in its own Castle: both castle bonuses count
+    crown = SidePlan("defence", ("c",), ("crown",), "field", "field", own_castle=True)
+    assert pool(CAT, Options(), crown) == [(8, "c"), (8, "castle")]
+
+
+def test_KAL_TERRAIN_4_options_give_the_die_to_owners_only_or_no_die() -> None:
+    owner = Options(castle_die_defender="owner")
+    own = SidePlan("defence", ("u",), ("sword",), "field", "field", own_castle=True)
+    taken = SidePlan("defence", ("u",), ("sword",), "field", "field", castle=True)
+    assert pool(CAT, owner, own) == [(8, "u"), (8, "castle")]
+    assert pool(CAT, owner, taken) == [(8, "u")]
+    assert pool(CAT, Options(castle_defence_die=0), own) == [(8, "u")]
+    assert pool(CAT, Options(castle_defence_die=0), taken) == [(8, "u")]
 
 
 # -- realms ----------------------------------------------------------------------------------------------
@@ -352,7 +371,7 @@ def test_KAL_EVENT_2_add_a_unit_from_the_reserve_or_take_gold() -> None:
     refused(after, 1, AddEventUnit(tile=2), "KAL-EVENT-2")
     _, done = send(after, 1, AddEventUnit(tile=1))
     assert unit(done, 1, "shield")
-    full = {1: (1, ["sword"] * 4), 6: (1, ["crown", "shield", "shield"])}
+    full = {1: (1, ["sword"] * 4), 6: (1, ["crown", "shield", "shield", "archer"])}
     events, after = into_turn_of_seat_1("shields-suns#1", units={**full, 4: (0, ["crown"])},
                                         terrain=["field"] * 6 + ["forest"])  # fmt: skip
     assert of(events, GoldGained)[0].cause == "event" and after.phase != "event"
@@ -414,8 +433,21 @@ def test_KAL_MOVE_1_each_unit_moves_once_one_tile() -> None:
 
 
 def test_KAL_MOVE_2_no_tile_holds_more_than_its_capacity() -> None:
-    state = make(terrain=["forest"] * 7, units={1: (0, ["sword"]), 2: (0, ["sword"] * 3), **CROWNS})
-    refused(state, 0, MoveUnit(origin=1, to=2, kind="sword"), "KAL-MOVE-2")
+    units = {1: (0, ["sword"]), 2: (0, ["sword"] * 3 + ["shield"]), **CROWNS}
+    state = make(terrain=["forest"] * 7, units=units)
+    error = refused(state, 0, MoveUnit(origin=1, to=2, kind="sword"), "KAL-MOVE-2")
+    assert "holds 4 units at most" in str(error)
+
+
+def test_KAL_MOVE_2_a_fourth_unit_moves_onto_a_plain_forest_but_not_under_the_compendium() -> None:
+    units = {1: (0, ["sword"]), 2: (0, ["sword"] * 3), **CROWNS}
+    state = make(terrain=["forest"] * 7, units=units)
+    _, after = send(state, 0, MoveUnit(origin=1, to=2, kind="sword"))
+    assert len(after.board[2]) == 4
+    compendium = make(terrain=["forest"] * 7, units=units,
+                      options=Options(terrain_capacity="compendium"))  # fmt: skip
+    error = refused(compendium, 0, MoveUnit(origin=1, to=2, kind="sword"), "KAL-MOVE-2")
+    assert "holds 3 units at most" in str(error)
 
 
 def test_KAL_BUY_1_pay_the_unit_table_costs_then_wait_for_reinforcement() -> None:
@@ -483,3 +515,17 @@ def test_KAL_END_3_round_limit_most_tiles_then_units_then_gold() -> None:
                phase="purchase", turn=1, round=3, options=Options(round_limit=3))  # fmt: skip
     events, _ = send(tie, 1, EndPurchase())
     assert of(events, MatchEnded)[0].winners == (0, 1)
+
+
+def test_KAL_TERRAIN_2_the_board_in_words_and_the_drawing_show_the_matchs_capacity() -> None:
+    import msgspec as ms
+    from gamehall.plugins.kaladan import draw
+    from gamehall.plugins.kaladan.render import render
+
+    units = {1: (0, ["sword"] * 3), **CROWNS}
+    for options, cap in ((Options(), 4), (Options(terrain_capacity="compendium"), 3)):
+        state = make(terrain=["forest"] * 7, units=units, options=options)
+        view = RULES.view(state, 0)
+        assert f"tile  1 Forest   3/{cap}" in render(view)
+        drawing = ms.json.encode(draw.draw(view, 0, [])).decode()
+        assert f'"text":"3/{cap}"' in drawing and f"3 of the {cap} units it holds" in drawing
