@@ -146,12 +146,19 @@
     slider.max = String(Number(slider.max) + 1);
   }
 
+  // A browser holding several seats plays whichever the match waits for: the frame names
+  // the seat it shows and where that seat's moves go.
+  function commandUrl() {
+    const frame = document.getElementById("frame");
+    return (frame && frame.dataset.commandUrl) || urls.command;
+  }
+
   async function send(command) {
     if (!urls.command || sending) return;
     sending = true;
     closeChooser();
     try {
-      const answer = await fetch(urls.command, {
+      const answer = await fetch(commandUrl(), {
         method: "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
@@ -238,6 +245,17 @@
   document.getElementById("step-forward").addEventListener("click", () => goTo((replayAt === null ? frameInfo().last : replayAt) + 1));
   document.getElementById("go-live").addEventListener("click", () => { replayAt = null; if (eyes) eyes.value = ""; refresh(); });
   if (eyes) eyes.addEventListener("change", refresh);
+
+  // A shared screen handed to another seat stays covered until that seat's person asks.
+  const cover = document.getElementById("handover");
+  if (cover) {
+    const shown = document.getElementById("shown");
+    document.getElementById("handover-show").addEventListener("click", () => {
+      cover.remove();
+      shown.classList.remove("covered");
+      history.replaceState(null, "", location.pathname);
+    });
+  }
 
   syncSlider();
   startClocks();
