@@ -204,7 +204,8 @@ def _hand(
         cards.append(group(
             shape("rect", x=cx, y=y, width=44, height=44, rx=4, fill="#fef9e7",
                   stroke="#f4a100" if deliveries else "#a08c5b", stroke_width=3 if deliveries else 1),
-            label(cx + 22, y + 14, CUSTOMERS[card].kind[:6], 10, fill="#333"),
+            label(cx + 22, y + 14, CUSTOMERS[card].kind, 10 if len(CUSTOMERS[card].kind) < 7
+                  else 8.5, fill="#333"),
             label(cx + 22, y + 32, str(CUSTOMERS[card].region), 14, font_weight="bold", fill="#333"),
             shape("title", text=customer_name(card)),
             commands=deliveries, label=customer_name(card),

@@ -370,7 +370,7 @@ def match_page(
         tag("p", "", id="notice", role="alert", class_="notice", hidden=True),
         tag("p", "", id="connection", class_="connection", aria_live="polite"),
         cover,
-        tag("div", replay, tag("div", frame, id="frame-box"), class_="covered" if cover else None,
+        tag("div", tag("div", frame, id="frame-box"), replay, class_="covered" if cover else None,
             id="shown"),
         tag("div", id="chooser", class_="chooser", role="dialog", aria_label="choose a move",
             hidden=True),

@@ -63,9 +63,14 @@
         const text = await answer.text();
         if (!answer.ok) { show(text); return; }
         const focused = document.activeElement && document.activeElement.getAttribute("aria-label");
+        const oldWrap = box.querySelector(".board-wrap");
+        const scrolled = oldWrap ? [oldWrap.scrollLeft, oldWrap.scrollTop] : null;
         box.innerHTML = text;
         syncSlider();
         startClocks();
+        readable();
+        const newWrap = box.querySelector(".board-wrap");
+        if (scrolled && newWrap) [newWrap.scrollLeft, newWrap.scrollTop] = scrolled;
         if (focused) {
           const again = box.querySelector('[aria-label="' + CSS.escape(focused) + '"]');
           if (again) again.focus();
@@ -81,6 +86,49 @@
     })();
     return loading;
   }
+
+  // On a narrow screen a board drawn to fit the width comes out too small to read or tap:
+  // it keeps a readable size instead (no text under 12 CSS px, no place under 34 px) and
+  // scrolls sideways in its frame; "Whole board" shows it fitted to the screen for a glance.
+  const NARROW = 700, FONT = 12, TAP = 34;
+  let fitted = false;
+  function readable() {
+    const board = box.querySelector("svg.board");
+    const wrap = board && board.closest(".board-wrap");
+    if (!board || !wrap) return;
+    board.style.width = "";
+    board.style.maxWidth = "";
+    wrap.classList.remove("zoomed");
+    let toggle = wrap.querySelector(".fit-toggle");
+    if (window.innerWidth > NARROW) { if (toggle) toggle.hidden = true; return; }
+    let factor = 1;
+    for (const text of board.querySelectorAll("text")) {
+      if (!text.textContent.trim()) continue;
+      const m = text.getScreenCTM();
+      const size = parseFloat(getComputedStyle(text).fontSize) * (m ? Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : 1);
+      if (size > 0) factor = Math.max(factor, FONT / size);
+    }
+    for (const place of board.querySelectorAll(".place")) {
+      const r = place.getBoundingClientRect();
+      const side = Math.min(r.width, r.height);
+      if (side > 0) factor = Math.max(factor, TAP / side);
+    }
+    if (factor <= 1.01) return;
+    if (!toggle) {
+      toggle = document.createElement("button");
+      toggle.type = "button";
+      toggle.className = "fit-toggle";
+      toggle.addEventListener("click", () => { fitted = !fitted; readable(); });
+      wrap.insertBefore(toggle, wrap.firstChild);
+    }
+    toggle.hidden = false;
+    toggle.textContent = fitted ? "Readable size" : "Whole board";
+    if (fitted) return;
+    board.style.width = Math.ceil(board.getBoundingClientRect().width * factor) + "px";
+    board.style.maxWidth = "none";
+    wrap.classList.add("zoomed");
+  }
+  window.addEventListener("resize", () => readable());
 
   // A timed match's running clock counts down between frames; each frame resets it to the
   // server's figure, so the page never drifts by more than the time since the last frame.
@@ -259,5 +307,6 @@
 
   syncSlider();
   startClocks();
+  readable();
   if (urls.events) connect();
 })();
