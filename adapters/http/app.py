@@ -143,16 +143,21 @@ async def mounted_lifespan(app: Any) -> AsyncIterator[None]:
         await app_outbox.send(message)
 
     scope = {"type": "lifespan", "asgi": {"version": "3.0", "spec_version": "2.0"}, "state": {}}
-    async with anyio.create_task_group() as group, to_app, from_app, app_inbox, app_outbox:
-        group.start_soon(app, scope, receive, send)
-        await to_app.send({"type": "lifespan.startup"})
-        started = await from_app.receive()
-        if started["type"] != "lifespan.startup.complete":
-            group.cancel_scope.cancel()
-            raise RuntimeError(f"the mounted app did not start: {started.get('message', '')}")
-        try:
-            yield
-        finally:
-            await to_app.send({"type": "lifespan.shutdown"})
-            with anyio.move_on_after(30):
-                await from_app.receive()
+    try:
+        async with anyio.create_task_group() as group, to_app, from_app, app_inbox, app_outbox:
+            group.start_soon(app, scope, receive, send)
+            await to_app.send({"type": "lifespan.startup"})
+            started = await from_app.receive()
+            if started["type"] != "lifespan.startup.complete":
+                group.cancel_scope.cancel()
+                raise RuntimeError(f"the mounted app did not start: {started.get('message', '')}")
+            try:
+                yield
+            finally:
+                await to_app.send({"type": "lifespan.shutdown"})
+                with anyio.move_on_after(30):
+                    await from_app.receive()
+    except BaseExceptionGroup as group:  # the host's own error leaves as it was raised
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise

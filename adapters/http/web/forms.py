@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import re
+import typing
 from typing import Any
 
 import msgspec
@@ -72,6 +73,19 @@ def _choices(kind: Any) -> tuple[Any, ...] | None:
     return None
 
 
+def _declared(struct: type[Any], name: str) -> tuple[Any, ...] | None:
+    """Return a Literal's values in the order the game wrote them (inspect sorts them)."""
+    try:
+        hint = typing.get_type_hints(struct, include_extras=True).get(name)
+    except Exception:  # noqa: BLE001 - a hint that cannot be resolved keeps inspect's order
+        return None
+    while typing.get_origin(hint) is typing.Annotated:
+        hint = typing.get_args(hint)[0]
+    if typing.get_origin(hint) is typing.Literal:
+        return typing.get_args(hint)
+    return None
+
+
 def fields(struct: type[Any] | None) -> list[Field]:
     """Return the fields of an options Struct as the form shows them (none for no options)."""
     if struct is None:
@@ -93,6 +107,8 @@ def fields(struct: type[Any] | None) -> list[Field]:
             "required": field.required,
         }  # fmt: skip
         choices = _choices(kind)
+        if isinstance(kind, mi.LiteralType):
+            choices = _declared(struct, field.name) or choices
         if isinstance(kind, mi.BoolType):
             out.append(Field(kind="bool", **common))
         elif choices is not None:

@@ -85,7 +85,7 @@ def _players(scene: Scene, extras: Extras) -> Html:
     rows = []
     for seat, name in enumerate(scene.names):
         holder = scene.holders[seat] if seat < len(scene.holders) else None
-        holder = extras.names.get(seat, holder) if holder in (None, "bot") else holder
+        holder = extras.names.get(seat, holder)
         you = seat == scene.seat and scene.live
         asked = seat in scene.awaiting and scene.outcome is None
         shown = None
