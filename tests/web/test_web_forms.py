@@ -15,13 +15,14 @@ import httpx
 import msgspec
 import pytest
 from gamehall.adapters.http.app import create_app, mounted_lifespan
-from gamehall.adapters.http.web import forms
+from gamehall.adapters.http.web import forms, frame
 from gamehall.core import Registry, hookimpl
 from gamehall.core.hall import Hall
 from gamehall.core.registry import builtin_registry
 from gamehall.core.store import MemoryStore
 from structlog.testing import capture_logs
 
+from . import hosts
 from .pebbles import Plugin
 
 pytestmark = pytest.mark.anyio
@@ -187,41 +188,50 @@ async def test_a_failing_drawing_falls_back_to_the_text_board() -> None:
         assert all(token not in str(line) for line in logs)
 
 
-def starlette_host(app: Any) -> Any:
-    from starlette.applications import Starlette
-    from starlette.routing import Mount
-
-    return Starlette(routes=[Mount("/games", app=app)])
-
-
-@pytest.mark.parametrize("host", ["starlette", "litestar"])
-async def test_mounted_under_a_prefix_every_link_starts_with_it(host: str) -> None:
-    from litestar import Litestar, asgi
-
+@pytest.mark.parametrize("host", [hosts.starlette_host, hosts.litestar_host])
+async def test_mounted_under_a_prefix_every_link_starts_with_it(host: Any) -> None:
+    """The hosts of docs/http-api.md: every link under /games, the hall open (no 503)."""
     registry = builtin_registry()
-    if host == "starlette":
-        wrap = starlette_host
-    else:
+    hall = Hall(MemoryStore(registry.codec), registry)
+    app = host(hall)
+    async with mounted_lifespan(app):  # as uvicorn would run the host's lifespan
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://web") as web:
+            lobby = await web.get("/games/")
+            links = re.findall(r'(?:href|action|src)="([^"]+)"', lobby.text)
+            assert links and all(link.startswith("/games/") for link in links), links
+            web.csrf = web.cookies["gh_csrf"]
+            made = await web.post(
+                "/games/lobby/matches",
+                data=form(web, "tictactoe", players="2", seat0="me", seat1="open"),
+            )
+            assert made.status_code == 303, made.text  # the hall is open: no 503
+            where = made.headers["location"]
+            assert where.startswith("/games/play/")
+            page = await web.get(where)
+            urls = re.findall(r'data-[a-z]+-url="([^"]+)"', page.text)
+            assert urls and all(u.startswith("/games/play/") for u in urls)
+            assert (await web.get(urls[0])).status_code == 200
+            document = (await web.get("/games/openapi.json")).json()
+            assert document["servers"] == [{"url": "/games"}]
+            assert (await web.get("/games/static/gamehall.css")).status_code == 200
+            assert (await web.get("/games/health")).json()["status"] == "ok"
+    assert hall.closed  # the host's shutdown closed it
 
-        def wrap(app: Any) -> Any:
-            app.state.root_path = "/games"  # Litestar's mount sets no root_path
-            return Litestar([asgi("/games", is_mount=True, copy_scope=True)(app)])
 
-    async with client(registry, wrap, "/games") as web:
-        lobby = await web.get("/games/")
-        links = re.findall(r'(?:href|action|src)="([^"]+)"', lobby.text)
-        assert links and all(link.startswith("/games/") for link in links), links
-        made = await web.post(
-            "/games/lobby/matches",
-            data=form(web, "tictactoe", players="2", seat0="me", seat1="open"),
-        )
-        assert made.status_code == 303, made.text  # the hall is open: no 503
-        where = made.headers["location"]
-        assert where.startswith("/games/play/")
-        page = await web.get(where)
-        urls = re.findall(r'data-[a-z]+-url="([^"]+)"', page.text)
-        assert urls and all(u.startswith("/games/play/") for u in urls)
-        assert (await web.get(urls[0])).status_code == 200
-        document = (await web.get("/games/openapi.json")).json()
-        assert document["servers"] == [{"url": "/games"}]
-        assert (await web.get("/games/static/gamehall.css")).status_code == 200
+class Table(msgspec.Struct, frozen=True):
+    bids: tuple[str, ...]
+    pot: float
+    open_bid: bool
+    leader: int | None
+    hands: dict[str, list[int]]
+
+
+def test_the_generic_page_shows_a_view_as_labelled_values() -> None:
+    view = Table(("", "?", "?"), 2.5, False, None, {"seat 1": [3, 4], "seat 2": []})
+    shown = str(frame._fields(msgspec.to_builtins(view)))
+    assert "<dt>Bids</dt><dd>(blank), ?, ?</dd>" in shown
+    assert "<dt>Pot</dt><dd>2.5</dd>" in shown and "<dt>Open bid</dt><dd>no</dd>" in shown
+    assert "<dt>Leader</dt><dd>none</dd>" in shown
+    assert "<dt>Seat 1</dt><dd>3, 4</dd>" in shown and "<dt>Seat 2</dt><dd>none</dd>" in shown
+    assert "(" + "'" not in shown and "[" not in shown

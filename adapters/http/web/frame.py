@@ -242,17 +242,23 @@ def generic(ruleset: Ruleset, scene: Scene) -> Html:
 
 
 def _fields(value: Any) -> Html:
+    """Return a view's value as labelled values in words: a field's name as its label, a
+    list as items, never a Python repr."""
     if isinstance(value, dict):
-        rows = [
-            join(tag("dt", str(k).replace("_", " ")), tag("dd", _fields(v)))
-            for k, v in value.items()
-        ]
-        return tag("dl", rows)
-    if isinstance(value, list):
-        if all(not isinstance(v, (dict, list)) for v in value):
-            return join(", ".join(_scalar(v) for v in value) or "none")
+        rows = [join(tag("dt", _label(k)), tag("dd", _fields(v))) for k, v in value.items()]
+        return tag("dl", rows) if rows else join("none")
+    if isinstance(value, (list, tuple, set, frozenset)):
+        if not value:
+            return join("none")
+        if all(not isinstance(v, (dict, list, tuple, set, frozenset)) for v in value):
+            return join(", ".join(_scalar(v) for v in value))
         return tag("ol", [tag("li", _fields(v)) for v in value])
     return join(_scalar(value))
+
+
+def _label(key: Any) -> str:
+    text = str(key).replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
 
 
 def _scalar(value: Any) -> str:
@@ -260,6 +266,10 @@ def _scalar(value: Any) -> str:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if value == "":
+        return "(blank)"
     return str(value)
 
 
