@@ -94,6 +94,7 @@ def _realm(view: View, seat: int, x: float, y: float) -> Shape:
     text = ", ".join(f"{n} {k}" for k, n in reserve.items()) or "none"
     alive = state.alive[seat] if seat < len(state.alive) else True
     hand = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
+    dead = len(state.graveyard[seat]) if seat < len(state.graveyard) else 0
     active = seat == state.turn
     return group(
         shape("rect", x=x, y=y, width=250, height=124, rx=10, fill="#fbfaf6", stroke=ink,
@@ -104,8 +105,8 @@ def _realm(view: View, seat: int, x: float, y: float) -> Shape:
               f"{hand} magic card{'s' if hand != 1 else ''}", 12, text_anchor="start", fill="#333"),
         *[label(x + 10, y + 62 + i * 14, line, 11, text_anchor="start", fill="#333")
           for i, line in enumerate(textwrap.wrap(f"reserve: {text}", 36))],
-        label(x + 10, y + 110, f"graveyard: {len(state.graveyard[seat]) if seat < len(state.graveyard) else 0} units",
-              11, text_anchor="start", fill="#333"),
+        label(x + 10, y + 110, f"graveyard: {dead} unit{'' if dead == 1 else 's'}", 11,
+              text_anchor="start", fill="#333"),
     )  # fmt: skip
 
 

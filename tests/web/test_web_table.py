@@ -209,6 +209,15 @@ def test_no_text_overflows_its_box(browser: Any, serve: Any, screenshots: Path, 
     create_in_lobby(page, server.url, game, ["me"] + ["bot"] * (PLAYERS.get(game, 2) - 1))
     _a_few_moves(page, 6, 3)
     assert overflowing(page) == [], game
+    # A log number of four digits ("1302.") stands whole inside the log, before its line.
+    assert page.evaluate(
+        """() => {
+          const n = document.querySelector('.log li .n');
+          n.textContent = '1302.';
+          const a = n.getBoundingClientRect(), box = n.closest('ol').getBoundingClientRect();
+          return a.left >= box.left && a.right <= n.nextElementSibling.getBoundingClientRect().left;
+        }"""
+    )
     if game == "toy-battle":  # one's own rack is above the fold
         bottom = page.evaluate(
             "() => Math.max(...Array.from(document.querySelectorAll('svg.board text'))"

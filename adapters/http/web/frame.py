@@ -323,7 +323,11 @@ def _fork(scene: Scene, csrf: str, fork_url: str | None) -> Html | None:
 
 
 def _log(scene: Scene) -> Html:
-    items = [tag("li", text, value=seq) for seq, text in scene.log]
+    items = [
+        tag("li", tag("span", f"{seq}.", class_="n", aria_hidden="true"), tag("span", text),
+            value=seq)
+        for seq, text in scene.log
+    ]  # fmt: skip
     return tag(
         "section",
         tag("h2", "Game log"),
