@@ -120,7 +120,7 @@ async def test_bots_by_strength_in_the_lobby_and_on_the_rematch() -> None:
         )
         assert made.status_code == 303
         match = made.headers["location"].split("/")[2]
-        assert web.hall.info(match).bots == {1: "ismcts:5000"}  # hidden information: IS-MCTS
+        assert web.hall.info(match).bots == {1: "ismcts:6000"}  # hidden information: IS-MCTS
         made = await web.post(
             "/lobby/matches",
             data=form(web, "tictactoe", players="2", seat0="me", seat1="bot:medium"),
