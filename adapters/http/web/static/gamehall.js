@@ -4,6 +4,19 @@
 "use strict";
 
 (function () {
+  // The lobby's forms show as many seats as the players chosen.
+  for (const form of document.querySelectorAll("form.create")) {
+    const count = form.querySelector("select[name=players]");
+    if (!count) continue;
+    const sync = () => {
+      for (const seat of form.querySelectorAll("label.seat")) {
+        seat.hidden = Number(seat.dataset.seat) >= Number(count.value);
+      }
+    };
+    count.addEventListener("change", sync);
+    sync();
+  }
+
   const root = document.getElementById("match");
   if (!root) return;
   const urls = {
