@@ -100,7 +100,8 @@
     return loading;
   }
 
-  // On a narrow screen a board drawn to fit the width comes out too small to read or tap:
+  // On a narrow or touch screen a board drawn to fit the width can come out too small to read
+  // or tap:
   // it keeps a readable size instead (no text under 12 CSS px, no place under 34 px) and
   // scrolls sideways in its frame; "Whole board" shows it fitted to the screen for a glance.
   const NARROW = 700, FONT = 12, TAP = 34;
@@ -113,7 +114,8 @@
     board.style.maxWidth = "";
     wrap.classList.remove("zoomed");
     let toggle = wrap.querySelector(".fit-toggle");
-    if (window.innerWidth > NARROW) { if (toggle) toggle.hidden = true; return; }
+    const touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    if (window.innerWidth > NARROW && !touch) { if (toggle) toggle.hidden = true; return; }
     let factor = 1;
     for (const text of board.querySelectorAll("text")) {
       if (!text.textContent.trim()) continue;
