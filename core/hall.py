@@ -201,8 +201,14 @@ class Hall:
         return self._closed or self._tg is None
 
     def _check_open(self) -> None:
-        if self._closed or self._tg is None:
+        if self._closed:
             raise StoreClosed("the hall is closed")
+        if self._tg is None:
+            raise StoreClosed(
+                "the hall is not open: run it with 'async with hall', or run the lifespan of "
+                "the app that manages it (a host that mounts the app runs it with "
+                "mounted_lifespan)"
+            )
 
     # -- matches ----------------------------------------------------------------------------
 
