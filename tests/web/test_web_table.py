@@ -228,8 +228,10 @@ def test_no_text_overflows_its_box(browser: Any, serve: Any, screenshots: Path, 
     page.screenshot(path=str(screenshots / f"{game}-1280.png"))
 
 
-@pytest.mark.long
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    "game",
+    [pytest.param(g, marks=() if g == "toy-battle" else pytest.mark.long) for g in GAMES],
+)  # Toy Battle in every run (about 12 s), the others in the long run
 def test_every_game_on_a_phone_by_taps_and_on_a_desktop(
     browser: Any, serve: Any, screenshots: Path, game: str
 ) -> None:
