@@ -129,6 +129,7 @@ async def test_bots_by_strength_in_the_lobby_and_on_the_rematch() -> None:
         assert web.hall.info(ttt).bots == {1: "mcts:300"}
         play = (await web.get(f"/play/{ttt}/0")).text
         assert "medium bot" in play
+        assert "X: Ada, O: medium bot" in (await web.get("/")).text  # the lobby's words too
         bad = await web.post(
             "/lobby/matches", data=form(web, "tictactoe", players="2", seat0="me", seat1="bot:x")
         )
