@@ -360,8 +360,8 @@ def match_page(
         cover = tag(
             "section",
             tag("h2", f"Hand over to {handover}"),
-            tag("p", f"This screen now shows what only {handover} may see. "
-                "Pass the device on, then show it."),
+            tag("p", f"The next screen shows what only {handover} may see: pass the device to "
+                f"{handover}, then show it."),
             tag("button", f"I am {handover}: show my view", type="button", id="handover-show"),
             id="handover", class_="handover", role="dialog", aria_modal="true",
         )  # fmt: skip
