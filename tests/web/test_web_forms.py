@@ -143,6 +143,7 @@ async def test_bots_by_strength_in_the_lobby_and_on_the_rematch() -> None:
                 await anyio.sleep(0.02)  # the bot's move
         ended = (await web.get(f"/play/{ttt}/0")).text
         assert 'action="/play/' in ended and 'name="bots"' in ended
+        assert '<option value="medium" selected>' in ended  # the same strength by default
         again = await web.post(f"/play/{ttt}/0/rematch", data={"csrf": web.csrf, "bots": "easy"})
         assert again.status_code == 303
         new = again.headers["location"].split("/")[2]

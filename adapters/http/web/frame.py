@@ -35,8 +35,9 @@ class Extras(msgspec.Struct, frozen=True):
     """Where a seat of a finished match asks for a rematch."""
     rematch: str | None = None
     """The page of the rematch already started."""
-    bots: bool = False
-    """Whether the match has bots (the rematch form then offers their strength)."""
+    bots: str | None = None
+    """The strength of the match's bots (``""``: another bot), offered again on the rematch
+    (``None``: no bots)."""
     names: dict[int, str] = {}
     """What the page calls each bot seat's player ("medium bot")."""
 
@@ -156,9 +157,11 @@ def _rematch(scene: Scene, extras: Extras, csrf: str) -> Html | None:
         return tag("p", tag("a", "Open the rematch", href=extras.rematch, class_="button"),
                    class_="rematch")  # fmt: skip
     strength = None
-    if extras.bots:
+    if extras.bots is not None:
         strength = tag("label", "Bots ", tag("select", [
-            tag("option", WORDS[s].removeprefix("a bot, "), value=s) for s in STRENGTHS
+            *([tag("option", "the same bots", value="", selected=True)] if not extras.bots else []),
+            *[tag("option", WORDS[s].removeprefix("a bot, "), value=s, selected=s == extras.bots)
+              for s in STRENGTHS]
         ], name="bots"))  # fmt: skip
     return tag(
         "form",

@@ -358,7 +358,7 @@ def _shown(
         extras = msgspec.structs.replace(
             extras, rematch_url=f"{base}/rematch",
             rematch=_rematch_path(request, rematch) if rematch else None,
-            bots=bool(info.bots),
+            bots=_strength(gateway, info.game, list(info.bots.values())) if info.bots else None,
         )  # fmt: skip
         return now, extras
     others = [s for s in held if s != seat and s in now.awaiting]
@@ -378,6 +378,19 @@ def _bot_names(gateway: Gateway, match: str) -> dict[int, str]:
     info = gateway.hall.info(match)
     hidden = gateway.hall.registry.games[info.game].hidden_information
     return {s: strengths.named(info.game, str(b), hidden) for s, b in info.bots.items()}
+
+
+def _strength(gateway: Gateway, game: str, bots: list[Any]) -> str:
+    """Return the strength in words of a match's bots ("" when they are not one of the
+    lobby's, or of different strengths)."""
+    hidden = gateway.hall.registry.games[game].hidden_information
+    found = {
+        s
+        for s in strengths.STRENGTHS
+        for b in bots
+        if str(strengths.spec(game, s, hidden)) == str(b)
+    }
+    return found.pop() if len(found) == 1 and len(set(map(str, bots))) == 1 else ""
 
 
 def _rematch_path(request: Req, new: str) -> str:
