@@ -201,8 +201,14 @@ class Hall:
         return self._closed or self._tg is None
 
     def _check_open(self) -> None:
-        if self._closed or self._tg is None:
+        if self._closed:
             raise StoreClosed("the hall is closed")
+        if self._tg is None:
+            raise StoreClosed(
+                "the hall is not open: run it with 'async with hall', or run the lifespan of "
+                "the app that manages it (a host that mounts the app runs it with "
+                "mounted_lifespan)"
+            )
 
     # -- matches ----------------------------------------------------------------------------
 
@@ -751,10 +757,18 @@ class Hall:
         self.actors.stop(match)
         self.bots.seats.pop(match, None)
 
-    async def rematch(self, match: str, *, seed: int | None = None) -> str:
+    async def rematch(
+        self,
+        match: str,
+        *,
+        seed: int | None = None,
+        bots: Mapping[int, str | BotSpec] | None = None,
+    ) -> str:
         """Start a new match of a finished one: same game, options, clock and players, the
         seats rotated by one; the two are linked in the lobby. Seats that no player and no
-        bot held are open in the new match. Return the new id (the same one when asked again)."""
+        bot held are open in the new match. ``bots`` chooses the bots again (by the new
+        match's seats; by default the same bots play). Return the new id (the same one when
+        asked again)."""
         entry = self.lobby.entry(match)
         if self.view(match, None).outcome is None:
             raise InvalidOptions(f"match {match!r} is not over: a rematch follows a finished match")
@@ -766,9 +780,15 @@ class Hall:
         assert info is not None
         holders = self.lobby.holders(match)
         seat_players = {(s + 1) % n: p for s, p in enumerate(holders) if p is not None}
-        bots = {(s + 1) % n: b for s, b in self.info(match).bots.items()}
+        rotated: Mapping[int, str | BotSpec] = {
+            (s + 1) % n: b for s, b in self.info(match).bots.items()
+        }
+        if bots is not None:
+            if set(bots) != set(rotated):
+                raise InvalidOptions("a rematch chooses again the bots of the seats bots held")
+            rotated = bots
         # A seat no player and no bot held (a script's token) is open in the rematch.
-        free = [s for s in range(n) if s not in seat_players and s not in bots]
+        free = [s for s in range(n) if s not in seat_players and s not in rotated]
         new = await self.create(
             started.game,
             n,
@@ -776,7 +796,7 @@ class Hall:
             options=started.options,
             expansion_options={e.id: e.options for e in started.expansions},
             seed=seed,
-            bots=bots,
+            bots=rotated,
             clock=info.info.get("clock"),
             seat_players=seat_players,
             open_seats=free,

@@ -3,7 +3,11 @@
 ``create_app(hall)`` returns a Litestar app that drives a running :class:`Hall`. A service that
 embeds gamehall owns the hall (``async with Hall(store) as hall``) and mounts the app; with
 ``manage_hall=True`` the app's own lifespan starts and stops the hall instead, which is what
-``gamehall serve`` does.
+``gamehall serve`` does. A host that mounts the app does not run the mounted app's lifespan
+by itself: its own lifespan opens the hall, or runs the app's with :func:`mounted_lifespan`.
+Mounted under a path, every link the pages, the script and the OpenAPI document give starts
+with the ASGI ``root_path`` the host sets (Starlette's ``Mount`` does), or with the
+``root_path`` given here (Litestar's ``asgi(..., is_mount=True)`` sets none).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 from gamehall.core import logs
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
@@ -37,8 +42,8 @@ SAME_FILE: Any = object()
 
 @get("/openapi.json", include_in_schema=False, media_type="application/vnd.oai.openapi+json")
 async def openapi_json(request: Request[Any, Any, Any]) -> Response[bytes]:
-    """Return the OpenAPI document."""
-    return Response(openapi.document(request.app), media_type="application/vnd.oai.openapi+json")
+    """Return the OpenAPI document (its server: where the app is mounted)."""
+    return Response(openapi.document(request), media_type="application/vnd.oai.openapi+json")
 
 
 def create_app(
@@ -51,6 +56,7 @@ def create_app(
     manage_hall: bool = False,
     bare_endpoint: bool = False,
     rate_limits: RateLimits | None = DEFAULT_LIMITS,
+    root_path: str = "",
 ) -> Litestar:
     """Return the HTTP app of a hall.
 
@@ -59,7 +65,11 @@ def create_app(
     matches. ``max_body`` bounds request bodies in bytes. ``bare_endpoint`` adds ``POST /bare``,
     which only decodes a command body: the baseline of the benchmark. ``rate_limits`` sets
     the requests a second per client address and per token (``None``: no limits).
+    ``root_path`` is where a host mounts the app when it sets no ASGI ``root_path`` itself
+    (``"/games"``); the pages' links and the OpenAPI document's server start with it.
     """
+    if root_path and (not root_path.startswith("/") or root_path.endswith("/")):
+        raise ValueError(f"root_path {root_path!r} must start with '/' and not end with one")
     seats: SeatTokens
     if seat_db is SAME_FILE and hall.store.shared:
         seats = SharedSeatTokens(hall.store)  # the seat table beside the events, for every node
@@ -108,8 +118,46 @@ def create_app(
                 }
             ),
         ),
-        state=State({"gamehall": gateway, "openapi": None, "limiter": limiter}),
+        state=State(
+            {"gamehall": gateway, "openapi": {}, "limiter": limiter, "root_path": root_path}
+        ),
         logging_config=None,  # the embedding program configures logging, not this app
         debug=False,
     )
     return app
+
+
+@asynccontextmanager
+async def mounted_lifespan(app: Any) -> AsyncIterator[None]:
+    """Run a mounted ASGI app's lifespan inside the host's own: startup before the host
+    serves, shutdown after. A host that mounts ``create_app(hall, manage_hall=True)`` uses it
+    so that the app opens (and closes) its hall; Starlette and Litestar run only their own.
+    """
+    to_app, app_inbox = anyio.create_memory_object_stream[dict[str, Any]](2)
+    app_outbox, from_app = anyio.create_memory_object_stream[dict[str, Any]](2)
+
+    async def receive() -> dict[str, Any]:
+        return await app_inbox.receive()
+
+    async def send(message: dict[str, Any]) -> None:
+        await app_outbox.send(message)
+
+    scope = {"type": "lifespan", "asgi": {"version": "3.0", "spec_version": "2.0"}, "state": {}}
+    try:
+        async with anyio.create_task_group() as group, to_app, from_app, app_inbox, app_outbox:
+            group.start_soon(app, scope, receive, send)
+            await to_app.send({"type": "lifespan.startup"})
+            started = await from_app.receive()
+            if started["type"] != "lifespan.startup.complete":
+                group.cancel_scope.cancel()
+                raise RuntimeError(f"the mounted app did not start: {started.get('message', '')}")
+            try:
+                yield
+            finally:
+                await to_app.send({"type": "lifespan.shutdown"})
+                with anyio.move_on_after(30):
+                    await from_app.receive()
+    except BaseExceptionGroup as group:  # the host's own error leaves as it was raised
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise

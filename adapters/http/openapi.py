@@ -61,14 +61,19 @@ def errors(*statuses: int) -> dict[int, ResponseSpec]:
     }
 
 
-def document(app: Litestar) -> bytes:
-    """Return the app's corrected document as JSON (built once)."""
+def document(request: Request[Any, Any, Any]) -> bytes:
+    """Return the app's corrected document as JSON (built once for each mount point), its
+    server the path the app is mounted at, so that every path it lists can be reached."""
+    app: Litestar = request.app
     state = app.state
-    if state.get("openapi") is None:
+    root = str(request.scope.get("root_path") or state.get("root_path") or "").rstrip("/")
+    built: dict[str, bytes] = state.openapi
+    if root not in built:
         registry = state.gamehall.hall.registry
-        state.openapi = encode_json(corrected(app.openapi_schema.to_schema(), registry))
-    found: bytes = state.openapi
-    return found
+        schema = corrected(app.openapi_schema.to_schema(), registry)
+        schema["servers"] = [{"url": root or "/"}]
+        built[root] = encode_json(schema)
+    return built[root]
 
 
 class CorrectedJson(JsonRenderPlugin):
@@ -76,7 +81,7 @@ class CorrectedJson(JsonRenderPlugin):
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
         """Return the corrected document, whatever Litestar built."""
-        return document(request.app)
+        return document(request)
 
 
 def corrected(document: dict[str, Any], registry: Registry) -> dict[str, Any]:

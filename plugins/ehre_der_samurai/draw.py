@@ -7,6 +7,7 @@ cards that may be played into it; a province's name takes attacks and alliances 
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from gamehall.core import Command
@@ -23,6 +24,19 @@ KIND_FILL = {"daimyo": "#f5d76e", "samurai": "#f0b27a", "okugata": "#f5b7b1", "w
              "castle": "#aeb6bf"}  # fmt: skip
 
 
+def _name_lines(text: str, x: float, y: float, w: float) -> list[Shape]:
+    """Return a card's whole name on up to three lines that fit the card's width."""
+    big = w >= 90
+    size = 10.5 if big else 8.0
+    lines = textwrap.wrap(text, max(4, int((w - 6) / (size * (0.62 if big else 0.6))))) or [""]
+    step = size + 1.5
+    top = y + 20 - step * (len(lines) - 1) / 2 - (3 if len(lines) > 2 else 0)
+    return [
+        label(x, top + i * step, line, size, font_weight="bold" if big else None, fill="#2c2416")
+        for i, line in enumerate(lines)
+    ]
+
+
 def _card(token: str, x: float, y: float, commands: Sequence[Command] = (), w: float = 96) -> Shape:
     found = card(token)
     kind = found.kind if found is not None else ""
@@ -31,9 +45,8 @@ def _card(token: str, x: float, y: float, commands: Sequence[Command] = (), w: f
     return group(
         shape("rect", x=x, y=y, width=w, height=62, rx=6, fill=KIND_FILL.get(kind, "#e8daef"),
               stroke="#f4a100" if commands else "#5d4e37", stroke_width=4 if commands else 1.2),
-        label(x + w / 2, y + 18, name(token).replace("Daimyo ", "")[: int(w / 6.5)], 10.5,
-              font_weight="bold", fill="#2c2416"),
-        label(x + w / 2, y + 42, values, 12, fill="#2c2416"),
+        *_name_lines(name(token).replace("Daimyo ", ""), x + w / 2, y, w),
+        label(x + w / 2, y + 48, values, 12, fill="#2c2416"),
         shape("title", text=title),
         commands=commands, label=title,
     )  # fmt: skip

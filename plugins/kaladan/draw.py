@@ -8,6 +8,7 @@ are listed beside the board.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 
@@ -99,17 +100,19 @@ def _realm(view: View, seat: int, x: float, y: float) -> Shape:
     text = ", ".join(f"{n} {k}" for k, n in reserve.items()) or "none"
     alive = state.alive[seat] if seat < len(state.alive) else True
     hand = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
+    dead = len(state.graveyard[seat]) if seat < len(state.graveyard) else 0
     active = seat == state.turn
     return group(
-        shape("rect", x=x, y=y, width=250, height=110, rx=10, fill="#fbfaf6", stroke=ink,
+        shape("rect", x=x, y=y, width=250, height=124, rx=10, fill="#fbfaf6", stroke=ink,
               stroke_width=5 if active else 2, opacity=1 if alive else 0.5),
         label(x + 10, y + 16, seat_name(view, seat) + you + ("" if alive else " · defeated"), 15,
               text_anchor="start", font_weight="bold", fill=ink),
         label(x + 10, y + 42, f"{state.gold[seat] if seat < len(state.gold) else 0} gold · "
               f"{hand} magic card{'s' if hand != 1 else ''}", 12, text_anchor="start", fill="#333"),
-        label(x + 10, y + 66, f"reserve: {text}"[:44], 11, text_anchor="start", fill="#333"),
-        label(x + 10, y + 88, f"graveyard: {len(state.graveyard[seat]) if seat < len(state.graveyard) else 0} units",
-              11, text_anchor="start", fill="#333"),
+        *[label(x + 10, y + 62 + i * 14, line, 11, text_anchor="start", fill="#333")
+          for i, line in enumerate(textwrap.wrap(f"reserve: {text}", 36))],
+        label(x + 10, y + 110, f"graveyard: {dead} unit{'' if dead == 1 else 's'}", 11,
+              text_anchor="start", fill="#333"),
     )  # fmt: skip
 
 
@@ -130,8 +133,8 @@ def draw(view: View, seat: int | None, legal: Sequence[Command]) -> Drawing | No
     tiles = [
         _tile(view, t, x - left + shift, y - top + 50, legal) for t, (x, y) in enumerate(centres)
     ]
-    realms = [_realm(view, s, WIDTH - 280, 50 + s * 125) for s in range(state.players)]
-    height = max(bottom - top + 80, 60 + state.players * 125)
+    realms = [_realm(view, s, WIDTH - 280, 50 + s * 136) for s in range(state.players)]
+    height = max(bottom - top + 80, 60 + state.players * 136)
     battle = None
     if state.battle is not None:
         a, b = state.battle.seats

@@ -99,7 +99,13 @@ def _space(view: State, space: int, x: float, y: float, legal: Sequence[Command]
         kind = TILES[tile].type
         parts.append(shape("rect", x=x, y=y, width=80, height=40, rx=6,
                            fill=TYPE_FILL.get(kind, "#ccc"), stroke="#5d5340"))  # fmt: skip
-        parts.append(label(x + 40, y + 14, tile_kind(tile), 11, font_weight="bold", fill="#222"))
+        words = tile_kind(tile)
+        if len(words) > 11:  # "imperial market" on two lines, within the tile
+            first, _, second = words.partition(" ")
+            parts.append(label(x + 40, y + 8, first, 9.5, font_weight="bold", fill="#222"))
+            parts.append(label(x + 40, y + 18, second, 9.5, font_weight="bold", fill="#222"))
+        else:
+            parts.append(label(x + 40, y + 14, words, 11, font_weight="bold", fill="#222"))
         for index, owner in enumerate(view.markers[space - 1]):
             parts.append(shape("circle", cx=x + 12 + index * 14, cy=y + 30, r=6, fill=clan_ink(owner),
                                stroke="#fff", stroke_width=1.5))  # fmt: skip
@@ -204,7 +210,8 @@ def _hand(
         cards.append(group(
             shape("rect", x=cx, y=y, width=44, height=44, rx=4, fill="#fef9e7",
                   stroke="#f4a100" if deliveries else "#a08c5b", stroke_width=3 if deliveries else 1),
-            label(cx + 22, y + 14, CUSTOMERS[card].kind[:6], 10, fill="#333"),
+            label(cx + 22, y + 14, CUSTOMERS[card].kind, 10 if len(CUSTOMERS[card].kind) < 7
+                  else 8.5, fill="#333"),
             label(cx + 22, y + 32, str(CUSTOMERS[card].region), 14, font_weight="bold", fill="#333"),
             shape("title", text=customer_name(card)),
             commands=deliveries, label=customer_name(card),

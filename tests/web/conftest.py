@@ -64,18 +64,23 @@ def browser() -> Iterator[Any]:
 class Server:
     """gamehall's HTTP app served by uvicorn in a thread, on a free port of 127.0.0.1."""
 
-    def __init__(self, registry: Registry, db: Path | None = None, port: int = 0) -> None:
+    def __init__(
+        self, registry: Registry, db: Path | None = None, port: int = 0, prefix: str = ""
+    ) -> None:
         self.db = db
         self.stopped = False
         self.store: Store = (
             SQLiteStore(str(db), registry.codec) if db else MemoryStore(registry.codec)
         )
         self.hall = Hall(self.store, registry)
-        app = create_app(self.hall, manage_hall=True, rate_limits=None)
+        app: Any = create_app(self.hall, manage_hall=True, rate_limits=None)
+        if prefix:
+            app = _mounted(app, prefix)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart's port
         self.sock.bind(("127.0.0.1", port))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.root = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.url = self.root + prefix
         config = uvicorn.Config(app, log_config=None, lifespan="on", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
@@ -98,13 +103,24 @@ class Server:
         self.store.close()
 
 
+def _mounted(app: Any, prefix: str) -> Any:
+    """Return a Starlette host that mounts the app under a prefix and runs its lifespan."""
+    from gamehall.adapters.http.app import mounted_lifespan
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    return Starlette(routes=[Mount(prefix, app=app)], lifespan=lambda _: mounted_lifespan(app))
+
+
 @pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[[Registry], Server]]:
-    """Start servers of given registries (on a memory store, or SQLite); stop them after."""
+def serve(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """Start servers of given registries (on a memory store, or SQLite; at the top, or
+    mounted under a prefix by a Starlette host); stop them after."""
     started: list[Server] = []
 
-    def start(registry: Registry, sqlite: bool = False) -> Server:
-        server = Server(registry, tmp_path / f"web{len(started)}.db" if sqlite else None)
+    def start(registry: Registry, sqlite: bool = False, prefix: str = "") -> Server:
+        db = tmp_path / f"web{len(started)}.db" if sqlite else None
+        server = Server(registry, db, prefix=prefix)
         server.start()
         started.append(server)
         return server

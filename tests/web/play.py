@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 
@@ -60,12 +61,12 @@ def play_one(page: Page, rng: random.Random) -> None:
     assert not notice(page), f"a legal move was refused: {notice(page)}"
 
 
-def player_token(context: Any) -> str:
+def player_token(context: Any, root: str = "/") -> str:
     """Return the player token a browser context holds in its cookie (for the API's view,
     which a player token asks for the player's seat)."""
     for cookie in context.cookies():
         if cookie["name"] == "gh_player":
-            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
+            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == root
             return str(cookie["value"])
     raise AssertionError("no player cookie")
 
@@ -97,6 +98,41 @@ def api_view(url: str, match: str, token: str | None) -> dict[str, Any]:
     return result
 
 
+def set_field(field: Any, value: str) -> None:
+    """Give an option field a value: a select's choice, or typed text."""
+    if field.evaluate("(element) => element.tagName") == "SELECT":
+        field.select_option(value)
+    else:
+        field.fill(value)
+
+
+def tap_one(page: Page, rng: random.Random) -> None:
+    """Tap one of the page's legal places (board or list), as a finger would, and answer the
+    chooser with a tap too. A place another shape covers at its middle is left for another."""
+    places = page.locator("#frame [data-commands]")
+    count = places.count()
+    assert count, "a seat asked to move has no place to tap"
+    before = frame_seq(page)
+    order = list(range(count))
+    rng.shuffle(order)
+    for index in order:
+        place = places.nth(index)
+        try:
+            place.tap(timeout=1500)
+            break
+        except Exception:  # noqa: BLE001 - covered or moving: try another place
+            if frame_seq(page) > before or not my_move(page):
+                return
+    else:
+        raise AssertionError("no legal place could be tapped")
+    chooser = page.locator("#chooser")
+    if chooser.is_visible():
+        options = chooser.locator("li button")
+        options.nth(rng.randrange(options.count())).tap()
+    wait_until(page, lambda: frame_seq(page) > before or notice(page), "the move is played")
+    assert not notice(page), f"a legal move was refused: {notice(page)}"
+
+
 def create_in_lobby(
     page: Page,
     url: str,
@@ -120,10 +156,12 @@ def create_in_lobby(
     for expansion in expansions:
         form.locator(f"input[name=expansion][value='{expansion}']").check()
     for name, value in (options or {}).items():
-        form.locator(f"[name='o.{name}']").fill(value)
+        set_field(form.locator(f"[name='o.{name}']:not([type=hidden])"), value)
     form.locator("button[type=submit]").click()
     page.wait_for_url(lambda address: "/play/" in address or "/watch/" in address)
-    return str(page.url.split("/")[4])
+    found = re.search(r"/(?:play|watch)/([^/?]+)", page.url)
+    assert found, page.url
+    return found.group(1)
 
 
 def play_to_end(page: Page, rng: random.Random, limit: int = 3000) -> int:

@@ -22,6 +22,7 @@ from .play import (
     my_move,
     play_one,
     player_token,
+    set_field,
     wait_until,
 )  # fmt: skip
 
@@ -32,7 +33,7 @@ def _create(page: Any, url: str, terrain: str) -> str:
     form = page.locator("#game-toy-battle form")
     form.locator("input[name=name]").fill("Ada")
     form.locator("select[name=seat1]").select_option("open")
-    form.locator("input[name='o.terrain']").fill(terrain)
+    set_field(form.locator("[name='o.terrain']"), terrain)  # a select, or a text box
     form.get_by_role("button", name="Start Toy Battle").click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f]+/0$"))
     return page.url.rsplit("/", 2)[-2]

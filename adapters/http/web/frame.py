@@ -10,13 +10,36 @@ import math
 from typing import Any
 
 import msgspec
+import structlog
 from gamehall.core.drawing import Drawing, mapped
 from gamehall.core.events import Command
 from gamehall.core.registry import Ruleset
 from gamehall.core.words import describe_command, menu, outcome_lines, words_of
 
+from .bots import STRENGTHS, WORDS
 from .markup import Html, join, svg, tag
 from .scene import Scene
+
+log = structlog.get_logger("gamehall.web")
+
+
+class Extras(msgspec.Struct, frozen=True):
+    """What a frame offers beside the scene: where to send, fork and rematch, and a switch."""
+
+    fork_url: str | None = None
+    command_url: str | None = None
+    """Where the moves of the seat shown are sent (``None``: a spectator's frame)."""
+    switch: tuple[str, str] | None = None
+    """(seat name, page) of another seat this browser holds that the match waits for."""
+    rematch_url: str | None = None
+    """Where a seat of a finished match asks for a rematch."""
+    rematch: str | None = None
+    """The page of the rematch already started."""
+    bots: str | None = None
+    """The strength of the match's bots (``""``: another bot), offered again on the rematch
+    (``None``: no bots)."""
+    names: dict[int, str] = {}
+    """What the page calls each bot seat's player ("medium bot")."""
 
 
 def title_of(ruleset: Ruleset) -> str:
@@ -28,24 +51,24 @@ def heading(ruleset: Ruleset, scene: Scene) -> str:
     """Return the page's heading: the game, and who the page's seat is (or that it watches)."""
     if scene.seat is None or not scene.live:
         return f"{title_of(ruleset)}: watching"
-    seat = scene.names[scene.seat] if scene.seat < len(scene.names) else f"seat {scene.seat}"
+    seat = scene.names[scene.seat] if scene.seat < len(scene.names) else f"seat {scene.seat + 1}"
     holder = scene.holders[scene.seat] if scene.seat < len(scene.holders) else None
     return f"{title_of(ruleset)}: you are {seat}" + (f", {holder}" if holder else "")
 
 
-def frame(ruleset: Ruleset, scene: Scene, csrf: str, fork_url: str | None) -> Html:
-    """Return the frame's markup; ``fork_url`` offers "fork from here" where allowed."""
-    drawing = _drawing(ruleset, scene)
-    on_board = mapped(drawing.root) if drawing is not None else []
-    board = _board(ruleset, scene, drawing)
+def frame(ruleset: Ruleset, scene: Scene, csrf: str, extras: Extras | None = None) -> Html:
+    """Return the frame's markup, with what ``extras`` offers (fork, rematch, a switch)."""
+    extras = extras or Extras()
+    board, on_board = _board(ruleset, scene)
     return tag(
         "div",
-        tag("section", _status(scene), class_="status", aria_live="polite"),
-        _players(scene),
-        tag("div", board, _side(ruleset, scene, on_board, csrf, fork_url), class_="table"),
+        tag("section", _status(scene, extras, csrf), class_="status", aria_live="polite"),
+        _players(scene, extras),
+        tag("div", board, _side(ruleset, scene, on_board, csrf, extras), class_="table"),
         id="frame", data_seq=scene.seq, data_last=scene.last, data_turn=_turn(scene),
         data_live="1" if scene.live else "0", data_ended="1" if scene.ended else "0",
         data_heading=heading(ruleset, scene) if scene.live else None,
+        data_seat=scene.seat, data_command_url=extras.command_url if scene.live else None,
     )  # fmt: skip
 
 
@@ -57,12 +80,13 @@ def clock_text(seconds: float) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
-def _players(scene: Scene) -> Html:
+def _players(scene: Scene, extras: Extras) -> Html:
     """Return who plays each seat, whose move it is and, in a timed match, each clock."""
     clock = scene.clock
     rows = []
     for seat, name in enumerate(scene.names):
         holder = scene.holders[seat] if seat < len(scene.holders) else None
+        holder = extras.names.get(seat, holder)
         you = seat == scene.seat and scene.live
         asked = seat in scene.awaiting and scene.outcome is None
         shown = None
@@ -97,45 +121,117 @@ def _turn(scene: Scene) -> str:
 
 
 def _name(scene: Scene, seat: int) -> str:
-    name = scene.names[seat] if 0 <= seat < len(scene.names) else f"seat {seat}"
+    name = scene.names[seat] if 0 <= seat < len(scene.names) else f"seat {seat + 1}"
     if seat == scene.seat and scene.live:
         return f"{name} (you)"
     holder = scene.holders[seat] if 0 <= seat < len(scene.holders) else None
     return f"{name} ({holder})" if holder else name
 
 
-def _status(scene: Scene) -> Html:
+def _status(scene: Scene, extras: Extras, csrf: str) -> Html:
     if scene.outcome is not None:
         lines = outcome_lines(scene.outcome, scene.names)
         table = tag("pre", "\n".join(lines[1:]), class_="scores") if len(lines) > 1 else None
-        return join(tag("p", lines[0], class_="outcome"), table)
+        return join(tag("p", lines[0], class_="outcome"), table, _rematch(scene, extras, csrf))
     items = []
     for seat, decision in sorted(scene.awaiting.items()):
         asked = decision.prompt or words_of(decision.kind)
         mine = seat == scene.seat and scene.live
         who = "Your move" if mine else f"Waiting for {_name(scene, seat)}"
         items.append(tag("li", tag("strong", who), ": ", asked, class_="mine" if mine else None))
-    return tag("ul", items, class_="awaiting")
+    switch = None
+    if extras.switch is not None:
+        name, url = extras.switch
+        switch = tag(
+            "p", f"{name} is yours too, and it is {name}'s move. ",
+            tag("a", f"Hand over to {name}", href=url, class_="button switch"),
+            class_="switch",
+        )  # fmt: skip
+    return join(tag("ul", items, class_="awaiting"), switch)
+
+
+def _rematch(scene: Scene, extras: Extras, csrf: str) -> Html | None:
+    if not scene.live or extras.rematch_url is None:
+        return None
+    if extras.rematch is not None:
+        return tag("p", tag("a", "Open the rematch", href=extras.rematch, class_="button"),
+                   class_="rematch")  # fmt: skip
+    strength = None
+    if extras.bots is not None:
+        strength = tag("label", "Bots ", tag("select", [
+            *([tag("option", "the same bots", value="", selected=True)] if not extras.bots else []),
+            *[tag("option", WORDS[s].removeprefix("a bot, "), value=s, selected=s == extras.bots)
+              for s in STRENGTHS]
+        ], name="bots"))  # fmt: skip
+    return tag(
+        "form",
+        tag("input", type="hidden", name="csrf", value=csrf),
+        strength,
+        tag("button", "Play again (a rematch)", type="submit"),
+        method="post", action=extras.rematch_url, class_="rematch",
+    )  # fmt: skip
+
+
+class DrawingFailed(Exception):
+    """A plugin's ``gamehall_draw_board`` raised: which plugin."""
+
+    def __init__(self, plugin: str, error: BaseException) -> None:
+        super().__init__(plugin)
+        self.plugin = plugin
+        self.error = error
+
+
+def _plugin_name(plugin: object) -> str:
+    name = getattr(plugin, "__name__", None) if isinstance(plugin, type(math)) else None
+    return str(name or f"{type(plugin).__module__}.{type(plugin).__qualname__}")
 
 
 def _drawing(ruleset: Ruleset, scene: Scene) -> Drawing | None:
-    drawn = ruleset.hook.gamehall_draw_board(view=scene.view, seat=scene.seat, legal=scene.legal)
-    return drawn if isinstance(drawn, Drawing) else None
+    """Call the drawing hook as pluggy would (newest first, the first answer wins), so that a
+    failure names the plugin that raised."""
+    given = {"view": scene.view, "seat": scene.seat, "legal": scene.legal}
+    for impl in reversed(ruleset.hook.gamehall_draw_board.get_hookimpls()):
+        if impl.hookwrapper or impl.wrapper:
+            continue
+        try:
+            drawn = impl.function(*(given[name] for name in impl.argnames))
+        except Exception as exc:  # noqa: BLE001 - named, logged and shown as the text board
+            raise DrawingFailed(_plugin_name(impl.plugin), exc) from None
+        if drawn is not None:
+            return drawn if isinstance(drawn, Drawing) else None
+    return None
 
 
 def _encode(command: Command) -> Any:
     return msgspec.to_builtins(command)
 
 
-def _board(ruleset: Ruleset, scene: Scene, drawing: Drawing | None) -> Html:
-    if drawing is not None:
+def _board(ruleset: Ruleset, scene: Scene) -> tuple[Html, list[Command]]:
+    """Return the board and the commands placed on it: the game's drawing, or, where it
+    has none or its drawing fails, the text board (the failure said in words and logged)."""
+    try:
+        drawing = _drawing(ruleset, scene)
+        if drawing is None:
+            return generic(ruleset, scene), []
 
         def describe(command: Command) -> str:
             return describe_command(ruleset, command, scene.view, scene.seat)
 
         caption = tag("figcaption", drawing.caption) if drawing.caption else None
-        return tag("figure", svg(drawing.root, describe, _encode), caption, class_="board-wrap")
-    return generic(ruleset, scene)
+        picture = svg(drawing.root, describe, _encode)
+        return tag("figure", picture, caption, class_="board-wrap"), mapped(drawing.root)
+    except Exception as exc:  # noqa: BLE001 - a plugin's drawing must not take the page down
+        failed = exc if isinstance(exc, DrawingFailed) else DrawingFailed("the web page", exc)
+        log.error(
+            "drawing_failed", plugin=failed.plugin, hook="gamehall_draw_board",
+            game=scene.game, match=scene.match, seq=scene.seq,
+            error=f"{type(failed.error).__name__}: {failed.error}"[:300],
+        )  # fmt: skip
+    notice = tag(
+        "p", "The board could not be drawn, so it is shown as text; the moves below still work.",
+        class_="drawing-failed", role="status",
+    )  # fmt: skip
+    return join(notice, generic(ruleset, scene)), []
 
 
 def generic(ruleset: Ruleset, scene: Scene) -> Html:
@@ -149,17 +245,23 @@ def generic(ruleset: Ruleset, scene: Scene) -> Html:
 
 
 def _fields(value: Any) -> Html:
+    """Return a view's value as labelled values in words: a field's name as its label, a
+    list as items, never a Python repr."""
     if isinstance(value, dict):
-        rows = [
-            join(tag("dt", str(k).replace("_", " ")), tag("dd", _fields(v)))
-            for k, v in value.items()
-        ]
-        return tag("dl", rows)
-    if isinstance(value, list):
-        if all(not isinstance(v, (dict, list)) for v in value):
-            return join(", ".join(_scalar(v) for v in value) or "none")
+        rows = [join(tag("dt", _label(k)), tag("dd", _fields(v))) for k, v in value.items()]
+        return tag("dl", rows) if rows else join("none")
+    if isinstance(value, (list, tuple, set, frozenset)):
+        if not value:
+            return join("none")
+        if all(not isinstance(v, (dict, list, tuple, set, frozenset)) for v in value):
+            return join(", ".join(_scalar(v) for v in value))
         return tag("ol", [tag("li", _fields(v)) for v in value])
     return join(_scalar(value))
+
+
+def _label(key: Any) -> str:
+    text = str(key).replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
 
 
 def _scalar(value: Any) -> str:
@@ -167,16 +269,20 @@ def _scalar(value: Any) -> str:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if value == "":
+        return "(blank)"
     return str(value)
 
 
 def _side(
-    ruleset: Ruleset, scene: Scene, on_board: list[Command], csrf: str, fork_url: str | None
+    ruleset: Ruleset, scene: Scene, on_board: list[Command], csrf: str, extras: Extras
 ) -> Html:
     return tag(
         "aside",
         _commands(ruleset, scene, on_board),
-        _fork(scene, csrf, fork_url),
+        _fork(scene, csrf, extras.fork_url),
         _log(scene),
         class_="side",
     )
@@ -220,7 +326,11 @@ def _fork(scene: Scene, csrf: str, fork_url: str | None) -> Html | None:
 
 
 def _log(scene: Scene) -> Html:
-    items = [tag("li", text, value=seq) for seq, text in scene.log]
+    items = [
+        tag("li", tag("span", f"{seq}.", class_="n", aria_hidden="true"), tag("span", text),
+            value=seq)
+        for seq, text in scene.log
+    ]  # fmt: skip
     return tag(
         "section",
         tag("h2", "Game log"),

@@ -15,6 +15,7 @@ from gamehall.core.lobby import LobbyEntry, Player
 from gamehall.core.words import seat_names
 
 from ..gateway import Gateway
+from . import bots as strengths
 
 SHOWN = 20
 
@@ -84,11 +85,13 @@ def shown(
                                entry.players)  # fmt: skip
         except GamehallError:
             pass  # a match that cannot be loaded still lists, with plain seat numbers
+    spec = gateway.hall.registry.games.get(entry.game)
+    hidden = spec.hidden_information if spec is not None else False
     seats = [
         Seat(
             s.seat,
             names[s.seat] if s.seat < len(names) else f"seat {s.seat + 1}",
-            s.name,
+            strengths.named(entry.game, s.bot, hidden) if s.bot and not s.player else s.name,
             s.open,
             me is not None and s.player == me.player,
         )  # fmt: skip

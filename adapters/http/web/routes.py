@@ -10,6 +10,7 @@ from importlib import resources
 from typing import Annotated, Any
 
 import msgspec
+from gamehall.core.bots.spec import BotSpec
 from gamehall.core.errors import (
     GamehallError,
     IllegalCommand,
@@ -27,9 +28,11 @@ from .. import stream
 from ..errors import ApiError, status_of
 from ..gateway import Gateway, check_id
 from ..schemas import CommandId
-from . import listing, pages, scene, session
-from .frame import frame, heading, title_of
+from . import bots as strengths
+from . import forms, listing, pages, scene, session
+from .frame import Extras, frame, heading, title_of
 from .markup import Html, join, tag
+from .session import root
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -60,6 +63,11 @@ def gw(request: Req) -> Gateway:
     return gateway
 
 
+def redirect(request: Req, path: str, cookies: list[Any] | None = None) -> Response[Any]:
+    """Return a 303 to a path of the app, under its mount point."""
+    return Redirect(root(request) + path, status_code=303, cookies=cookies or [], headers=HEADERS)
+
+
 def html(body: Html, status: int = 200, *cookies: Any) -> Response[Any]:
     """Return an HTML answer with the page's security headers."""
     response: Response[Any] = Response(
@@ -88,36 +96,37 @@ class CommandAnswer(msgspec.Struct, frozen=True):
 @get("/", opt=PAGE, include_in_schema=False)
 async def lobby(request: Req) -> Response[Any]:
     """Show the lobby."""
+    return _lobby(request, None, 200)
+
+
+def _lobby(
+    request: Req,
+    filled: pages.Filled | None,
+    status: int,
+    *,
+    me: Player | None = None,
+    cookie: Any = None,
+) -> Response[Any]:
     gateway = gw(request)
-    csrf, cookie = session.csrf_token(request)
-    games = list(gateway.games().values())
-    me = _player(request)
-    body = pages.lobby(games, listing.lobby(gateway, me), csrf, me)
-    return html(body, 200, cookie)
+    csrf, csrf_cookie = session.csrf_token(request)
+    me = me or _player(request)
+    body = pages.lobby(
+        _game_forms(gateway), listing.lobby(gateway, me), csrf, me,
+        root(request), filled,
+    )  # fmt: skip
+    return html(body, status, csrf_cookie, cookie)
 
 
-def _field(spec: dict[str, Any], text: str) -> Any:
-    kind = spec.get("type")
-    enum = spec.get("enum")
-    if kind == "boolean":
-        return text == "true"
-    if kind == "integer" or (enum and all(isinstance(v, int) for v in enum)):
-        try:
-            return int(text)
-        except ValueError:
-            raise ApiError(400, "invalid_options", f"{text!r} is not a whole number") from None
-    return text
-
-
-def _options(
-    form: dict[str, list[str]], prefix: str, schema: dict[str, Any] | None
-) -> dict[str, Any]:
-    props = pages._properties(schema)
-    out = {}
-    for key, values in form.items():
-        if key.startswith(prefix) and key[len(prefix) :] in props:
-            name = key[len(prefix) :]
-            out[name] = _field(props[name], values[-1])
+def _game_forms(gateway: Gateway) -> list[pages.GameForm]:
+    registry = gateway.hall.registry
+    out = []
+    for game in gateway.games().values():
+        spec = registry.games[game.id]
+        known = {e.id: e for e in registry.expansions_of(game.id)}
+        expansions = {x.id: forms.fields(known[x.id].options) for x in game.expansions}
+        out.append(
+            pages.GameForm(game, forms.fields(spec.options), expansions, strengths.choices())
+        )
     return out
 
 
@@ -157,41 +166,81 @@ async def rename(request: Req) -> Response[Any]:
     form = _form(await request.form())
     session.check_csrf(request, _last(form, "csrf"))
     _, cookie = await _become(request, form)
-    return Redirect("/", status_code=303, cookies=[cookie] if cookie else [], headers=HEADERS)
+    return redirect(request, "/", [cookie] if cookie else [])
+
+
+def _roles(form: dict[str, list[str]], players: int) -> list[str]:
+    roles = [_last(form, f"seat{s}") or "open" for s in range(players)]
+    for role in roles:
+        if role not in ("me", "open") and strengths.strength_of(role) is None:
+            raise ApiError(
+                400, "invalid_request",
+                "each seat is me, open or a bot: easy, medium or strong",
+            )  # fmt: skip
+    return roles
+
+
+def _bots(game: str, hidden: bool, roles: list[str]) -> dict[int, BotSpec]:
+    out = {}
+    for seat, role in enumerate(roles):
+        strength = strengths.strength_of(role)
+        if strength is not None:
+            out[seat] = strengths.spec(game, strength, hidden)
+    return out
 
 
 @post("/lobby/matches", opt=FORM, include_in_schema=False, status_code=303)
 async def create(request: Req) -> Response[Any]:
-    """Start a match from the lobby's form; this browser's player takes the seats marked "me"."""
+    """Start a match from the lobby's form; this browser's player takes the seats marked "me".
+
+    A value the game's options refuse sends the form back filled in, the error beside the
+    field it belongs to; nothing is started.
+    """
     form = _form(await request.form())
     session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
     game = gateway.game(_last(form, "game") or "")
+    registry = gateway.hall.registry
+    spec = registry.games[game.id]
     try:
         players = int(_last(form, "players") or game.min_players)
     except ValueError:
         raise ApiError(400, "invalid_request", "the number of players is not a number") from None
-    roles = [_last(form, f"seat{s}") or "open" for s in range(players)]
-    if any(r not in ("me", "open", "bot") for r in roles):
-        raise ApiError(400, "invalid_request", "each seat is me, open or a bot")
+    roles = _roles(form, players)
     expansions = form.get("expansion", [])
-    known = {e.id: e for e in game.expansions}
-    xopts = {x: _options(form, f"x.{x}.", known[x].options) for x in expansions if x in known}
+    known = {e.id: e for e in registry.expansions_of(game.id)}
+    try:
+        options = forms.read(spec.options, form, "o.")
+        xopts = {x: forms.read(known[x].options, form, f"x.{x}.") for x in expansions
+                 if x in known}  # fmt: skip
+    except forms.FormError as exc:
+        prefix = "o."
+        for x in expansions:
+            if x in known and any(f.name == exc.field for f in forms.fields(known[x].options)):
+                prefix = f"x.{x}."
+        beside = {prefix + exc.field: exc.message} if exc.field else {}
+        refused = pages.Filled(game.id, form, beside, None if beside else exc.message)
+        return _lobby(request, refused, 400)
     player, cookie = await _become(request, form)
     mine = [s for s, r in enumerate(roles) if r == "me"]
-    match = await gateway.hall.create(
-        game.id, players, expansions=expansions, options=_options(form, "o.", game.options),
-        expansion_options={k: v for k, v in xopts.items() if v},
-        bots={s: "random" for s, r in enumerate(roles) if r == "bot"},
-        clock=(_last(form, "clock") or "").strip() or None,
-        seat_players={s: player.player for s in mine},
-        open_seats=[s for s, r in enumerate(roles) if r == "open"],
-    )  # fmt: skip
-    kinds = ["player" if r == "me" else r for r in roles]
+    try:
+        match = await gateway.hall.create(
+            game.id, players, expansions=expansions, options=options,
+            expansion_options={k: v for k, v in xopts.items() if v},
+            bots=_bots(game.id, spec.hidden_information, roles),
+            clock=(_last(form, "clock") or "").strip() or None,
+            seat_players={s: player.player for s in mine},
+            open_seats=[s for s, r in enumerate(roles) if r == "open"],
+        )  # fmt: skip
+    except GamehallError as exc:
+        if status_of(exc) != 400:
+            raise
+        refused = pages.Filled(game.id, form, {}, exc.message)
+        return _lobby(request, refused, 400, me=player, cookie=cookie)
+    kinds = ["player" if r == "me" else "open" if r == "open" else "bot" for r in roles]
     await gateway.seat(match, game.id, players, "tokens", kinds)
     where = session.seat_path(match, mine[0]) if mine else f"/watch/{match}"
-    cookies = [cookie] if cookie else []
-    return Redirect(where, status_code=303, cookies=cookies, headers=HEADERS)
+    return redirect(request, where, [cookie] if cookie else [])
 
 
 def _last(form: dict[str, list[str]], key: str) -> str | None:
@@ -218,7 +267,7 @@ async def join_page(request: Req, match: FromPath[str]) -> Response[Any]:
     gateway.check_match(match)
     me = _player(request)
     shown = listing.entry(gateway, check_id(match), me)
-    return html(pages.join_page(shown, csrf, me), 200, cookie)
+    return html(pages.join_page(shown, csrf, me, root(request)), 200, cookie)
 
 
 @post("/join/{match:str}", opt=FORM, include_in_schema=False, status_code=303)
@@ -242,10 +291,7 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
     seat, token = await gateway.run_sync(gateway.seats.claim, match, wanted)
     await lobby.take_seat(match, player.player, seat)
     gateway.accepted(request, token)
-    cookies = [cookie] if cookie else []
-    return Redirect(
-        session.seat_path(match, seat), status_code=303, cookies=cookies, headers=HEADERS
-    )
+    return redirect(request, session.seat_path(match, seat), [cookie] if cookie else [])
 
 
 # -- a seat's page -----------------------------------------------------------------------------
@@ -262,11 +308,19 @@ def _seat(request: Req, match: str, seat: int) -> int:
     if token is None or gateway.seats.seat_of(check_id(match), token) != seat:
         raise ApiError(
             401, "unauthorized",
-            f"this browser holds no token for seat {seat} of this match: join a free seat, "
+            f"this browser holds no token for seat {seat + 1} of this match: join a free seat, "
             "or watch it as a spectator",
         )  # fmt: skip
     gateway.accepted(request, token)
     return seat
+
+
+def _held(request: Req, match: str) -> list[int]:
+    """Return the seats of a match this browser's player holds (hot-seat: more than one)."""
+    player = _player(request)
+    if player is None:
+        return []
+    return sorted(gw(request).hall.lobby.seats_of(check_id(match), player.player))
 
 
 def _scene(
@@ -278,39 +332,122 @@ def _scene(
     return scene.replay(hall, match, seat, at, eyes)
 
 
-def _page(request: Req, match: str, seat: int | None, base: str) -> Response[Any]:
+def _shown(
+    request: Req, match: str, seat: int | None, at: int | None, eyes: int | None
+) -> tuple[scene.Scene, Extras]:
+    """Return what a page's frame shows and offers.
+
+    A browser that holds several seats of a match plays them from one page: where the game
+    hides nothing, the page shows whichever of its seats the match waits for; where it hides
+    information, the page offers a one-click hand-over to that seat's page.
+    """
+    gateway = gw(request)
+    base = root(request) + (session.seat_path(match, seat) if seat is not None
+                            else f"/watch/{match}")  # fmt: skip
+    now = _scene(request, match, seat, at, eyes)
+    extras = Extras(fork_url=f"{base}/fork", command_url=f"{base}/command" if seat is not None
+                    else None, names=_bot_names(gateway, match))  # fmt: skip
+    if seat is None or at is not None or not now.live:
+        return now, extras
+    held = _held(request, match)
+    hidden = gateway.hall.registry.games[now.game].hidden_information
+    if now.ended:
+        entry = gateway.hall.lobby.entry(check_id(match))
+        rematch = entry.rematch
+        info = gateway.hall.info(match)
+        extras = msgspec.structs.replace(
+            extras, rematch_url=f"{base}/rematch",
+            rematch=_rematch_path(request, rematch) if rematch else None,
+            bots=_strength(gateway, info.game, list(info.bots.values())) if info.bots else None,
+        )  # fmt: skip
+        return now, extras
+    others = [s for s in held if s != seat and s in now.awaiting]
+    if len(held) < 2 or seat in now.awaiting or not others:
+        return now, extras
+    other = others[0]
+    if not hidden:
+        followed = scene.live(gateway.hall, match, other)
+        path = root(request) + session.seat_path(match, other)
+        return followed, msgspec.structs.replace(extras, command_url=f"{path}/command")
+    name = now.names[other] if other < len(now.names) else f"seat {other + 1}"
+    url = root(request) + session.seat_path(match, other) + "?handover=1"
+    return now, msgspec.structs.replace(extras, switch=(name, url))
+
+
+def _bot_names(gateway: Gateway, match: str) -> dict[int, str]:
+    info = gateway.hall.info(match)
+    hidden = gateway.hall.registry.games[info.game].hidden_information
+    return {s: strengths.named(info.game, str(b), hidden) for s, b in info.bots.items()}
+
+
+def _strength(gateway: Gateway, game: str, bots: list[Any]) -> str:
+    """Return the strength in words of a match's bots ("" when they are not one of the
+    lobby's, or of different strengths)."""
+    hidden = gateway.hall.registry.games[game].hidden_information
+    found = {
+        s
+        for s in strengths.STRENGTHS
+        for b in bots
+        if str(strengths.spec(game, s, hidden)) == str(b)
+    }
+    return found.pop() if len(found) == 1 and len(set(map(str, bots))) == 1 else ""
+
+
+def _rematch_path(request: Req, new: str) -> str:
+    player = _player(request)
+    if player is not None:
+        held = gw(request).hall.lobby.seats_of(new, player.player)
+        if held:
+            return root(request) + session.seat_path(new, min(held))
+    return root(request) + f"/join/{new}"
+
+
+def _page(request: Req, match: str, seat: int | None, handover: bool = False) -> Response[Any]:
     csrf, cookie = session.csrf_token(request)
-    now = _scene(request, match, seat, None, None)
+    now, extras = _shown(request, match, seat, None, None)
     ruleset = gw(request).hall.ruleset(match)
     title = title_of(ruleset)
-    body = frame(ruleset, now, csrf, None)
-    urls = {"frame": f"{base}/frame", "events": f"{base}/events", "fork": f"{base}/fork"}
+    body = frame(ruleset, now, csrf, extras)
+    base = root(request) + (session.seat_path(match, seat) if seat is not None
+                            else f"/watch/{match}")  # fmt: skip
+    urls = {"frame": f"{base}/frame", "events": f"{base}/events"}
     if seat is not None:
         urls["command"] = f"{base}/command"
-    shown = pages.match_page(title, heading(ruleset, now), body, urls, csrf, now.names)
+    hidden = ruleset.game.hidden_information
+    cover = None
+    if handover and hidden and seat is not None and len(_held(request, match)) > 1:
+        cover = now.names[seat] if seat < len(now.names) else f"seat {seat + 1}"
+    shown = pages.match_page(
+        title, heading(ruleset, now), body, urls, csrf, now.names, root(request), cover
+    )
     return html(shown, 200, cookie)
 
 
+Handover = Annotated[bool, QueryParameter(required=False)]
+
+
 @get("/play/{match:str}/{seat:int}", opt=PAGE, include_in_schema=False)
-async def play(request: Req, match: FromPath[str], seat: FromPath[int]) -> Response[Any]:
-    """Show a seat's match page."""
+async def play(
+    request: Req, match: FromPath[str], seat: FromPath[int], handover: Handover = False
+) -> Response[Any]:
+    """Show a seat's match page (``handover``: covered until the seat's person asks)."""
     _seat(request, match, seat)
-    return _page(request, match, seat, session.seat_path(match, seat))
+    return _page(request, match, seat, handover)
 
 
 @get("/watch/{match:str}", opt=PAGE, include_in_schema=False)
 async def watch(request: Req, match: FromPath[str]) -> Response[Any]:
     """Show a match to a spectator."""
     gw(request).check_match(match)
-    return _page(request, match, None, f"/watch/{match}")
+    return _page(request, match, None)
 
 
 def _frame(
-    request: Req, match: str, seat: int | None, at: int | None, eyes: int | None, base: str
+    request: Req, match: str, seat: int | None, at: int | None, eyes: int | None
 ) -> Response[Any]:
     csrf, _ = session.csrf_token(request)
-    shown = _scene(request, match, seat, at, eyes)
-    return html(frame(gw(request).hall.ruleset(match), shown, csrf, f"{base}/fork"))
+    shown, extras = _shown(request, match, seat, at, eyes)
+    return html(frame(gw(request).hall.ruleset(match), shown, csrf, extras))
 
 
 @get("/play/{match:str}/{seat:int}/frame", opt=FRAGMENT, include_in_schema=False)
@@ -319,7 +456,7 @@ async def play_frame(
 ) -> Response[Any]:
     """Return a seat's frame now, or at a seq of the replay."""
     _seat(request, match, seat)
-    return _frame(request, match, seat, at, eyes, session.seat_path(match, seat))
+    return _frame(request, match, seat, at, eyes)
 
 
 @get("/watch/{match:str}/frame", opt=FRAGMENT, include_in_schema=False)
@@ -328,7 +465,7 @@ async def watch_frame(
 ) -> Response[Any]:
     """Return a spectator's frame now, or at a seq of the replay."""
     gw(request).check_match(match)
-    return _frame(request, match, None, at, eyes, f"/watch/{match}")
+    return _frame(request, match, None, at, eyes)
 
 
 def _events(request: Req, match: str, seat: int | None, after: int) -> ServerSentEvent:
@@ -410,7 +547,7 @@ async def _fork(request: Req, match: str) -> Response[Any]:
     new = await gateway.hall.fork(match, at, open_seats=range(players))
     info = gateway.hall.info(new)
     await gateway.seat(new, info.game, info.players, "open")
-    return Redirect(f"/join/{new}", status_code=303, headers=HEADERS)
+    return redirect(request, f"/join/{new}")
 
 
 @post("/play/{match:str}/{seat:int}/fork", opt=FORM, include_in_schema=False, status_code=303)
@@ -418,6 +555,40 @@ async def play_fork(request: Req, match: FromPath[str], seat: FromPath[int]) -> 
     """Fork an ended match from a point of its replay; the new match's seats are open."""
     _seat(request, match, seat)
     return await _fork(request, match)
+
+
+@post("/play/{match:str}/{seat:int}/rematch", opt=FORM, include_in_schema=False, status_code=303)
+async def play_rematch(request: Req, match: FromPath[str], seat: FromPath[int]) -> Response[Any]:
+    """Start a rematch of a finished match (the seats rotated by one), its bots of the
+    strength the form chose; then open this browser's seat of it."""
+    form = _form(await request.form())
+    session.check_csrf(request, _last(form, "csrf"))
+    _seat(request, match, seat)
+    gateway = gw(request)
+    hall = gateway.hall
+    if not gateway.ended(match):
+        raise ApiError(409, "not_over", "a rematch follows a finished match")
+    info = hall.info(match)
+    n = info.players
+    strength = _last(form, "bots") or ""
+    chosen = None
+    if info.bots and strength in strengths.STRENGTHS:
+        hidden = hall.registry.games[info.game].hidden_information
+        bot = strengths.spec(info.game, strength, hidden)
+        chosen = {(s + 1) % n: bot for s in info.bots}
+    known = hall.lobby.entry(check_id(match)).rematch
+    new = await hall.rematch(match, bots=chosen if known is None else None)
+    if known != new:
+        again = hall.info(new)
+        holders = hall.lobby.holders(new)
+        roles = [
+            "bot" if s in again.bots else "player" if holders[s] is not None else "open"
+            for s in range(again.players)
+        ]
+        await gateway.seat(new, again.game, again.players, "open", roles)
+    return Response(
+        "", status_code=303, headers={**HEADERS, "Location": _rematch_path(request, new)}
+    )
 
 
 @post("/watch/{match:str}/fork", opt=FORM, include_in_schema=False, status_code=303)
@@ -463,20 +634,21 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
     if kind == "page":
         titles = {401: "Not your seat", 403: "Not allowed", 404: "Not found"}
         hint = None
-        parts = request.url.path.split("/")
+        parts = str(request.scope.get("path", "")).split("/")
+        at = root(request)
         if status == 401 and len(parts) > 2:
             hint = join(
-                tag("p", tag("a", "Join a free seat", href=f"/join/{parts[2]}"), " or ",
-                    tag("a", "watch it", href=f"/watch/{parts[2]}"), ".")
+                tag("p", tag("a", "Join a free seat", href=f"{at}/join/{parts[2]}"), " or ",
+                    tag("a", "watch it", href=f"{at}/watch/{parts[2]}"), ".")
             )  # fmt: skip
-        body = pages.problem(titles.get(status, "That did not work"), message, hint)
+        body = pages.problem(titles.get(status, "That did not work"), message, at, hint)
         return html(body, status)
     return Response(message, status_code=status, media_type="text/plain", headers=HEADERS)
 
 
 ROUTES = [
     lobby, rename, create, join_page, join_seat, play, watch, play_frame, watch_frame, play_events,
-    watch_events, command, play_fork, watch_fork, static,
+    watch_events, command, play_fork, play_rematch, watch_fork, static,
 ]  # fmt: skip
 
 

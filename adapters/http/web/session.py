@@ -33,8 +33,15 @@ Req = Request[Any, Any, Any]
 
 
 def seat_path(match: str, seat: int) -> str:
-    """Return the path of a seat's page, which its cookie is limited to."""
+    """Return the path of a seat's page, which its cookie is limited to (below the root)."""
     return f"/play/{match}/{seat}"
+
+
+def root(request: Req) -> str:
+    """Return where the app is mounted: the ASGI ``root_path``, else ``create_app``'s own
+    ``root_path`` (for a host that mounts it without setting one); ``""`` at the top."""
+    given = request.scope.get("root_path") or request.app.state.get("root_path") or ""
+    return str(given).rstrip("/")
 
 
 def _secure(request: Req) -> bool:
@@ -44,7 +51,7 @@ def _secure(request: Req) -> bool:
 def seat_cookie(request: Req, match: str, seat: int, token: str) -> Cookie:
     """Return the cookie that holds a seat token for the seat's page only."""
     return Cookie(
-        key=SEAT_COOKIE, value=token, path=seat_path(match, seat), max_age=YEAR,
+        key=SEAT_COOKIE, value=token, path=root(request) + seat_path(match, seat), max_age=YEAR,
         httponly=True, samesite="strict", secure=_secure(request),
     )  # fmt: skip
 
@@ -52,7 +59,7 @@ def seat_cookie(request: Req, match: str, seat: int, token: str) -> Cookie:
 def player_cookie(request: Req, token: str) -> Cookie:
     """Return the cookie that holds this browser's player token, for the whole site."""
     return Cookie(
-        key=PLAYER_COOKIE, value=token, path="/", max_age=YEAR, httponly=True,
+        key=PLAYER_COOKIE, value=token, path=root(request) or "/", max_age=YEAR, httponly=True,
         samesite="strict", secure=_secure(request),
     )  # fmt: skip
 
@@ -74,7 +81,7 @@ def csrf_token(request: Req) -> tuple[str, Cookie | None]:
         return token, None
     token = secrets.token_urlsafe(24)
     cookie = Cookie(
-        key=CSRF_COOKIE, value=token, path="/", httponly=True, samesite="strict",
+        key=CSRF_COOKIE, value=token, path=root(request) or "/", httponly=True, samesite="strict",
         secure=_secure(request),
     )  # fmt: skip
     return token, cookie

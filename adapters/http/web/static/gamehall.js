@@ -4,6 +4,19 @@
 "use strict";
 
 (function () {
+  // The lobby's forms show as many seats as the players chosen.
+  for (const form of document.querySelectorAll("form.create")) {
+    const count = form.querySelector("select[name=players]");
+    if (!count) continue;
+    const sync = () => {
+      for (const seat of form.querySelectorAll("label.seat")) {
+        seat.hidden = Number(seat.dataset.seat) >= Number(count.value);
+      }
+    };
+    count.addEventListener("change", sync);
+    sync();
+  }
+
   const root = document.getElementById("match");
   if (!root) return;
   const urls = {
@@ -63,9 +76,14 @@
         const text = await answer.text();
         if (!answer.ok) { show(text); return; }
         const focused = document.activeElement && document.activeElement.getAttribute("aria-label");
+        const oldWrap = box.querySelector(".board-wrap");
+        const scrolled = oldWrap ? [oldWrap.scrollLeft, oldWrap.scrollTop] : null;
         box.innerHTML = text;
         syncSlider();
         startClocks();
+        readable();
+        const newWrap = box.querySelector(".board-wrap");
+        if (scrolled && newWrap) [newWrap.scrollLeft, newWrap.scrollTop] = scrolled;
         if (focused) {
           const again = box.querySelector('[aria-label="' + CSS.escape(focused) + '"]');
           if (again) again.focus();
@@ -81,6 +99,51 @@
     })();
     return loading;
   }
+
+  // On a narrow or touch screen a board drawn to fit the width can come out too small to read
+  // or tap:
+  // it keeps a readable size instead (no text under 12 CSS px, no place under 34 px) and
+  // scrolls sideways in its frame; "Whole board" shows it fitted to the screen for a glance.
+  const NARROW = 700, FONT = 12, TAP = 34;
+  let fitted = false;
+  function readable() {
+    const board = box.querySelector("svg.board");
+    const wrap = board && board.closest(".board-wrap");
+    if (!board || !wrap) return;
+    board.style.width = "";
+    board.style.maxWidth = "";
+    wrap.classList.remove("zoomed");
+    let toggle = wrap.querySelector(".fit-toggle");
+    const touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    if (window.innerWidth > NARROW && !touch) { if (toggle) toggle.hidden = true; return; }
+    let factor = 1;
+    for (const text of board.querySelectorAll("text")) {
+      if (!text.textContent.trim()) continue;
+      const m = text.getScreenCTM();
+      const size = parseFloat(getComputedStyle(text).fontSize) * (m ? Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : 1);
+      if (size > 0) factor = Math.max(factor, FONT / size);
+    }
+    for (const place of board.querySelectorAll(".place")) {
+      const r = place.getBoundingClientRect();
+      const side = Math.min(r.width, r.height);
+      if (side > 0) factor = Math.max(factor, TAP / side);
+    }
+    if (factor <= 1.01) return;
+    if (!toggle) {
+      toggle = document.createElement("button");
+      toggle.type = "button";
+      toggle.className = "fit-toggle";
+      toggle.addEventListener("click", () => { fitted = !fitted; readable(); });
+      wrap.insertBefore(toggle, wrap.firstChild);
+    }
+    toggle.hidden = false;
+    toggle.textContent = fitted ? "Readable size" : "Whole board";
+    if (fitted) return;
+    board.style.width = Math.ceil(board.getBoundingClientRect().width * factor) + "px";
+    board.style.maxWidth = "none";
+    wrap.classList.add("zoomed");
+  }
+  window.addEventListener("resize", () => readable());
 
   // A timed match's running clock counts down between frames; each frame resets it to the
   // server's figure, so the page never drifts by more than the time since the last frame.
@@ -146,12 +209,19 @@
     slider.max = String(Number(slider.max) + 1);
   }
 
+  // A browser holding several seats plays whichever the match waits for: the frame names
+  // the seat it shows and where that seat's moves go.
+  function commandUrl() {
+    const frame = document.getElementById("frame");
+    return (frame && frame.dataset.commandUrl) || urls.command;
+  }
+
   async function send(command) {
     if (!urls.command || sending) return;
     sending = true;
     closeChooser();
     try {
-      const answer = await fetch(urls.command, {
+      const answer = await fetch(commandUrl(), {
         method: "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
@@ -239,7 +309,19 @@
   document.getElementById("go-live").addEventListener("click", () => { replayAt = null; if (eyes) eyes.value = ""; refresh(); });
   if (eyes) eyes.addEventListener("change", refresh);
 
+  // A shared screen handed to another seat stays covered until that seat's person asks.
+  const cover = document.getElementById("handover");
+  if (cover) {
+    const shown = document.getElementById("shown");
+    document.getElementById("handover-show").addEventListener("click", () => {
+      cover.remove();
+      shown.classList.remove("covered");
+      history.replaceState(null, "", location.pathname);
+    });
+  }
+
   syncSlider();
   startClocks();
+  readable();
   if (urls.events) connect();
 })();
