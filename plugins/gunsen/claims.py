@@ -183,7 +183,7 @@ def occupy(p: Play, seat: int) -> None:
 
 
 def end_turn(p: Play) -> None:
-    """Claim, apply end-of-turn effects, refill forts and the row, pass the turn."""
+    """Claim, apply end-of-turn effects, refill forts and the row, pass the turn (GUN-END-1)."""
     seat = p.state.turn
     settle(p)
     claim(p, seat)
