@@ -1,0 +1,46 @@
+"""Harbour Dues: a River of Gold expansion with a planted bug (HD-1, tests/debug/planted-rules.md).
+
+Loaded only by the debugging tests. ``BUGGY`` switches the bug off, for a test that shows a
+test written from a failing log passing once the bug is fixed.
+"""
+
+from __future__ import annotations
+
+from gamehall.core import ExpansionSpec, hookimpl
+from gamehall.plugins.river_of_gold.api import Turn
+from gamehall.plugins.river_of_gold.api import hookimpl as rog_hookimpl
+from gamehall.plugins.river_of_gold.events import ResourcesChanged
+
+BUGGY = True
+DUES = 2
+
+
+class HarbourDues:
+    """The expansion's one hook."""
+
+    @rog_hookimpl
+    def river_of_gold_turn_ended(self, turn: Turn, seat: int) -> None:
+        """Charge harbour dues to a poor clan whose die shows 1 (HD-1)."""
+        player = turn.player(seat)
+        if player.koku > 1 or player.favour:
+            return
+        dues = DUES if BUGGY else min(DUES, player.koku)
+        if dues:
+            turn.emit(ResourcesChanged(seat=seat, koku=-dues, reason="harbour dues"), rule="HD-1")
+
+
+EXPANSION = ExpansionSpec(
+    id="test-harbour-dues",
+    name="Harbour Dues",
+    version="1.0.0",
+    game="river-of-gold",
+    hookimpls=(HarbourDues(),),
+    description="A poor clan whose die shows 1 at the end of its turn pays dues (test only).",
+    rules_doc="tests/debug/planted-rules.md",
+)
+
+
+@hookimpl
+def gamehall_expansions() -> list[ExpansionSpec]:
+    """Register Harbour Dues."""
+    return [EXPANSION]
