@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "gamehall.adapters.file.cli",
     "gamehall.adapters.http.cli",
     "gamehall.adapters.cli.store",
+    "gamehall.adapters.cli.debug",
 )
 
 

@@ -105,7 +105,7 @@ class Checker:
         kept: list[Move] = []
         broken: list[bool] = [False]
         invariants = self.ruleset.invariants
-        if self.condition.arg:
+        if self.condition.kind == "invariant-fails" and self.condition.arg:
             invariants = {self.condition.arg: invariants[self.condition.arg]}
         check_each = self.condition.kind == "invariant-fails"
 

@@ -1,0 +1,101 @@
+"""The debugging tools on a planted bug: Harbour Dues breaks an invariant after a rare combination."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from gamehall.adapters.cli import main
+from gamehall.adapters.file.tools import write
+from gamehall.core import RandomBot, Registry, Table, replay
+from tests.debug import planted_rog
+
+PLUGIN = "tests.debug.planted_rog"
+SEED = 1
+
+
+def failing_log(tmp_path: Path) -> tuple[Path, int]:
+    registry = Registry([planted_rog])
+    ruleset = registry.ruleset("river-of-gold", ["test-harbour-dues"])
+    table = Table(ruleset, ruleset.started(2, seed=SEED), stream="harbour")
+    table.play(RandomBot(SEED))
+    records = table.records()
+    assert replay.bisect(ruleset, records) is not None
+    path = tmp_path / "harbour.jsonl"
+    write(str(path), records, None, registry)
+    return path, sum(1 for r in records if r.meta.command is not None)
+
+
+def test_shrink_why_whatif_and_to_test_on_the_planted_bug(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log, before = failing_log(tmp_path)
+    small = tmp_path / "small.jsonl"
+    args = ["--plugin", PLUGIN]
+    code = main(["shrink", str(log), "--until", "invariant-fails", "-o", str(small),
+                 "--max-runs", "600", *args])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    after = int(out.split(" to ")[1].split()[0])
+    assert before >= 150 and after <= before / 10, out
+
+    registry = Registry([planted_rog])
+    from gamehall.adapters.file.logfile import read_log
+
+    shrunk = read_log(str(small), registry)
+    violation = replay.bisect(shrunk.ruleset, shrunk.records)
+    assert violation is not None
+    assert main(["why", str(small), str(violation.seq), *args]) == 0
+    explained = capsys.readouterr().out
+    assert "test-harbour-dues" in explained and "river_of_gold_turn_ended" in explained
+    assert "rule HD-1" in explained and "koku" in explained
+
+    trigger = next(
+        r.seq for r in reversed(shrunk.records) if r.meta.command and r.seq <= violation.seq
+    )
+    assert main(["whatif", str(small), "--at", str(trigger), "--drop", *args]) == 0
+    assert "every invariant holds" in capsys.readouterr().out
+
+    test_file = tmp_path / "test_harbour.py"
+    assert (
+        main(["to-test", str(small), "-o", str(test_file), "--until", "invariant-fails", *args])
+        == 0
+    )
+    spec = importlib.util.spec_from_file_location("generated_harbour", test_file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(AssertionError, match="rog-supplies-in-range"):
+        module.test_harbour()
+    monkeypatch.setattr(planted_rog, "BUGGY", False)
+    module.test_harbour()
+
+
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log, _ = failing_log(tmp_path)
+    args = ["--plugin", PLUGIN]
+    out = tmp_path / "out.jsonl"
+    cases = [
+        ["why", str(log), "99999", *args],
+        ["whatif", str(log), "--at", "99999", "--drop", *args],
+        ["whatif", str(log), "--at", "30", "--replace", '{"type": "river_of_gold.EndTurn"}', *args],
+        ["shrink", str(log), "--until", "outcome=draw", "-o", str(out), *args],
+        ["shrink", str(log), "--until", "tests.debug.predicates:raises", "-o", str(out), *args],
+    ]
+    for argv in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("error: ") and "\n" not in err, (argv, err)
+    assert not out.exists()
+    lines = log.read_text().splitlines()
+    lines[5] = (
+        lines[5].replace('"koku":', '"koku":1+') if '"koku":' in lines[5] else lines[5][:-2] + "}"
+    )
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join(lines) + "\n")
+    assert main(["why", str(tampered), "5", *args]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
