@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from gamehall.core.conformance import cases
 from gamehall.core.debug.provenance import rule_problems
 from gamehall.core.registry import Registry, builtin_registry

@@ -6,10 +6,10 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-
 from gamehall.adapters.cli import main
 from gamehall.adapters.file.tools import write
 from gamehall.core import RandomBot, Registry, Table, replay
+
 from tests.debug import planted_rog
 
 PLUGIN = "tests.debug.planted_rog"
