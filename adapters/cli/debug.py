@@ -126,6 +126,12 @@ def run_shrink(args: argparse.Namespace) -> int:
         f"shrunk {result.before} commands to {result.after} ({ratio:.3f}) for {result.condition} "
         f"in {result.runs} runs, {result.seconds:.1f} s; wrote {len(records)} events to {args.output}"
     )
+    if condition.kind == "invariant-fails":
+        from gamehall.core.replay import bisect
+
+        found = bisect(log.ruleset, records, condition.arg or None)
+        if found is not None:
+            print(f"invariant {found.invariant!r} fails first after event {found.seq}")
     if result.stopped:
         print(f"stopped at {result.stopped}: this is the best found so far")
     if result.raised:

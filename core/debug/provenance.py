@@ -241,7 +241,7 @@ def trace_command(
         _, explicit, (plugin, hook, function, line, found) = pending.pop(match)
         del pending[:match]
         if explicit:
-            rule, how, context = explicit, "emit", tuple(found)
+            rule, how, context = explicit, "emit", tuple(r for r in found if r != explicit)
         elif found:
             rule, how, context = found[0], "docstring", tuple(found[1:])
         else:
@@ -313,7 +313,7 @@ def origin(ruleset: Ruleset, plugin: str) -> Origin:
         name = dists[0]
         where = f"{name} {importlib.metadata.version(name)}"
     else:
-        where = f"not installed (module {module})"
+        where = f"module {module}, not installed"
     return Origin(plugin, version, where)
 
 

@@ -44,3 +44,24 @@ EXPANSION = ExpansionSpec(
 def gamehall_expansions() -> list[ExpansionSpec]:
     """Register Harbour Dues."""
     return [EXPANSION]
+
+
+def write_failing_log(path: str, seed: int = 1) -> int:
+    """Play a seeded random two-player match with Harbour Dues and write its full log."""
+    from gamehall.adapters.file.tools import write
+    from gamehall.core import RandomBot, Registry, Table
+
+    registry = Registry([__import__(__name__, fromlist=["EXPANSION"])])
+    ruleset = registry.ruleset("river-of-gold", [EXPANSION.id])
+    table = Table(ruleset, ruleset.started(2, seed=seed), stream="harbour")
+    table.play(RandomBot(seed))
+    records = table.records()
+    write(path, records, None, registry)
+    return sum(1 for r in records if r.meta.command is not None)
+
+
+if __name__ == "__main__":
+    import sys
+
+    count = write_failing_log(sys.argv[1])
+    print(f"wrote {sys.argv[1]}: a random match of {count} commands")
