@@ -177,9 +177,18 @@ def _side(
         "aside",
         _commands(ruleset, scene, on_board),
         _fork(scene, csrf, fork_url),
+        _changes(scene),
         _log(scene),
         class_="side",
     )
+
+
+def _changes(scene: Scene) -> Html | None:
+    if scene.live or not scene.changes:
+        return None
+    items = [tag("li", line) for line in scene.changes]
+    return tag("section", tag("h2", f"What event {scene.seq} changed"),
+               tag("ul", items, class_="changes"), class_="changes-box")  # fmt: skip
 
 
 def _commands(ruleset: Ruleset, scene: Scene, on_board: list[Command]) -> Html | None:
