@@ -6,7 +6,9 @@ test written from a failing log passing once the bug is fixed.
 
 from __future__ import annotations
 
-from gamehall.core import ExpansionSpec, hookimpl
+import sys
+
+from gamehall.core import ExpansionSpec, RandomBot, Recorded, Registry, Table, hookimpl
 from gamehall.plugins.river_of_gold.api import Turn
 from gamehall.plugins.river_of_gold.api import hookimpl as rog_hookimpl
 from gamehall.plugins.river_of_gold.events import ResourcesChanged
@@ -46,22 +48,30 @@ def gamehall_expansions() -> list[ExpansionSpec]:
     return [EXPANSION]
 
 
-def write_failing_log(path: str, seed: int = 1) -> int:
-    """Play a seeded random two-player match with Harbour Dues and write its full log."""
-    from gamehall.adapters.file.tools import write
-    from gamehall.core import RandomBot, Registry, Table
+def registry() -> Registry:
+    """Return a registry of the installed plugins with Harbour Dues added."""
+    return Registry([sys.modules[__name__]])
 
-    registry = Registry([__import__(__name__, fromlist=["EXPANSION"])])
+
+def failing_records(registry: Registry, seed: int = 1) -> list[Recorded]:
+    """Play a seeded random two-player match with Harbour Dues: its full log (the invariant
+    breaks after its 67th command of 166)."""
     ruleset = registry.ruleset("river-of-gold", [EXPANSION.id])
     table = Table(ruleset, ruleset.started(2, seed=seed), stream="harbour")
     table.play(RandomBot(seed))
-    records = table.records()
-    write(path, records, None, registry)
+    return table.records()
+
+
+def write_failing_log(path: str, seed: int = 1) -> int:
+    """Write the failing log of :func:`failing_records`; return its number of commands."""
+    from gamehall.adapters.file.tools import write
+
+    made = registry()
+    records = failing_records(made, seed)
+    write(path, records, None, made)
     return sum(1 for r in records if r.meta.command is not None)
 
 
 if __name__ == "__main__":
-    import sys
-
     count = write_failing_log(sys.argv[1])
     print(f"wrote {sys.argv[1]}: a random match of {count} commands")

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 from gamehall.adapters.cli import main
-from gamehall.adapters.file.tools import write
-from gamehall.core import RandomBot, Registry, Table, replay
+from gamehall.core import Registry, replay
 
 from tests.debug import planted_rog
 
@@ -17,15 +16,14 @@ SEED = 1
 
 
 def failing_log(tmp_path: Path) -> tuple[Path, int]:
-    registry = Registry([planted_rog])
-    ruleset = registry.ruleset("river-of-gold", ["test-harbour-dues"])
-    table = Table(ruleset, ruleset.started(2, seed=SEED), stream="harbour")
-    table.play(RandomBot(SEED))
-    records = table.records()
-    assert replay.bisect(ruleset, records) is not None
     path = tmp_path / "harbour.jsonl"
-    write(str(path), records, None, registry)
-    return path, sum(1 for r in records if r.meta.command is not None)
+    count = planted_rog.write_failing_log(str(path), SEED)
+    registry = planted_rog.registry()
+    from gamehall.adapters.file.logfile import read_log
+
+    log = read_log(str(path), registry)
+    assert replay.bisect(log.ruleset, log.records) is not None
+    return path, count
 
 
 def test_shrink_why_whatif_and_to_test_on_the_planted_bug(
@@ -99,3 +97,22 @@ def test_bad_input_is_one_line_and_exit_2(
     tampered.write_text("\n".join(lines) + "\n")
     assert main(["why", str(tampered), "5", *args]) == 2
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_bench_debug_reports_its_figures(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "results.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "debug", "--quick", "-o", str(out)],
+        cwd=root, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(out.read_text())["figures"]
+    for name in ("provenance.durable_on_vs_off", "provenance.playouts_on_vs_off",
+                 "shrink.planted.ratio", "shrink.planted.seconds"):  # fmt: skip
+        assert figures[name] > 0, name
+    assert figures["shrink.planted.ratio"] <= 0.1
