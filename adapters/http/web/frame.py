@@ -187,8 +187,12 @@ def _changes(scene: Scene) -> Html | None:
     if scene.live or not scene.changes:
         return None
     items = [tag("li", line) for line in scene.changes]
+    whatif = None
+    if scene.ended and scene.seq in scene.fork_points and scene.seq < scene.last:
+        href = f"/watch/{scene.match}/whatif?at={scene.seq}"
+        whatif = tag("p", tag("a", "What if… another move here", href=href), class_="whatif-link")
     return tag("section", tag("h2", f"What event {scene.seq} changed"),
-               tag("ul", items, class_="changes"), class_="changes-box")  # fmt: skip
+               tag("ul", items, class_="changes"), whatif, class_="changes-box")  # fmt: skip
 
 
 def _commands(ruleset: Ruleset, scene: Scene, on_board: list[Command]) -> Html | None:

@@ -27,7 +27,7 @@ from .. import stream
 from ..errors import ApiError, status_of
 from ..gateway import Gateway, check_id
 from ..schemas import CommandId
-from . import listing, pages, scene, session
+from . import listing, pages, scene, session, whatif
 from .frame import frame, heading, title_of
 from .markup import Html, join, tag
 
@@ -476,7 +476,7 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
 
 ROUTES = [
     lobby, rename, create, join_page, join_seat, play, watch, play_frame, watch_frame, play_events,
-    watch_events, command, play_fork, watch_fork, static,
+    watch_events, command, play_fork, watch_fork, static, whatif.watch_whatif,
 ]  # fmt: skip
 
 
