@@ -17,6 +17,7 @@ from .. import engine
 from ..events import Recorded
 from ..registry import Ruleset
 from ..replay import Change, diff_states, started_of
+from .common import game_records
 
 
 class EventChange(msgspec.Struct, frozen=True):
@@ -39,7 +40,9 @@ def event_changes(
     """Return what the event at ``seq`` changed in ``seat``'s view (records: a full log, or a
     seat's own redacted log), with the event in words as that seat reads it."""
     started = started_of(records)
-    kept = [r for r in records if r.seq <= seq]
+    if not any(r.seq == seq for r in game_records(ruleset, records)):
+        return EventChange(seq, "(an event of another plugin: the game's state is unchanged)", [])
+    kept = [r for r in game_records(ruleset, records) if r.seq <= seq]
     before_records = [r for r in kept if r.seq < seq]
     initial = engine.initial_state(ruleset, started)
     before = engine.fold(ruleset, initial, (r.event for r in before_records[1:]))
