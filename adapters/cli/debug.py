@@ -81,7 +81,9 @@ def _log(args: argparse.Namespace) -> tuple[Log, Registry]:
             modules = [importlib.import_module(name) for name in args.plugin]
         except ImportError as exc:
             raise BadInput(f"cannot load plugin module: {exc}") from None
-        registry = Registry(modules)
+        installed = default_registry()
+        fresh = [m for m in modules if not installed.pm.is_registered(m)]
+        registry = Registry(fresh) if fresh else installed
     else:
         registry = default_registry()
     try:
