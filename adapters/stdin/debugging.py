@@ -113,7 +113,7 @@ async def do_shrink(hall: Hall, req: Shrink) -> Any:
     table = Table(ruleset, engine_started(records), stream=req.match)
     moves = result.moves[:-1] if result.raised else result.moves
     for seat, command in moves:
-        table.send(seat, command)  # type: ignore[arg-type]
+        table.send(seat, command)
     codec = hall.registry.codec
     return {
         "before": result.before,
@@ -161,7 +161,8 @@ async def do_whatif(hall: Hall, req: WhatIfRequest) -> Any:
 async def do_to_test(hall: Hall, req: ToTest) -> Any:
     records = _finished(hall, req.match)
     ruleset = hall.ruleset(req.match)
-    until = _bad(lambda: parse_condition(req.until, allow_code=False)) if req.until else None
+    given = req.until
+    until = _bad(lambda: parse_condition(given, allow_code=False)) if given else None
     name = "".join(c if c.isalnum() else "_" for c in req.match)
     text = _bad(lambda: to_test(ruleset, records, req.match, name, until))
     return {"match": req.match, "file": f"test_{name}.py", "text": text}
