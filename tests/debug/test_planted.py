@@ -116,3 +116,16 @@ def test_bench_debug_reports_its_figures(tmp_path: Path) -> None:
                  "shrink.planted.ratio", "shrink.planted.seconds"):  # fmt: skip
         assert figures[name] > 0, name
     assert figures["shrink.planted.ratio"] <= 0.1
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("seed", [1, 15, 24, 25, 29, 39, 43])
+def test_harbour_dues_shrinks_to_a_tenth_with_the_full_budget(seed: int) -> None:
+    from gamehall.core.debug.shrink import Condition, shrink
+
+    registry = planted_rog.registry()
+    ruleset = registry.ruleset("river-of-gold", [planted_rog.EXPANSION.id])
+    records = planted_rog.failing_records(registry, seed)
+    assert replay.bisect(ruleset, records) is not None  # these seeds trip it late
+    result = shrink(ruleset, records, Condition("invariant-fails"))
+    assert result.stopped is None and result.after <= result.before / 10, result
