@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from ..errors import GamehallError, IllegalCommand
+from ..errors import GamehallError, IllegalCommand, MatchOver, NotAwaited
 from ..events import Command, Event, Recorded
 from ..registry import Ruleset
 from ..replay import started_of
@@ -150,6 +150,8 @@ class Checker:
 
                 engine.check(self.ruleset, played.state, seat, command)
                 rules.decide(played.state, command, _ctx(seat, played))
+            except (NotAwaited, MatchOver):
+                return False  # not a refusal by the rules: the seat is not asked now
             except IllegalCommand:
                 return bool(played.steps)
             except Exception:  # noqa: BLE001 - a command that raises is no refusal
