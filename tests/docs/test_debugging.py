@@ -30,6 +30,11 @@ def test_the_debugging_walk_through_runs(tmp_path: Path) -> None:
             for line in shown:
                 if " runs" in line and line.startswith("shrunk"):
                     assert done.stdout.startswith(line), (command, done.stdout)
-                else:
-                    assert line in done.stdout.splitlines(), (command, line, done.stdout)
+                else:  # a function's line number moves with edits above it
+                    got = [re.sub(r" line \d+$", " line N", x) for x in done.stdout.splitlines()]
+                    assert re.sub(r" line \d+$", " line N", line) in got, (
+                        command,
+                        line,
+                        done.stdout,
+                    )
     assert (tmp_path / "test_harbour.py").is_file()
