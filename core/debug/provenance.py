@@ -361,6 +361,9 @@ def why(ruleset: Ruleset, records: Sequence[Recorded], seq: int) -> list[str]:
     lines.append(f"command: {who} sent {said} ({tag_of(type(step.command))}), giving {span}")
     ctx = Context(step.seat, step.seq, started.seed or 0, step.command_id)
     trace = trace_command(ruleset, state, step.seat, step.command, ctx)
+    made_by = [origin(ruleset, p) for p in [ruleset.game.id, *(e.id for e in ruleset.expansions)]]
+    shown = [f"{o.plugin} {o.version} ({o.distribution})" for o in made_by]
+    lines.append("plugins: " + shown[0] + "".join(f", then {x}" for x in shown[1:]))
     lines.append("hooks that ran (implementations in pluggy's order):")
     if not trace.calls:
         lines.append(f"  none: {ruleset.game.id}'s decide alone")
