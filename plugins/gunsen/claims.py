@@ -188,6 +188,7 @@ def end_turn(p: Play) -> None:
     settle(p)
     claim(p, seat)
     end_of_turn_effects(p, seat)
+    p.rules.hook.gunsen_turn_ended(play=p, seat=seat)
     settle(p)
     for other in turn_order(p.state):
         missing = p.cat.limits.refill - on_board(p.state, other)

@@ -129,3 +129,50 @@ def test_harbour_dues_shrinks_to_a_tenth_with_the_full_budget(seed: int) -> None
     assert replay.bisect(ruleset, records) is not None  # these seeds trip it late
     result = shrink(ruleset, records, Condition("invariant-fails"))
     assert result.stopped is None and result.after <= result.before / 10, result
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("seed", [11, 13, 15])
+def test_war_tax_every_tool_on_the_gunsen_planted_bug(
+    seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gamehall.adapters.file.logfile import read_log
+    from gamehall.adapters.file.tools import write
+
+    from tests.debug import planted_gunsen
+
+    registry = planted_gunsen.registry()
+    records = planted_gunsen.failing_records(registry, seed)
+    log = tmp_path / "wartax.jsonl"
+    write(str(log), records, None, registry)
+    before = sum(1 for r in records if r.meta.command is not None)
+    args = ["--plugin", "tests.debug.planted_gunsen"]
+    small = tmp_path / "small.jsonl"
+    assert main(["shrink", str(log), "--until", "invariant-fails", "-o", str(small), *args]) == 0
+    out = capsys.readouterr().out
+    after = int(out.split(" to ")[1].split()[0])
+    assert before >= 250 and after <= before / 10, out
+    shrunk = read_log(str(small), registry)
+    violation = replay.bisect(shrunk.ruleset, shrunk.records)
+    assert violation is not None and violation.invariant == "gunsen-one-clan-per-space"
+    assert main(["why", str(small), str(violation.seq), *args]) == 0
+    explained = capsys.readouterr().out
+    assert "hook gunsen_turn_ended" in explained and "rule WT-1" in explained
+    trigger = next(
+        r.seq for r in reversed(shrunk.records) if r.meta.command and r.seq <= violation.seq
+    )
+    assert main(["whatif", str(small), "--at", str(trigger), "--drop", *args]) == 0
+    assert "every invariant holds" in capsys.readouterr().out
+    test_file = tmp_path / "test_wartax.py"
+    assert (
+        main(["to-test", str(small), "-o", str(test_file), "--until", "invariant-fails", *args])
+        == 0
+    )
+    spec = importlib.util.spec_from_file_location(f"generated_wartax_{seed}", test_file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(AssertionError, match="gunsen-one-clan-per-space"):
+        module.test_wartax()
+    monkeypatch.setattr(planted_gunsen, "BUGGY", False)
+    module.test_wartax()
