@@ -9,7 +9,8 @@
 * ``provenance.why_ms``: one ``why`` answered on demand, on a River of Gold log (reported).
 * ``shrink.planted.ratio`` and ``shrink.planted.seconds``: Harbour Dues (a River of Gold test
   expansion whose bug breaks an invariant after a rare combination) shrunk from a seeded
-  random match's failing log: commands after ÷ before, and the seconds it takes (target <= 60).
+  random match's failing log: commands after ÷ before, and the seconds it takes (target <= 60);
+  ``shrink.planted_gunsen.*`` the same for War Tax, the Gunsen one.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ TARGETS = {
     "provenance.durable_on_vs_off": (">=", 0.97),
     "provenance.playouts_on_vs_off": (">=", 0.97),
     "shrink.planted.seconds": ("<=", 60.0),
+    "shrink.planted_gunsen.seconds": ("<=", 60.0),
 }
 
 
@@ -62,7 +64,7 @@ def rog_playouts(games: int) -> float:
 
 
 def run(quick: bool) -> dict[str, float]:
-    rounds = 3 if quick else 9
+    rounds = 3 if quick else 15
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -117,4 +119,14 @@ def _why_and_shrink(quick: bool) -> dict[str, float]:
     out["shrink.planted.seconds"] = seconds
     out["shrink.planted.before"] = float(result.before)
     out["shrink.planted.after"] = float(result.after)
+
+    from tests.debug import planted_gunsen
+
+    registry = planted_gunsen.registry()
+    planted = registry.ruleset("gunsen", [planted_gunsen.EXPANSION.id])
+    records = planted_gunsen.failing_records(registry, 11)
+    started = time.perf_counter()
+    result = shrink(planted, records, Condition("invariant-fails"))
+    out["shrink.planted_gunsen.ratio"] = result.after / result.before
+    out["shrink.planted_gunsen.seconds"] = time.perf_counter() - started
     return out
