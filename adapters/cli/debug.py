@@ -17,11 +17,13 @@ from typing import Any
 from gamehall.adapters.file.logfile import Log
 from gamehall.adapters.file.tools import load, write
 from gamehall.core import GamehallError, Registry, Table, default_registry
-from gamehall.core.debug.common import seat_label
+from gamehall.core.debug.common import game_records, seat_label
 from gamehall.core.debug.provenance import why
 from gamehall.core.debug.shrink import parse_condition, shrink
 from gamehall.core.debug.totest import to_test
 from gamehall.core.debug.whatif import whatif
+from gamehall.core.engine import fold, initial_state
+from gamehall.core.events import tag_of
 
 from .common import COUNT, SEQ
 
@@ -169,28 +171,46 @@ def run_whatif(args: argparse.Namespace) -> int:
     if result.first_difference is None:
         lines.append("no event differs")
     else:
-        to_json = ruleset.codec.to_json
         lines.append(f"first difference at event {result.first_difference}:")
-        if result.recorded is not None:
-            lines.append(f"  recorded: {to_json(result.recorded).decode()}")
-        if result.now is not None:
-            lines.append(f"  now:      {to_json(result.now).decode()}")
+        own = [r.event for r in game_records(ruleset, log.records)]
+        index = next(
+            (i for i, (a, b) in enumerate(zip(own, result.events, strict=False)) if a != b),
+            min(len(own), len(result.events)),
+        )
+        for label, events in (("recorded", own), ("now", result.events)):
+            if index < len(events):
+                lines.append(f"  {label + ':':9} {_told(ruleset, events, index)}")
+            else:
+                lines.append(f"  {label + ':':9} (no more events)")
+    view = ruleset.rules.view(initial_state(ruleset, log.started), None)
+    names = ruleset.seat_names(view, log.started.players)
     for seq, reason in result.refused:
         lines.append(f"the command at event {seq} is now refused: {reason}")
     lines.append(
-        f"outcome now: {_outcome(result.outcome)}; recorded: {_outcome(result.recorded_outcome)}"
+        f"outcome now: {_outcome(result.outcome, names)}; "
+        f"recorded: {_outcome(result.recorded_outcome, names)}"
     )
     lines.append(result.invariant and f"invariant {result.invariant}" or "every invariant holds")
     print("\n".join(lines))
     return 0
 
 
-def _outcome(outcome: Any) -> str:
+def _told(ruleset: Any, events: list[Any], index: int) -> str:
+    """Tell ``events[index]`` in words, as a spectator of the whole log reads it."""
+    state = fold(ruleset, initial_state(ruleset, events[0]), events[1:index])
+    event = events[index]
+    text = ruleset.describe_event(event, ruleset.rules.view(state, None), None)
+    return f"{text} ({tag_of(type(event))})"
+
+
+def _outcome(outcome: Any, names: list[str]) -> str:
     if outcome is None:
         return "the match goes on"
     if not outcome.winners:
         return "a draw"
-    return "won by seat " + ", ".join(str(s + 1) for s in outcome.winners)
+    won = ", ".join(f"{names[s]} (seat {s + 1})" if s < len(names) else f"seat {s + 1}"
+                    for s in outcome.winners)  # fmt: skip
+    return f"won by {won}"
 
 
 def run_to_test(args: argparse.Namespace) -> int:

@@ -104,7 +104,6 @@ class GunsenSpecs:
         :param objective: the objective card.
         """
 
-
     @hookspec
     def gunsen_turn_ended(self, play: Any, seat: int) -> None:
         """React at the end of a turn, after the box's end-of-turn effects (GUN-END-1, GUN-END-2).
