@@ -176,3 +176,38 @@ def test_war_tax_every_tool_on_the_gunsen_planted_bug(
         module.test_wartax()
     monkeypatch.setattr(planted_gunsen, "BUGGY", False)
     module.test_wartax()
+
+
+def test_to_test_passes_on_the_same_code_and_names_the_first_difference_otherwise(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log, _ = failing_log(tmp_path)
+    test_file = tmp_path / "test_recorded.py"
+    assert main(["to-test", str(log), "-o", str(test_file), "--plugin", PLUGIN]) == 0
+    text = test_file.read_text()
+    assert "gamehall.core" in text and "gamehall.plugins" not in text  # public API only
+    spec = importlib.util.spec_from_file_location("generated_recorded", test_file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.test_recorded()  # the code the log came from
+    monkeypatch.setattr(planted_rog, "BUGGY", False)
+    with pytest.raises(AssertionError, match=r"command \d+ \(seat \d\).* differs|gave \d+ events"):
+        module.test_recorded()
+
+
+def test_a_budget_stops_shrink_with_the_best_so_far(tmp_path: Path) -> None:
+    from gamehall.core.debug.shrink import Condition, shrink
+
+    registry = planted_rog.registry()
+    ruleset = registry.ruleset("river-of-gold", [planted_rog.EXPANSION.id])
+    records = planted_rog.failing_records(registry, SEED)
+    result = shrink(ruleset, records, Condition("invariant-fails"), max_runs=5)
+    assert result.stopped == "the budget of 5 runs"
+    assert result.after < result.before  # the best so far: the failure's prefix at least
+    holds, kept = (
+        __import__("gamehall.core.debug.shrink", fromlist=["Checker"])
+        .Checker(ruleset, records, Condition("invariant-fails"))
+        .run(result.moves)
+    )
+    assert holds and kept == result.moves  # it reproduces
