@@ -22,7 +22,6 @@ from ..errors import GamehallError, IllegalCommand, MatchOver, NotAwaited
 from ..events import Command, Event, Recorded
 from ..registry import Ruleset
 from ..replay import started_of
-from ..rules import MatchConfig  # noqa: F401 - re-exported types stay importable
 from .common import Played, begin, game_records, live_steps, send, steps_of
 
 Move = tuple[int | None, Command]
