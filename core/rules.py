@@ -117,6 +117,9 @@ class Rules(Generic[S]):
     through it, so the expansions chosen for the match take part.
     """
 
+    event_rules: Mapping[type[Event], str] = {}
+    """Rule ids of the events ``decide`` returns without an :class:`Emitter` (by type)."""
+
     def __init__(self, hook: Any) -> None:
         self.hook = hook
 
@@ -233,8 +236,14 @@ class Emitter(Generic[S]):
         self.state = state
         self.events: list[Event] = []
 
-    def emit(self, *events: Event) -> None:
-        """Record events and apply them to ``state`` in order."""
+    def emit(self, *events: Event, rule: str | None = None) -> None:
+        """Record events and apply them to ``state`` in order.
+
+        ``rule`` is the id of the rule (in the game's ``docs/rules``) that makes these events
+        happen. Without it, the rule is the first rule id named in the docstring of the
+        nearest function that emits (see :mod:`gamehall.core.debug.provenance`, which reads
+        both when it traces a command; nothing is recorded while a match plays).
+        """
         evolve = self.rules.evolve
         for event in events:
             self.state = evolve(self.state, event)

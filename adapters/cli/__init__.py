@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "gamehall.adapters.file.cli",
     "gamehall.adapters.http.cli",
     "gamehall.adapters.cli.store",
+    "gamehall.adapters.cli.debug",
 )
 
 # Packages that come with an extra, not with gamehall itself: the extra to install for each.

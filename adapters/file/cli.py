@@ -46,6 +46,9 @@ def register(sub: Any) -> None:
     replay.add_argument(
         "--json", action="store_true", help="show the event as its JSON instead of in words"
     )
+    replay.add_argument(
+        "--diff", action="store_true", help="also show what the event changed in the seat's view"
+    )
     replay.set_defaults(func=run_replay)
 
     verify = sub.add_parser(
@@ -110,6 +113,14 @@ def run_replay(args: argparse.Namespace) -> int:
     log = tools.load(args.file, default_registry())
     for line in tools.replay(log, args.to, args.seat, args.json):
         print(line)
+    if args.diff:
+        from gamehall.core.debug.statediff import change_lines, event_changes
+
+        seat = log.header.seat if args.seat is None else args.seat
+        change = event_changes(log.ruleset, log.records, args.to or log.last_seq, seat)
+        print("changed in this seat's view:")
+        for line in change_lines(change):
+            print(f"  {line}")
     return 0
 
 

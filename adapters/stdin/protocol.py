@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import sys
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Annotated, Any, BinaryIO, Literal
 
 import anyio
@@ -24,6 +25,7 @@ from gamehall.core.hall import Hall, Turn
 from gamehall.core.limits import Count, MatchId, Players, Seat, Seed, Seq
 from gamehall.core.store import Store
 
+from . import debugging
 from .common import describe_options
 
 log = structlog.get_logger("gamehall.stdio")
@@ -179,6 +181,7 @@ PARAMS: dict[str, type[msgspec.Struct]] = {
     "rematch": MatchRef,
     "spectators": MatchRef,
     "delete": MatchRef,
+    **debugging.PARAMS,
 }
 
 
@@ -221,6 +224,8 @@ class Server:
             "spectators": self.spectators,
             "delete": self.delete,
         }
+        for op, handler in debugging.HANDLERS.items():
+            self._handlers[op] = partial(handler, hall)
 
     # -- lines ------------------------------------------------------------------------------
 

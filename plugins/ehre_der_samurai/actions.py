@@ -67,7 +67,7 @@ def _in_hand(player: Player, card: str) -> None:
 
 
 def draw(turn: Turn, seat: int, command: cmd.Draw) -> None:
-    """Draw the top card; rebuild the deck from the discard pile when it is empty."""
+    """Draw the top card; rebuild the deck from the discard pile when it is empty (EDS-ACTION-2)."""
     _spend(turn)
     player, numbers = turn.player(seat), turn.game.numbers
     if len(player.hand) >= numbers.hand_limit:
@@ -170,7 +170,10 @@ def takeover(state: State, seat: int, owner: int, house: House) -> bool:
 
 
 def send_assassin(turn: Turn, seat: int, command: cmd.SendAssassin) -> None:
-    """Send an assassin against a house: a bodyguard stops it, else the house falls."""
+    """Send an assassin against a house: a bodyguard stops it, else the house falls.
+
+    Rule EDS-NINJA-3.
+    """
     _spend(turn)
     _kind_in_hand(turn, seat, command.card, "assassin")
     owner, house, state = command.owner, command.house, turn.state

@@ -29,6 +29,6 @@ def lose_daimyo_house(
 
 
 def empty_samurai_house(turn: Turn, owner: int) -> None:
-    """Discard every card of a Samurai house; the Samurai (or Ronin) card stays."""
+    """Discard every card of a Samurai house; the Samurai (or Ronin) card stays (EDS-ATTACK-6)."""
     cards = turn.player(owner).samurai_house
     turn.emit(HouseDiscarded(owner=owner, house="samurai", cards=cards))

@@ -38,7 +38,7 @@ def column_steps(cat: Catalog, state: State, seat: int, column: int) -> tuple[St
 
 
 def activate(p: Play, seat: int, column: int) -> None:
-    """Activate a column and go through it."""
+    """Activate a column and go through it (GUN-ACT-1)."""
     state = p.state
     one_shots = tuple(c for c in state.players[seat].columns[column] if p.cat.cards[c].one_shot)
     steps = column_steps(p.cat, state, seat, column)
@@ -47,7 +47,7 @@ def activate(p: Play, seat: int, column: int) -> None:
 
 
 def proceed(p: Play) -> None:
-    """Resolve actions until one needs a decision; at the end, fight or end the turn."""
+    """Resolve actions until one needs a decision; at the end, fight or end the turn (GUN-ACT-1)."""
     seat = p.state.turn
     changed = True
     while True:
@@ -205,7 +205,7 @@ def skip(p: Play, seat: int) -> None:
 
 
 def gain(p: Play, seat: int, command: Gain) -> None:
-    """Take the resource chosen from a wood-or-koku action."""
+    """Take the resource chosen from a wood-or-koku action (GUN-ACT-3)."""
     step = head(p.state)
     if step is None or step.kind != "wood_or_koku":
         raise IllegalCommand("the current action offers no choice of resource", "GUN-ACT-3")

@@ -36,6 +36,7 @@ from .components import (
 )
 from .hooks import GunsenSpecs
 from .names import box
+from .play import Play
 from .queries import (
     building_at,
     controller,
@@ -72,6 +73,7 @@ __all__ = [
     "Objective",
     "Options",
     "OrderCard",
+    "Play",
     "Player",
     "Side",
     "Space",

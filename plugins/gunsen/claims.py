@@ -183,11 +183,12 @@ def occupy(p: Play, seat: int) -> None:
 
 
 def end_turn(p: Play) -> None:
-    """Claim, apply end-of-turn effects, refill forts and the row, pass the turn."""
+    """Claim, apply end-of-turn effects, refill forts and the row, pass the turn (GUN-END-1)."""
     seat = p.state.turn
     settle(p)
     claim(p, seat)
     end_of_turn_effects(p, seat)
+    p.rules.hook.gunsen_turn_ended(play=p, seat=seat)
     settle(p)
     for other in turn_order(p.state):
         missing = p.cat.limits.refill - on_board(p.state, other)

@@ -129,7 +129,7 @@ def ride_stage(p: Play) -> None:
 
 
 def ride(p: Play, seat: int, command: Ride) -> None:
-    """Move Moto Chagatai to the combat, or leave him where he is."""
+    """Move Moto Chagatai to the combat, or leave him where he is (GUN-HERO-9)."""
     hero = rider(p, seat)
     if command.ride:
         origin = hero_space(p.state, seat, hero)
@@ -189,7 +189,7 @@ def _contains(dice: tuple[str, ...], faces: tuple[str, ...]) -> bool:
 
 
 def reroll(p: Play, seat: int, command: Reroll) -> None:
-    """Reroll the chosen dice once (one reroll symbol)."""
+    """Reroll the chosen dice once (one reroll symbol) (GUN-DICE-2)."""
     combat = _combat(p)
     if not command.faces or not _contains(combat.dice, command.faces):
         raise IllegalCommand("reroll one or more of the dice thrown", "GUN-DICE-2")
@@ -199,7 +199,7 @@ def reroll(p: Play, seat: int, command: Reroll) -> None:
 
 
 def stop_rerolls(p: Play, seat: int) -> None:
-    """Use no more rerolls."""
+    """Use no more rerolls (GUN-DICE-2)."""
     p.emit(ev.RerollsStopped(seat=seat))
     keep_stage(p, seat)
 
@@ -210,7 +210,7 @@ def keep_count(p: Play, seat: int) -> int:
 
 
 def keep_stage(p: Play, seat: int) -> None:
-    """Keep every die when the keep symbols allow it; otherwise ask which."""
+    """Keep every die when the keep symbols allow it; otherwise ask which (GUN-DICE-3)."""
     dice = _combat(p).dice
     if keep_count(p, seat) >= len(dice):
         p.emit(ev.DiceKept(seat=seat, faces=dice))
@@ -352,6 +352,7 @@ def retreat(p: Play, seat: int, command: Retreat) -> None:
 
 
 def _retreat(p: Play, seat: int, to: int) -> None:
+    """Move the side that must retreat off the combat space (GUN-COMBAT-9)."""
     space = _combat(p).space
     heroes = tuple(heroes_at(p.state, seat, space))
     troops = p.state.troops[seat][space]
@@ -400,7 +401,7 @@ def relocate_options(p: Play, seat: int) -> list[Command]:
 
 
 def place_hero(p: Play, seat: int, command: PlaceHero) -> None:
-    """Put the stranded hero on the chosen place."""
+    """Put the stranded hero on the chosen place (GUN-HERO-2)."""
     if command not in relocate_options(p, seat):
         raise IllegalCommand(
             "a hero without troops goes to a clan building with own troops or to the fort",
@@ -442,6 +443,7 @@ def steal(p: Play, seat: int, command: StealToken) -> None:
 
 
 def _steal(p: Play, token: str) -> None:
+    """Move a stolen village token to the winner (GUN-COMBAT-12)."""
     winner, loser, _ = thief_and_victim(p)
     reward = p.cat.tokens[token].reward
     amount = min(1, p.state.players[winner].supply) if reward == "troop" else 1

@@ -136,14 +136,17 @@ def check_select(cat: Catalog, state: State, seat: int, command: SelectArmy) -> 
 
 
 def select(p: Play, seat: int, command: SelectArmy) -> None:
-    """Pick an army up."""
+    """Pick an army up (GUN-MOVE-1)."""
     check_select(p.cat, p.state, seat, command)
     p.emit(ev.ArmySelected(seat=seat, space=command.space, troops=command.troops,
                            hero=command.hero, tower=command.tower))  # fmt: skip
 
 
 def move(p: Play, seat: int, command: MoveArmy) -> None:
-    """Move the picked-up army; entering an enemy army or Toshi Ranbo stops all movement."""
+    """Move the picked-up army; entering an enemy army or Toshi Ranbo stops all movement.
+
+    Rule GUN-MOVE-1.
+    """
     state, cat = p.state, p.cat
     selection = state.selection
     assert selection is not None

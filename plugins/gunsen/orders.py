@@ -69,6 +69,6 @@ def ask_choose(p: Play) -> None:
 
 
 def begin_turn(p: Play, seat: int) -> None:
-    """Start a player's turn."""
+    """Start a player's turn (GUN-TURN-1)."""
     p.emit(ev.TurnBegan(seat=seat))
     ask_choose(p)

@@ -52,7 +52,7 @@ class Play(Emitter[State]):
         return self.cat.boards[self.state.side]
 
     def ask(self, seat: int, phase: str) -> None:
-        """Wait for ``seat`` to make a decision of ``phase``."""
+        """Wait for ``seat`` to make a decision of ``phase`` (GUN-TURN-1)."""
         if (self.state.phase, self.state.asked) != (phase, seat):
             self.emit(ev.Asked(seat=seat, phase=phase))
 

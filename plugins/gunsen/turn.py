@@ -155,7 +155,7 @@ def special_options(cat: Catalog, state: State, seat: int) -> list[Command]:
 
 
 def take_special(p: Play, seat: int, command: TakeSpecial) -> None:
-    """Put a special order on a column: activate it (noble 3) or not (Innovation)."""
+    """Put a special order on a column: activate it (noble 3) or not (Innovation) (GUN-NOBLE-4)."""
     if command.card not in special_candidates(p.cat, p.state, seat):
         raise IllegalCommand(
             "that is not one of the clan's special orders still to take", "GUN-SPECIAL-1"

@@ -42,7 +42,7 @@ def check_tile(state: State, tile: int) -> None:
 def declare_attack(
     catalogue: Catalogue, em: Emitter[State], seat: int, origin: int, target: int
 ) -> None:
-    """Declare an attack from one tile onto an adjacent tile of one opponent."""
+    """Declare an attack from one tile onto an adjacent tile of one opponent (KAL-DECLARE-1)."""
     state = em.state
     check_tile(state, origin)
     check_tile(state, target)
@@ -160,7 +160,10 @@ def resolve_roll(catalogue: Catalogue, em: Emitter[State], rolled: DiceRolled) -
 
 
 def settle_losses(em: Emitter[State]) -> bool:
-    """Take every loss no one needs to choose; return whether every side has lost its units."""
+    """Take every loss no one needs to choose; return whether every side has lost its units.
+
+    Rule KAL-LOSS-2.
+    """
     battle = em.state.battle
     assert battle is not None
     for side in (0, 1):

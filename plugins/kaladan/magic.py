@@ -53,7 +53,10 @@ def declaring(state: State) -> list[int]:
 
 
 def settle_declarations(em: Emitter[State]) -> bool:
-    """Pass for sides without a card, reveal once both are final; return whether revealed."""
+    """Pass for sides without a card, reveal once both are final; return whether revealed.
+
+    Rule KAL-MAGIC-5.
+    """
     while True:
         seats = [s for s in declaring(em.state) if not em.state.hands[s]]
         if not seats:
@@ -112,7 +115,10 @@ def _card(catalogue: Catalogue, battle: Battle, side: int) -> MagicCard | None:
 
 
 def start_effects(catalogue: Catalogue, em: Emitter[State], first: int) -> bool:
-    """Start the next card that acts before the units are fixed; return whether one waits."""
+    """Start the next card that acts before the units are fixed; return whether one waits.
+
+    Rule KAL-CARD-1.
+    """
     battle = em.state.battle
     assert battle is not None
     for side in range(first, 2):
@@ -200,7 +206,7 @@ def _shifts(catalogue: Catalogue, state: State, seat: int, own: int, enemy: int)
 
 
 def use_effect(catalogue: Catalogue, em: Emitter[State], seat: int, command: Command) -> None:
-    """Apply one use of the card in effect, finishing it when nothing is left to do."""
+    """Apply one use of the card in effect, finishing it when nothing is left to do (KAL-CARD-1)."""
     state = em.state
     battle = state.battle
     choices = effect_choices(catalogue, state, seat)

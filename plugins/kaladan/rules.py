@@ -230,6 +230,7 @@ class Kaladan(Rules[State]):
             raise IllegalCommand("a battle is being fought: finish it first", "KAL-SEQ-1")
 
     def _action(self, em: Emitter[State], seat: int, command: Command, ctx: Context) -> None:
+        """Decide an action-phase command: a move or an attack (KAL-MOVE-1)."""
         cat = self.catalogue
         if isinstance(command, Attack):
             fight.declare_attack(cat, em, seat, command.origin, command.target)
@@ -262,6 +263,7 @@ class Kaladan(Rules[State]):
         return UnitMoved(seat=seat, unit=unit, origin=origin, to=to)
 
     def _purchase(self, em: Emitter[State], seat: int, command: Command, ctx: Context) -> None:
+        """Decide a purchase-phase command: units, specials, magic (KAL-BUY-1)."""
         state, cat = em.state, self.catalogue
         if command not in turn.purchase_choices(cat, state, seat):
             rule = PURCHASE_RULES.get(type(command), "KAL-TURN-2")
@@ -284,6 +286,7 @@ class Kaladan(Rules[State]):
             em.emit(MagicBought(seat=seat, realm=command.realm, card=card))
 
     def _deploy(self, em: Emitter[State], seat: int, command: Command, ctx: Context) -> None:
+        """Place a paid unit in the reinforcement phase (KAL-REINFORCE-1)."""
         cat = self.catalogue
         if not isinstance(command, Deploy):
             raise IllegalCommand(

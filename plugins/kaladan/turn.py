@@ -93,7 +93,7 @@ def setup_choices(catalogue: Catalogue, state: State) -> list[Command]:
 def choose_setup(
     catalogue: Catalogue, em: Emitter[State], seat: int, command: Command, rng: random.Random
 ) -> None:
-    """Apply a realm choice or a Castle placement."""
+    """Apply a realm choice or a Castle placement (KAL-SETUP-3)."""
     if command not in setup_choices(catalogue, em.state):
         if isinstance(command, ChooseRealm):
             raise IllegalCommand(f"the realm {command.realm!r} is not free", "KAL-SETUP-3")
@@ -338,7 +338,10 @@ def deploy_choices(catalogue: Catalogue, state: State, seat: int) -> list[Comman
 
 
 def begin_reinforcement(catalogue: Catalogue, em: Emitter[State], rng: random.Random) -> None:
-    """Begin the Reinforcement phase, or end the turn when nothing can be placed."""
+    """Begin the Reinforcement phase, or end the turn when nothing can be placed.
+
+    Rule KAL-REINFORCE-1.
+    """
     seat = em.state.turn
     em.emit(PhaseBegan(seat=seat, phase="reinforce"))
     if not deploy_choices(catalogue, em.state, seat):
@@ -346,7 +349,10 @@ def begin_reinforcement(catalogue: Catalogue, em: Emitter[State], rng: random.Ra
 
 
 def end_turn(catalogue: Catalogue, em: Emitter[State], rng: random.Random) -> None:
-    """Pass the turn to the next seat with a Crown; end the match when the rules say so."""
+    """Pass the turn to the next seat with a Crown; end the match when the rules say so.
+
+    Rule KAL-TURN-3.
+    """
     state = em.state
     if sum(state.alive) <= 1:
         winners = tuple(s for s in range(state.players) if state.alive[s])

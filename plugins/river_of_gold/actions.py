@@ -84,7 +84,10 @@ def build(turn: Turn, seat: int, space: int, slot: int) -> None:
 
 
 def sail(turn: Turn, seat: int, ship: int, shift: int) -> None:
-    """Sail a ship by the die, complete the journey if it passes the end, then visit (ROG-SAIL-*)."""
+    """Sail a ship by the die, complete the journey if it passes the end, then visit (ROG-SAIL-*).
+
+    Rule ROG-SAIL-1.
+    """
     player = turn.player(seat)
     if not 0 <= ship < len(player.ships):
         raise IllegalCommand(f"you have no ship {ship}", "ROG-SAIL-1")

@@ -285,6 +285,7 @@ def on_end_turn(turn: Turn, seat: int, c: cmd.EndTurn) -> None:
 
 
 def on_take_good(turn: Turn, seat: int, c: cmd.TakeGood) -> None:
+    """Take the good an open choice offers (ROG-TURN-2)."""
     kind = _choice(turn, ("good", "journey"))
     if kind == "good" and c.good not in turn.state.choices[0].options:
         raise IllegalCommand(f"{c.good} is not on offer", "ROG-TURN-2")
@@ -293,12 +294,14 @@ def on_take_good(turn: Turn, seat: int, c: cmd.TakeGood) -> None:
 
 
 def on_take_koku(turn: Turn, seat: int, c: cmd.TakeKoku) -> None:
+    """Take koku for a completed journey (ROG-JOURNEY-1)."""
     _choice(turn, ("journey",))
     turn.gain(seat, "journey", koku=3)
     turn.emit(ChoiceClosed(seat=seat))
 
 
 def on_discard(turn: Turn, seat: int, c: cmd.DiscardCustomer) -> None:
+    """Discard a customer after drawing two (ROG-DELIVER-4)."""
     _choice(turn, ("discard",))
     if c.card not in turn.player(seat).hand:
         raise IllegalCommand(f"{c.card} is not in your hand", "ROG-DELIVER-4")

@@ -40,6 +40,9 @@ NOBODY: Mapping[int, Decision] = MappingProxyType({})
 class TicTacToe(Rules[State]):
     """Two seats take turns placing X and O; three in a row wins."""
 
+    # The rule of each event decide returns (it needs no emitter for so few).
+    event_rules = {MarkPlaced: "TTT-2", LineCompleted: "TTT-3", BoardFilled: "TTT-4"}
+
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
         # Who wins when each seat completes a line (TTT-3). The hook's answer depends only on the

@@ -124,7 +124,7 @@ class Jumbo(Effect):
         command: Any,
         ctx: Context,
     ) -> None:
-        """Discard the target and check the regions its removal may complete."""
+        """Discard the target and check the regions its removal may complete (TB-JUMBO-1)."""
         spot = game.visible_target(emitter.state, command.troop, 1 - waiting.seat, self.rule)
         if spot not in game.board(emitter.state).adjacent[waiting.spot]:
             raise IllegalCommand(f"{command.troop} is not adjacent to Jumbo", "TB-JUMBO-1")
@@ -150,7 +150,7 @@ class XB42(Effect):
         command: Any,
         ctx: Context,
     ) -> None:
-        """Draw the victim at random; the event records it, so replay never draws."""
+        """Draw the victim at random; the event records it, so replay never draws (TB-XB42-1)."""
         rack = emitter.state.racks[1 - waiting.seat]
         if not rack:
             raise IllegalCommand("your opponent's rack is empty", self.rule)
@@ -183,7 +183,7 @@ class Castle(Effect):
         command: Any,
         ctx: Context,
     ) -> None:
-        """Return the troop and check the regions uncovering may complete."""
+        """Return the troop and check the regions uncovering may complete (TB-CASTLE-1)."""
         seat, troop = waiting.seat, command.troop
         spot = game.visible_target(emitter.state, troop, seat, self.rule)
         if troop == waiting.troop:

@@ -149,6 +149,7 @@ class ToyBattle(Rules[State]):
         return emitter.events
 
     def _draw(self, emitter: Emitter[State], seat: int) -> None:
+        """Draw troops from the supply onto the rack (TB-DRAW-1)."""
         state = emitter.state
         if len(state.racks[seat]) >= RACK_LIMIT:
             raise IllegalCommand("your rack is full (8 troops): place a troop", "TB-DRAW-2")
@@ -196,6 +197,7 @@ class ToyBattle(Rules[State]):
     def _effect_step(
         self, emitter: Emitter[State], head: WaitingEffect, command: Command, ctx: Context
     ) -> None:
+        """Go on with the optional effects of the placement (TB-EFFECT-1)."""
         effect = self.effects[head.effect]
         if type(command) is SkipEffect and effect.mandatory:
             raise IllegalCommand(f"this effect cannot be skipped: {effect.prompt}", effect.rule)
@@ -208,6 +210,7 @@ class ToyBattle(Rules[State]):
         effect.apply(self, emitter, head, command, ctx)
 
     def _advance(self, emitter: Emitter[State], seat: int) -> None:
+        """Go on with the optional effects of the placement (TB-EFFECT-1)."""
         while not emitter.state.over:
             queue = emitter.state.queue
             if not queue:
@@ -219,6 +222,7 @@ class ToyBattle(Rules[State]):
             emitter.emit(EffectFinished(seat=seat, effect=head.effect, outcome="impossible"))
 
     def _end_turn(self, emitter: Emitter[State], seat: int) -> None:
+        """End the turn, or the match when nobody can act (TB-TURN-1)."""
         emitter.emit(TurnEnded(seat=seat, next=1 - seat))
         state = emitter.state
         # Either player may be the one who can no longer act (TB-END-3), the mover too.

@@ -32,6 +32,13 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run(
         [*GAMEHALL, "import", "tb.jsonl", "--db", "m.db"], cwd=folder, check=True, timeout=60
     )
+    moves = [{"seat": n % 2, "command": {"type": "tictactoe.PlaceMark", "cell": cell}}
+             for n, cell in enumerate([0, 1, 4, 2, 8])]  # fmt: skip
+    lines = [{"game": "tictactoe", "seed": 1, "match": "ttt"}, *moves]
+    (folder / "t.jsonl").write_text("".join(json.dumps(c) + "\n" for c in lines))
+    subprocess.run(
+        [*GAMEHALL, "run", "t.jsonl", "-o", "ttt.jsonl"], cwd=folder, check=True, timeout=60
+    )
     return folder
 
 
@@ -55,6 +62,10 @@ COMMANDS: dict[str, list[str]] = {
     "odds": ["odds", "kaladan", "--fields"],
     "tournament": ["tournament", "tictactoe", "--bots", "random,mcts:20", "--no-chart"],
     "check-store": ["check-store", "--db", "m.db"],
+    "why": ["why", "ttt.jsonl", "7"],
+    "shrink": ["shrink", "ttt.jsonl", "--until", "outcome=over", "-o", "small.jsonl"],
+    "whatif": ["whatif", "ttt.jsonl", "--at", "2", "--drop"],
+    "to-test": ["to-test", "ttt.jsonl", "-o", "test_ttt.py"],
 }
 STDIN = {
     "play": "1\n" * 20,

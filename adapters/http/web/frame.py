@@ -27,6 +27,8 @@ class Extras(msgspec.Struct, frozen=True):
     """What a frame offers beside the scene: where to send, fork and rematch, and a switch."""
 
     fork_url: str | None = None
+    whatif_url: str | None = None
+    """Where a finished match's replay tries another move (``None``: not offered)."""
     command_url: str | None = None
     """Where the moves of the seat shown are sent (``None``: a spectator's frame)."""
     switch: tuple[str, str] | None = None
@@ -283,9 +285,22 @@ def _side(
         "aside",
         _commands(ruleset, scene, on_board),
         _fork(scene, csrf, extras.fork_url),
+        _changes(scene, extras.whatif_url),
         _log(scene),
         class_="side",
     )
+
+
+def _changes(scene: Scene, whatif_url: str | None) -> Html | None:
+    if scene.live or not scene.changes:
+        return None
+    items = [tag("li", line) for line in scene.changes]
+    whatif = None
+    if whatif_url and scene.ended and scene.seq in scene.fork_points and scene.seq < scene.last:
+        href = f"{whatif_url}?at={scene.seq}"
+        whatif = tag("p", tag("a", "What if… another move here", href=href), class_="whatif-link")
+    return tag("section", tag("h2", f"What event {scene.seq} changed"),
+               tag("ul", items, class_="changes"), whatif, class_="changes-box")  # fmt: skip
 
 
 def _commands(ruleset: Ruleset, scene: Scene, on_board: list[Command]) -> Html | None:

@@ -29,7 +29,7 @@ from ..errors import ApiError, status_of
 from ..gateway import Gateway, check_id
 from ..schemas import CommandId
 from . import bots as strengths
-from . import forms, listing, pages, scene, session
+from . import forms, listing, pages, scene, session, whatif
 from .frame import Extras, frame, heading, title_of
 from .markup import Html, join, tag
 from .session import root
@@ -346,7 +346,8 @@ def _shown(
                             else f"/watch/{match}")  # fmt: skip
     now = _scene(request, match, seat, at, eyes)
     extras = Extras(fork_url=f"{base}/fork", command_url=f"{base}/command" if seat is not None
-                    else None, names=_bot_names(gateway, match))  # fmt: skip
+                    else None, whatif_url=f"{root(request)}/watch/{match}/whatif",
+                    names=_bot_names(gateway, match))  # fmt: skip
     if seat is None or at is not None or not now.live:
         return now, extras
     held = _held(request, match)
@@ -648,7 +649,7 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
 
 ROUTES = [
     lobby, rename, create, join_page, join_seat, play, watch, play_frame, watch_frame, play_events,
-    watch_events, command, play_fork, play_rematch, watch_fork, static,
+    watch_events, command, play_fork, play_rematch, watch_fork, static, whatif.watch_whatif,
 ]  # fmt: skip
 
 

@@ -13,6 +13,7 @@ import msgspec
 from gamehall.core import clock as clocks
 from gamehall.core import engine
 from gamehall.core.clock import ClockView
+from gamehall.core.debug.statediff import change_lines, event_changes
 from gamehall.core.events import Command, MatchStarted, Recorded
 from gamehall.core.hall import Hall
 from gamehall.core.registry import Ruleset
@@ -48,6 +49,8 @@ class Scene(msgspec.Struct, frozen=True):
     ended: bool
     """Whether the match (not only the scene) has ended."""
     live: bool
+    changes: list[str] = []
+    """In a replay: what the event at ``seq`` changed in the seat's view (never a hidden fact)."""
 
 
 def _names(ruleset: Ruleset, view: Any, players: int) -> list[str]:
@@ -94,6 +97,7 @@ def replay(hall: Hall, match: str, seat: int | None, at: int, as_seat: int | Non
         rules.outcome(state), _names(ruleset, view, started.players),
         _holders(hall.lobby.names(match), started.players), clock,
         _log(ruleset, records[:at], eyes), fork_points(records), ended, False,
+        change_lines(event_changes(ruleset, records, at, eyes)),
     )  # fmt: skip
 
 

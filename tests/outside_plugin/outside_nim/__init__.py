@@ -95,6 +95,9 @@ class Defaults:
 class Nim(Rules[State]):
     """Two seats take turns; the one who takes the last stone wins."""
 
+    # The rule of each event decide returns, for ``gamehall why``.
+    event_rules = {StonesTaken: "NIM-1", LastStoneTaken: "NIM-2"}
+
     def initial(self, config: MatchConfig) -> State:
         """Return the piles of the options, and the take limit an expansion sets (NIM-3)."""
         limit = self.hook.outside_nim_take_limit(options=config.expansion_options)
