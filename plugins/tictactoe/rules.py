@@ -47,10 +47,9 @@ class TicTacToe(Rules[State]):
         super().__init__(hook)
         # Who wins when each seat completes a line (TTT-3). The hook's answer depends only on the
         # seat and the ruleset's expansions, all registered before the rules are made: read once.
-        self.line_winners: tuple[int, int] = (
-            hook.tictactoe_line_winner(seat=0),
-            hook.tictactoe_line_winner(seat=1),
-        )
+        # A game that reuses these rules without tic-tac-toe's hooks keeps the base rule.
+        ask = getattr(hook, "tictactoe_line_winner", None)
+        self.line_winners: tuple[int, int] = (ask(seat=0), ask(seat=1)) if ask else (0, 1)
 
     def line_winner(self, seat: int) -> int:
         """Return who wins when ``seat`` completes a line (TTT-3)."""
