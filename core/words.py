@@ -9,6 +9,7 @@ supplies none, the engine makes plain words from the type and its fields.
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -167,6 +168,116 @@ def outcome_lines(outcome: Outcome, names: Sequence[str]) -> list[str]:
     return lines
 
 
+class OptionHelp(msgspec.Struct, frozen=True):
+    """One option of a game or expansion, for people: its key, label, help, kind and default.
+
+    ``kind`` says in words what the option takes ("one of: any, partner", "a whole number from
+    1"); ``values`` lists the allowed values of an enumeration (``None`` for an open one);
+    ``low`` and ``high`` bound a number.
+    """
+
+    name: str
+    label: str
+    help: str
+    kind: str
+    default: str | None
+    values: tuple[Any, ...] | None = None
+    low: int | float | None = None
+    high: int | float | None = None
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value or '""'
+    return str(msgspec.json.encode(value), "utf-8")
+
+
+def _kind(info: Any) -> tuple[str, tuple[Any, ...] | None, Any, Any]:
+    """Return (words, allowed values, low, high) for an option's msgspec type info."""
+    from msgspec import inspect as mi
+
+    if isinstance(info, mi.Metadata):
+        return _kind(info.type)
+    if isinstance(info, mi.LiteralType):
+        values = tuple(info.values)
+        return "one of: " + ", ".join(_shown(v) for v in values), values, None, None
+    if isinstance(info, mi.BoolType):
+        return "true or false", (True, False), None, None
+    if isinstance(info, (mi.IntType, mi.FloatType)):
+        low = info.ge if info.ge is not None else info.gt
+        high = info.le if info.le is not None else info.lt
+        noun = "a whole number" if isinstance(info, mi.IntType) else "a number"
+        if low is not None and high is not None:
+            return f"{noun} from {low} to {high}", None, low, high
+        if low is not None:
+            return f"{noun} from {low}", None, low, None
+        if high is not None:
+            return f"{noun} up to {high}", None, None, high
+        return noun, None, None, None
+    if isinstance(info, mi.StrType):
+        return "text", None, None, None
+    if isinstance(info, mi.UnionType):
+        kinds = [_kind(t)[0] for t in info.types if not isinstance(t, mi.NoneType)]
+        optional = any(isinstance(t, mi.NoneType) for t in info.types)
+        return " or ".join(kinds) + (" (or none)" if optional else ""), None, None, None
+    if isinstance(info, (mi.ListType, mi.TupleType, mi.VarTupleType, mi.SetType)):
+        return "a list", None, None, None
+    return "a value", None, None, None
+
+
+def option_help(schema: type[msgspec.Struct] | None) -> list[OptionHelp]:
+    """Return every option of an options Struct for people, in field order.
+
+    Labels and help come from the field's ``Annotated[..., msgspec.Meta(title=..., description=...)]``
+    (the one place a game names its options); a field without them is labelled by its key.
+    """
+    if schema is None:
+        return []
+    from msgspec import inspect as mi
+
+    info = mi.type_info(schema)
+    assert isinstance(info, mi.StructType)
+    try:  # Literal values in the order the game wrote them (inspect sorts them)
+        hints = typing.get_type_hints(schema)
+    except Exception:  # an annotation that does not resolve: keep inspect's order
+        hints = {}
+    out = []
+    for field in info.fields:
+        extra = field.type.extra_json_schema or {} if isinstance(field.type, mi.Metadata) else {}
+        kind, values, low, high = _kind(field.type)
+        hint = hints.get(field.name)
+        if values is not None and typing.get_origin(hint) is typing.Literal:
+            values = typing.get_args(hint)
+            kind = "one of: " + ", ".join(_shown(v) for v in values)
+        examples = extra.get("examples")
+        if values is None and examples:
+            kind += ", such as " + ", ".join(_shown(v) for v in examples)
+        if field.required:
+            default = None
+        else:
+            value = (
+                field.default
+                if field.default_factory is msgspec.NODEFAULT
+                else (field.default_factory())
+            )
+            default = _shown(msgspec.to_builtins(value))
+        out.append(
+            OptionHelp(
+                name=field.encode_name,
+                label=str(extra.get("title") or field.encode_name.replace("_", " ")),
+                help=str(extra.get("description") or ""),
+                kind=kind,
+                default=default,
+                values=values,
+                low=low,
+                high=high,
+            )
+        )
+    return out
+
+
 class Narrated(msgspec.Struct, frozen=True, gc=False):
     """An event as one seat may see it, with what it tells that seat in words."""
 
@@ -227,10 +338,12 @@ __all__ = [
     "MenuEntry",
     "Narrated",
     "Narrator",
+    "OptionHelp",
     "describe_command",
     "describe_event",
     "find",
     "menu",
+    "option_help",
     "outcome_lines",
     "plain",
     "seat_names",

@@ -8,7 +8,7 @@ unit on it. Seats' views hide the hands, the other realms' piles and the event d
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -19,17 +19,55 @@ NOBODY = -1
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What players choose before a match (rule ids in docs/rules/kaladan.md)."""
 
-    round_limit: int = 0
+    round_limit: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0,
+            title="Rounds to play (0: no limit)",
+            description="End after this many rounds and break the tie; 0 plays to the last Crown.",
+        ),
+    ] = 0
     """End after this many rounds with the tie-break of KAL-END-3; 0 plays to the last Crown."""
-    magic_order: Literal["attacker-first", "simultaneous"] = "attacker-first"
+    magic_order: Annotated[
+        Literal["attacker-first", "simultaneous"],
+        msgspec.Meta(
+            title="Order of magic in a battle",
+            description="attacker-first: the attacker declares magic first; simultaneous: both at once.",
+        ),
+    ] = "attacker-first"
     """Who declares magic first (KAL-MAGIC-2): the attacker, or both at once."""
-    crown_castle_die: Literal["defence", "both"] = "defence"
+    crown_castle_die: Annotated[
+        Literal["defence", "both"],
+        msgspec.Meta(
+            title="When a Crown in its Castle rolls its D8",
+            description="defence: only when defending its own Castle; both: attacking from it too.",
+        ),
+    ] = "defence"
     """When a Crown in its own Castle rolls its D8: defending only, or attacking too (KAL-UNIT-6)."""
-    zhoji: Literal["forest-tile", "attack-from-forest"] = "forest-tile"
+    zhoji: Annotated[
+        Literal["forest-tile", "attack-from-forest"],
+        msgspec.Meta(
+            title="When Zhoji rolls its D12",
+            description="forest-tile: whenever Zhoji stands on a Forest; attack-from-forest: only attacking from one.",
+        ),
+    ] = "forest-tile"
     """When Zhoji rolls its D12: on a Forest tile either way, or only attacking from one."""
-    castle_defence_die: Literal[0, 6, 8, 10, 12] = 0
+    castle_defence_die: Annotated[
+        Literal[0, 6, 8, 10, 12],
+        msgspec.Meta(
+            title="Extra die defending a Castle",
+            description="Sides of an extra die for an army defending its own Castle; 0: none.",
+        ),
+    ] = 0
     """An extra die for an army defending its own Castle (0: none, the published rules)."""
-    starting_gold: int = 2
+    starting_gold: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0,
+            title="Starting gold",
+            description="Gold each realm starts with.",
+        ),
+    ] = 2
     """Gold each realm starts with (KAL-SETUP-7)."""
 
 

@@ -193,3 +193,47 @@ def test_the_raw_key_checks_catch_what_they_should() -> None:
     assert unreadable("PlaceTroop on spot 3", set()) == ["it shows the raw key 'PlaceTroop'"]
     assert unreadable("Place Jumbo (3) on spot 14, covering Roxy (2)", tags) == []
     assert unreadable("X completes the line 2-4-6 and wins.", tags) == []
+
+
+def _option_owners() -> list[tuple[str, Any]]:
+    registry = builtin_registry()
+    owners = [(game.id, game.options) for game in registry.games.values()]
+    owners += [(e.id, e.options) for e in registry.expansions.values()]
+    return sorted((name, schema) for name, schema in owners if schema is not None)
+
+
+@pytest.mark.parametrize(("owner", "schema"), _option_owners(), ids=lambda o: str(o)[:30])
+def test_every_option_has_a_label_and_help_in_words(owner: str, schema: Any) -> None:
+    from gamehall.core.words import option_help
+
+    helps = option_help(schema)
+    assert helps, f"{owner}: an options Struct without options"
+    for option in helps:
+        assert option.label != option.name.replace("_", " "), f"{owner}: {option.name} no label"
+        assert option.help and "\n" not in option.help, f"{owner}: {option.name} has no help"
+        for text in (option.label, option.help, option.kind):
+            assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"{owner}: {text!r}"
+            assert "Annotated" not in text and "typing" not in text and "Literal" not in text
+        assert option.default is not None
+
+
+def test_gamehall_games_prints_types_and_defaults_in_words() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gamehall.adapters.cli", "games"],
+        capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    out = done.stdout
+    for word in ("Annotated", "Literal", "typing", "<class", "NoneType"):
+        assert word not in out
+    assert "option honour_target (Honour to win): a whole number from 1; default 400" in out
+    assert "option dishonour_ends_alliance (Dishonour that ends an alliance): one of: any, " in out
+    assert "option river-of-gold-patrons:setup (How patrons are dealt): one of: draft, " in out
+    options = [line for line in out.splitlines() if line.strip().startswith("option ")]
+    assert len(options) == sum(len(msgspec_fields(s)) for _, s in _option_owners())
+    assert all("; default " in line for line in options)
+
+
+def msgspec_fields(schema: Any) -> tuple[Any, ...]:
+    import msgspec
+
+    return msgspec.structs.fields(schema)
