@@ -53,11 +53,20 @@ def plain(obj: msgspec.Struct) -> str:
     return f"{text} ({', '.join(fields)})" if fields else text
 
 
+def seat_label(seat: int) -> str:
+    """Return a seat as people count it: from 1 ("seat 1" is API seat 0).
+
+    The API, logs and events number seats from 0; everything a person reads counts them
+    from 1, or uses the game's own seat names (colours, clans).
+    """
+    return f"seat {seat + 1}"
+
+
 def seat_names(ruleset: Ruleset, view: Any, players: int) -> list[str]:
-    """Return what the players call each seat (colours, clans), "seat N" by default."""
+    """Return what the players call each seat (colours, clans), "seat N" (from 1) by default."""
     names = ruleset.hook.gamehall_seat_names(view=view)
     if names is None or len(names) != players:
-        return [f"seat {seat}" for seat in range(players)]
+        return [seat_label(seat) for seat in range(players)]
     return [str(name) for name in names]
 
 
@@ -73,9 +82,15 @@ def describe_event(ruleset: Ruleset, event: Event, view: Any, seat: int | None) 
     ``view`` is ``seat``'s view of the state just before the event.
     """
     if type(event) is TakenBack:
-        who = "You" if event.seat == seat else f"Seat {event.seat}"
-        agreed = ", ".join(str(s) for s in event.agreed)
-        consent = f" with the consent of seat{'s' if len(event.agreed) > 1 else ''} {agreed}"
+        named = ruleset.hook.gamehall_seat_names(view=view) or []
+
+        def name(s: int) -> str:
+            return str(named[s]) if 0 <= s < len(named) else seat_label(s)
+
+        who = "You" if event.seat == seat else name(event.seat)
+        who = who[:1].upper() + who[1:]
+        agreed = " and ".join(name(s) for s in event.agreed)
+        consent = f" with the consent of {agreed}"
         return f"{who} took back the last move{consent if event.agreed else ''}."
     text = ruleset.hook.gamehall_describe_event(event=event, view=view, seat=seat)
     if text is not None:
@@ -141,7 +156,7 @@ def outcome_lines(outcome: Outcome, names: Sequence[str]) -> list[str]:
     """Return how a match ended: who won and why, then the scoring by category."""
 
     def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        return names[seat] if 0 <= seat < len(names) else seat_label(seat)
 
     winners = [name(s) for s in outcome.winners]
     if not winners:
@@ -346,6 +361,7 @@ __all__ = [
     "option_help",
     "outcome_lines",
     "plain",
+    "seat_label",
     "seat_names",
     "words_of",
 ]

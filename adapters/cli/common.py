@@ -87,5 +87,5 @@ def outcome_text(outcome: Any, names: Sequence[str] | None = None) -> str:
     if outcome is None:
         return "in progress"
     players = max([*outcome.winners, len(outcome.scores or ()) - 1, 0]) + 1
-    shown = list(names) if names is not None else [f"seat {s}" for s in range(players)]
+    shown = list(names) if names is not None else [words.seat_label(s) for s in range(players)]
     return words.outcome_lines(outcome, shown)[0].rstrip(".")

@@ -25,7 +25,12 @@ _NO_ROLE = BotSpec("none")
 
 
 def parse_seats(pairs: Sequence[str], players: int) -> dict[int, str]:
-    """Read ``S=human`` / ``S=bot`` / ``S=bot:mcts:2000`` flags into a role per seat (from 0)."""
+    """Read ``S=human`` / ``S=bot`` / ``S=bot:mcts:2000`` flags into a role per seat.
+
+    People count seats from 1 (``--seat 1=human`` is the first seat); the roles returned are
+    keyed by the API's seat, from 0. ``0=...``, the form of earlier versions, is refused with
+    a message saying that seats now count from 1.
+    """
     roles: dict[int, str] = {}
     for pair in pairs:
         seat_text, sep, role = pair.partition("=")
@@ -44,9 +49,14 @@ def parse_seats(pairs: Sequence[str], players: int) -> dict[int, str]:
             seat = int(seat_text)
         except ValueError:
             raise InvalidOptions(f"--seat {pair!r}: the seat must be a number") from None
-        if not 0 <= seat < players:
-            raise InvalidOptions(f"--seat {pair!r}: seats are 0 to {players - 1}")
-        roles[seat] = "human" if spec is None else role_of(spec)
+        if seat == 0:
+            raise InvalidOptions(
+                f"--seat {pair!r}: seats are counted from 1 now (the first seat is "
+                f"--seat 1={role}); this match has seats 1 to {players}"
+            )
+        if not 1 <= seat <= players:
+            raise InvalidOptions(f"--seat {pair!r}: this match has seats 1 to {players}")
+        roles[seat - 1] = "human" if spec is None else role_of(spec)
     return roles
 
 

@@ -25,6 +25,7 @@ from .screen import marked, seat_style
 
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = frozenset({"?", "h", "help"})
+FREE = frozenset({"f", "free"})
 CLEAR = "\033[2J\033[H"
 
 
@@ -48,7 +49,7 @@ def roles_from_log(records: Sequence[Any], players: int) -> dict[int, str]:
 
 
 def default_roles(players: int) -> dict[int, str]:
-    """Return seat 0 for a person and bots everywhere else."""
+    """Return the first seat (API seat 0) for a person and bots everywhere else."""
     return {seat: "human" if seat == 0 else "bot" for seat in range(players)}
 
 
@@ -87,6 +88,9 @@ class Terminal:
 class HumanGame:
     """Play one match of a running hall until it ends or the person leaves."""
 
+    # Free actions on other seats' turns are offered only when a person asks ("free").
+    ask_free = False
+
     def __init__(self, hall: Hall, match: str, roles: Mapping[int, str], term: Terminal) -> None:
         self.hall = hall
         self.match = match
@@ -101,6 +105,7 @@ class HumanGame:
         self._last_human: int | None = None
         self._last_awaiting: frozenset[int] = frozenset()
         self._told = hall.view(match, None).seq
+        self._hinted = False
 
     # -- names and the log -------------------------------------------------------------------
 
@@ -109,10 +114,11 @@ class HumanGame:
         return self.ruleset.seat_names(self.hall.view(self.match, None).view, self.players)
 
     def who(self, seat: int, role: str = "") -> str:
-        """Return a seat as markup: its name, its number where the name is not "seat N", and
-        its role if given ("X (seat 0, bot)")."""
+        """Return a seat as markup: its name, its number (from 1) where the name is not
+        "seat N", and its role if given ("X (seat 1, bot)")."""
         name = self.names()[seat]
-        notes = [n for n in ("" if name == f"seat {seat}" else f"seat {seat}", role) if n]
+        label = words.seat_label(seat)
+        notes = [n for n in ("" if name == label else label, role) if n]
         label = f"{name} ({', '.join(notes)})" if notes else name
         return marked(label, seat_style(seat, name))
 
@@ -138,6 +144,10 @@ class HumanGame:
                 return 0
             if not await self._offer_free_actions(spectator.awaiting):
                 return self._saved()
+            # A free action just taken changed the match: the bot's move starts after it.
+            spectator = self.hall.view(self.match, None)
+            if spectator.outcome is not None:
+                continue
             seat = self._next_seat(spectator.awaiting)
             if self.roles.get(seat, "bot").startswith("bot"):
                 await self._bot_turn(spectator.seq)
@@ -151,25 +161,37 @@ class HumanGame:
 
     async def _offer_free_actions(self, awaiting: Mapping[int, Any]) -> bool:
         """Offer each person who is not awaited their free actions, once each time the awaited
-        seats change; return ``False`` when the person quits."""
+        seats change, when they asked for it ("free" at their prompt); return ``False`` when the
+        person quits. Unasked, play goes on and a person is told once how to ask."""
         now = frozenset(awaiting)
         if now == self._last_awaiting:
             return True
         self._last_awaiting = now
         for seat in self.humans:
             if seat not in awaiting and self.hall.view(self.match, seat).legal:
+                if not self.ask_free:
+                    if not self._hinted:
+                        self._hinted = True
+                        self.term.say(
+                            "(you may act out of turn in this game: type 'free' at your prompt "
+                            "to be asked before each other seat moves)",
+                            style="dim",
+                        )
+                    continue
                 if not await self._interject(seat, awaiting):
                     return False
         return True
 
     async def _interject(self, seat: int, awaiting: Mapping[int, Any]) -> bool:
-        others = ", ".join(f"seat {s}" for s in sorted(awaiting))
+        names = self.names()
+        others = " and ".join(names[s] for s in sorted(awaiting))
+        label = words.seat_label(seat)
         if self.handover and self._last_human != seat:
             if self.term.tty:
                 self.term.say(CLEAR)
             answer = await self.term.ask(
-                f"seat {seat} may act out of turn before {others} goes on: pass the terminal "
-                f"to seat {seat}, then press Enter "
+                f"{label} may act out of turn before {others} goes on: pass the terminal "
+                f"to {label}, then press Enter "
             )
             if answer is None or answer.lower() in QUIT:
                 return False
@@ -179,9 +201,9 @@ class HumanGame:
             if not seen.legal:
                 return True
             self.term.say()
-            self.term.say(f"seat {seat}, you may act out of turn before {others} goes on:")
+            self.term.say(f"{label}, you may act out of turn before {others} goes on:")
             self._menu(seat, seen)
-            answer = await self.term.ask(f"seat {seat} (Enter to go on)> ")
+            answer = await self.term.ask(f"{label} (Enter to go on)> ")
             if answer is None or answer.lower() in QUIT:
                 return False
             if not answer:
@@ -225,18 +247,28 @@ class HumanGame:
         if self.handover and self._last_human != seat:
             if self.term.tty:
                 self.term.say(CLEAR)
-            answer = await self.term.ask(f"pass the terminal to seat {seat}, then press Enter ")
+            answer = await self.term.ask(
+                f"pass the terminal to {words.seat_label(seat)}, then press Enter "
+            )
             if answer is None or answer.lower() in QUIT:
                 return False
         self._last_human = seat
         seen = self.hall.view(self.match, seat)
         self._show(seat, seen)
         while True:
-            answer = await self.term.ask(f"seat {seat}> ")
+            answer = await self.term.ask(f"{words.seat_label(seat)}> ")
             if answer is None or answer.lower() in QUIT:
                 return False
             if answer.lower() in HELP:
                 self._help()
+                continue
+            if answer.lower() in FREE:
+                self.ask_free = not self.ask_free
+                self.term.say(
+                    "you will be asked before each other seat moves, to act out of turn"
+                    if self.ask_free
+                    else "play goes on without asking you before other seats move"
+                )
                 continue
             if not answer:
                 self._show(seat, seen)
@@ -274,7 +306,8 @@ class HumanGame:
     def _help(self) -> None:
         self.term.say(
             "answer with a number from the list, a command's text, or its JSON "
-            '({"type": ...}); an empty line shows the board again; quit saves and leaves'
+            '({"type": ...}); an empty line shows the board again; free turns on (or off) '
+            "being asked before each other seat moves, to act out of turn; quit saves and leaves"
         )
 
     def choose(self, answer: str, seat: int, seen: SeatView) -> Command:

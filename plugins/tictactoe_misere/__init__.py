@@ -27,3 +27,10 @@ def gamehall_expansions() -> list[ExpansionSpec]:
 def tictactoe_line_winner(seat: int) -> int:
     """Give the win to the other seat when ``seat`` completes a line (TTT-M-1)."""
     return 1 - seat
+
+
+@hookimpl
+def tictactoe_line_reason(seat: int, winner: int, line: tuple[int, int, int]) -> str:
+    """Say that the loser completed a line, which loses in misère (TTT-M-1)."""
+    cells = "-".join(str(c) for c in line)
+    return f"{'XO'[seat]} completed the line {cells}, and completing a line loses"

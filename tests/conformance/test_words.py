@@ -237,3 +237,54 @@ def msgspec_fields(schema: Any) -> tuple[Any, ...]:
     import msgspec
 
     return msgspec.structs.fields(schema)
+
+
+def _expansion_cases() -> list[Case]:
+    return [case for case in _cases() if case.expansions]
+
+
+@pytest.mark.parametrize("case", _expansion_cases(), ids=lambda c: c.name)
+def test_an_expansion_that_changes_who_wins_says_why(case: Case) -> None:
+    """The same moves played with and without the expansion: where the winners differ, the
+    reasons differ too (the expansion that changed the result owns its reason)."""
+    registry = builtin_registry()
+    alone_case = Case(case.game, (), case.players, case.options)
+    compared = 0
+    for seed in range(SEEDS * 4):
+        table = table_for(registry, case, seed)
+        alone = table_for(registry, alone_case, seed)
+        bot = RandomBot(seed)
+        while table.awaiting() and alone.awaiting():
+            seat = sorted(table.awaiting())[0]
+            command = bot.choose(seat, table.legal(seat), lambda: None)
+            if seat not in alone.awaiting() or command not in alone.legal(seat):
+                break  # the expansion changed the play itself: no like-for-like ending
+            table.send(seat, command)
+            alone.send(seat, command)
+        ended, base = table.outcome(), alone.outcome()
+        if ended is None or base is None:
+            continue
+        compared += 1
+        assert ended.reason, f"{case.name}: the ending gives no reason"
+        if set(ended.winners) != set(base.winners):
+            assert ended.reason != base.reason, (
+                f"{case.name}: {ended.reason!r} is the game's reason for another result"
+            )
+    if case.game == "tictactoe":
+        assert compared, "no ending played alike with and without the expansion"
+
+
+def test_misere_says_who_completed_the_line_and_that_it_loses() -> None:
+    from gamehall.core import Table
+
+    table = Table.new("tictactoe", expansions=["tictactoe-misere"], seed=1)
+    for cell in (0, 3, 1, 4, 2):  # X completes the top row
+        table.send(table.state.turn, table.legal(table.state.turn)[0].__class__(cell=cell))
+    outcome = table.outcome()
+    assert outcome is not None and outcome.winners == (1,)
+    lines = outcome_lines(outcome, ["X", "O"])
+    assert lines[0] == "O wins: X completed the line 0-1-2, and completing a line loses."
+    plain = Table.new("tictactoe", seed=1)
+    for cell in (0, 3, 1, 4, 2):
+        plain.send(plain.state.turn, plain.legal(plain.state.turn)[0].__class__(cell=cell))
+    assert outcome_lines(plain.outcome(), ["X", "O"])[0] == "X wins: three in a row."
