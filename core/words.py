@@ -53,6 +53,12 @@ def plain(obj: msgspec.Struct) -> str:
     return f"{text} ({', '.join(fields)})" if fields else text
 
 
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """Return a count with its noun in the right number: "1 unit", "2 units", "1 die", "3 dice"
+    (``many`` gives an irregular plural; the default adds "s")."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
 def seat_label(seat: int) -> str:
     """Return a seat as people count it: from 1 ("seat 1" is API seat 0).
 
@@ -361,6 +367,7 @@ __all__ = [
     "option_help",
     "outcome_lines",
     "plain",
+    "plural",
     "seat_label",
     "seat_names",
     "words_of",

@@ -118,7 +118,7 @@ class HumanGame:
         "seat N", and its role if given ("X (seat 1, bot)")."""
         name = self.names()[seat]
         label = words.seat_label(seat)
-        notes = [n for n in ("" if name == label else label, role) if n]
+        notes = [n for n in ("" if name.lower() == label else label, role) if n]
         label = f"{name} ({', '.join(notes)})" if notes else name
         return marked(label, seat_style(seat, name))
 

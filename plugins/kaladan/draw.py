@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from gamehall.core import Command
 from gamehall.core.drawing import Drawing, Shape, canvas, group, label, shape
+from gamehall.core.words import plural
 
 from .components import kind_of
 from .state import NOBODY
@@ -102,7 +103,7 @@ def _realm(view: View, seat: int, x: float, y: float) -> Shape:
         label(x + 10, y + 42, f"{state.gold[seat] if seat < len(state.gold) else 0} gold · "
               f"{hand} magic card{'s' if hand != 1 else ''}", 12, text_anchor="start", fill="#333"),
         label(x + 10, y + 66, f"reserve: {text}"[:44], 11, text_anchor="start", fill="#333"),
-        label(x + 10, y + 88, f"graveyard: {len(state.graveyard[seat]) if seat < len(state.graveyard) else 0} units",
+        label(x + 10, y + 88, f"graveyard: {plural(len(state.graveyard[seat]) if seat < len(state.graveyard) else 0, 'unit')}",
               11, text_anchor="start", fill="#333"),
     )  # fmt: skip
 

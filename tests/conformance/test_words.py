@@ -50,7 +50,33 @@ def unreadable(text: str, tags: set[str]) -> list[str]:
         problems.append(f"it shows the raw key {found.group()!r}")
     if re.search(r"\b[a-z]+_[a-z_]+\b", text):
         problems.append("it shows a snake_case key")
+    problems += counted_from_zero(text) + one_of_many(text)
     return problems
+
+
+ONE_PLURAL = re.compile(r"(\S+ )?\b1 ([a-z]+s|dice|men)\b")
+# Words after which "1" is a number of a thing, not a count: "seat 1 plays", "space 1 gains".
+NUMBERED = {"seat", "space", "tile", "cell", "region", "level", "column", "row", "round", "spot",
+            "step", "era", "slot", "ship", "track", "deck", "card", "action", "noble", "d",
+            "player", "turn", "phase", "base", "line", "number", "no.", "of", "to", "and"}  # fmt: skip
+
+
+def one_of_many(text: str) -> list[str]:
+    """Return a problem for a count of one with a plural noun: "1 units", "(1 dice)"."""
+    for found in ONE_PLURAL.finditer(text):
+        before = (found.group(1) or "").strip(" (:,;").lower()
+        if before not in NUMBERED:
+            return [f"it says {found.group().strip()!r}"]
+    return []
+
+
+SEAT_ZERO = re.compile(r"\b(?:seat|player)s? 0\b", re.I)
+
+
+def counted_from_zero(text: str) -> list[str]:
+    """Return a problem when a text counts seats from 0: people count them from 1."""
+    found = SEAT_ZERO.search(text)
+    return [f"it counts seats from 0 ({found.group()!r})"] if found else []
 
 
 def _words(registry: Registry, case: Case, seed: int) -> Iterator[tuple[str, str, str]]:
@@ -179,6 +205,7 @@ def test_one_turn_of_the_terminal_looks_as_recorded(game: str, tmp_path: Path) -
     path = SNAPSHOTS / f"terminal-{game}.txt"
     screen = screen_of(game, tmp_path / "s.db")
     assert "Traceback" not in screen and '{"type"' not in screen
+    assert not counted_from_zero(screen), f"the terminal counts seats from 0 in {game}"
     assert path.exists(), f"no snapshot {path.name}: run python -m tests.conformance.snapshots"
     assert screen == path.read_text(), (
         f"{path.name} differs: run python -m tests.conformance.snapshots"
@@ -193,6 +220,38 @@ def test_the_raw_key_checks_catch_what_they_should() -> None:
     assert unreadable("PlaceTroop on spot 3", set()) == ["it shows the raw key 'PlaceTroop'"]
     assert unreadable("Place Jumbo (3) on spot 14, covering Roxy (2)", tags) == []
     assert unreadable("X completes the line 2-4-6 and wins.", tags) == []
+    assert unreadable("Seat 0 plays Blue", tags) == ["it counts seats from 0 ('Seat 0')"]
+    assert unreadable("player 0 is the start player", tags)
+    assert unreadable("Seat 1 plays Blue; 10 medals", tags) == []
+    assert unreadable("Lion picked up 1 troops", tags) == ["it says 'up 1 troops'"]
+    assert unreadable("strength 5 (1 dice) against 8 (2 dice)", tags) == ["it says '1 dice'"]
+    assert unreadable("Crab gains 1 koku for visiting space 1; 2 units left", tags) == []
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.name)
+def test_boards_and_endings_count_seats_from_one_and_say_1_thing(case: Case) -> None:
+    """What a person reads beside the words of moves: every seat's board (and a spectator's)
+    as the match goes, the seat names and the ending."""
+    registry = builtin_registry()
+    table = table_for(registry, case, 2)
+    ruleset = table.ruleset
+    bot = RandomBot(2)
+    for step in range(3000):
+        asked = table.awaiting()
+        if step % 9 == 0 or not asked:
+            for seat in (0, case.players - 1, None):
+                board = ruleset.render(table.view(seat), seat)
+                assert not counted_from_zero(board), f"{case.name}: the board reads {board!r}"
+                assert not one_of_many(board), f"{case.name}: {one_of_many(board)} in {board!r}"
+        if not asked:
+            break
+        seat = sorted(asked)[0]
+        table.send(seat, bot.choose(seat, table.legal(seat), lambda: None))
+    outcome = table.outcome()
+    assert outcome is not None
+    names = ruleset.seat_names(table.view(None), case.players)
+    for line in [*names, *outcome_lines(outcome, names)]:
+        assert not counted_from_zero(line), f"{case.name}: {line!r}"
 
 
 def _option_owners() -> list[tuple[str, Any]]:
