@@ -244,7 +244,9 @@ def _kind(info: Any) -> tuple[str, tuple[Any, ...] | None, Any, Any]:
         optional = any(isinstance(t, mi.NoneType) for t in info.types)
         return " or ".join(kinds) + (" (or none)" if optional else ""), None, None, None
     if isinstance(info, (mi.ListType, mi.TupleType, mi.VarTupleType, mi.SetType)):
-        return "a list", None, None, None
+        return "a list (comma-separated)", None, None, None
+    if isinstance(info, mi.DictType):
+        return "a JSON object of names and values", None, None, None
     return "a value", None, None, None
 
 
