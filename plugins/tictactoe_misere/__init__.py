@@ -1,6 +1,7 @@
-"""Misère tic-tac-toe: an expansion that changes one rule by implementing one hook.
+"""Misère tic-tac-toe: an expansion that changes one rule by implementing two hooks.
 
-Whoever completes a line of three loses (TTT-M-1). Everything else is the base game.
+Whoever completes a line of three loses (TTT-M-1). Everything else is the base game. Changing
+who wins, it also says why: the ending names the line completed and the rule that it loses.
 """
 
 from __future__ import annotations
