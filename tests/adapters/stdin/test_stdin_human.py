@@ -348,3 +348,53 @@ def test_matches_lists_with_filters_and_pages(
     assert "pass these filters" in out
     code, _, err = play(monkeypatch, capsys, "", "matches", "--db", db, "--limit", "0")
     assert code == 2 and "limit" in err
+
+
+def _screens(game: str, answers: str, person: int = 0) -> list[str]:
+    """Return each screen a person sees on a 120x40 terminal (colours removed)."""
+    import re
+
+    import anyio
+    from gamehall.adapters.stdin.human import CLEAR, Terminal
+    from gamehall.core.hall import Hall
+    from gamehall.core.store import MemoryStore
+
+    registry = default_registry()
+
+    async def main() -> str:
+        out = io.StringIO()
+        async with Hall(MemoryStore(registry.codec), registry) as hall:
+            bot = 1 - person
+            match = await hall.create(game, seed=1, bots={bot: "random"}, bot_seed=1)
+            term = Terminal(io.StringIO(answers), out, tty=True, width=120, height=40)
+            roles = {person: "human", bot: "bot"}
+            assert await HumanGame(hall, match, roles, term).run() == 0
+        return out.getvalue()
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", anyio.run(main).replace(CLEAR, "\f"))
+    return text.split("\f")[1:]
+
+
+@pytest.mark.parametrize("game", ["toy-battle", "river-of-gold"])
+def test_a_terminal_redraws_in_place_and_keeps_the_bots_move_and_the_question_in_sight(
+    game: str,
+) -> None:
+    person = 0 if game == "toy-battle" else 1  # the bot starts
+    screens = _screens(game, "1\n\nquit\n", person)
+    assert len(screens) >= 3  # one screen a question, drawn from the top; Enter redraws it
+    for number, screen in enumerate(screens):
+        lines = screen.splitlines()
+        in_sight = "\n".join(lines[-40:])  # what a 40-line terminal shows at the prompt
+        assert f"(seat {person + 1}), " in in_sight and "   1. " in in_sight, in_sight
+        if number == 0 or game == "toy-battle":  # the bot's move (in Toy Battle every time)
+            assert ", bot): " in in_sight, "the bot's move scrolled away"
+        assert "Legend:" not in screen
+    # Toy Battle fits its first question on one screen: board beside the menu.
+    if game == "toy-battle":
+        first = screens[0].splitlines()
+        assert len(first) <= 40 and "R41:HQ" in first[1]
+
+
+def test_the_legend_is_shown_on_request() -> None:
+    screens = _screens("toy-battle", "legend\nquit\n")
+    assert "Legend:" not in screens[0] and "Legend:" in screens[1]
