@@ -382,7 +382,7 @@ class HumanGame:
         if decision is not None:
             ask = f"{self.who(seat)}, {escape(decision.prompt or decision.kind)}:"
             right.append(Text.from_markup(ask))
-        right += [Text(line, style=style) for line, style in self._menu_lines(seat, seen)]
+        right += [Text(line, style=style or "") for line, style in self._menu_lines(seat, seen)]
         hint = "(Enter: redraw; legend: show or hide the legend; help: what you may answer)"
         right.append(Text(hint, style="dim"))
         screen_width = term.console.width

@@ -347,3 +347,23 @@ def test_misere_says_who_completed_the_line_and_that_it_loses() -> None:
     for cell in (0, 3, 1, 4, 2):
         plain.send(plain.state.turn, plain.legal(plain.state.turn)[0].__class__(cell=cell))
     assert outcome_lines(plain.outcome(), ["X", "O"])[0] == "X wins: three in a row."
+
+
+def test_a_take_back_names_seats_as_people_do() -> None:
+    from gamehall.core.events import TakenBack
+    from gamehall.core.words import describe_event
+
+    registry = builtin_registry()
+    ruleset = registry.ruleset("tictactoe")
+    view = table_for(registry, Case("tictactoe", (), 2, {}), 1).view(None)
+    back = TakenBack(first=3, last=4, seat=0, agreed=(1,))
+    assert describe_event(ruleset, back, view, None) == (
+        "X took back the last move with the consent of O."
+    )
+    mine = describe_event(ruleset, back, view, 0)
+    assert mine.startswith("You took back") and not counted_from_zero(mine)
+    gunsen = registry.ruleset("gunsen")
+    early = table_for(registry, Case("gunsen", (), 2, {}), 1).view(None)
+    alone = TakenBack(first=3, last=4, seat=0)
+    plain = describe_event(gunsen, alone, early, None)
+    assert not counted_from_zero(plain) and plain.endswith("took back the last move.")
