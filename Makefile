@@ -3,6 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 DEPS := pyproject.toml setup.py
+# `make run PORT=8080 HOST=0.0.0.0` serves elsewhere than 127.0.0.1:8000.
+PORT ?= 8000
+HOST ?= 127.0.0.1
+# setuptools' note on editable installs (it always prints one) is information, not a problem.
+QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning:setuptools.command.editable_wheel
 
 .PHONY: run test test-long bench clean
 
@@ -11,19 +16,19 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.run: $(BIN)/python $(DEPS)
-	$(BIN)/python -m pip install --quiet -e '.[http]'
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[http]'
 	@touch $@
 
 $(VENV)/.test: $(BIN)/python $(DEPS)
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.run
 
 $(VENV)/.bench: $(BIN)/python $(DEPS)
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[bench]'
 	@touch $@ $(VENV)/.run
 
 run: $(VENV)/.run
-	$(BIN)/gamehall serve --db gamehall.db
+	$(BIN)/gamehall serve --db gamehall.db --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.test
 	$(BIN)/python -m pytest -m "not long"

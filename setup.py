@@ -1,6 +1,6 @@
 """Map the three source folders onto the one ``gamehall`` import namespace."""
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 ROOTS = {"core": "gamehall.core", "plugins": "gamehall.plugins", "adapters": "gamehall.adapters"}
 
@@ -9,13 +9,12 @@ package_dir: dict[str, str] = {}
 for folder, name in ROOTS.items():
     package_dir[name] = folder
     packages.append(name)
-    packages.extend(f"{name}.{sub}" for sub in find_packages(folder))
+    # Namespace packages too: the data and static folders ship as packages of their own.
+    found = find_namespace_packages(folder, exclude=("*__pycache__*",))
+    packages.extend(f"{name}.{sub}" for sub in found)
 
 setup(
     packages=packages,
     package_dir=package_dir,
-    package_data={
-        "": ["py.typed", "data/*.toml", "data/*.json", "data/*.txt"],
-        "gamehall.adapters.http.web": ["static/*.js", "static/*.css", "static/*.svg"],
-    },
+    package_data={"": ["py.typed", "*.toml", "*.json", "*.txt", "*.js", "*.css", "*.svg"]},
 )

@@ -9,7 +9,8 @@ knowing it. A calculator is pure: it reads its request, never a match.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,10 @@ class Calculator:
     answer: type[msgspec.Struct]
     run: Callable[[Any], Any]
     text: Callable[[Any], str] | None = None
+    values: Callable[[], Mapping[str, Sequence[str]]] | None = None
+    """The allowed values of request fields that the types cannot list, because they are known
+    only at run time (the game's unit kinds and terrains, extended by expansions): shown by
+    ``gamehall odds GAME --fields``."""
 
 
 class UnknownCalculator(GamehallError):
@@ -73,7 +78,31 @@ def decode(calculator: Calculator, data: bytes | str | Mapping[str, Any]) -> Any
             return msgspec.json.decode(data, type=calculator.request)
         return msgspec.convert(data, calculator.request)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise InvalidRequest(f"{calculator.game} {calculator.name}: {exc}") from None
+        raise InvalidRequest(f"{calculator.game} {calculator.name}: {in_words(exc)}") from None
+
+
+_AT = re.compile(r"^(?P<what>.*?)(?: - at `\$\.(?P<field>[^`\[]+)[^`]*`)?$", re.S)
+_MISSING = re.compile(r"Object missing required field `(?P<field>[^`]+)`")
+_KINDS = {"int": "a whole number", "str": "text", "float": "a number", "bool": "true or false",
+          "array": "a list", "object": "an object", "null": "nothing"}  # fmt: skip
+
+
+def in_words(exc: Exception) -> str:
+    """Return a decoding error of a request in words, naming the field first.
+
+    ``Object missing required field `attacker``` becomes "attacker is missing";
+    ``Expected `int`, got `str` - at `$.samples``` becomes "samples: expected a whole number,
+    got text".
+    """
+    text = str(exc)
+    missing = _MISSING.search(text)
+    if missing:
+        return f"{missing['field']} is missing"
+    found = _AT.match(text)
+    what = found["what"] if found else text
+    what = re.sub(r"`(\w+)`", lambda m: _KINDS.get(m.group(1), m.group(1)), what)
+    what = what[:1].lower() + what[1:]
+    return f"{found['field']}: {what}" if found and found["field"] else what
 
 
 def calculate(calculator: Calculator, request: Any) -> Any:

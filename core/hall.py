@@ -45,7 +45,7 @@ from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
 from .store.base import AppendRequest, MatchQuery, Snapshot, Store
 from .undo import Undos, UndoStatus, check_policy, state_after
-from .words import Narrated, Narrator, seat_names
+from .words import Narrated, Narrator, seat_label, seat_names
 
 log = structlog.get_logger("gamehall.hall")
 
@@ -368,7 +368,7 @@ class Hall:
         names = self.lobby.names(match)
         if not any(names):
             return board
-        told = ", ".join(f"seat {s}: {n}" for s, n in enumerate(names) if n)
+        told = ", ".join(f"{seat_label(s)}: {n}" for s, n in enumerate(names) if n)
         return f"Players: {told}\n{board}"
 
     def state(self, match: str) -> Any:

@@ -9,6 +9,7 @@ supplies none, the engine makes plain words from the type and its fields.
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -52,11 +53,26 @@ def plain(obj: msgspec.Struct) -> str:
     return f"{text} ({', '.join(fields)})" if fields else text
 
 
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """Return a count with its noun in the right number: "1 unit", "2 units", "1 die", "3 dice"
+    (``many`` gives an irregular plural; the default adds "s")."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
+def seat_label(seat: int) -> str:
+    """Return a seat as people count it: from 1 ("seat 1" is API seat 0).
+
+    The API, logs and events number seats from 0; everything a person reads counts them
+    from 1, or uses the game's own seat names (colours, clans).
+    """
+    return f"seat {seat + 1}"
+
+
 def seat_names(ruleset: Ruleset, view: Any, players: int) -> list[str]:
-    """Return what the players call each seat (colours, clans), "seat N" by default."""
+    """Return what the players call each seat (colours, clans), "seat N" (from 1) by default."""
     names = ruleset.hook.gamehall_seat_names(view=view)
     if names is None or len(names) != players:
-        return [f"seat {seat}" for seat in range(players)]
+        return [seat_label(seat) for seat in range(players)]
     return [str(name) for name in names]
 
 
@@ -72,9 +88,15 @@ def describe_event(ruleset: Ruleset, event: Event, view: Any, seat: int | None) 
     ``view`` is ``seat``'s view of the state just before the event.
     """
     if type(event) is TakenBack:
-        who = "You" if event.seat == seat else f"Seat {event.seat}"
-        agreed = ", ".join(str(s) for s in event.agreed)
-        consent = f" with the consent of seat{'s' if len(event.agreed) > 1 else ''} {agreed}"
+        named = ruleset.hook.gamehall_seat_names(view=view) or []
+
+        def name(s: int) -> str:
+            return str(named[s]) if 0 <= s < len(named) else seat_label(s)
+
+        who = "You" if event.seat == seat else name(event.seat)
+        who = who[:1].upper() + who[1:]
+        agreed = " and ".join(name(s) for s in event.agreed)
+        consent = f" with the consent of {agreed}"
         return f"{who} took back the last move{consent if event.agreed else ''}."
     text = ruleset.hook.gamehall_describe_event(event=event, view=view, seat=seat)
     if text is not None:
@@ -140,7 +162,7 @@ def outcome_lines(outcome: Outcome, names: Sequence[str]) -> list[str]:
     """Return how a match ended: who won and why, then the scoring by category."""
 
     def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        return names[seat] if 0 <= seat < len(names) else seat_label(seat)
 
     winners = [name(s) for s in outcome.winners]
     if not winners:
@@ -165,6 +187,118 @@ def outcome_lines(outcome: Outcome, names: Sequence[str]) -> list[str]:
             values = "  ".join(str(v).rjust(w) for v, w in zip(outcome.scores, cols, strict=False))
             lines.append(f"{'total'.ljust(width)}  {values}")
     return lines
+
+
+class OptionHelp(msgspec.Struct, frozen=True):
+    """One option of a game or expansion, for people: its key, label, help, kind and default.
+
+    ``kind`` says in words what the option takes ("one of: any, partner", "a whole number from
+    1"); ``values`` lists the allowed values of an enumeration (``None`` for an open one);
+    ``low`` and ``high`` bound a number.
+    """
+
+    name: str
+    label: str
+    help: str
+    kind: str
+    default: str | None
+    values: tuple[Any, ...] | None = None
+    low: int | float | None = None
+    high: int | float | None = None
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value or '""'
+    return str(msgspec.json.encode(value), "utf-8")
+
+
+def _kind(info: Any) -> tuple[str, tuple[Any, ...] | None, Any, Any]:
+    """Return (words, allowed values, low, high) for an option's msgspec type info."""
+    from msgspec import inspect as mi
+
+    if isinstance(info, mi.Metadata):
+        return _kind(info.type)
+    if isinstance(info, mi.LiteralType):
+        values = tuple(info.values)
+        return "one of: " + ", ".join(_shown(v) for v in values), values, None, None
+    if isinstance(info, mi.BoolType):
+        return "true or false", (True, False), None, None
+    if isinstance(info, (mi.IntType, mi.FloatType)):
+        low = info.ge if info.ge is not None else info.gt
+        high = info.le if info.le is not None else info.lt
+        noun = "a whole number" if isinstance(info, mi.IntType) else "a number"
+        if low is not None and high is not None:
+            return f"{noun} from {low} to {high}", None, low, high
+        if low is not None:
+            return f"{noun} from {low}", None, low, None
+        if high is not None:
+            return f"{noun} up to {high}", None, None, high
+        return noun, None, None, None
+    if isinstance(info, mi.StrType):
+        return "text", None, None, None
+    if isinstance(info, mi.UnionType):
+        kinds = [_kind(t)[0] for t in info.types if not isinstance(t, mi.NoneType)]
+        optional = any(isinstance(t, mi.NoneType) for t in info.types)
+        return " or ".join(kinds) + (" (or none)" if optional else ""), None, None, None
+    if isinstance(info, (mi.ListType, mi.TupleType, mi.VarTupleType, mi.SetType)):
+        return "a list (comma-separated)", None, None, None
+    if isinstance(info, mi.DictType):
+        return "a JSON object of names and values", None, None, None
+    return "a value", None, None, None
+
+
+def option_help(schema: type[msgspec.Struct] | None) -> list[OptionHelp]:
+    """Return every option of an options Struct for people, in field order.
+
+    Labels and help come from the field's ``Annotated[..., msgspec.Meta(title=..., description=...)]``
+    (the one place a game names its options); a field without them is labelled by its key.
+    """
+    if schema is None:
+        return []
+    from msgspec import inspect as mi
+
+    info = mi.type_info(schema)
+    assert isinstance(info, mi.StructType)
+    try:  # Literal values in the order the game wrote them (inspect sorts them)
+        hints = typing.get_type_hints(schema)
+    except Exception:  # an annotation that does not resolve: keep inspect's order
+        hints = {}
+    out = []
+    for field in info.fields:
+        extra = field.type.extra_json_schema or {} if isinstance(field.type, mi.Metadata) else {}
+        kind, values, low, high = _kind(field.type)
+        hint = hints.get(field.name)
+        if values is not None and typing.get_origin(hint) is typing.Literal:
+            values = typing.get_args(hint)
+            kind = "one of: " + ", ".join(_shown(v) for v in values)
+        examples = extra.get("examples")
+        if values is None and examples:
+            kind += ", such as " + ", ".join(_shown(v) for v in examples)
+        if field.required:
+            default = None
+        else:
+            value = (
+                field.default
+                if field.default_factory is msgspec.NODEFAULT
+                else (field.default_factory())
+            )
+            default = _shown(msgspec.to_builtins(value))
+        out.append(
+            OptionHelp(
+                name=field.encode_name,
+                label=str(extra.get("title") or field.encode_name.replace("_", " ")),
+                help=str(extra.get("description") or ""),
+                kind=kind,
+                default=default,
+                values=values,
+                low=low,
+                high=high,
+            )
+        )
+    return out
 
 
 class Narrated(msgspec.Struct, frozen=True, gc=False):
@@ -227,12 +361,16 @@ __all__ = [
     "MenuEntry",
     "Narrated",
     "Narrator",
+    "OptionHelp",
     "describe_command",
     "describe_event",
     "find",
     "menu",
+    "option_help",
     "outcome_lines",
     "plain",
+    "plural",
+    "seat_label",
     "seat_names",
     "words_of",
 ]

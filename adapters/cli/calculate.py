@@ -10,6 +10,7 @@ import msgspec
 from gamehall.core import calculators as calc
 from gamehall.core import default_registry
 from gamehall.core.calculators import Calculator, InvalidRequest
+from gamehall.core.words import option_help
 
 LISTS = (
     msgspec.inspect.ListType,
@@ -51,6 +52,8 @@ def _fields(calculator: Calculator) -> dict[str, Any]:
 
 def _value(field: Any, raw: str) -> Any:
     kind = field.type
+    if isinstance(kind, msgspec.inspect.Metadata):  # Annotated[..., Meta(...)]
+        kind = kind.type
     if isinstance(kind, msgspec.inspect.UnionType):
         kind = next((t for t in kind.types if not isinstance(t, msgspec.inspect.NoneType)), kind)
     if isinstance(kind, LISTS):
@@ -78,10 +81,18 @@ def build_request(calculator: Calculator, text: str, settings: list[str]) -> Any
             data[name] = _value(fields[name], raw)
         except msgspec.DecodeError as exc:
             raise InvalidRequest(f"--set {name}: not JSON: {exc}") from None
+    missing = [name for name, field in fields.items() if field.required and name not in data]
+    if missing:
+        raise InvalidRequest(
+            f"{calculator.game} {calculator.name} needs {' and '.join(missing)}: give "
+            + " ".join(f"--set {name}=..." for name in missing)
+            + f" (or a JSON object); 'gamehall odds {calculator.game} --fields' lists every "
+            "field, its kind and allowed values"
+        )
     try:
         return msgspec.convert(data, calculator.request, strict=False)
     except msgspec.ValidationError as exc:
-        raise InvalidRequest(f"{calculator.game} {calculator.name}: {exc}") from None
+        raise InvalidRequest(f"{calculator.game} {calculator.name}: {calc.in_words(exc)}") from None
 
 
 def run_odds(args: argparse.Namespace) -> int:
@@ -89,12 +100,14 @@ def run_odds(args: argparse.Namespace) -> int:
     calculator = calc.find(default_registry(), args.game, args.calculator)
     if args.fields:
         print(f"{calculator.game} {calculator.name}: {calculator.description}")
-        for name, field in _fields(calculator).items():
-            value = field.default
-            if value is msgspec.NODEFAULT and field.default_factory is not msgspec.NODEFAULT:
-                value = field.default_factory()
-            default = "" if field.required else f" (default {value!r})"
-            print(f"  {name}{default}")
+        allowed = calculator.values() if calculator.values is not None else {}
+        for field in option_help(calculator.request):
+            default = "required" if field.default is None else f"default {field.default}"
+            print(f"  {field.name}: {field.kind}; {default}")
+            if field.help:
+                print(f"      {field.help}")
+            if field.name in allowed:
+                print(f"      allowed: {', '.join(allowed[field.name])}")
         return 0
     answer = calc.calculate(calculator, build_request(calculator, args.request, args.set))
     if args.json:

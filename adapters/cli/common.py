@@ -48,6 +48,22 @@ SEAT = int_arg(0)
 COUNT = int_arg(0)
 
 
+def person_seat(text: str) -> int:
+    """Read a seat as people count it, from 1, and return the API's seat (from 0).
+
+    ``0``, the form of earlier versions, is refused with a message saying what changed.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seat number") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("seats are counted from 1 now: the first seat is 1")
+    if not 1 <= value <= INT64_MAX:
+        raise argparse.ArgumentTypeError(f"{text!r} is no seat: seats are counted from 1")
+    return value - 1
+
+
 def parse_value(text: str) -> Any:
     """Read an option value: JSON when it parses (``3``, ``true``, ``[1,2]``), else the text."""
     try:
@@ -87,5 +103,5 @@ def outcome_text(outcome: Any, names: Sequence[str] | None = None) -> str:
     if outcome is None:
         return "in progress"
     players = max([*outcome.winners, len(outcome.scores or ()) - 1, 0]) + 1
-    shown = list(names) if names is not None else [f"seat {s}" for s in range(players)]
+    shown = list(names) if names is not None else [words.seat_label(s) for s in range(players)]
     return words.outcome_lines(outcome, shown)[0].rstrip(".")

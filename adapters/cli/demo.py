@@ -50,6 +50,6 @@ async def _play_all(store: Store, registry: Any, seed: int) -> list[tuple[str, s
                 await hall.send(match, seat, bot.choose(seat, legal, lambda: None))
             outcome = hall.view(match, None).outcome
             assert outcome is not None
-            winners = ", ".join(f"seat {s}" for s in outcome.winners) or "draw"
+            winners = ", ".join(f"seat {s + 1}" for s in outcome.winners) or "draw"
             rows.append((game, match, winners, hall.info(match).version))
     return rows

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gamehall.adapters.cli.common import SEAT, SEQ, add_db_option, open_store
+from gamehall.adapters.cli.common import SEQ, add_db_option, open_store, person_seat
 from gamehall.core import GamehallError, default_registry, limits
 
 from . import tools
@@ -22,7 +22,9 @@ def register(sub: Any) -> None:
         metavar="FILE",
         help="FILE.jsonl (JSON Lines) or FILE.msgpack (MessagePack)",
     )
-    export.add_argument("--seat", type=SEAT, help="only what this seat may see (no seed)")
+    export.add_argument(
+        "--seat", type=person_seat, help="only what this seat (from 1) may see (no seed)"
+    )
     add_db_option(export)
     export.set_defaults(func=run_export)
 
@@ -39,9 +41,9 @@ def register(sub: Any) -> None:
     )
     replay.add_argument(
         "--seat",
-        type=SEAT,
+        type=person_seat,
         metavar="S",
-        help="the seat whose view to show (default: a spectator, or the log's seat)",
+        help="the seat (from 1) whose view to show (default: a spectator, or the log's seat)",
     )
     replay.add_argument(
         "--json", action="store_true", help="show the event as its JSON instead of in words"
@@ -84,7 +86,7 @@ def run_export(args: argparse.Namespace) -> int:
         count = tools.export(store, registry, args.match, args.seat, args.output)
     finally:
         store.close()
-    whose = "full log" if args.seat is None else f"seat {args.seat}'s view"
+    whose = "full log" if args.seat is None else f"seat {args.seat + 1}'s view"
     print(f"exported match {args.match} ({whose}, {count} events) to {args.output}")
     return 0
 

@@ -2,7 +2,7 @@
 
 A JSON Lines log::
 
-    {"format":"gamehall-log","version":1,"match":"m1","seat":null,"game":"tictactoe",...}
+    {"format":"gamehall-log","version":3,"match":"m1","seat":null,"game":"tictactoe",...}
     {"stream":"m1","seq":1,"position":1,"time":...,"event":{"type":"gamehall.MatchStarted",...},...}
     ...
 

@@ -57,7 +57,7 @@ def export(store: Store, registry: Registry, match: str, seat: int | None, path:
     if seat is not None:
         players = core_replay.started_of(records).players
         if not 0 <= seat < players:
-            raise GamehallError(f"seat {seat} does not exist: seats are 0 to {players - 1}")
+            raise GamehallError(f"seat {seat + 1} does not exist: seats are 1 to {players}")
         records = anyio.run(_history, store, registry, match, seat)
     write(path, records, seat, registry)
     return len(records)
@@ -72,7 +72,7 @@ def check_importable(log: Log) -> None:
     """Refuse a seat's log, and a log whose commands no longer give its events."""
     if log.header.seat is not None:
         raise LogError(
-            log.path, 1, f"this is seat {log.header.seat}'s view (redacted, no seed): "
+            log.path, 1, f"this is seat {log.header.seat + 1}'s view (redacted, no seed): "
             "only a full log can be imported", log.unit,
         )  # fmt: skip
     ok, lines = verify(log, "import")
@@ -102,12 +102,12 @@ def replay(log: Log, to: int | None, seat: int | None, as_json: bool = False) ->
     ruleset, header = log.ruleset, log.header
     if header.seat is not None and seat is not None and seat != header.seat:
         raise GamehallError(
-            f"{log.path} holds seat {header.seat}'s view: it cannot show seat {seat}'s"
+            f"{log.path} holds seat {header.seat + 1}'s view: it cannot show seat {seat + 1}'s"
         )
     seat = header.seat if seat is None else seat
     players = log.started.players
     if seat is not None and not 0 <= seat < players:
-        raise GamehallError(f"seat {seat} does not exist: seats are 0 to {players - 1}")
+        raise GamehallError(f"seat {seat + 1} does not exist: seats are 1 to {players}")
     last = log.last_seq
     to = last if to is None else to
     if not 1 <= to <= last:
@@ -117,14 +117,14 @@ def replay(log: Log, to: int | None, seat: int | None, as_json: bool = False) ->
     view = ruleset.rules.view(state, seat)
     before = _state_at(log, shown[:-1]) if len(shown) > 1 else None
     event = _event_at(log, shown[-1], to, seat, before, as_json)
-    who = "a spectator" if seat is None else f"seat {seat}"
+    who = "a spectator" if seat is None else f"seat {seat + 1}"
     lines = [f"after event {to} of {last}, as {who} sees it: {event}", ruleset.render(view, seat)]
     outcome = ruleset.rules.outcome(state)
+    names = ruleset.seat_names(ruleset.rules.view(state, None), players)
     if outcome is not None:
-        names = ruleset.seat_names(ruleset.rules.view(state, None), players)
         lines.append(f"over: {outcome_text(outcome, names)}")
     for asked, decision in sorted(ruleset.rules.awaiting(state).items()):
-        lines.append(f"waiting for seat {asked}: {decision.prompt or decision.kind}")
+        lines.append(f"waiting for {names[asked]}: {decision.prompt or decision.kind}")
     return lines
 
 

@@ -48,8 +48,9 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="S=ROLE",
-        help="seat S (from 0) is 'human', 'bot' (random) or 'bot:KIND[:BUDGET]' (bot:mcts:2000, "
-        "bot:ismcts:500, bot:ismcts:2s); default: seat 0 human, the others random bots",
+        help="seat S (counted from 1) is 'human', 'bot' (random) or 'bot:KIND[:BUDGET]' "
+        "(bot:mcts:2000, bot:ismcts:500, bot:ismcts:2s); default: seat 1 human, the others "
+        "random bots",
     )
     play.add_argument("--match", help="id of the new match (default: a random one)")
     add_db_option(play)
@@ -78,7 +79,8 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="S=ROLE",
-        help="change a seat's role; by default each seat keeps the role it played with",
+        help="change a seat's role (seat S counted from 1); by default each seat keeps the role "
+        "it played with",
     )
     add_db_option(resume)
     resume.set_defaults(func=run_resume)
@@ -97,7 +99,8 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="S=ROLE",
-        help="seat S (from 0) is played by 'bot' (random, the default) or 'bot:KIND[:BUDGET]' "
+        help="seat S (counted from 1) is played by 'bot' (random, the default) or "
+        "'bot:KIND[:BUDGET]' "
         "(bot:mcts:2000, bot:ismcts:500)",
     )
     add_db_option(sim, default=None)
@@ -138,7 +141,7 @@ def run_games(args: argparse.Namespace) -> int:
         if game.description:
             print(f"    {game.description}")
         for line in describe_options(game.options):
-            print(f"    option {line}")
+            print(f"    {'    ' if line.startswith(' ') else 'option '}{line.strip()}")
         for expansion in sorted(registry.expansions_of(game_id), key=lambda e: e.id):
             print(f"  + {expansion.id}  {expansion.name} {expansion.version}")
             if expansion.description:
@@ -146,8 +149,8 @@ def run_games(args: argparse.Namespace) -> int:
             low, high = expansion.min_players, expansion.max_players
             if low is not None or high is not None:
                 print(f"      {_players(low or game.min_players, high or game.max_players)}")
-            for line in describe_options(expansion.options):
-                print(f"      option {expansion.id}:{line}")
+            for line in describe_options(expansion.options, f"{expansion.id}:"):
+                print(f"      {'    ' if line.startswith(' ') else 'option '}{line.strip()}")
             for needed in expansion.requires:
                 print(f"      requires {needed}")
             for other in expansion.conflicts:
@@ -290,8 +293,10 @@ def _match_row(store: Store, registry: Any, entry: Any) -> tuple[str, ...]:
             names = ruleset.seat_names(ruleset.rules.view(state, None), players)
             status = outcome_text(outcome, names)
         else:
-            waiting = ", ".join(str(s) for s in sorted(ruleset.rules.awaiting(state)))
-            status = f"waiting for seat {waiting}"
+            players = started_of(records).players
+            names = ruleset.seat_names(ruleset.rules.view(state, None), players)
+            waiting = " and ".join(names[s] for s in sorted(ruleset.rules.awaiting(state)))
+            status = f"waiting for {waiting}"
     except GamehallError as exc:
         status = f"unreadable: {exc}"
     seated = str(info.get("players", "?"))
@@ -326,7 +331,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     roles = parse_seats(args.seat, players)
     people = [seat for seat, role in roles.items() if role == "human"]
     if people:
-        raise GamehallError(f"simulate plays bots only: seat {people[0]} cannot be human")
+        raise GamehallError(f"simulate plays bots only: seat {people[0] + 1} cannot be human")
     store = open_store(args.db, registry) if args.db else None
     try:
         with Progress("simulate", args.games) as progress:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,14 +18,19 @@ from gamehall.adapters.cli.common import (
     parse_options,
     parse_value,
 )
-from gamehall.core import InvalidOptions
+from gamehall.core import InvalidOptions, words
 from gamehall.core.bots import BotError, BotSpec, parse_role
 
 _NO_ROLE = BotSpec("none")
 
 
 def parse_seats(pairs: Sequence[str], players: int) -> dict[int, str]:
-    """Read ``S=human`` / ``S=bot`` / ``S=bot:mcts:2000`` flags into a role per seat (from 0)."""
+    """Read ``S=human`` / ``S=bot`` / ``S=bot:mcts:2000`` flags into a role per seat.
+
+    People count seats from 1 (``--seat 1=human`` is the first seat); the roles returned are
+    keyed by the API's seat, from 0. ``0=...``, the form of earlier versions, is refused with
+    a message saying that seats now count from 1.
+    """
     roles: dict[int, str] = {}
     for pair in pairs:
         seat_text, sep, role = pair.partition("=")
@@ -45,9 +49,14 @@ def parse_seats(pairs: Sequence[str], players: int) -> dict[int, str]:
             seat = int(seat_text)
         except ValueError:
             raise InvalidOptions(f"--seat {pair!r}: the seat must be a number") from None
-        if not 0 <= seat < players:
-            raise InvalidOptions(f"--seat {pair!r}: seats are 0 to {players - 1}")
-        roles[seat] = "human" if spec is None else role_of(spec)
+        if seat == 0:
+            raise InvalidOptions(
+                f"--seat {pair!r}: seats are counted from 1 now (the first seat is "
+                f"--seat 1={role}); this match has seats 1 to {players}"
+            )
+        if not 1 <= seat <= players:
+            raise InvalidOptions(f"--seat {pair!r}: this match has seats 1 to {players}")
+        roles[seat - 1] = "human" if spec is None else role_of(spec)
     return roles
 
 
@@ -61,29 +70,18 @@ def bots_of(roles: Mapping[int, str]) -> dict[int, str]:
     return {seat: role[4:] or "random" for seat, role in roles.items() if role.startswith("bot")}
 
 
-def describe_options(schema: Any) -> list[str]:
-    """Return ``name: type = default`` for each field of an options Struct."""
-    if schema is None:
-        return []
-    import msgspec
-
+def describe_options(schema: Any, prefix: str = "") -> list[str]:
+    """Return, for each option of an options Struct, a line ``KEY (Label): kind, default X``
+    and, when the game gives one, its one-line help indented below: types and defaults in
+    words, never a Python type."""
     out = []
-    for field in msgspec.structs.fields(schema):
-        kind = _type_name(field.type)
-        default = field.default
-        if field.default_factory is not msgspec.NODEFAULT:
-            default = field.default_factory()
-        shown = "required" if field.required else f"= {json.dumps(msgspec.to_builtins(default))}"
-        out.append(f"{field.name}: {kind} {shown}")
+    for option in words.option_help(schema):
+        label = "" if option.label == option.name.replace("_", " ") else f" ({option.label})"
+        default = "required" if option.default is None else f"default {option.default}"
+        out.append(f"{prefix}{option.name}{label}: {option.kind}; {default}")
+        if option.help:
+            out.append(f"    {option.help}")
     return out
-
-
-def _type_name(kind: Any) -> str:
-    import typing
-
-    if typing.get_origin(kind) is typing.Literal:
-        return " | ".join(json.dumps(v) for v in typing.get_args(kind))
-    return getattr(kind, "__name__", None) or str(kind).replace("typing.", "")
 
 
 __all__ = [

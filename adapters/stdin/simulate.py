@@ -80,7 +80,7 @@ class Summary(msgspec.Struct):
 
     def _seat(self, seat: int) -> str:
         name = self.fixed.get(seat)
-        return f"seat {seat} ({name})" if name else f"seat {seat}"
+        return f"seat {seat + 1} ({name})" if name else f"seat {seat + 1}"
 
 
 def _pct(part: int, whole: int) -> str:
@@ -158,7 +158,7 @@ def simulate(
             else:
                 draws += 1
             seat_names = ruleset.seat_names(table.view(None), seats)
-            if seat_names != [f"seat {s}" for s in range(seats)]:
+            if seat_names != [f"seat {s + 1}" for s in range(seats)]:
                 named.update(seat_names)
                 names.update(seat_names[s] for s in outcome.winners)
                 for seat, name in enumerate(seat_names):

@@ -70,19 +70,46 @@ def specs(registry: Registry) -> list[GameSpec | ExpansionSpec]:
     return [*registry.games.values(), *registry.expansions.values()]
 
 
-def registry_rules_problems(registry: Registry, root: Path, tests: Path, code: Path) -> list[str]:
-    """Return the rules-document problems of every game and expansion of a registry.
+def registry_rules_problems(
+    registry: Registry, root: Path, tests: Path, code: Path, distribution: str | None = None
+) -> list[str]:
+    """Return the rules-document problems of the games and expansions of a distribution.
 
     ``root`` is the distribution's source tree, which each spec's ``rules_doc`` is relative to.
+    ``distribution`` names the installed distribution whose games and expansions are checked
+    (those its ``gamehall`` entry points register): an outside package passes its own name, so
+    that gamehall's built-in games, installed beside it, are not checked against the package's
+    tree. ``None`` checks every game and expansion of the registry.
     """
     problems: list[str] = []
+    mine = None if distribution is None else distribution_modules(distribution)
     for spec in specs(registry):
+        if mine is not None and _module_of(registry.owner(spec.id)) not in mine:
+            continue
         if not spec.rules_doc:
             problems.append(f"{spec.id} names no rules document (rules_doc on its spec)")
             continue
         found = rules_doc_problems(root / spec.rules_doc, tests, code)
         problems.extend(f"{spec.id}: {problem}" for problem in found)
     return problems
+
+
+def distribution_modules(distribution: str) -> set[str]:
+    """Return the modules an installed distribution registers as gamehall plugins."""
+    import importlib.metadata
+
+    try:
+        dist = importlib.metadata.distribution(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        raise ValueError(f"no distribution {distribution!r} is installed") from None
+    return {ep.value.split(":")[0] for ep in dist.entry_points if ep.group == "gamehall"}
+
+
+def _module_of(plugin: object) -> str:
+    """Return the module a plugin (a module, a class or an instance) comes from."""
+    if inspect.ismodule(plugin):
+        return plugin.__name__
+    return plugin.__module__ if isinstance(plugin, type) else type(plugin).__module__
 
 
 def hook_problems(registry: Registry, game_id: str) -> list[str]:

@@ -25,7 +25,7 @@ def name(token: str | None) -> str:
 
 def province(seat: int) -> str:
     """Return the name of a seat."""
-    return PROVINCES[seat] if 0 <= seat < len(PROVINCES) else f"seat {seat}"
+    return PROVINCES[seat] if 0 <= seat < len(PROVINCES) else f"seat {seat + 1}"
 
 
 def house_name(owner: int, house: House, seat: int | None) -> str:

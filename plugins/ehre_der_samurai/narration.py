@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from gamehall.core.words import plural
+
 from . import events as ev
 from .naming import house_name, label, name, province
 from .state import PASS, PAY, SEPPUKU
@@ -106,7 +108,8 @@ def _closed(e: ev.WindowClosed, view: View, seat: int | None) -> str:
 def _attack(e: ev.AttackDeclared, view: View, seat: int | None) -> str:
     return (
         f"{province(e.seat)} attacks {province(e.target)}: strength {e.strength[0]} "
-        f"({e.dice[0]} dice) against {e.strength[1]} ({e.dice[1]} dice)."
+        f"({plural(e.dice[0], 'die', 'dice')}) against {e.strength[1]} "
+        f"({plural(e.dice[1], 'die', 'dice')})."
     )
 
 

@@ -89,7 +89,9 @@ class EhreDerSamurai(Rules[State]):
         options = config.options if isinstance(config.options, Options) else Options()
         if options.start_seat >= config.players:
             raise InvalidOptions(
-                f"start_seat {options.start_seat} is not a seat of a {config.players}-player match"
+                f"start_seat {options.start_seat} names seat {options.start_seat + 1}, and a "
+                f"{config.players}-player match has seats 1 to {config.players} (start_seat 0 "
+                f"to {config.players - 1})"
             )
         samurai = self.cards.samurai
         return State(options=options, players=tuple(map(Player, samurai[: config.players])))

@@ -18,19 +18,59 @@ SEPPUKU = {"daimyo": "seppuku-daimyo", "samurai": "seppuku-samurai"}
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What players choose before a match (rule ids in docs/rules/ehre-der-samurai.md)."""
 
-    honour_target: Annotated[int, msgspec.Meta(ge=1)] = 400
+    honour_target: Annotated[
+        int,
+        msgspec.Meta(
+            ge=1,
+            title="Honour to win",
+            description="Honour that wins the game at the end of phase 1.",
+        ),
+    ] = 400
     """Honour that wins at the end of phase 1 (EDS-WIN-1)."""
-    start_seat: Annotated[int, msgspec.Meta(ge=0, le=5)] = 0
+    start_seat: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0,
+            le=5,
+            title="Starting player (0 is seat 1)",
+            description="The oldest player, who starts, counted from 0: 0 is seat 1, 1 is seat 2.",
+        ),
+    ] = 0
     """The seat of the oldest player, who starts (EDS-SETUP-5)."""
-    shogun_obligation: bool = True
+    shogun_obligation: Annotated[
+        bool,
+        msgspec.Meta(
+            title="Shogun must be declared",
+            description="A player at 100 honour must declare themself Shogun; off: a choice.",
+        ),
+    ] = True
     """False makes the Shogun declaration a choice even at 100 honour (EDS-SHOGUN-3)."""
-    bystander_save_face: bool = True
+    bystander_save_face: Annotated[
+        bool,
+        msgspec.Meta(
+            title="Anyone may Save Face",
+            description="After a Dishonour every other player is asked too and may play Save "
+            "Face; off: the victim alone.",
+        ),
+    ] = True
     """After a Dishonour every other player is asked too, and may play Save Face; False asks
     the victim alone (EDS-DISHONOUR-4)."""
-    save_face_cancels_fight: bool = False
+    save_face_cancels_fight: Annotated[
+        bool,
+        msgspec.Meta(
+            title="Save Face cancels the whole fight",
+            description="Save Face cancels the fight's whole result, castle and Shogun too.",
+        ),
+    ] = False
     """True makes Save Face cancel the whole result of a fight, castle and Shogun too
     (EDS-ATTACK-8)."""
-    dishonour_ends_alliance: Literal["any", "partner"] = "any"
+    dishonour_ends_alliance: Annotated[
+        Literal["any", "partner"],
+        msgspec.Meta(
+            title="Dishonour that ends an alliance",
+            description="any: anyone's Dishonour ends it; partner: only the other partner's.",
+        ),
+    ] = "any"
     """Whose Dishonour ends an alliance: anyone's, or only the other partner's (EDS-ALLY-6)."""
     dishonour_actions: Annotated[
         Literal[1, 2],

@@ -63,7 +63,7 @@ def seat_name(view: State, seat: int) -> str:
     """Return a seat's clan, or "player N" before the clans are chosen."""
     if 0 <= seat < view.count and view.players[seat].clan:
         return name(view.players[seat].clan)
-    return f"player {seat + 1}" if seat != NOBODY else "nobody"
+    return f"seat {seat + 1}" if seat != NOBODY else "nobody"
 
 
 def space_name(view: State, space: int) -> str:

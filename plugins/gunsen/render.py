@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gamehall.core.words import plural
+
 from .components import COLUMN_NAMES
 from .names import (
     PROMPTS,
@@ -87,7 +89,7 @@ def clan_lines(view: State, seat: int) -> list[str]:
     marks = list(player.achievements) + (["hold"] if view.holder == seat else [])
     head = (
         f"{seat_name(view, seat)} ({LETTERS[seat]}): {player.koku} koku, {player.wood} wood, "
-        f"{player.influence} influence; {player.supply} troops on the clan board; "
+        f"{player.influence} influence; {plural(player.supply, 'troop')} on the clan board; "
         f"markers {len(marks)}: {', '.join(marks) or 'none'}"
     )
     out = [head]
@@ -144,7 +146,9 @@ def render(view: State) -> str:
         return "Gunsen: the board is not set up yet."
     lines = [status(view), *combat_line(view), "", *map_lines(view), "", *legend(view), ""]
     row = "; ".join(card_text(c) for c in view.row) or "empty"
-    lines.append(f"Order row: {row}. Deck: {len(view.deck)} cards, discard: {len(view.discard)}.")
+    lines.append(
+        f"Order row: {row}. Deck: {plural(len(view.deck), 'card')}, discard: {len(view.discard)}."
+    )
     for seat in range(view.count):
         if view.players[seat].clan:
             lines.extend(clan_lines(view, seat))

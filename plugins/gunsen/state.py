@@ -7,7 +7,7 @@ and Expand (brown). ``HIDDEN`` stands for a component the viewing seat may not s
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -39,8 +39,20 @@ Phase = Literal[
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Game options: readings of open rules (docs/rules/gunsen.md names each one)."""
 
-    steal_choice: Literal["winner", "loser"] = "winner"  # GUN-COMBAT-12
-    row_replacements: Literal["once", "repeat"] = "once"  # GUN-ORDER-4
+    steal_choice: Annotated[
+        Literal["winner", "loser"],
+        msgspec.Meta(
+            title="Who picks the stolen village",
+            description="winner: the winner of a combat picks the village token; loser: the loser.",
+        ),
+    ] = "winner"  # GUN-COMBAT-12
+    row_replacements: Annotated[
+        Literal["once", "repeat"],
+        msgspec.Meta(
+            title="Replacing the order row",
+            description="once: the row may be replaced once a turn; repeat: as often as wanted.",
+        ),
+    ] = "once"  # GUN-ORDER-4
 
 
 class Player(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gamehall.core import Command, Event
+from gamehall.core.words import plural
 
 from . import commands as cmd
 from . import events as ev
@@ -190,6 +191,48 @@ def _who(view: State, seat: int) -> str:
     return seat_name(view, seat)
 
 
+# What a seat is asked to do, by the phase the game waits in (see ``state.Phase``).
+ASKED = {
+    "clan": "choose a clan",
+    "choose": "take an order card from the row",
+    "place": "place the order card taken",
+    "noble_card": "take a second card from the row",
+    "column": "choose a column to activate",
+    "hero": "recruit a hero",
+    "special": "take a special order",
+    "act": "carry out its column",
+    "tribute": "pay Bayushi Aramoro or refuse",
+    "ride": "let Moto Chagatai ride to the combat or not",
+    "reroll": "reroll dice or stop",
+    "keep": "choose the dice to keep",
+    "swap": "swap two kept dice or not",
+    "retreat": "choose where its troops retreat",
+    "relocate": "choose where its hero goes",
+    "steal": "choose the village token stolen",
+}
+
+
+def _action_used(view: State, e: ev.ActionUsed) -> str:
+    """Tell that one use of the current action is done, without reading like a payment: a
+    resource action has just been told as gained, so it is only marked done."""
+    activation = view.activation
+    head = activation.steps[0] if activation is not None and activation.steps else None
+    if head is not None and head.kind in ("move", "recruit") and head.amount > 1:
+        left = head.amount - 1
+        what = "move" if head.kind == "move" else "recruit"
+        return f"{_who(view, e.seat)} has {plural(left, what)} of this action left."
+    if head is None or head.kind in (
+        "koku",
+        "wood",
+        "influence",
+        "wood_or_koku",
+        "move",
+        "recruit",
+    ):
+        return f"{_who(view, e.seat)} is done with that action."
+    return f"{_who(view, e.seat)} used {step_text(view)}."
+
+
 def _board(view: State, e: ev.BoardSetUp) -> str:
     side = box().boards[e.side].name
     towers, shrines = len(e.towers), len(e.shrines)
@@ -203,7 +246,7 @@ def _resolved(view: State, e: ev.CombatResolved) -> str:
     a, d = _who(view, combat.attacker), _who(view, combat.defender)
     text = (
         f"Combat at {space_name(view, e.space)}: {a} strength {e.strength[0]}, {d} strength "
-        f"{e.strength[1]}; {a} lost {e.deaths[0]} troops, {d} lost {e.deaths[1]}. "
+        f"{e.strength[1]}; {a} lost {plural(e.deaths[0], 'troop')}, {d} lost {e.deaths[1]}. "
     )
     if e.winner != NOBODY:
         return text + f"{_who(view, e.winner)} won."
@@ -229,11 +272,11 @@ EVENT_WORDS: dict[type[Event], Callable[[State, Any], str]] = {
     ev.RowRefilled: lambda v, e: (
         "Laid open in the row: " + "; ".join(card_text(c) for c in e.cards) + "."
     ),
-    ev.StartPlayerDrawn: lambda v, e: f"Player {e.seat + 1} is the start player.",
-    ev.ClanChosen: lambda v, e: f"Player {e.seat + 1} plays the {name(e.clan)} clan.",
+    ev.StartPlayerDrawn: lambda v, e: f"Seat {e.seat + 1} is the start player.",
+    ev.ClanChosen: lambda v, e: f"Seat {e.seat + 1} plays the {name(e.clan)} clan.",
     ev.ClanSetUp: lambda v, e: (
         f"{_who(v, e.seat)} starts with {e.koku} koku, {e.wood} wood, {e.influence} influence "
-        f"and {e.troops} troops on its fort."
+        f"and {plural(e.troops, 'troop')} on its fort."
     ),
     ev.TacticsDealt: lambda v, e: (
         f"{_who(v, e.seat)} was dealt the neutral tactics "
@@ -241,7 +284,7 @@ EVENT_WORDS: dict[type[Event], Callable[[State, Any], str]] = {
         if e.cards
         else f"{_who(v, e.seat)} was dealt {e.count} hidden neutral tactics."
     ),
-    ev.Asked: lambda v, e: f"{_who(v, e.seat)} decides.",
+    ev.Asked: lambda v, e: f"{_who(v, e.seat)} is to {ASKED.get(e.phase, 'decide')}.",
     ev.RowReplaced: lambda v, e: f"{_who(v, e.seat)} replaced the whole row.",
     ev.CardTaken: lambda v, e: (
         f"{_who(v, e.seat)} took {card_text(e.card)}"
@@ -262,7 +305,7 @@ EVENT_WORDS: dict[type[Event], Callable[[State, Any], str]] = {
         + (f" ({name(e.source)})" if e.source in box().buildings else "")
         + "."
     ),
-    ev.ActionUsed: lambda v, e: f"{_who(v, e.seat)} used {step_text(v)}.",
+    ev.ActionUsed: lambda v, e: _action_used(v, e),
     ev.ActionSkipped: lambda v, e: f"{_who(v, e.seat)} skipped {step_text(v)}.",
     ev.ActivationEnded: lambda v, e: (
         f"{_who(v, e.seat)} finished the column"
@@ -273,10 +316,10 @@ EVENT_WORDS: dict[type[Event], Callable[[State, Any], str]] = {
     ),
     ev.MoveBought: lambda v, e: f"{_who(v, e.seat)} bought an extra move for 1 {e.resource}.",
     ev.ArmySelected: lambda v, e: (
-        f"{_who(v, e.seat)} picked up {e.troops} troops at {space_name(v, e.space)}."
+        f"{_who(v, e.seat)} picked up {plural(e.troops, 'troop')} at {space_name(v, e.space)}."
     ),
     ev.ArmyMoved: lambda v, e: (
-        f"{_who(v, e.seat)} moved {e.troops} troops"
+        f"{_who(v, e.seat)} moved {plural(e.troops, 'troop')}"
         + (f" with {name(e.hero)}" if e.hero else "")
         + f" from {space_name(v, e.origin)} to {space_name(v, e.to)}"
         + (" by watchtower, for 1 influence." if e.tower else ".")
@@ -318,7 +361,7 @@ EVENT_WORDS: dict[type[Event], Callable[[State, Any], str]] = {
     ev.SwapDeclined: lambda v, e: f"{_who(v, e.seat)} swapped no dice.",
     ev.CombatResolved: _resolved,
     ev.ArmyRetreated: lambda v, e: (
-        f"{_who(v, e.seat)} retreated {e.troops} troops from {space_name(v, e.origin)} to "
+        f"{_who(v, e.seat)} retreated {plural(e.troops, 'troop')} from {space_name(v, e.origin)} to "
         f"{space_name(v, e.to)}."
     ),
     ev.HeroPlaced: lambda v, e: f"{name(e.hero)} went to {space_name(v, e.space)}.",
@@ -342,7 +385,9 @@ EVENT_WORDS: dict[type[Event], Callable[[State, Any], str]] = {
         f"{_who(v, e.seat)} no longer holds Toshi Ranbo; its marker went back."
     ),
     ev.AchievementEarned: _achievement,
-    ev.FortRefilled: lambda v, e: f"{_who(v, e.seat)} refilled its fort with {e.troops} troops.",
+    ev.FortRefilled: lambda v, e: (
+        f"{_who(v, e.seat)} refilled its fort with {plural(e.troops, 'troop')}."
+    ),
     ev.TurnBegan: lambda v, e: f"Turn of {_who(v, e.seat)}.",
     ev.TurnEnded: lambda v, e: f"{_who(v, e.seat)} ended its turn.",
     ev.GameWon: lambda v, e: f"{_who(v, e.seat)} placed its last achievement marker and wins.",

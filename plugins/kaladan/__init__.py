@@ -77,6 +77,7 @@ ODDS = Calculator(
     answer=odds.OddsAnswer,
     run=_odds,
     text=odds.describe,
+    values=lambda: odds.allowed_values(words.catalogue()),
 )
 
 

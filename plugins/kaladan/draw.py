@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from gamehall.core import Command
 from gamehall.core.drawing import Drawing, Shape, canvas, group, label, shape
+from gamehall.core.words import plural
 
 from .components import kind_of
 from .state import NOBODY
@@ -111,7 +112,7 @@ def _realm(view: View, seat: int, x: float, y: float) -> Shape:
               f"{hand} magic card{'s' if hand != 1 else ''}", 12, text_anchor="start", fill="#333"),
         *[label(x + 10, y + 62 + i * 14, line, 11, text_anchor="start", fill="#333")
           for i, line in enumerate(textwrap.wrap(f"reserve: {text}", 36))],
-        label(x + 10, y + 110, f"graveyard: {dead} unit{'' if dead == 1 else 's'}", 11,
+        label(x + 10, y + 110, f"graveyard: {plural(dead, 'unit')}", 11,
               text_anchor="start", fill="#333"),
     )  # fmt: skip
 

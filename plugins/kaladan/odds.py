@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import Meta
 
 from .components import Catalogue, MagicCard
 from .dice import SidePlan, compare, pool, sort_high
@@ -29,26 +30,59 @@ Table = dict[tuple[int, ...], int]
 class OddsRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Two armies as unit kinds (``sword+`` is an upgraded Sword), their tiles and magic."""
 
-    attacker: tuple[str, ...]
-    defender: tuple[str, ...]
-    attacker_terrain: str = "field"
-    defender_terrain: str = "field"
-    attacker_castle: bool = False
-    """The attacker attacks from a Castle its player owns."""
-    defender_castle: bool = False
-    """The defender defends a Castle its player owns: both facts below at once."""
-    defender_on_castle: bool = False
-    """The defending tile is a Castle, whoever owns it: the castle bonus die (KAL-TERRAIN-4)."""
-    defender_owns_castle: bool = False
-    """The defender's player owns that Castle: the Crown's D8 (KAL-UNIT-6), the Iron Warden."""
-    attacker_card: str = ""
-    defender_card: str = ""
-    method: Literal["auto", "exact", "monte-carlo"] = "auto"
-    samples: int = msgspec.field(default=20_000)
-    seed: int = 1
-    options: dict[str, Any] = {}
-    """Game options that change dice (crown_castle_die, zhoji, castle_defence_die,
-    castle_die_defender); an option left out has its default."""
+    attacker: Annotated[
+        tuple[str, ...],
+        Meta(description="The attacking units' kinds; sword+ is an upgraded Sword."),
+    ]
+    defender: Annotated[
+        tuple[str, ...], Meta(description="The defending units' kinds; shield+ is upgraded.")
+    ]
+    attacker_terrain: Annotated[str, Meta(description="The terrain the attack comes from.")] = (
+        "field"
+    )
+    defender_terrain: Annotated[str, Meta(description="The terrain of the defended tile.")] = (
+        "field"
+    )
+    attacker_castle: Annotated[
+        bool, Meta(description="The attacker attacks from a Castle its player owns.")
+    ] = False
+    defender_castle: Annotated[
+        bool,
+        Meta(
+            description="The defender defends a Castle its player owns: both facts below at once."
+        ),
+    ] = False
+    defender_on_castle: Annotated[
+        bool,
+        Meta(description="The defending tile is a Castle, whoever owns it: the castle bonus die."),
+    ] = False
+    defender_owns_castle: Annotated[
+        bool,
+        Meta(
+            description="The defender's player owns that Castle: the Crown's D8, the Iron Warden."
+        ),
+    ] = False
+    attacker_card: Annotated[
+        str, Meta(description="A magic card of the attacker that changes dice; empty: none.")
+    ] = ""
+    defender_card: Annotated[
+        str, Meta(description="A magic card of the defender that changes dice; empty: none.")
+    ] = ""
+    method: Annotated[
+        Literal["auto", "exact", "monte-carlo"],
+        Meta(description="exact counts every roll, monte-carlo samples; auto picks by size."),
+    ] = "auto"
+    samples: Annotated[int, Meta(description="Battles rolled by monte-carlo.")] = msgspec.field(
+        default=20_000
+    )
+    seed: Annotated[int, Meta(description="Seed of the monte-carlo rolls.")] = 1
+    options: Annotated[
+        dict[str, Any],
+        Meta(
+            description="Game options that change dice: crown_castle_die, zhoji, "
+            "castle_defence_die, castle_die_defender; an option left out has its default."
+        ),
+    ] = {}
 
 
 class Chance(msgspec.Struct, frozen=True):
@@ -99,16 +133,35 @@ def _card(catalogue: Catalogue, card: str, side: str) -> MagicCard | None:
     return found
 
 
+def _other(side: str) -> str:
+    return "defender" if side == "attacker" else "attacker"
+
+
+def allowed_values(catalogue: Catalogue) -> dict[str, list[str]]:
+    """Return the values the request's open fields take: units, terrains, dice cards."""
+    units = sorted(catalogue.units)
+    terrains = list(catalogue.terrains)
+    cards = sorted(
+        {key.split("/", 1)[1] for key, c in catalogue.cards.items() if c.effect in DICE_CARDS}
+    )
+    return {
+        "attacker": units,
+        "defender": units,
+        "attacker_terrain": terrains,
+        "defender_terrain": terrains,
+        "attacker_card": cards,
+        "defender_card": cards,
+    }
+
+
 def _plan(catalogue: Catalogue, request: OddsRequest, side: str) -> SidePlan:
     attack = side == "attacker"
     names = request.attacker if attack else request.defender
     terrain = request.attacker_terrain if attack else request.defender_terrain
     other = request.defender_terrain if attack else request.attacker_terrain
-    for key in (terrain, other):
+    for field, key in ((f"{side}_terrain", terrain), (f"{_other(side)}_terrain", other)):
         if key not in catalogue.terrains:
-            raise ValueError(
-                f"{side}_terrain: unknown terrain {key!r} ({', '.join(catalogue.terrains)})"
-            )
+            raise ValueError(f"{field}: unknown terrain {key!r} ({', '.join(catalogue.terrains)})")
     ids = tuple(f"{side}-{i}" for i in range(len(names)))
     kinds = tuple(n.rstrip("+") for n in names)
     unknown = [k for k in kinds if k not in catalogue.units]

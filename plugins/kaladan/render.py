@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from gamehall.core.words import plural
+
 from .components import kind_of
 from .state import NOBODY
 from .view import View
@@ -109,7 +111,7 @@ def render(view: View) -> str:
     if state.event:
         head += f"; event: {event_name(state.event)}"
     lines = [head, *_hex_map(view), *_tiles(view), "realms:", *_realms(view), *_battle(view)]
-    lines.append(f"event deck: {view.deck_size} cards; discard: {len(state.discard)}")
+    lines.append(f"event deck: {plural(view.deck_size, 'card')}; discard: {len(state.discard)}")
     if state.over:
         winners = " and ".join(seat_name(view, s) for s in state.winners) or "nobody"
         lines.append(f"over: {winners} won ({state.reason})")

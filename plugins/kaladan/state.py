@@ -19,15 +19,47 @@ NOBODY = -1
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What players choose before a match (rule ids in docs/rules/kaladan.md)."""
 
-    round_limit: int = 0
+    round_limit: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0,
+            title="Rounds to play (0: no limit)",
+            description="End after this many rounds and break the tie; 0 plays to the last Crown.",
+        ),
+    ] = 0
     """End after this many rounds with the tie-break of KAL-END-3; 0 plays to the last Crown."""
-    magic_order: Literal["attacker-first", "simultaneous"] = "attacker-first"
+    magic_order: Annotated[
+        Literal["attacker-first", "simultaneous"],
+        msgspec.Meta(
+            title="Order of magic in a battle",
+            description="attacker-first: the attacker declares magic first; simultaneous: both at once.",
+        ),
+    ] = "attacker-first"
     """Who declares magic first (KAL-MAGIC-2): the attacker, or both at once."""
-    crown_castle_die: Literal["defence", "both"] = "defence"
+    crown_castle_die: Annotated[
+        Literal["defence", "both"],
+        msgspec.Meta(
+            title="When a Crown in its Castle rolls its D8",
+            description="defence: only when defending its own Castle; both: attacking from it too.",
+        ),
+    ] = "defence"
     """When a Crown in its own Castle rolls its D8: defending only, or attacking too (KAL-UNIT-6)."""
-    zhoji: Literal["forest-tile", "attack-from-forest"] = "forest-tile"
+    zhoji: Annotated[
+        Literal["forest-tile", "attack-from-forest"],
+        msgspec.Meta(
+            title="When Zhoji rolls its D12",
+            description="forest-tile: whenever Zhoji stands on a Forest; attack-from-forest: only attacking from one.",
+        ),
+    ] = "forest-tile"
     """When Zhoji rolls its D12: on a Forest tile either way, or only attacking from one."""
-    castle_defence_die: Literal[0, 6, 8, 10, 12] = 8
+    castle_defence_die: Annotated[
+        Literal[0, 6, 8, 10, 12],
+        msgspec.Meta(
+            title="Castle bonus die",
+            description="Sides of the extra die of the army defending a Castle tile (our size: "
+            "no source gives one); 0: none.",
+        ),
+    ] = 8
     """The castle bonus die of the army defending a Castle tile (KAL-TERRAIN-4; 0: none).
 
     The size is ours (no source gives one); it comes on top of the Crown's D8 (KAL-UNIT-6)."""
@@ -49,7 +81,14 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         ),
     ] = "seed"
     """Whose figures give a tile's capacity (KAL-TERRAIN-2): the seed's, or the compendium's."""
-    starting_gold: int = 2
+    starting_gold: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0,
+            title="Starting gold",
+            description="Gold each realm starts with.",
+        ),
+    ] = 2
     """Gold each realm starts with (KAL-SETUP-7)."""
 
 

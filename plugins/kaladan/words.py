@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache, partial
 
 from gamehall.core import Command, Event
+from gamehall.core.words import plural
 
 from . import commands as cmd
 from . import events as ev
@@ -94,7 +95,7 @@ def seat_name(view: View, seat: int) -> str:
     if seat < 0:
         return "nobody"
     realms = view.state.realms
-    return realm_name(realms[seat]) if seat < len(realms) and realms[seat] else f"Player {seat + 1}"
+    return realm_name(realms[seat]) if seat < len(realms) and realms[seat] else f"Seat {seat + 1}"
 
 
 def tile_name(view: View, tile: int) -> str:
@@ -297,7 +298,7 @@ def _battle_event(event: Event, view: View) -> str | None:
     if isinstance(event, ev.UnitsRestored):
         return f"{name(event.seat)} brought back {units_named(event.units)} onto {t(event.tile)}."
     if isinstance(event, ev.InvasionOrdered):
-        return f"{name(event.seat)} must invade with {event.capacity} units."
+        return f"{name(event.seat)} must invade with {plural(event.capacity, 'unit')}."
     if isinstance(event, ev.Invaded):
         return f"{name(event.seat)} invaded {t(event.target)} with {units_named(event.units)}."
     if isinstance(event, ev.CrownFell):

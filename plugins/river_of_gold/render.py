@@ -126,7 +126,7 @@ def _player(view: State, seat: int, p: Player, asking: int | None) -> list[str]:
         "" if die_unrolled(view, seat) else f"; die {p.die} ({COMPONENTS.regions[p.die - 1].name})"
     )
     you = ", you" if seat == asking else ""
-    head = f"{mark} {clan(view, seat)} (seat {seat}{you}): {plural(p.points, 'point')}"
+    head = f"{mark} {clan(view, seat)} (seat {seat + 1}{you}): {plural(p.points, 'point')}"
     lines = [f"{head}, {p.koku} koku, favour {p.favour} (cap {p.favour_cap}), {goods}{die}"]
     if view.started:
         ships = " and ".join(

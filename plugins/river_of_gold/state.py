@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -13,7 +13,14 @@ NobleBonus = Literal["buildings", "types-and-regions"]
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What players choose before a match (rule ids in docs/rules/river-of-gold.md)."""
 
-    noble_bonus: NobleBonus = "buildings"
+    noble_bonus: Annotated[
+        NobleBonus,
+        msgspec.Meta(
+            title="How nobles score",
+            description="How the nobles of regions 5 and 6 score at the end: by buildings, "
+            "or by building types and regions.",
+        ),
+    ] = "buildings"
     """How the nobles of regions 5 and 6 score at the end (ROG-NOBLE-4)."""
 
 

@@ -84,8 +84,8 @@ def clan(view: State, seat: int) -> str:
     """
     if view.clans:
         given = view.clans[seat] if seat < len(view.clans) else ""
-        return given or f"Seat {seat}"
-    return CLANS[seat] if seat < len(CLANS) else f"Seat {seat}"
+        return given or f"Seat {seat + 1}"
+    return CLANS[seat] if seat < len(CLANS) else f"Seat {seat + 1}"
 
 
 def region_name(region: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from importlib import resources
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -43,7 +43,14 @@ class Box(msgspec.Struct, frozen=True):
 class PatronOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """How patrons are dealt: ``draft`` (ROG-PATRON-1) or ``alternative`` (ROG-PATRON-2)."""
 
-    setup: Literal["draft", "alternative"] = "draft"
+    setup: Annotated[
+        Literal["draft", "alternative"],
+        msgspec.Meta(
+            title="How patrons are dealt",
+            description="draft: each player takes one of four laid-out patrons; "
+            "alternative: each is dealt a clan and chooses one of its two patrons.",
+        ),
+    ] = "draft"
 
 
 def load_box() -> Box:

@@ -75,13 +75,13 @@ def describe_event(event: Event, view: State, seat: int | None) -> str | None:
 
 
 def _offered(view: State, event: PatronsOffered) -> str:
-    order = ", then ".join(f"Seat {s}" for s in event.order)
+    order = ", then ".join(f"Seat {s + 1}" for s in event.order)
     offers = set(event.offers)
     if len(offers) == 1:
         laid = listed([patron_name(p) for p in event.offers[0]])
         return f"Patrons laid out: {laid}; choosing in turn: {order}."
     dealt = "; ".join(
-        f"Seat {seat}: {listed([patron_name(p) for p in offer], 'or')}"
+        f"Seat {seat + 1}: {listed([patron_name(p) for p in offer], 'or')}"
         for seat, offer in enumerate(event.offers)
     )
     return f"Clans dealt, each with its two patrons ({dealt}); choosing in turn: {order}."
@@ -94,16 +94,16 @@ def board_lines(view: State) -> list[str]:
     for seat in range(view.count):
         chosen = patron_of(view, seat)
         if chosen is not None:
-            lines.append(f"  {clan(view, seat)} (seat {seat}) plays {patron_words(chosen)}")
+            lines.append(f"  {clan(view, seat)} (seat {seat + 1}) plays {patron_words(chosen)}")
         elif offered(view, seat) and len(offers) > 1:
-            lines.append(f"  {clan(view, seat)} (seat {seat}) chooses one of:")
+            lines.append(f"  {clan(view, seat)} (seat {seat + 1}) chooses one of:")
             lines += [f"    {patron_words(p)}" for p in offered(view, seat)]
     if len(offers) == 1:
         lines.append("  On offer in the draft:")
         lines += [f"    {patron_words(p)}" for p in offers.pop()]
     order = draft_order(view)
     if order:
-        lines.append(f"  Seat {order[0]} chooses next.")
+        lines.append(f"  Seat {order[0] + 1} chooses next.")
     if opening(view):
         lines.append(f"  {clan(view, opening(view)[0])} still rolls or sets its opening die.")
     return ["Clan patrons:", *lines] if lines else []

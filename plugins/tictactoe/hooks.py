@@ -19,6 +19,18 @@ class TicTacToeSpecs:
         :param seat: the seat that placed the mark.
         """
 
+    @hookspec(firstresult=True)
+    def tictactoe_line_reason(self, seat: int, winner: int, line: tuple[int, int, int]) -> str:  # type: ignore[empty-body]
+        """Return why the match ended when ``seat`` completed ``line`` and ``winner`` won.
+
+        An expansion that changes who wins a line also says why, so the ending never gives the
+        base game's reason for another rule's result. Stops at the first non-``None`` result.
+
+        :param seat: the seat that completed the line.
+        :param winner: the seat that wins (``tictactoe_line_winner``'s answer).
+        :param line: the three cells of the line.
+        """
+
 
 class Defaults:
     """The rulebook's answer to every tic-tac-toe hook."""
@@ -27,3 +39,8 @@ class Defaults:
     def tictactoe_line_winner(self, seat: int) -> int:
         """Let the seat that completes a line win (TTT-3)."""
         return seat
+
+    @hookimpl(trylast=True)
+    def tictactoe_line_reason(self, seat: int, winner: int, line: tuple[int, int, int]) -> str:
+        """Say that the winner made three in a row (TTT-3)."""
+        return "three in a row"

@@ -110,6 +110,9 @@ class TicTacToe(Rules[State]):
         """Return the winner or a draw once the match is over (TTT-3, TTT-4)."""
         if not state.over:
             return None
-        if state.winner is None:
+        if state.winner is None or state.line is None:
             return Outcome((), "the board is full")
-        return Outcome((state.winner,), "three in a row")
+        line = state.line
+        seat = state.board[line[0]] - 1  # who completed the line, by its marks
+        why = self.hook.tictactoe_line_reason(seat=seat, winner=state.winner, line=line)
+        return Outcome((state.winner,), why)

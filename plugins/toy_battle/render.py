@@ -149,7 +149,7 @@ def render(view: View, army: Army, board: Board | None, prompts: dict[str, str])
     for player in view.players:
         you = ", you" if player.seat == view.seat else ""
         lines.append(
-            f"{words.colour_name(view, player.seat)} (seat {player.seat}{you}): "
+            f"{words.colour_name(view, player.seat)} (seat {player.seat + 1}{you}): "
             f"{words.plural(player.medals, 'medal')}, supply {words.plural(player.supply, 'troop')}"
             f", rack: {_rack(view, player)}"
         )

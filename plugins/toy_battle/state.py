@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+
+from .terrain import BOXED
 
 Pair = tuple[tuple[str, ...], tuple[str, ...]]
 EMPTY_PAIR: Pair = ((), ())
@@ -13,15 +15,48 @@ EMPTY_PAIR: Pair = ((), ())
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What players choose before a match (rule ids in docs/rules/toy-battle.md)."""
 
-    terrain: str = "castle"
-    """Which terrain to play on (TB-SETUP-1); Dutch names are accepted too."""
-    colour: Literal["blue", "red", "random"] = "blue"
-    """The colour of seat 0 (TB-SETUP-2)."""
-    special_bases: bool = True
+    terrain: Annotated[
+        str,
+        msgspec.Meta(
+            title="Terrain",
+            description="The board to play on: a terrain's key or its English or Dutch name.",
+            examples=list(BOXED),
+        ),
+    ] = "castle"
+    """Which terrain to play on (TB-SETUP-1); Dutch names are accepted too. Open: expansions add
+    terrains (``toy_battle_terrains``), so the boxed keys are examples, not the only values."""
+    colour: Annotated[
+        Literal["blue", "red", "random"],
+        msgspec.Meta(
+            title="Colour of seat 1",
+            description="The colour the first seat plays; random: drawn at the start.",
+        ),
+    ] = "blue"
+    """The colour of the first seat (TB-SETUP-2)."""
+    special_bases: Annotated[
+        bool,
+        msgspec.Meta(
+            title="Special bases",
+            description="Off: every special base is a plain base, as for first games.",
+        ),
+    ] = True
     """False plays every special base as a plain base, as for first games (TB-TERRAIN-1)."""
-    kwak_on_restricted: bool = False
+    kwak_on_restricted: Annotated[
+        bool,
+        msgspec.Meta(
+            title="Kwak on value-restricted spots",
+            description="Kwak, who has no value, may go on Pool spots restricted to certain values.",
+        ),
+    ] = False
     """True lets Kwak onto Pool spots restricted to certain values (TB-POOL-2)."""
-    tie_loser: Literal["stuck", "last"] = "stuck"
+    tie_loser: Annotated[
+        Literal["stuck", "last"],
+        msgspec.Meta(
+            title="Who loses a tie when play stops",
+            description="On equal medals when nobody can move: stuck: the player who could not "
+            "act loses; last: the player who took the last turn.",
+        ),
+    ] = "stuck"
     """Who ended a match stopped for want of moves: the stuck seat or the last mover (TB-END-4)."""
 
 

@@ -330,8 +330,8 @@ def describe_event(event: Event, view: View, seat: int | None) -> str | None:
     name = colour_name
     if isinstance(event, ev.ColoursChosen):
         return (
-            f"Seat {event.blue} plays Blue from the bottom edge, "
-            f"seat {1 - event.blue} Red from the top edge."
+            f"Seat {event.blue + 1} plays Blue from the bottom edge, "
+            f"seat {2 - event.blue} Red from the top edge."
         )
     if isinstance(event, ev.SupplyShuffled):
         return f"{colour_name(view, event.seat)} shuffled its {event.size} troops into a face-down supply."

@@ -48,7 +48,7 @@ COMMANDS: dict[str, list[str]] = {
     "games": ["games"],
     "play": ["play", "tictactoe", "--seed", "1", "--db", "play.db"],
     "matches": ["matches", "--db", "m.db"],
-    "resume": ["resume", "tb", "--seat", "0=bot", "--seat", "1=bot", "--db", "m.db"],
+    "resume": ["resume", "tb", "--seat", "1=bot", "--seat", "2=bot", "--db", "m.db"],
     "serve-stdio": ["serve-stdio", "--memory"],
     "simulate": ["simulate", "tictactoe", "--games", "20"],
     "export": ["export", "tb", "-o", "out.jsonl", "--db", "m.db"],

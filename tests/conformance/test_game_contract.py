@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from gamehall.core import Registry
 from gamehall.core.testing import (
     contract_problems,
@@ -20,8 +21,25 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_builtin_game_and_expansion_has_a_fully_tested_rules_doc(registry: Registry) -> None:
-    problems = registry_rules_problems(registry, ROOT, ROOT / "tests", ROOT / "plugins")
+    problems = registry_rules_problems(
+        registry, ROOT, ROOT / "tests", ROOT / "plugins", distribution="gamehall"
+    )
     assert not problems, "\n".join(problems)
+
+
+def test_the_rules_check_takes_the_distribution_to_check(
+    registry: Registry, tmp_path: Path
+) -> None:
+    """An outside package's tree holds none of gamehall's rules documents: checking its own
+    distribution gives no error about them, checking gamehall's (or all) names them."""
+    empty = tmp_path / "tests"
+    empty.mkdir()
+    assert registry_rules_problems(registry, tmp_path, empty, tmp_path, distribution="pytest") == []
+    named = registry_rules_problems(registry, tmp_path, empty, tmp_path, distribution="gamehall")
+    assert any(p.startswith("tictactoe: ") for p in named)
+    assert len(named) == len(registry_rules_problems(registry, tmp_path, empty, tmp_path))
+    with pytest.raises(ValueError, match="no distribution"):
+        registry_rules_problems(registry, tmp_path, empty, tmp_path, distribution="no-such-dist")
 
 
 def test_the_check_names_untested_unknown_and_doubled_rules(tmp_path: Path) -> None:

@@ -50,7 +50,33 @@ def unreadable(text: str, tags: set[str]) -> list[str]:
         problems.append(f"it shows the raw key {found.group()!r}")
     if re.search(r"\b[a-z]+_[a-z_]+\b", text):
         problems.append("it shows a snake_case key")
+    problems += counted_from_zero(text) + one_of_many(text)
     return problems
+
+
+ONE_PLURAL = re.compile(r"(\S+ )?\b1 ([a-z]+s|dice|men)\b")
+# Words after which "1" is a number of a thing, not a count: "seat 1 plays", "space 1 gains".
+NUMBERED = {"seat", "space", "tile", "cell", "region", "level", "column", "row", "round", "spot",
+            "step", "era", "slot", "ship", "track", "deck", "card", "action", "noble", "d",
+            "player", "turn", "phase", "base", "line", "number", "no.", "of", "to", "and"}  # fmt: skip
+
+
+def one_of_many(text: str) -> list[str]:
+    """Return a problem for a count of one with a plural noun: "1 units", "(1 dice)"."""
+    for found in ONE_PLURAL.finditer(text):
+        before = (found.group(1) or "").strip(" (:,;").lower()
+        if before not in NUMBERED:
+            return [f"it says {found.group().strip()!r}"]
+    return []
+
+
+SEAT_ZERO = re.compile(r"\b(?:seat|player)s? 0\b", re.I)
+
+
+def counted_from_zero(text: str) -> list[str]:
+    """Return a problem when a text counts seats from 0: people count them from 1."""
+    found = SEAT_ZERO.search(text)
+    return [f"it counts seats from 0 ({found.group()!r})"] if found else []
 
 
 def _words(registry: Registry, case: Case, seed: int) -> Iterator[tuple[str, str, str]]:
@@ -179,6 +205,7 @@ def test_one_turn_of_the_terminal_looks_as_recorded(game: str, tmp_path: Path) -
     path = SNAPSHOTS / f"terminal-{game}.txt"
     screen = screen_of(game, tmp_path / "s.db")
     assert "Traceback" not in screen and '{"type"' not in screen
+    assert not counted_from_zero(screen), f"the terminal counts seats from 0 in {game}"
     assert path.exists(), f"no snapshot {path.name}: run python -m tests.conformance.snapshots"
     assert screen == path.read_text(), (
         f"{path.name} differs: run python -m tests.conformance.snapshots"
@@ -193,3 +220,150 @@ def test_the_raw_key_checks_catch_what_they_should() -> None:
     assert unreadable("PlaceTroop on spot 3", set()) == ["it shows the raw key 'PlaceTroop'"]
     assert unreadable("Place Jumbo (3) on spot 14, covering Roxy (2)", tags) == []
     assert unreadable("X completes the line 2-4-6 and wins.", tags) == []
+    assert unreadable("Seat 0 plays Blue", tags) == ["it counts seats from 0 ('Seat 0')"]
+    assert unreadable("player 0 is the start player", tags)
+    assert unreadable("Seat 1 plays Blue; 10 medals", tags) == []
+    assert unreadable("Lion picked up 1 troops", tags) == ["it says 'up 1 troops'"]
+    assert unreadable("strength 5 (1 dice) against 8 (2 dice)", tags) == ["it says '1 dice'"]
+    assert unreadable("Crab gains 1 koku for visiting space 1; 2 units left", tags) == []
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.name)
+def test_boards_and_endings_count_seats_from_one_and_say_1_thing(case: Case) -> None:
+    """What a person reads beside the words of moves: every seat's board (and a spectator's)
+    as the match goes, the seat names and the ending."""
+    registry = builtin_registry()
+    table = table_for(registry, case, 2)
+    ruleset = table.ruleset
+    bot = RandomBot(2)
+    for step in range(3000):
+        asked = table.awaiting()
+        if step % 9 == 0 or not asked:
+            for seat in (0, case.players - 1, None):
+                board = ruleset.render(table.view(seat), seat)
+                assert not counted_from_zero(board), f"{case.name}: the board reads {board!r}"
+                assert not one_of_many(board), f"{case.name}: {one_of_many(board)} in {board!r}"
+        if not asked:
+            break
+        seat = sorted(asked)[0]
+        table.send(seat, bot.choose(seat, table.legal(seat), lambda: None))
+    outcome = table.outcome()
+    assert outcome is not None
+    names = ruleset.seat_names(table.view(None), case.players)
+    for line in [*names, *outcome_lines(outcome, names)]:
+        assert not counted_from_zero(line), f"{case.name}: {line!r}"
+
+
+def _option_owners() -> list[tuple[str, Any]]:
+    registry = builtin_registry()
+    owners = [(game.id, game.options) for game in registry.games.values()]
+    owners += [(e.id, e.options) for e in registry.expansions.values()]
+    return sorted((name, schema) for name, schema in owners if schema is not None)
+
+
+@pytest.mark.parametrize(("owner", "schema"), _option_owners(), ids=lambda o: str(o)[:30])
+def test_every_option_has_a_label_and_help_in_words(owner: str, schema: Any) -> None:
+    from gamehall.core.words import option_help
+
+    helps = option_help(schema)
+    assert helps, f"{owner}: an options Struct without options"
+    for option in helps:
+        assert option.label != option.name.replace("_", " "), f"{owner}: {option.name} no label"
+        assert option.help and "\n" not in option.help, f"{owner}: {option.name} has no help"
+        for text in (option.label, option.help, option.kind):
+            assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"{owner}: {text!r}"
+            assert "Annotated" not in text and "typing" not in text and "Literal" not in text
+        assert option.default is not None
+
+
+def test_gamehall_games_prints_types_and_defaults_in_words() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gamehall.adapters.cli", "games"],
+        capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    out = done.stdout
+    for word in ("Annotated", "Literal", "typing", "<class", "NoneType"):
+        assert word not in out
+    assert "option honour_target (Honour to win): a whole number from 1; default 400" in out
+    assert "option dishonour_ends_alliance (Dishonour that ends an alliance): one of: any, " in out
+    assert "option river-of-gold-patrons:setup (How patrons are dealt): one of: draft, " in out
+    options = [line for line in out.splitlines() if line.strip().startswith("option ")]
+    assert len(options) == sum(len(msgspec_fields(s)) for _, s in _option_owners())
+    assert all("; default " in line for line in options)
+
+
+def msgspec_fields(schema: Any) -> tuple[Any, ...]:
+    import msgspec
+
+    return msgspec.structs.fields(schema)
+
+
+def _expansion_cases() -> list[Case]:
+    return [case for case in _cases() if case.expansions]
+
+
+@pytest.mark.parametrize("case", _expansion_cases(), ids=lambda c: c.name)
+def test_an_expansion_that_changes_who_wins_says_why(case: Case) -> None:
+    """The same moves played with and without the expansion: where the winners differ, the
+    reasons differ too (the expansion that changed the result owns its reason)."""
+    registry = builtin_registry()
+    alone_case = Case(case.game, (), case.players, case.options)
+    compared = 0
+    for seed in range(SEEDS * 4):
+        table = table_for(registry, case, seed)
+        alone = table_for(registry, alone_case, seed)
+        bot = RandomBot(seed)
+        while table.awaiting() and alone.awaiting():
+            seat = sorted(table.awaiting())[0]
+            command = bot.choose(seat, table.legal(seat), lambda: None)
+            if seat not in alone.awaiting() or command not in alone.legal(seat):
+                break  # the expansion changed the play itself: no like-for-like ending
+            table.send(seat, command)
+            alone.send(seat, command)
+        ended, base = table.outcome(), alone.outcome()
+        if ended is None or base is None:
+            continue
+        compared += 1
+        assert ended.reason, f"{case.name}: the ending gives no reason"
+        if set(ended.winners) != set(base.winners):
+            assert ended.reason != base.reason, (
+                f"{case.name}: {ended.reason!r} is the game's reason for another result"
+            )
+    if case.game == "tictactoe":
+        assert compared, "no ending played alike with and without the expansion"
+
+
+def test_misere_says_who_completed_the_line_and_that_it_loses() -> None:
+    from gamehall.core import Table
+
+    table = Table.new("tictactoe", expansions=["tictactoe-misere"], seed=1)
+    for cell in (0, 3, 1, 4, 2):  # X completes the top row
+        table.send(table.state.turn, table.legal(table.state.turn)[0].__class__(cell=cell))
+    outcome = table.outcome()
+    assert outcome is not None and outcome.winners == (1,)
+    lines = outcome_lines(outcome, ["X", "O"])
+    assert lines[0] == "O wins: X completed the line 0-1-2, and completing a line loses."
+    plain = Table.new("tictactoe", seed=1)
+    for cell in (0, 3, 1, 4, 2):
+        plain.send(plain.state.turn, plain.legal(plain.state.turn)[0].__class__(cell=cell))
+    assert outcome_lines(plain.outcome(), ["X", "O"])[0] == "X wins: three in a row."
+
+
+def test_a_take_back_names_seats_as_people_do() -> None:
+    from gamehall.core.events import TakenBack
+    from gamehall.core.words import describe_event
+
+    registry = builtin_registry()
+    ruleset = registry.ruleset("tictactoe")
+    view = table_for(registry, Case("tictactoe", (), 2, {}), 1).view(None)
+    back = TakenBack(first=3, last=4, seat=0, agreed=(1,))
+    assert describe_event(ruleset, back, view, None) == (
+        "X took back the last move with the consent of O."
+    )
+    mine = describe_event(ruleset, back, view, 0)
+    assert mine.startswith("You took back") and not counted_from_zero(mine)
+    gunsen = registry.ruleset("gunsen")
+    early = table_for(registry, Case("gunsen", (), 2, {}), 1).view(None)
+    alone = TakenBack(first=3, last=4, seat=0)
+    plain = describe_event(gunsen, alone, early, None)
+    assert not counted_from_zero(plain) and plain.endswith("took back the last move.")

@@ -114,7 +114,7 @@ def test_page_damage_is_refused_and_nothing_is_written(registry: Registry, tmp_p
         SQLiteStore(path, registry.codec)
     done = gamehall("serve", "--port", "0", "--db", str(path))
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
-    done = gamehall("play", "tictactoe", "--db", str(path), "--seat", "0=bot")
+    done = gamehall("play", "tictactoe", "--db", str(path), "--seat", "1=bot")
     assert done.returncode == 1 and "damaged" in done.stderr
     assert digest(path) == before  # not one new match accepted into it
     report = gamehall("check-store", "--db", str(path))

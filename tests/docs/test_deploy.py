@@ -46,3 +46,23 @@ def test_three_nodes_on_one_postgres_as_the_deploy_doc_says(pg_url: str, tmp_pat
     assert '"first_seq":2' in done.stdout and '"duplicate":false' in done.stdout, done.stdout
     assert "gamehall_actors_active 1" in done.stdout  # the third node activated the match
     assert "Traceback" not in logs
+
+
+def test_make_run_takes_a_port_and_builds_without_setuptools_warnings() -> None:
+    def dry(*args: str) -> str:
+        done = subprocess.run(
+            ["make", "-n", "-W", "pyproject.toml", "run", *args],
+            cwd=ROOT, capture_output=True, text=True, check=True, timeout=60,
+        )  # fmt: skip
+        return done.stdout
+
+    assert "serve --db gamehall.db --host 127.0.0.1 --port 8080" in dry("PORT=8080")
+    assert "--port 8000" in dry()
+    install = next(line for line in dry().splitlines() if "pip install" in line)
+    assert "PYTHONWARNINGS=ignore::UserWarning:setuptools.command.editable_wheel" in install
+    # The causes of setuptools' warnings are gone: an SPDX licence string, and the data and
+    # static folders listed as the packages they are.
+    project = (ROOT / "pyproject.toml").read_text()
+    assert 'license = "MIT"' in project and '"setuptools>=77"' in project
+    setup = (ROOT / "setup.py").read_text()
+    assert "find_namespace_packages" in setup

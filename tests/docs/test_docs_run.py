@@ -72,3 +72,24 @@ def test_readme_tells_how_to_reach_the_command_and_how_make_run_stops() -> None:
     start = text.split("## What is inside", 1)[0]
     assert ".venv/bin/gamehall" in start and ". .venv/bin/activate" in start
     assert "Ctrl+C" in start and "keeps running" in start
+
+
+def test_the_log_version_in_the_cli_doc_is_the_one_its_examples_print() -> None:
+    from gamehall.core.logformat import FORMAT_VERSION
+
+    text = (ROOT / "docs" / "cli.md").read_text()
+    printed = set(re.findall(r'"format":"gamehall-log","version":(\d+)', text))
+    told = set(re.findall(r"\(`gamehall-log`\) and its version \((\d+)\)", text))
+    assert printed == told == {str(FORMAT_VERSION)}, (printed, told)
+
+
+def test_writing_a_game_does_not_deny_the_drawing_hook_it_documents() -> None:
+    text = (ROOT / "docs" / "writing-a-game.md").read_text()
+    assert "gamehall_draw_board" in text
+    assert "no core hook for it exists" not in text
+    for helper in ("shape(tag", "group(*children", "label(x, y, words", "canvas(width, height",
+                   "extend(drawing, height"):  # fmt: skip
+        assert helper in text, f"the drawing helper {helper}…) is not documented"
+    for topic in ("ctx.seat", "forbid_unknown_fields", "reveals(", "msgspec.Meta(", "title=",
+                  "a hidden token"):  # fmt: skip
+        assert topic in text, topic

@@ -33,7 +33,7 @@ def logs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     commands.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert main(["run", str(commands), "-o", str(tmp_path / "run.jsonl")]) == 0
     assert main(["import", str(tmp_path / "run.jsonl"), "--db", str(db)]) == 0
-    for name, extra in [("full.jsonl", []), ("full.msgpack", []), ("seat1.jsonl", ["--seat", "1"])]:
+    for name, extra in [("full.jsonl", []), ("full.msgpack", []), ("seat1.jsonl", ["--seat", "2"])]:
         assert main(["export", "m", "-o", str(tmp_path / name), "--db", str(db), *extra]) == 0
     capsys.readouterr()
     return tmp_path
@@ -198,8 +198,11 @@ def test_export_refuses_unknown_matches_seats_and_extensions(
     db = str(logs / "a.db")
     assert main(["export", "ghost", "-o", str(logs / "g.jsonl"), "--db", db]) == 1
     assert "unknown match 'ghost'" in capsys.readouterr().err
-    assert main(["export", "m", "-o", str(logs / "g.jsonl"), "--seat", "2", "--db", db]) == 1
-    assert "seat 2 does not exist" in capsys.readouterr().err
+    assert main(["export", "m", "-o", str(logs / "g.jsonl"), "--seat", "3", "--db", db]) == 1
+    assert "seat 3 does not exist: seats are 1 to 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # the old count from 0 is refused, saying what changed
+        main(["export", "m", "-o", str(logs / "g.jsonl"), "--seat", "0", "--db", db])
+    assert "seats are counted from 1 now: the first seat is 1" in capsys.readouterr().err
     assert main(["export", "m", "-o", str(logs / "g.txt"), "--db", db]) == 1
     assert "unknown extension '.txt'" in capsys.readouterr().err
     assert not list(logs.glob("g.*")) and not list(logs.glob(".g.*"))

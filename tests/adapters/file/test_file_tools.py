@@ -97,20 +97,20 @@ def test_run_refuses_a_bad_commands_file_and_writes_nothing(
 def test_replay_shows_a_seat_view_after_any_event(
     log: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["replay", str(log), "--to", "3", "--seat", "0"]) == 0
+    assert main(["replay", str(log), "--to", "3", "--seat", "1"]) == 0
     out, _ = out_of(capsys)
     assert (
         out.splitlines()[0]
-        == "after event 3 of 9, as seat 0 sees it: O marks cell 0 (row 1, column 1)."
+        == "after event 3 of 9, as seat 1 sees it: O marks cell 0 (row 1, column 1)."
     )
-    assert main(["replay", str(log), "--to", "3", "--seat", "0", "--json"]) == 0
+    assert main(["replay", str(log), "--to", "3", "--seat", "1", "--json"]) == 0
     out, _ = out_of(capsys)
     assert (
         out.splitlines()[0]
-        == 'after event 3 of 9, as seat 0 sees it: {"type":"tictactoe.MarkPlaced","seat":1,"cell":0}'
+        == 'after event 3 of 9, as seat 1 sees it: {"type":"tictactoe.MarkPlaced","seat":1,"cell":0}'
     )
     assert "O | 1 | 2\n---------\n3 | X | 5" in out and out.rstrip().endswith(
-        "waiting for seat 0: place your mark in an empty cell"
+        "waiting for X: place your mark in an empty cell"
     )
     assert main(["replay", str(log)]) == 0
     out, _ = out_of(capsys)
@@ -118,7 +118,7 @@ def test_replay_shows_a_seat_view_after_any_event(
     for argv, message in [
         (["--to", "10"], "--to 10 is outside the log (events 1 to 9)"),
         (["--to", "0"], "--to 0 is outside the log"),
-        (["--seat", "2"], "seat 2 does not exist"),
+        (["--seat", "3"], "seat 3 does not exist: seats are 1 to 2"),
     ]:
         assert main(["replay", str(log), *argv]) == 1
         assert message in out_of(capsys)[1]
@@ -129,12 +129,12 @@ def test_replay_of_a_seat_log_shows_only_that_seat(
 ) -> None:
     db = str(tmp_path / "d.db")
     assert main(["import", str(log), "--db", db]) == 0
-    assert main(["export", "r", "--seat", "1", "-o", str(tmp_path / "s1.jsonl"), "--db", db]) == 0
+    assert main(["export", "r", "--seat", "2", "-o", str(tmp_path / "s1.jsonl"), "--db", db]) == 0
     out_of(capsys)
     assert main(["replay", str(tmp_path / "s1.jsonl"), "--to", "2"]) == 0
-    assert "as seat 1 sees it" in out_of(capsys)[0]
-    assert main(["replay", str(tmp_path / "s1.jsonl"), "--seat", "0"]) == 1
-    assert "holds seat 1's view: it cannot show seat 0's" in out_of(capsys)[1]
+    assert "as seat 2 sees it" in out_of(capsys)[0]
+    assert main(["replay", str(tmp_path / "s1.jsonl"), "--seat", "1"]) == 1
+    assert "holds seat 2's view: it cannot show seat 1's" in out_of(capsys)[1]
 
 
 def test_verify_reports_the_first_difference(log: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -76,7 +76,7 @@ async def test_players_create_join_and_list_their_matches(served: Served) -> Non
     assert view["seat"] == 1 and view["names"] == ["Ada", "Bob Smith"]
     assert view["clock"]["running"] == [1] and view["clock"]["mode"] == "move"
     board = (await client.get(f"/matches/{match}/board")).text
-    assert board.startswith("Players: seat 0: Ada, seat 1: Bob Smith")
+    assert board.startswith("Players: seat 1: Ada, seat 2: Bob Smith")
     described = (await client.get(f"/matches/{match}")).json()
     assert [s["name"] for s in described["seats"]] == ["Ada", "Bob Smith"]
     # Erasing a name takes it out of every view at once.

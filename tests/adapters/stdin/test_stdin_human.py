@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from gamehall.adapters.cli import main
+from gamehall.adapters.stdin.human import HumanGame
 from gamehall.core import default_registry
 from gamehall.core.store import SQLiteStore
 
@@ -64,23 +65,23 @@ def test_number_text_and_json_answers_then_quit_and_resume(
     assert code == 0 and err == ""
     assert (
         "   1. cell 0 (row 1, column 1)" in out
-        and "X (seat 0), place your mark in an empty cell:" in out
+        and "X (seat 1), place your mark in an empty cell:" in out
     )
     assert "refused: 99 is not in the list (1 to 7)" in out
     assert "refused: 'teleport' is neither a number from the list nor a command's text" in out
     assert "refused: TTT-2: cell 4 is already taken" in out
     assert "answer with a number from the list" in out
-    assert out.count("O (seat 1, bot): ") == 3
+    assert out.count("O (seat 2, bot): ") == 3
     assert out.rstrip().endswith("match m saved: continue with 'gamehall resume m'")
     stored = commands_of(tmp_path / "g.db", "m")
     assert [seat for seat, _ in stored] == [0, 1, 0, 1, 0, 1]
     assert all(cid.startswith("human-0-" if seat == 0 else "bot-1-") for seat, cid in stored)
-    cells = [line for line in out.splitlines() if line.startswith("seat 0> ")]
-    assert cells[0] == "seat 0> 5"  # piped answers are echoed, so the transcript reads well
+    cells = [line for line in out.splitlines() if line.startswith("seat 1> ")]
+    assert cells[0] == "seat 1> 5"  # piped answers are echoed, so the transcript reads well
 
     code, out, _ = play(monkeypatch, capsys, "1\n" * 9, "resume", "m", "--db", db)
     assert code == 0
-    assert out.startswith("match m (tictactoe; X (seat 0, human), O (seat 1, bot))")
+    assert out.startswith("match m (tictactoe; X (seat 1, human), O (seat 2, bot))")
     assert out.rstrip().splitlines()[-1] in {
         "X wins: three in a row.",
         "O wins: three in a row.",
@@ -99,7 +100,7 @@ def test_end_of_input_saves_the_match(
     )
     assert code == 0 and "match e saved" in out
     code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db)
-    assert "waiting for seat 0" in out
+    assert "waiting for X" in out
 
 
 def test_hot_seat_two_people_and_a_bot_only_match(
@@ -113,7 +114,7 @@ def test_hot_seat_two_people_and_a_bot_only_match(
         "play",
         "tictactoe",
         "--seat",
-        "1=human",
+        "2=human",
         "--seed",
         "4",
         "--match",
@@ -121,7 +122,7 @@ def test_hot_seat_two_people_and_a_bot_only_match(
         "--db",
         db,
     )
-    assert code == 0 and "seat 1> 1" in out and "(bot)" not in out
+    assert code == 0 and "seat 2> 1" in out and "(bot)" not in out
     assert {cid.split("-")[0] for _, cid in commands_of(tmp_path / "g.db", "h")} == {"human"}
     code, out, _ = play(
         monkeypatch,
@@ -130,7 +131,7 @@ def test_hot_seat_two_people_and_a_bot_only_match(
         "play",
         "tictactoe",
         "--seat",
-        "0=bot",
+        "1=bot",
         "--seed",
         "4",
         "--match",
@@ -138,7 +139,7 @@ def test_hot_seat_two_people_and_a_bot_only_match(
         "--db",
         db,
     )
-    assert code == 0 and "X (seat 0, bot)" in out and "seat 0>" not in out
+    assert code == 0 and "X (seat 1, bot)" in out and "seat 1>" not in out
     # resume takes the roles from the log, and --seat changes them
     code, out, _ = play(
         monkeypatch,
@@ -147,9 +148,9 @@ def test_hot_seat_two_people_and_a_bot_only_match(
         "play",
         "tictactoe",
         "--seat",
-        "1=human",
+        "2=human",
         "--seat",
-        "0=bot",
+        "1=bot",
         "--seed",
         "2",
         "--match",
@@ -158,18 +159,25 @@ def test_hot_seat_two_people_and_a_bot_only_match(
         db,
     )
     code, out, _ = play(monkeypatch, capsys, "quit\n", "resume", "r", "--db", db)
-    assert out.startswith("match r (tictactoe; X (seat 0, bot), O (seat 1, human))")
+    assert out.startswith("match r (tictactoe; X (seat 1, bot), O (seat 2, human))")
     code, out, _ = play(
-        monkeypatch, capsys, "quit\n", "resume", "r", "--seat", "0=human", "--db", db
+        monkeypatch, capsys, "quit\n", "resume", "r", "--seat", "1=human", "--db", db
     )
-    assert out.startswith("match r (tictactoe; X (seat 0, human), O (seat 1, human))")
+    assert out.startswith("match r (tictactoe; X (seat 1, human), O (seat 2, human))")
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["play", "no-such-game"], "error: unknown game 'no-such-game'"),
-        (["play", "tictactoe", "--seat", "2=bot"], "error: --seat '2=bot': seats are 0 to 1"),
+        (
+            ["play", "tictactoe", "--seat", "3=bot"],
+            "error: --seat '3=bot': this match has seats 1 to 2",
+        ),
+        (
+            ["play", "tictactoe", "--seat", "0=human"],
+            "error: --seat '0=human': seats are counted from 1 now (the first seat is --seat 1=human)",
+        ),
         (
             ["play", "tictactoe", "--seat", "0=wizard"],
             "error: --seat '0=wizard': expected SEAT=human or SEAT=bot",
@@ -266,15 +274,15 @@ class Pty:
 
 def test_a_whole_match_through_a_pseudo_terminal(tmp_path: Path) -> None:
     term = Pty([*GAMEHALL, "play", "tictactoe", "--seed", "5", "--match", "t"], tmp_path)
-    screen = term.expect("seat 0> ")
+    screen = term.expect("seat 1> ")
     assert "0 | 1 | 2" in screen and "   9. cell 8 (row 3, column 3)" in screen
     term.send("cell 4 (row 2, column 2)")
-    screen = term.expect("seat 0> ")
+    screen = term.expect("seat 1> ")
     assert "cell 4 (row 2, column 2)\n" in screen  # echoed by the terminal, not by gamehall
-    assert "seat 1, bot)" in screen and "X" in screen
+    assert "seat 2, bot)" in screen and "X" in screen
     for _ in range(4):
         term.send("1")
-        if term.expect_either("seat 0> ", ": three in a row.", "a draw") != "seat 0> ":
+        if term.expect_either("seat 1> ", ": three in a row.", "a draw") != "seat 1> ":
             break
     assert term.close() == 0
     store = SQLiteStore(tmp_path / "gamehall.db", default_registry().codec)
@@ -284,23 +292,28 @@ def test_a_whole_match_through_a_pseudo_terminal(tmp_path: Path) -> None:
         store.close()
 
 
-def test_a_person_is_offered_free_actions_between_others_moves(
+def test_free_actions_out_of_turn_are_offered_on_request_and_bots_keep_their_moves(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "r.db"
-    # Seat 1 is the person, seat 0 a bot that starts: before the bot moves, the person may buy
-    # favour (a trade, allowed at any moment); then Enter lets the bot go on, and quit leaves.
-    answers = "1\n\nquit\n"
-    code, out, _ = play(
-        monkeypatch, capsys, answers, "play", "river-of-gold", "--seed", "1", "--db", str(db),
-        "--seat", "0=bot", "--seat", "1=human", "--match", "r",
-    )  # fmt: skip
+    argv = ("play", "river-of-gold", "--seed", "1", "--seat", "1=bot", "--seat", "2=human")
+    # Unasked, the bot that starts moves at once: the person is told once how to ask.
+    code, out, _ = play(monkeypatch, capsys, "quit\n", *argv, "--db", str(db), "--match", "q")
+    assert code == 0 and "out of turn before" not in out
+    assert out.count("type 'free' at your prompt") == 1
+    assert "Crab (seat 1, bot): " in out and "(seat 2, human): " not in out
+    # Asked ("free" at the prompt, here from the start): before the bot moves, the person may
+    # buy favour (a trade, allowed at any moment); Enter lets the bot go on, quit leaves.
+    monkeypatch.setattr(HumanGame, "ask_free", True)
+    code, out, _ = play(monkeypatch, capsys, "1\n\nquit\n", *argv, "--db", str(db), "--match", "r")
     assert code == 0
-    assert "seat 1, you may act out of turn before seat 0 goes on:" in out
+    assert "seat 2, you may act out of turn before Crab goes on:" in out
     assert "buy" in out.lower() and "favour" in out.lower()
     commands = commands_of(db, "r")
     assert commands[0][0] == 1 and commands[0][1].startswith("human-1-"), commands
     assert any(seat == 0 for seat, _ in commands[1:]), "the bot moved after the trade"
+    # The bot's moves are the bot's: none is told as the person's.
+    assert "Crab (seat 1, bot): " in out and "(seat 2, human): " not in out
 
 
 def test_matches_lists_with_filters_and_pages(
@@ -315,7 +328,7 @@ def test_matches_lists_with_filters_and_pages(
         assert code == 0
     code, out, _ = play(
         monkeypatch, capsys, "", "play", "tictactoe", "--seed", "2", "--match", "done",
-        "--seat", "0=bot", "--seat", "1=bot", "--db", db,
+        "--seat", "1=bot", "--seat", "2=bot", "--db", db,
     )  # fmt: skip
     assert code == 0
     code, out, _ = play(monkeypatch, capsys, "", "matches", "--db", db, "--state", "finished")
@@ -335,3 +348,53 @@ def test_matches_lists_with_filters_and_pages(
     assert "pass these filters" in out
     code, _, err = play(monkeypatch, capsys, "", "matches", "--db", db, "--limit", "0")
     assert code == 2 and "limit" in err
+
+
+def _screens(game: str, answers: str, person: int = 0) -> list[str]:
+    """Return each screen a person sees on a 120x40 terminal (colours removed)."""
+    import re
+
+    import anyio
+    from gamehall.adapters.stdin.human import CLEAR, Terminal
+    from gamehall.core.hall import Hall
+    from gamehall.core.store import MemoryStore
+
+    registry = default_registry()
+
+    async def main() -> str:
+        out = io.StringIO()
+        async with Hall(MemoryStore(registry.codec), registry) as hall:
+            bot = 1 - person
+            match = await hall.create(game, seed=1, bots={bot: "random"}, bot_seed=1)
+            term = Terminal(io.StringIO(answers), out, tty=True, width=120, height=40)
+            roles = {person: "human", bot: "bot"}
+            assert await HumanGame(hall, match, roles, term).run() == 0
+        return out.getvalue()
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", anyio.run(main).replace(CLEAR, "\f"))
+    return text.split("\f")[1:]
+
+
+@pytest.mark.parametrize("game", ["toy-battle", "river-of-gold"])
+def test_a_terminal_redraws_in_place_and_keeps_the_bots_move_and_the_question_in_sight(
+    game: str,
+) -> None:
+    person = 0 if game == "toy-battle" else 1  # the bot starts
+    screens = _screens(game, "1\n\nquit\n", person)
+    assert len(screens) >= 3  # one screen a question, drawn from the top; Enter redraws it
+    for number, screen in enumerate(screens):
+        lines = screen.splitlines()
+        in_sight = "\n".join(lines[-40:])  # what a 40-line terminal shows at the prompt
+        assert f"(seat {person + 1}), " in in_sight and "   1. " in in_sight, in_sight
+        if number == 0 or game == "toy-battle":  # the bot's move (in Toy Battle every time)
+            assert ", bot): " in in_sight, "the bot's move scrolled away"
+        assert "Legend:" not in screen
+    # Toy Battle fits its first question on one screen: board beside the menu.
+    if game == "toy-battle":
+        first = screens[0].splitlines()
+        assert len(first) <= 40 and "R41:HQ" in first[1]
+
+
+def test_the_legend_is_shown_on_request() -> None:
+    screens = _screens("toy-battle", "legend\nquit\n")
+    assert "Legend:" not in screens[0] and "Legend:" in screens[1]

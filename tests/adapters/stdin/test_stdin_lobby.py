@@ -56,7 +56,7 @@ def test_the_lobby_lists_filters_and_pages_over_stdio(registry: Registry) -> Non
                      "command": {"type": PLACE, "cell": 4}, "command_id": "a"})  # fmt: skip
         view = await ok(s, {"id": 21, "op": "view", "match": match, "seat": 1})
         assert view["names"] == ["Ada", "Bob"] and view["clock"]["running"] == [1]
-        assert view["board"].startswith("Players: seat 0: Ada, seat 1: Bob")
+        assert view["board"].startswith("Players: seat 1: Ada, seat 2: Bob")
         asked = await ok(s, {"id": 22, "op": "undo", "match": match, "seat": 0})
         assert asked["state"] == "pending" and asked["needed"] == [1]
         done = await ok(s, {"id": 23, "op": "answer_undo", "match": match, "seat": 1,

@@ -61,7 +61,7 @@ def test_simulate_command_prints_the_summary(
     lines = out.splitlines()
     assert lines[0] == "20 matches of tictactoe (2 players, seed 1)"
     assert lines[1].startswith("ended by: three in a row ")
-    assert lines[2].startswith("wins by seat: seat 0 (X) ") and "95% " in lines[2]
+    assert lines[2].startswith("wins by seat: seat 1 (X) ") and "95% " in lines[2]
     assert lines[-3].startswith("mean length: ") and lines[-2].endswith(" events/s")
     assert lines[-1] == f"stored 20 matches in {db}"
     assert main(["matches", "--db", str(db)]) == 0
@@ -91,7 +91,9 @@ def test_options_and_seats_parse_or_say_why() -> None:
     )
     with pytest.raises(InvalidOptions, match="not KEY=VALUE"):
         parse_options(["oops"])
-    assert parse_seats(["1=human", "0=bot"], 2) == {1: "human", 0: "bot"}
+    assert parse_seats(["2=human", "1=bot"], 2) == {1: "human", 0: "bot"}
+    with pytest.raises(InvalidOptions, match="seats are counted from 1 now"):
+        parse_seats(["0=human"], 2)
     with pytest.raises(InvalidOptions, match="the seat must be a number"):
         parse_seats(["one=bot"], 2)
 
@@ -109,10 +111,10 @@ async def _hand_over(registry: Registry) -> str:
 
 def test_hot_seat_hands_the_terminal_over_before_each_board(registry: Registry) -> None:
     text = _run(_hand_over, registry)
-    assert text.count("pass the terminal to seat 0, then press Enter") == 2  # before each turn
-    assert text.count("pass the terminal to seat 1, then press Enter") == 1
-    first_prompt = text.index("pass the terminal to seat 1")
-    assert "seat 1, place your mark" not in text[:first_prompt]
+    assert text.count("pass the terminal to seat 1, then press Enter") == 2  # before each turn
+    assert text.count("pass the terminal to seat 2, then press Enter") == 1
+    first_prompt = text.index("pass the terminal to seat 2")
+    assert "(seat 2), place your mark" not in text[:first_prompt]
 
 
 def test_choose_refuses_an_ambiguous_or_unknown_answer(registry: Registry) -> None:
@@ -143,7 +145,7 @@ def test_the_summary_tells_how_matches_ended_and_win_rates_with_intervals(
     text = "\n".join(summary.lines())
     assert summary.reasons.keys() == {"three in a row", "the board is full"}
     assert sum(summary.reasons.values()) == 400
-    assert "wins by seat: seat 0 (X) " in text and "95% " in text
+    assert "wins by seat: seat 1 (X) " in text and "95% " in text
     low, high = wilson(summary.wins[0], 400)
     assert low < summary.wins[0] / 400 < high and high - low < 0.11
     assert summary.commands >= 5 * 400

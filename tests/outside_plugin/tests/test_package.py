@@ -9,7 +9,12 @@ import pytest
 from gamehall.core import IllegalCommand, Table, default_registry
 from gamehall.core.conformance import cases, check_playout
 from gamehall.core.golden import check
-from gamehall.core.testing import contract_problems, hook_problems, rules_doc_problems
+from gamehall.core.testing import (
+    contract_problems,
+    hook_problems,
+    registry_rules_problems,
+    rules_doc_problems,
+)
 from outside_nim import Take
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,6 +41,9 @@ def test_rules_document_and_contract() -> None:
     ):
         assert spec.rules_doc == "docs/rules.md"
     assert not rules_doc_problems(ROOT / "docs" / "rules.md", ROOT / "tests", ROOT)
+    # Only this distribution's games and expansions, not gamehall's installed beside them.
+    mine = "gamehall-outside-fixture"
+    assert not registry_rules_problems(REGISTRY, ROOT, ROOT / "tests", ROOT, distribution=mine)
     assert not contract_problems(REGISTRY, "outside-nim")
     assert not hook_problems(REGISTRY, "outside-nim")
 

@@ -145,7 +145,7 @@ def test_a_window_hot_seat_through_stdin(
     db = str(tmp_path / "hot.db")
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
     argv = ["play", GAME, "--players", "3", "--seed", str(seed), "--match", "hot", "--db", db,
-            "--seat", "0=human", "--seat", "1=human", "--seat", "2=human"]  # fmt: skip
+            "--seat", "1=human", "--seat", "2=human", "--seat", "3=human"]  # fmt: skip
     assert main(argv) == 0
     out, err = capsys.readouterr()
     assert err == "" and "Traceback" not in out and "refused" not in out

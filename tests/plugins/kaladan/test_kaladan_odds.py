@@ -118,8 +118,14 @@ def test_the_calculator_through_the_core_registry_and_the_cli(
         ({"attacker": ["knight"], "defender": ["sword"]}, "unknown unit 'knight'"),
         (
             {"attacker": ["sword"], "defender": ["sword"], "defender_terrain": "sea"},
-            "unknown terrain",
+            "defender_terrain: unknown terrain 'sea'",
         ),
+        (
+            {"attacker": ["sword"], "defender": ["sword"], "attacker_terrain": "sea"},
+            "attacker_terrain: unknown terrain 'sea'",
+        ),
+        ({"defender": ["sword"]}, "attacker is missing"),
+        ({"attacker": ["sword"], "defender": ["sword"], "seed": "x"}, "seed: expected a whole"),
         (
             {"attacker": ["sword"], "defender": ["sword"], "attacker_card": "root-snare"},
             "changes the armies",
@@ -193,3 +199,19 @@ def test_a_defender_owning_its_castle_implies_the_tile_is_a_castle() -> None:
     taken = odds("exact", attacker=("sword",), defender=("crown",), defender_on_castle=True)
     assert owns == both and owns.defender_dice == (8, 8)  # type: ignore[attr-defined]
     assert taken.defender_dice == (6, 8)  # type: ignore[attr-defined]
+
+
+def test_the_cli_answers_no_input_in_words_and_lists_fields_with_kinds_and_values(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["odds", "kaladan"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: kaladan odds needs attacker and defender: give --set attacker=")
+    assert "Object" not in err and "`" not in err and len(err.splitlines()) == 1
+    assert main(["odds", "kaladan", "--fields"]) == 0
+    out = capsys.readouterr().out
+    assert "  attacker: a list (comma-separated); required" in out
+    assert "  defender_terrain: text; default field" in out
+    assert "      allowed: field, forest, mountain" in out
+    assert "  method: one of: auto, exact, monte-carlo; default auto" in out
+    assert "(default" not in out and "Annotated" not in out

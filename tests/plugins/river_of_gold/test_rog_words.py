@@ -205,10 +205,10 @@ def test_ROG_SETUP_10_seats_are_clans() -> None:
 
 def test_ROG_PATRON_1_patrons_read_with_their_powers_and_clans_name_the_seats() -> None:
     t = table(3, expansions=(PATRONS_ID,))
-    assert t.ruleset.seat_names(t.view(None), 3) == ["Seat 0", "Seat 1", "Seat 2"]
+    assert t.ruleset.seat_names(t.view(None), 3) == ["Seat 1", "Seat 2", "Seat 3"]
     board = t.render(2)
     assert "; die " not in board and "ship on river space" not in board  # not rolled nor launched
-    assert "On offer in the draft:" in board and "Seat 2 chooses next." in board
+    assert "On offer in the draft:" in board and "Seat 3 chooses next." in board
     offer = t.legal(2)[0]
     card = PATRONS[offer.patron]
     assert t.ruleset.describe(offer, t.view(2), 2) == (

@@ -187,7 +187,7 @@ def test_board_has_a_legend_and_exact_counts() -> None:
     assert "11:BK" in board and "B1:HQ" in board and "R41:HQ" in board
     assert "Legend:" in board and "K Kwak (joker)" in board and "-- an empty base" in board
     assert "15*:--" in board and "Castle on spots 15, 16, 20, 21" in board
-    assert "Red (seat 1): 0 medals" in board and "rack: 1 troop" in board
+    assert "Red (seat 2): 0 medals" in board and "rack: 1 troop" in board
     assert "rack: 1 troops" not in board and "Blue to move: draw 2 troops or place 1 troop" in board
     pool = RULESET.render(RULES.view(make("pool"), 0), 0)
     assert "Spots 12, 22 take only troops of value 1 or 2." in pool
