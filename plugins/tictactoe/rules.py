@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
 
 from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
 from gamehall.core.rules import MatchConfig
@@ -43,17 +42,11 @@ class TicTacToe(Rules[State]):
     # The rule of each event decide returns (it needs no emitter for so few).
     event_rules = {MarkPlaced: "TTT-2", LineCompleted: "TTT-3", BoardFilled: "TTT-4"}
 
-    def __init__(self, hook: Any) -> None:
-        super().__init__(hook)
-        # Who wins when each seat completes a line (TTT-3). The hook's answer depends only on the
-        # seat and the ruleset's expansions, all registered before the rules are made: read once.
-        # A game that reuses these rules without tic-tac-toe's hooks keeps the base rule.
-        ask = getattr(hook, "tictactoe_line_winner", None)
-        self.line_winners: tuple[int, int] = (ask(seat=0), ask(seat=1)) if ask else (0, 1)
-
     def line_winner(self, seat: int) -> int:
-        """Return who wins when ``seat`` completes a line (TTT-3)."""
-        return self.line_winners[seat]
+        """Return who wins when ``seat`` completes a line (TTT-3): the hook is asked each time,
+        at most once a match, so the rules keep no memo of its answer."""
+        winner: int = self.hook.tictactoe_line_winner(seat=seat)
+        return winner
 
     def initial(self, config: MatchConfig) -> State:
         """Return an empty board with X (seat 0) to move (TTT-1)."""
