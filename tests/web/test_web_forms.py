@@ -88,7 +88,9 @@ async def test_the_lobby_shows_options_in_words_and_sends_a_refused_value_back()
         ehre = page[page.index('id="game-ehre-der-samurai"') :]
         target = re.search(r'<input[^>]*name="o.honour_target"[^>]*>', ehre)
         assert target and 'min="1"' in target.group(0) and 'type="number"' in target.group(0)
-        assert "Honour target" in ehre and "1 or more" in ehre
+        # The label and help the game gives (msgspec Meta title and description), and the range.
+        assert "Honour to win" in ehre and "1 or more" in ehre
+        assert "Honour that wins the game at the end of phase 1." in ehre
         sent = form(web, "ehre-der-samurai", players="3", seat0="me", seat1="bot", seat2="bot")
         refused = await web.post("/lobby/matches", data={**sent, "o.honour_target": "0"})
         assert refused.status_code == 400
@@ -100,13 +102,14 @@ async def test_the_lobby_shows_options_in_words_and_sends_a_refused_value_back()
         assert "Traceback" not in shown and "$." not in shown
         assert web.hall.lobby.find().total == 0  # nothing was started
         # A value the game itself refuses comes back above the form's button, still filled in.
+        # (A starting player within the option's range 0-5, but past the three seats chosen.)
         wrong = await web.post(
             "/lobby/matches",
-            data={**form(web, "kaladan", players="2", seat0="me", seat1="bot"),
-                  "o.round_limit": "-2"},
+            data={**form(web, "ehre-der-samurai", players="3", seat0="me", seat1="bot",
+                         seat2="bot"), "o.start_seat": "5"},
         )  # fmt: skip
         assert wrong.status_code == 400 and 'class="problem"' in wrong.text
-        assert 'value="-2"' in wrong.text
+        assert re.search(r'<input[^>]*value="5"[^>]*name="o.start_seat"', wrong.text)
         assert web.hall.lobby.find().total == 0
 
 
