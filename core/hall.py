@@ -797,7 +797,7 @@ class Hall:
         started = stored.first
         if not isinstance(started, MatchStarted):
             raise UnknownMatch(match)
-        ruleset = self.registry.ruleset_of(started)
+        ruleset = self.registry.ruleset_of(started, match)
         state = None
         if stored.snapshot is not None:
             # The store read only the rows after the snapshot (and the others' seqs and

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 from gamehall.core import calculators as calc
+from gamehall.core import limits
 from gamehall.core.limits import INT64_MAX, MATCH_ID_RULE
 from gamehall.core.logformat import header_for, log_lines
 from litestar import Request, Response, get, post
@@ -134,6 +135,9 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     gateway = gateway_of(request)
     player = gateway.player_of(request, required=False)
     hall = gateway.hall
+    low, high = hall.registry.ruleset(data.game, data.expansions).player_range
+    if data.players is not None:  # before anything is sized by it
+        limits.check_count("players", data.players, low, high)
     bots = bot_seats(data, hall.registry)
     count = data.players if data.players is not None else None
     roles = _roles(data, hall, count)

@@ -11,19 +11,11 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 from gamehall.core.codec import EventLine
-from gamehall.core.limits import INT64_MAX, Players, Seat, Seed
+from gamehall.core.limits import INT64_MAX, CommandId, Players, Seat, Seed
 from gamehall.core.rules import Decision, Outcome
 
-CommandId = Annotated[
-    str,
-    msgspec.Meta(
-        min_length=1,
-        max_length=64,
-        pattern=r"^[A-Za-z0-9._~:-]+$",
-        description="chosen by the client; a retry with the same id gets the first answer",
-    ),
-]
 Seating = Literal["tokens", "open"]
+
 ClockText = Annotated[
     str,
     msgspec.Meta(

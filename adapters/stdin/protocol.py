@@ -21,7 +21,7 @@ from anyio.abc import TaskGroup
 from gamehall.core import GamehallError, Recorded, limits
 from gamehall.core.bots import parse_role
 from gamehall.core.hall import Hall, Turn
-from gamehall.core.limits import Count, MatchId, Players, Seat, Seed, Seq
+from gamehall.core.limits import CommandId, Count, MatchId, Players, Seat, Seed, Seq
 from gamehall.core.store import Store
 
 from .common import describe_options
@@ -120,7 +120,7 @@ class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
     match: str
     seat: Seat
     command: dict[str, Any]
-    command_id: str | None = None
+    command_id: CommandId | None = None
 
 
 class View(msgspec.Struct, forbid_unknown_fields=True):

@@ -17,7 +17,7 @@ from gamehall.core.errors import (
     NotAwaited,
     UnknownPlayer,
 )
-from gamehall.core.limits import INT64_MAX
+from gamehall.core.limits import INT64_MAX, CommandId, InvalidInput, int_text
 from gamehall.core.lobby import NoFreeSeat, Player, check_name
 from litestar import Request, Response, Router, get, post
 from litestar.params import FromPath, QueryParameter
@@ -26,7 +26,6 @@ from litestar.response import Redirect, ServerSentEvent
 from .. import stream
 from ..errors import ApiError, status_of
 from ..gateway import Gateway, check_id
-from ..schemas import CommandId
 from . import listing, pages, scene, session
 from .frame import frame, heading, title_of
 from .markup import Html, join, tag
@@ -103,9 +102,9 @@ def _field(spec: dict[str, Any], text: str) -> Any:
         return text == "true"
     if kind == "integer" or (enum and all(isinstance(v, int) for v in enum)):
         try:
-            return int(text)
-        except ValueError:
-            raise ApiError(400, "invalid_options", f"{text!r} is not a whole number") from None
+            return int_text("the option", text, -INT64_MAX - 1)  # its range: the game's check
+        except InvalidInput as exc:
+            raise ApiError(400, "invalid_options", str(exc)) from None
     return text
 
 
@@ -167,14 +166,15 @@ async def create(request: Req) -> Response[Any]:
     session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
     game = gateway.game(_last(form, "game") or "")
-    try:
-        players = int(_last(form, "players") or game.min_players)
-    except ValueError:
-        raise ApiError(400, "invalid_request", "the number of players is not a number") from None
+    expansions = form.get("expansion", [])
+    low, high = gateway.hall.registry.ruleset(game.id, expansions).player_range
+    try:  # before anything is sized by it
+        players = int_text("the number of players", _last(form, "players") or str(low), low, high)
+    except InvalidInput as exc:
+        raise ApiError(400, "invalid_request", str(exc)) from None
     roles = [_last(form, f"seat{s}") or "open" for s in range(players)]
     if any(r not in ("me", "open", "bot") for r in roles):
         raise ApiError(400, "invalid_request", "each seat is me, open or a bot")
-    expansions = form.get("expansion", [])
     known = {e.id: e for e in game.expansions}
     xopts = {x: _options(form, f"x.{x}.", known[x].options) for x in expansions if x in known}
     player, cookie = await _become(request, form)
@@ -192,6 +192,16 @@ async def create(request: Req) -> Response[Any]:
     where = session.seat_path(match, mine[0]) if mine else f"/watch/{match}"
     cookies = [cookie] if cookie else []
     return Redirect(where, status_code=303, cookies=cookies, headers=HEADERS)
+
+
+def _whole(text: str | None, high: int) -> int | None:
+    """Return the whole number ``0..high`` a field holds, or ``None`` for anything else."""
+    if text is None:
+        return None
+    try:
+        return int_text("", text, 0, high)
+    except InvalidInput:
+        return None
 
 
 def _last(form: dict[str, list[str]], key: str) -> str | None:
@@ -230,7 +240,7 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
     gateway.check_match(match)
     match = check_id(match)
     given = _last(form, "seat")
-    wanted = int(given) if given is not None and given.isdigit() and len(given) < 4 else None
+    wanted = _whole(given, 999)
     lobby = gateway.hall.lobby
     free = [s.seat for s in lobby.entry(match).seats if s.open]
     if lobby.entry(match).finished or (wanted is not None and wanted not in free) or not free:
@@ -334,7 +344,7 @@ async def watch_frame(
 def _events(request: Req, match: str, seat: int | None, after: int) -> ServerSentEvent:
     gateway = gw(request)
     last = request.headers.get("last-event-id", "")
-    start = max(after, int(last) if last.isdigit() and len(last) < 19 else 0)
+    start = max(after, _whole(last, INT64_MAX) or 0)
     player = _player(request) if seat is None else None
     messages = stream.messages(gateway.hall, match, seat, start, gateway.heartbeat, player)
     return ServerSentEvent(messages, headers={**HEADERS, "X-Accel-Buffering": "no"})
@@ -403,9 +413,9 @@ async def _fork(request: Req, match: str) -> Response[Any]:
     if not gateway.ended(match):
         raise ApiError(403, "forbidden", "a match can be forked here only once it has ended")
     try:
-        at = int(_last(form, "at_seq") or "")
-    except ValueError:
-        raise ApiError(400, "invalid_fork", "the fork point is not a number") from None
+        at = int_text("the fork point", _last(form, "at_seq") or "", 1)
+    except InvalidInput as exc:
+        raise ApiError(400, "invalid_fork", str(exc)) from None
     players = gateway.hall.info(match).players
     new = await gateway.hall.fork(match, at, open_seats=range(players))
     info = gateway.hall.info(new)

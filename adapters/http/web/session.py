@@ -88,7 +88,14 @@ def check_csrf(request: Req, given: str | None) -> None:
         if urlsplit(origin).netloc != host:
             raise ApiError(403, "forbidden", "the request comes from another site")
     expected = request.cookies.get(CSRF_COOKIE) or ""
-    if not given or not expected or not hmac.compare_digest(given, expected):
+    # Bytes: compare_digest refuses a str beyond ASCII, and such a token is simply wrong.
+    if (
+        not given
+        or not expected
+        or not hmac.compare_digest(
+            given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass")
+        )
+    ):
         raise ApiError(
             403, "forbidden", "the form is out of date or comes from another site: reload the page"
         )
