@@ -94,3 +94,18 @@ def test_match_ids_follow_the_one_rule(tmp_path: Path) -> None:
     refused(answers[6], "unknown_match")
     assert len(answers[6]["error"]["message"]) < 200
     assert [m["match"] for m in answers[7]["result"]["matches"]] == ["fine_id-1"]
+
+
+def test_command_ids_follow_the_one_rule_of_every_adapter(tmp_path: Path) -> None:
+    command = {"type": "tictactoe.PlaceMark", "cell": 4}
+    bad = ["", "x" * 1_000_000, "nul\u0000", "rtl\u202e", "line\nbreak", "space d"]
+    answers = serve_stdio(tmp_path / "s.db", [
+        {"id": 0, "op": "create", "game": "tictactoe", "match": "m", "seed": 1},
+        *({"id": n + 1, "op": "command", "match": "m", "seat": 0, "command": command,
+           "command_id": cid} for n, cid in enumerate(bad)),
+        {"id": 99, "op": "command", "match": "m", "seat": 0, "command": command,
+         "command_id": "a-Good.id~1:2_3"},
+    ])  # fmt: skip
+    for n in range(len(bad)):
+        refused(answers[n + 1], "invalid_request", "command_id")
+    assert answers[99]["ok"], answers[99]
