@@ -51,6 +51,7 @@ def create_app(
     manage_hall: bool = False,
     bare_endpoint: bool = False,
     rate_limits: RateLimits | None = DEFAULT_LIMITS,
+    metrics_token: str | None = None,
 ) -> Litestar:
     """Return the HTTP app of a hall.
 
@@ -59,6 +60,7 @@ def create_app(
     matches. ``max_body`` bounds request bodies in bytes. ``bare_endpoint`` adds ``POST /bare``,
     which only decodes a command body: the baseline of the benchmark. ``rate_limits`` sets
     the requests a second per client address and per token (``None``: no limits).
+    ``metrics_token``, if given, is required to read ``/metrics``.
     """
     seats: SeatTokens
     if seat_db is SAME_FILE and hall.store.shared:
@@ -70,6 +72,7 @@ def create_app(
     limiter = Limiter(rate_limits) if rate_limits is not None else None
     gateway = Gateway(hall, seats, admin_token, heartbeat, limiter)
     logs.add_secret(admin_token)
+    logs.add_secret(metrics_token)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -108,7 +111,14 @@ def create_app(
                 }
             ),
         ),
-        state=State({"gamehall": gateway, "openapi": None, "limiter": limiter}),
+        state=State(
+            {
+                "gamehall": gateway,
+                "openapi": None,
+                "limiter": limiter,
+                "metrics_token": metrics_token or None,
+            }
+        ),
         logging_config=None,  # the embedding program configures logging, not this app
         debug=False,
     )

@@ -33,6 +33,7 @@ from .app import MAX_BODY, create_app
 from .guard import RateLimits
 
 ADMIN_TOKEN_ENV = "GAMEHALL_ADMIN_TOKEN"
+METRICS_TOKEN_ENV = "GAMEHALL_METRICS_TOKEN"
 
 
 def register(sub: Any) -> None:
@@ -186,6 +187,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
         app = create_app(
             Hall(store, registry),
             admin_token=os.environ.get(ADMIN_TOKEN_ENV) or None,
+            metrics_token=os.environ.get(METRICS_TOKEN_ENV) or None,
             max_body=args.max_body,
             manage_hall=True,
             bare_endpoint=args.bare_endpoint,

@@ -24,7 +24,7 @@ from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect, ServerSentEvent
 
 from .. import stream
-from ..errors import ApiError, status_of
+from ..errors import RETRY_AFTER, ApiError, is_store_error, status_of, store_message
 from ..gateway import Gateway, check_id
 from . import listing, pages, scene, session
 from .frame import frame, heading, title_of
@@ -460,6 +460,8 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
 
     if isinstance(exc, ApiError):
         status, message = exc.status, exc.message
+    elif is_store_error(exc) or (isinstance(exc, GamehallError) and status_of(exc) == 503):
+        status, message = 503, store_message(request, exc)  # never the store's path or URL
     elif isinstance(exc, GamehallError) and status_of(exc) is not None:
         status, message = status_of(exc) or 400, exc.message
     else:
@@ -480,8 +482,14 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
                     tag("a", "watch it", href=f"/watch/{parts[2]}"), ".")
             )  # fmt: skip
         body = pages.problem(titles.get(status, "That did not work"), message, hint)
-        return html(body, status)
-    return Response(message, status_code=status, media_type="text/plain", headers=HEADERS)
+        return html(body, status) if status != 503 else _retry(html(body, status))
+    answer = Response(message, status_code=status, media_type="text/plain", headers=HEADERS)
+    return _retry(answer) if status == 503 else answer
+
+
+def _retry(response: Response[Any]) -> Response[Any]:
+    response.headers["Retry-After"] = RETRY_AFTER[503]
+    return response
 
 
 ROUTES = [
