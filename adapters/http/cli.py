@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import contextlib
 import errno
 import os
@@ -34,6 +35,7 @@ from .guard import RateLimits
 
 ADMIN_TOKEN_ENV = "GAMEHALL_ADMIN_TOKEN"
 METRICS_TOKEN_ENV = "GAMEHALL_METRICS_TOKEN"
+PROXIES_ENV = "GAMEHALL_TRUSTED_PROXIES"
 
 
 def register(sub: Any) -> None:
@@ -64,11 +66,17 @@ def register(sub: Any) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--token-rate", type=_rate, default=limits.token_rate, metavar="N",
-        help="requests a second per accepted token (default 0: no limit)",
+        help=f"requests a second per accepted token (default {limits.token_rate:g}; 0: no limit)",
     )  # fmt: skip
     parser.add_argument(
         "--token-burst", type=_burst, default=limits.token_burst, metavar="N",
         help=f"requests at once per accepted token (default {limits.token_burst})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--trusted-proxy", action="append", default=None, metavar="ADDRESS",
+        help="a proxy whose X-Forwarded-For / X-Forwarded-Proto the server believes (repeat "
+        f"for more; an IP address or network); also ${PROXIES_ENV} (comma-separated). "
+        "Without one, every client is the address it connects from",
     )  # fmt: skip
     parser.add_argument(
         "--gc", default=None, metavar="POLICY",
@@ -180,8 +188,23 @@ def _bind_refusal(host: str, port: int, exc: OSError) -> str:
     return f"cannot listen on {host} port {port}: {exc.strerror or exc} (see --host, --port)"
 
 
+def trusted_proxies(args: argparse.Namespace) -> list[str]:
+    """Return the proxies whose forwarded headers are believed (options, then environment)."""
+    named = list(args.trusted_proxy or [])
+    named += [p.strip() for p in os.environ.get(PROXIES_ENV, "").split(",") if p.strip()]
+    for proxy in named:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise GamehallError(
+                f"trusted proxy {proxy!r} is not an IP address or network (--trusted-proxy)"
+            ) from None
+    return named
+
+
 async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySignals) -> None:
     registry = default_registry()
+    proxies = trusted_proxies(args)
     store = open_store(args.db, registry)
     try:
         app = create_app(
@@ -202,6 +225,9 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
             access_log=False,
             lifespan="on",
             timeout_graceful_shutdown=3,
+            # uvicorn believes X-Forwarded-For from loopback by default: only from named proxies.
+            proxy_headers=bool(proxies),
+            forwarded_allow_ips=proxies or None,
         )
         server = _Server(config, early)
         async with anyio.create_task_group() as tg:

@@ -3,7 +3,9 @@
 Rate limits are token buckets. A request whose token the server has accepted before draws
 from that token's bucket; any other request (anonymous, or with a token not known to be
 good) draws from its client address's bucket, so trying random tokens buys no extra
-requests. By default anonymous requests are limited and accepted tokens are not. A refused
+requests. By default both are limited (a token as much as an address: a free player token
+buys no unlimited requests). The client address is the connection's peer; the server takes a
+forwarded address (``X-Forwarded-For``) only from the proxies its operator names. A refused
 request gets ``429`` with ``Retry-After`` (whole seconds until the bucket has one again).
 
 A body must be declared JSON (``415`` otherwise) and is refused before decoding when it nests
@@ -36,7 +38,7 @@ class RateLimits(msgspec.Struct, frozen=True):
 
     anonymous_rate: float = 20.0
     anonymous_burst: int = 60
-    token_rate: float = 0.0
+    token_rate: float = 20.0
     token_burst: int = 120
 
 
