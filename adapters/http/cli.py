@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import contextlib
 import errno
+import ipaddress
 import os
 import signal
 import socket
