@@ -27,11 +27,13 @@ from .guard import Limiter, RateLimits, before_request
 from .ops import OPS_ROUTES
 from .routes import ROUTES, bare
 from .seats import SeatTokens, SharedSeatTokens
+from .stream import StreamLimits, StreamSlots
 from .web import router as web_router
 
 MAX_BODY = 64 * 1024
 HEARTBEAT = 15.0
 DEFAULT_LIMITS = RateLimits()
+DEFAULT_STREAMS = StreamLimits()
 SAME_FILE: Any = object()
 
 
@@ -52,6 +54,7 @@ def create_app(
     bare_endpoint: bool = False,
     rate_limits: RateLimits | None = DEFAULT_LIMITS,
     metrics_token: str | None = None,
+    streams: StreamLimits = DEFAULT_STREAMS,
 ) -> Litestar:
     """Return the HTTP app of a hall.
 
@@ -60,7 +63,8 @@ def create_app(
     matches. ``max_body`` bounds request bodies in bytes. ``bare_endpoint`` adds ``POST /bare``,
     which only decodes a command body: the baseline of the benchmark. ``rate_limits`` sets
     the requests a second per client address and per token (``None``: no limits).
-    ``metrics_token``, if given, is required to read ``/metrics``.
+    ``metrics_token``, if given, is required to read ``/metrics``. ``streams`` caps the
+    event streams open at once, on the node and per client address.
     """
     seats: SeatTokens
     if seat_db is SAME_FILE and hall.store.shared:
@@ -117,6 +121,7 @@ def create_app(
                 "openapi": None,
                 "limiter": limiter,
                 "metrics_token": metrics_token or None,
+                "streams": StreamSlots(streams),
             }
         ),
         logging_config=None,  # the embedding program configures logging, not this app

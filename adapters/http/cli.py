@@ -7,10 +7,11 @@ import contextlib
 import errno
 import ipaddress
 import os
+import resource
 import signal
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
@@ -31,11 +32,26 @@ from gamehall.core.runtime import (
 )
 
 from .app import MAX_BODY, create_app
+from .conn import guarded_protocol, quiet_accept_errors
 from .guard import RateLimits
+from .stream import MAX_STREAMS, STREAMS_PER_ADDRESS, StreamLimits
+
+
+def _fd_budget() -> int:
+    """Return the default connection cap: what the file descriptor limit leaves room for."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 10_000
+    return max(64, min(10_000, soft - 100))  # the rest: the store, logs, plugins' files
+
 
 ADMIN_TOKEN_ENV = "GAMEHALL_ADMIN_TOKEN"
 METRICS_TOKEN_ENV = "GAMEHALL_METRICS_TOKEN"
 PROXIES_ENV = "GAMEHALL_TRUSTED_PROXIES"
+HEADER_TIMEOUT = 10.0
+BODY_TIMEOUT = 30.0
+MAX_CONNECTIONS = _fd_budget()
+PER_ADDRESS = 64
 
 
 def register(sub: Any) -> None:
@@ -73,6 +89,30 @@ def register(sub: Any) -> None:
         help=f"requests at once per accepted token (default {limits.token_burst})",
     )  # fmt: skip
     parser.add_argument(
+        "--header-timeout", type=_seconds, default=HEADER_TIMEOUT, metavar="SECONDS",
+        help=f"a request's headers must arrive within this (default {HEADER_TIMEOUT:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--body-timeout", type=_seconds, default=BODY_TIMEOUT, metavar="SECONDS",
+        help=f"longest pause while a body arrives (default {BODY_TIMEOUT:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-connections", type=int_arg(1, 10**6), default=MAX_CONNECTIONS, metavar="N",
+        help=f"connections and requests at once; more are answered 503 (default {MAX_CONNECTIONS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-connections-per-address", type=int_arg(1, 10**6), default=PER_ADDRESS,
+        metavar="N", help=f"connections one client address may hold (default {PER_ADDRESS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-streams", type=int_arg(1, 10**6), default=MAX_STREAMS, metavar="N",
+        help=f"event streams open at once on this node (default {MAX_STREAMS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-streams-per-address", type=int_arg(1, 10**6), default=STREAMS_PER_ADDRESS,
+        metavar="N", help=f"event streams one client address may hold (default {STREAMS_PER_ADDRESS})",
+    )  # fmt: skip
+    parser.add_argument(
         "--trusted-proxy", action="append", default=None, metavar="ADDRESS",
         help="a proxy whose X-Forwarded-For / X-Forwarded-Proto the server believes (repeat "
         f"for more; an IP address or network); also ${PROXIES_ENV} (comma-separated). "
@@ -90,6 +130,16 @@ def register(sub: Any) -> None:
     )  # fmt: skip
     parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.1 <= value <= 86_400:
+        raise argparse.ArgumentTypeError(f"{text!r} must be between 0.1 and 86400 seconds")
+    return value
 
 
 def _rate(text: str) -> float:
@@ -188,6 +238,20 @@ def _bind_refusal(host: str, port: int, exc: OSError) -> str:
     return f"cannot listen on {host} port {port}: {exc.strerror or exc} (see --host, --port)"
 
 
+def _among(proxies: list[str]) -> Callable[[str], bool]:
+    """Return a test of whether an address is one of the named proxies."""
+    networks = [ipaddress.ip_network(p, strict=False) for p in proxies]
+
+    def among(host: str) -> bool:
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in networks)
+
+    return among
+
+
 def trusted_proxies(args: argparse.Namespace) -> list[str]:
     """Return the proxies whose forwarded headers are believed (options, then environment)."""
     named = list(args.trusted_proxy or [])
@@ -217,7 +281,9 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
             rate_limits=RateLimits(
                 args.anonymous_rate, args.anonymous_burst, args.token_rate, args.token_burst
             ),
+            streams=StreamLimits(args.max_streams, args.max_streams_per_address),
         )
+        quiet_accept_errors()
         config = uvicorn.Config(
             app,
             log_config=None,  # uvicorn's lines go through gamehall's queue and redaction
@@ -228,7 +294,12 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
             # uvicorn believes X-Forwarded-For from loopback by default: only from named proxies.
             proxy_headers=bool(proxies),
             forwarded_allow_ips=proxies or None,
-        )
+            http=guarded_protocol(
+                args.header_timeout, args.body_timeout, args.max_connections_per_address,
+                _among(proxies),
+            ),
+            limit_concurrency=args.max_connections,
+        )  # fmt: skip
         server = _Server(config, early)
         async with anyio.create_task_group() as tg:
             shown = str(store) if store.shared else args.db

@@ -17,6 +17,7 @@ from litestar.response import ServerSentEvent
 from . import stream
 from .errors import ApiError
 from .gateway import Gateway, check_id
+from .guard import address
 from .lobby import LOBBY_ROUTES
 from .openapi import AS_SEAT, READ, WRITE, errors
 from .schemas import (
@@ -349,11 +350,13 @@ async def get_events(
     gateway = gateway_of(request)
     asker = gateway.asker(request, match, query_token=True)
     start = max(after, last_event_id)
+    release = request.app.state.streams.take(address(request))
     messages = stream.messages(
         gateway.hall, match, asker.seat, start, gateway.heartbeat, asker.player
     )
     return ServerSentEvent(
-        messages, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        stream.counted(messages, release),
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 
 

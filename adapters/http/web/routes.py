@@ -26,6 +26,7 @@ from litestar.response import Redirect, ServerSentEvent
 from .. import stream
 from ..errors import RETRY_AFTER, ApiError, is_store_error, status_of, store_message
 from ..gateway import Gateway, check_id
+from ..guard import address
 from . import listing, pages, scene, session
 from .frame import frame, heading, title_of
 from .markup import Html, join, tag
@@ -346,8 +347,10 @@ def _events(request: Req, match: str, seat: int | None, after: int) -> ServerSen
     last = request.headers.get("last-event-id", "")
     start = max(after, _whole(last, INT64_MAX) or 0)
     player = _player(request) if seat is None else None
+    release = request.app.state.streams.take(address(request))
     messages = stream.messages(gateway.hall, match, seat, start, gateway.heartbeat, player)
-    return ServerSentEvent(messages, headers={**HEADERS, "X-Accel-Buffering": "no"})
+    counted = stream.counted(messages, release)
+    return ServerSentEvent(counted, headers={**HEADERS, "X-Accel-Buffering": "no"})
 
 
 @get("/play/{match:str}/{seat:int}/events", opt=FRAGMENT, include_in_schema=False)
