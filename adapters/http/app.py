@@ -23,7 +23,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from . import openapi
 from .errors import HANDLERS
 from .gateway import Gateway
-from .guard import Limiter, RateLimits, before_request
+from .guard import BotLimits, Limiter, RateLimits, before_request
 from .ops import OPS_ROUTES
 from .routes import ROUTES, bare
 from .seats import SeatTokens, SharedSeatTokens
@@ -34,6 +34,7 @@ MAX_BODY = 64 * 1024
 HEARTBEAT = 15.0
 DEFAULT_LIMITS = RateLimits()
 DEFAULT_STREAMS = StreamLimits()
+DEFAULT_BOTS = BotLimits()
 SAME_FILE: Any = object()
 
 
@@ -55,6 +56,7 @@ def create_app(
     rate_limits: RateLimits | None = DEFAULT_LIMITS,
     metrics_token: str | None = None,
     streams: StreamLimits = DEFAULT_STREAMS,
+    bots: BotLimits = DEFAULT_BOTS,
 ) -> Litestar:
     """Return the HTTP app of a hall.
 
@@ -64,7 +66,8 @@ def create_app(
     which only decodes a command body: the baseline of the benchmark. ``rate_limits`` sets
     the requests a second per client address and per token (``None``: no limits).
     ``metrics_token``, if given, is required to read ``/metrics``. ``streams`` caps the
-    event streams open at once, on the node and per client address.
+    event streams open at once, on the node and per client address. ``bots`` caps the budget
+    a bot of a match created over HTTP thinks with.
     """
     seats: SeatTokens
     if seat_db is SAME_FILE and hall.store.shared:
@@ -122,6 +125,8 @@ def create_app(
                 "limiter": limiter,
                 "metrics_token": metrics_token or None,
                 "streams": StreamSlots(streams),
+                "bot_limits": bots,
+                "calculators": None,
             }
         ),
         logging_config=None,  # the embedding program configures logging, not this app

@@ -33,7 +33,7 @@ from gamehall.core.runtime import (
 
 from .app import MAX_BODY, create_app
 from .conn import guarded_protocol, quiet_accept_errors
-from .guard import RateLimits
+from .guard import BotLimits, RateLimits
 from .stream import MAX_STREAMS, STREAMS_PER_ADDRESS, StreamLimits
 
 
@@ -111,6 +111,15 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--max-streams-per-address", type=int_arg(1, 10**6), default=STREAMS_PER_ADDRESS,
         metavar="N", help=f"event streams one client address may hold (default {STREAMS_PER_ADDRESS})",
+    )  # fmt: skip
+    bots = BotLimits()
+    parser.add_argument(
+        "--max-bot-iterations", type=int_arg(1, 10_000_000), default=bots.iterations,
+        metavar="N", help=f"largest iteration budget of a bot a decision (default {bots.iterations:,})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-bot-seconds", type=_seconds, default=bots.seconds, metavar="SECONDS",
+        help=f"largest time budget of a bot a decision (default {bots.seconds:g})",
     )  # fmt: skip
     parser.add_argument(
         "--trusted-proxy", action="append", default=None, metavar="ADDRESS",
@@ -282,6 +291,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
                 args.anonymous_rate, args.anonymous_burst, args.token_rate, args.token_burst
             ),
             streams=StreamLimits(args.max_streams, args.max_streams_per_address),
+            bots=BotLimits(args.max_bot_iterations, args.max_bot_seconds),
         )
         quiet_accept_errors()
         config = uvicorn.Config(

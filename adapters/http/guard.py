@@ -23,6 +23,7 @@ from typing import Any
 
 import msgspec
 from gamehall.core import limits
+from gamehall.core.bots import parse_bot
 from litestar import Request, Response
 
 from .errors import ApiError
@@ -40,6 +41,31 @@ class RateLimits(msgspec.Struct, frozen=True):
     anonymous_burst: int = 60
     token_rate: float = 20.0
     token_burst: int = 120
+
+
+class BotLimits(msgspec.Struct, frozen=True):
+    """The largest budget a bot of a match created over HTTP may think with, per decision.
+
+    A match's bots share the server's few thinking slots with every other match's: a budget
+    this large keeps one match's bot from holding a slot for long.
+    """
+
+    iterations: int = 50_000
+    seconds: float = 5.0
+
+    def check(self, role: str) -> None:
+        """Refuse a bot role (``bot:KIND:BUDGET``) over the server's maximum, naming it."""
+        spec = parse_bot(role.removeprefix("bot").removeprefix(":") or "random")
+        if spec.iterations is not None and spec.iterations > self.iterations:
+            raise ApiError(
+                400, "invalid_bot", f"{role}: this server lets a bot think at most "
+                f"{self.iterations:,} iterations a decision",
+            )  # fmt: skip
+        if spec.seconds is not None and spec.seconds > self.seconds:
+            raise ApiError(
+                400, "invalid_bot", f"{role}: this server lets a bot think at most "
+                f"{self.seconds:g} s a decision",
+            )  # fmt: skip
 
 
 class Bucket:

@@ -17,7 +17,7 @@ from litestar.response import ServerSentEvent
 from . import stream
 from .errors import ApiError
 from .gateway import Gateway, check_id
-from .guard import address
+from .guard import BotLimits, address
 from .lobby import LOBBY_ROUTES
 from .openapi import AS_SEAT, READ, WRITE, errors
 from .schemas import (
@@ -117,9 +117,56 @@ async def run_calculator(
     except calc.UnknownCalculator as exc:
         raise ApiError(404, "not_found", exc.message) from None
     decoded = calc.decode(calculator, data)
-    answer = await anyio.to_thread.run_sync(calc.calculate, calculator, decoded)
+
+    def work() -> Any:
+        with calc.cancellable(anyio.from_thread.check_cancelled):
+            return calc.calculate(calculator, decoded)
+
+    answer: Any = None
+    refused: Exception | None = None
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_cancel_when_gone, request, tg.cancel_scope)
+        with anyio.move_on_after(CALCULATION_SECONDS) as deadline:
+            # Calculators have threads of their own: a flood of them never holds the
+            # threads that creates, sign-ups and the stores use.
+            try:
+                answer = await anyio.to_thread.run_sync(work, limiter=_calculators(request))
+            except Exception as exc:  # noqa: BLE001 - raised below, outside the task group
+                refused = exc
+        tg.cancel_scope.cancel()
+    if refused is not None:
+        raise refused
+    if deadline.cancelled_caught:
+        raise ApiError(
+            503, "calculation_too_long",
+            f"the calculation did not finish within {CALCULATION_SECONDS:g} s: ask for a "
+            "smaller one (fewer samples)", headers={"Retry-After": "5"},
+        )  # fmt: skip
+    if answer is None:  # the asker left: nobody reads this
+        raise ApiError(499, "client_closed", "the client left before the answer")
     text = calc.words(calculator, answer)
     return CalculationOut(game, name, msgspec.to_builtins(answer), text)
+
+
+CALCULATION_SECONDS = 20.0
+CALCULATORS_AT_ONCE = 2
+
+
+def _calculators(request: Req) -> anyio.CapacityLimiter:
+    """Return the app's limiter of calculator threads (made in the event loop, once)."""
+    limiter: anyio.CapacityLimiter | None = request.app.state.get("calculators")
+    if limiter is None:
+        limiter = request.app.state["calculators"] = anyio.CapacityLimiter(CALCULATORS_AT_ONCE)
+    return limiter
+
+
+async def _cancel_when_gone(request: Req, scope: anyio.CancelScope) -> None:
+    """Cancel ``scope`` once the client disconnects (its body was read already)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            scope.cancel()
+            return
 
 
 @post(
@@ -140,6 +187,10 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     if data.players is not None:  # before anything is sized by it
         limits.check_count("players", data.players, low, high)
     bots = bot_seats(data, hall.registry)
+    budgets: BotLimits = request.app.state.get("bot_limits") or BotLimits()
+    for role in data.seats or ():
+        if role.startswith("bot"):
+            budgets.check(role)
     count = data.players if data.players is not None else None
     roles = _roles(data, hall, count)
     seat_players: dict[int, str] = {}
