@@ -24,6 +24,7 @@ from . import openapi
 from .errors import HANDLERS
 from .gateway import Gateway
 from .guard import BotLimits, Limiter, RateLimits, before_request
+from .once import Replies
 from .ops import OPS_ROUTES
 from .routes import ROUTES, bare
 from .seats import SeatTokens, SharedSeatTokens
@@ -127,6 +128,7 @@ def create_app(
                 "streams": StreamSlots(streams),
                 "bot_limits": bots,
                 "calculators": None,
+                "replies": Replies(),
             }
         ),
         logging_config=None,  # the embedding program configures logging, not this app

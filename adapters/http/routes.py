@@ -8,13 +8,14 @@ import anyio
 import msgspec
 from gamehall.core import calculators as calc
 from gamehall.core import limits
+from gamehall.core.errors import DuplicateMatch
 from gamehall.core.limits import INT64_MAX, MATCH_ID_RULE
 from gamehall.core.logformat import header_for, log_lines
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter, QueryParameter
 from litestar.response import ServerSentEvent
 
-from . import stream
+from . import once, stream
 from .errors import ApiError
 from .gateway import Gateway, check_id
 from .guard import BotLimits, address
@@ -182,6 +183,19 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     """
     gateway = gateway_of(request)
     player = gateway.player_of(request, required=False)
+    if data.request_id is None:
+        return await _create(request, data, player, None)
+    scope = player.player if player is not None else "anonymous"
+    replies: once.Replies = request.app.state.replies
+    match_id = once.match_id_for(scope, data.request_id)
+    return await replies.once(
+        (scope, data.request_id), lambda: _create(request, data, player, match_id)
+    )
+
+
+async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | None) -> Created:
+    """Create a match and its seats (``match_id``: the one its request id stands for)."""
+    gateway = gateway_of(request)
     hall = gateway.hall
     low, high = hall.registry.ruleset(data.game, data.expansions).player_range
     if data.players is not None:  # before anything is sized by it
@@ -206,20 +220,33 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
         seat_players[seat] = player.player
     elif data.seat is not None:
         raise ApiError(400, "invalid_request", "'seat' goes with a player token")
-    match = await hall.create(
-        data.game,
-        data.players,
-        expansions=data.expansions,
-        options=data.options,
-        expansion_options=data.expansion_options,
-        seed=data.seed,
-        bots=bots,
-        bot_seed=data.seed,
-        clock=data.clock,
-        seat_players=seat_players,
-        open_seats=[s for s, r in enumerate(roles) if r == "open"],
-        undo=data.undo,
-    )
+    try:
+        match = await hall.create(
+            data.game,
+            data.players,
+            expansions=data.expansions,
+            options=data.options,
+            expansion_options=data.expansion_options,
+            seed=data.seed,
+            bots=bots,
+            bot_seed=data.seed,
+            clock=data.clock,
+            seat_players=seat_players,
+            open_seats=[s for s, r in enumerate(roles) if r == "open"],
+            undo=data.undo,
+            match_id=match_id,
+        )
+    except DuplicateMatch:
+        if match_id is None:
+            raise
+        # A retry the node no longer remembers. A create that stored its match but failed to
+        # seat it is finished now; one that completed gave its seat tokens in its answer.
+        if await gateway.run_sync(gateway.seats.seats, match_id):
+            raise ApiError(
+                409, "already_created", f"request_id {data.request_id!r} already created match "
+                f"{match_id!r}: its seat tokens were in that answer",
+            ) from None  # fmt: skip
+        match = match_id
     players = hall.info(match).players
     return await gateway.seat(match, data.game, players, data.seating, roles)
 

@@ -46,6 +46,7 @@ class CreateMatch(Request, frozen=True):
     ``open`` to let players claim the seats one by one through ``POST /matches/{match}/seats``.
     ``seats``, if given, sets each seat apart (one entry per seat, in order): ``token``,
     ``open``, or a bot (``bot``, ``bot:mcts:2000``, ``bot:ismcts:500``) that the engine plays.
+    ``request_id`` makes the create safe to retry: the same id gets the first answer.
     """
 
     game: str
@@ -59,6 +60,17 @@ class CreateMatch(Request, frozen=True):
     seat: Seat | None = None
     clock: ClockText | None = None
     undo: Literal["consent", "free", "off"] = "consent"
+    request_id: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                min_length=1, max_length=64, pattern=r"^[A-Za-z0-9._~:-]{1,64}$",
+                description="chosen by the client: a retry with the same id gets the first "
+                "answer and never makes a second match",
+            ),
+        ]
+        | None
+    ) = None  # fmt: skip
 
 
 class NewPlayer(Request, frozen=True):

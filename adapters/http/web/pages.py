@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -157,6 +158,7 @@ def _game(game: GameOut, csrf: str, me: Player | None) -> Html:
         "form",
         tag("input", type="hidden", name="csrf", value=csrf),
         tag("input", type="hidden", name="game", value=game.id),
+        tag("input", type="hidden", name="request_id", value=secrets.token_urlsafe(12)),
         name_field(me),
         tag("div", players, class_="row"),
         tag("fieldset", tag("legend", "Seats"), seats, class_="seats"),

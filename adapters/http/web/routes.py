@@ -11,19 +11,20 @@ from typing import Annotated, Any
 
 import msgspec
 from gamehall.core.errors import (
+    DuplicateMatch,
     GamehallError,
     IllegalCommand,
     MatchOver,
     NotAwaited,
     UnknownPlayer,
 )
-from gamehall.core.limits import INT64_MAX, CommandId, InvalidInput, int_text
+from gamehall.core.limits import INT64_MAX, CommandId, InvalidInput, int_text, is_command_id
 from gamehall.core.lobby import NoFreeSeat, Player, check_name
 from litestar import Request, Response, Router, get, post
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect, ServerSentEvent
 
-from .. import stream
+from .. import once, stream
 from ..errors import RETRY_AFTER, ApiError, is_store_error, status_of, store_message
 from ..gateway import Gateway, check_id
 from ..guard import address
@@ -178,19 +179,35 @@ async def create(request: Req) -> Response[Any]:
         raise ApiError(400, "invalid_request", "each seat is me, open or a bot")
     known = {e.id: e for e in game.expansions}
     xopts = {x: _options(form, f"x.{x}.", known[x].options) for x in expansions if x in known}
-    player, cookie = await _become(request, form)
-    mine = [s for s, r in enumerate(roles) if r == "me"]
-    match = await gateway.hall.create(
-        game.id, players, expansions=expansions, options=_options(form, "o.", game.options),
-        expansion_options={k: v for k, v in xopts.items() if v},
-        bots={s: "random" for s, r in enumerate(roles) if r == "bot"},
-        clock=(_last(form, "clock") or "").strip() or None,
-        seat_players={s: player.player for s in mine},
-        open_seats=[s for s, r in enumerate(roles) if r == "open"],
-    )  # fmt: skip
-    kinds = ["player" if r == "me" else r for r in roles]
-    await gateway.seat(match, game.id, players, "tokens", kinds)
-    where = session.seat_path(match, mine[0]) if mine else f"/watch/{match}"
+    rid = _last(form, "request_id")
+    if rid is not None and not is_command_id(rid):
+        raise ApiError(400, "invalid_request", "the form is damaged: reload the page")
+
+    async def make() -> tuple[str, Any]:
+        player, cookie = await _become(request, form)
+        mine = [s for s, r in enumerate(roles) if r == "me"]
+        match_id = once.match_id_for("web", rid) if rid else None
+        try:
+            match = await gateway.hall.create(
+                game.id, players, expansions=expansions, options=_options(form, "o.", game.options),
+                expansion_options={k: v for k, v in xopts.items() if v},
+                bots={s: "random" for s, r in enumerate(roles) if r == "bot"},
+                clock=(_last(form, "clock") or "").strip() or None,
+                seat_players={s: player.player for s in mine},
+                open_seats=[s for s, r in enumerate(roles) if r == "open"], match_id=match_id,
+            )  # fmt: skip
+        except DuplicateMatch:
+            if match_id is None:
+                raise
+            return f"/watch/{match_id}", cookie  # made by an earlier send of this form
+        kinds = ["player" if r == "me" else r for r in roles]
+        await gateway.seat(match, game.id, players, "tokens", kinds)
+        return (session.seat_path(match, mine[0]) if mine else f"/watch/{match}"), cookie
+
+    # The form's request id: a second send of it (a lost answer, a double click) gets the
+    # first answer and never makes a second match.
+    replies: once.Replies = request.app.state.replies
+    where, cookie = await (replies.once(("web", rid), make) if rid else make())
     cookies = [cookie] if cookie else []
     return Redirect(where, status_code=303, cookies=cookies, headers=HEADERS)
 

@@ -109,3 +109,20 @@ def test_command_ids_follow_the_one_rule_of_every_adapter(tmp_path: Path) -> Non
     for n in range(len(bad)):
         refused(answers[n + 1], "invalid_request", "command_id")
     assert answers[99]["ok"], answers[99]
+
+
+def test_a_create_sent_again_with_its_match_id_gets_the_first_answer(tmp_path: Path) -> None:
+    create = {"op": "create", "game": "tictactoe", "match": "once", "seed": 3}
+    answers = serve_stdio(tmp_path / "s.db", [
+        {"id": 1, **create},
+        {"id": 2, **create},
+        {"id": 3, **create, "seed": 4},
+        {"id": 4, **create, "game": "toy-battle"},
+        {"id": 5, "op": "matches"},
+    ])  # fmt: skip
+    assert answers[1]["ok"] and answers[2]["ok"], answers
+    first, again = answers[1]["result"], answers[2]["result"]
+    assert again == {**first, "duplicate": True}
+    for request_id in (3, 4):  # another create that chose the same id: refused
+        assert answers[request_id]["ok"] is False, answers[request_id]
+    assert [m["match"] for m in answers[5]["result"]["matches"]] == ["once"]
