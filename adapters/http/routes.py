@@ -326,6 +326,8 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
     lobby = gateway.hall.lobby
     if player is not None and data.seat is not None:
         lobby.player(player.player)
+    if player is not None:
+        gateway.check_distinct(match, player.name, player.player)
     seat, token = await gateway.run_sync(gateway.seats.claim, match, data.seat)
     if player is not None:
         await lobby.take_seat(match, player.player, seat)
@@ -373,7 +375,7 @@ async def get_board(request: Req, match: MatchPath) -> str:
 async def post_command(request: Req, match: MatchPath, data: JSONBody[PostCommand]) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gateway_of(request)
-    seat = gateway.seat_of(request, match)
+    seat = gateway.seat_of(request, match, data.seat)
     # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
     # refuses another seat's id, so no seat reads another's answer by reusing it.
     ack = await gateway.hall.send(match, seat, data.command, data.command_id)

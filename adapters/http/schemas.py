@@ -104,10 +104,15 @@ class ClaimSeat(Request, frozen=True):
 
 
 class PostCommand(Request, frozen=True):
-    """A seat's command, e.g. ``{"type": "tictactoe.PlaceMark", "cell": 4}``, with its id."""
+    """A seat's command, e.g. ``{"type": "tictactoe.PlaceMark", "cell": 4}``, with its id.
+
+    ``seat`` names the seat a player token acts for, when its player holds several; without
+    it, the seat awaited now.
+    """
 
     command: dict[str, Any]
     command_id: CommandId
+    seat: Seat | None = None
 
 
 class ForkMatch(Request, frozen=True):

@@ -266,6 +266,12 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
             "that seat was taken meanwhile" if free and wanted is not None
             else "every seat of this match is taken"
         )  # fmt: skip
+    known = _player(request)
+    typed = _last(form, "name")
+    if typed is not None and typed.strip():
+        gateway.check_distinct(match, check_name(typed), known.player if known else None)
+    elif known is not None:
+        gateway.check_distinct(match, known.name, known.player)
     player, cookie = await _become(request, form)
     seat, token = await gateway.run_sync(gateway.seats.claim, match, wanted)
     await lobby.take_seat(match, player.player, seat)
