@@ -11,6 +11,7 @@ import resource
 import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
@@ -52,6 +53,7 @@ HEADER_TIMEOUT = 10.0
 BODY_TIMEOUT = 30.0
 MAX_CONNECTIONS = _fd_budget()
 PER_ADDRESS = 64
+SHUTDOWN_DEADLINE = 20.0
 
 
 def register(sub: Any) -> None:
@@ -120,6 +122,11 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--max-bot-seconds", type=_seconds, default=bots.seconds, metavar="SECONDS",
         help=f"largest time budget of a bot a decision (default {bots.seconds:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--shutdown-deadline", type=_seconds, default=SHUTDOWN_DEADLINE, metavar="SECONDS",
+        help=f"after a stop signal, end within this whatever still runs (default "
+        f"{SHUTDOWN_DEADLINE:g})",
     )  # fmt: skip
     parser.add_argument(
         "--trusted-proxy", action="append", default=None, metavar="ADDRESS",
@@ -191,9 +198,25 @@ class _Server(uvicorn.Server):
     has started, through the same orderly shutdown.
     """
 
-    def __init__(self, config: uvicorn.Config, early: _EarlySignals) -> None:
+    def __init__(
+        self, config: uvicorn.Config, early: _EarlySignals, deadline: float = SHUTDOWN_DEADLINE
+    ) -> None:
         super().__init__(config)
         self.early = early
+        self.deadline = deadline
+        self._watchdog: threading.Timer | None = None
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """Stop serving; and whatever still runs after the deadline, end the process then.
+
+        Every acknowledged command is already on disk, so ending at the deadline loses
+        nothing that was answered; only work in progress (a bot thinking) is dropped.
+        """
+        if self._watchdog is None:
+            self._watchdog = threading.Timer(self.deadline, _end_now, (self.deadline,))
+            self._watchdog.daemon = True
+            self._watchdog.start()
+        super().handle_exit(sig, frame)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
@@ -205,6 +228,14 @@ class _Server(uvicorn.Server):
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+
+def _end_now(deadline: float) -> None:
+    print(
+        f"gamehall serve: still stopping after {deadline:g} s: exiting now",
+        file=sys.stderr, flush=True,
+    )  # fmt: skip
+    os._exit(1)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -310,7 +341,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
             ),
             limit_concurrency=args.max_connections,
         )  # fmt: skip
-        server = _Server(config, early)
+        server = _Server(config, early, args.shutdown_deadline)
         async with anyio.create_task_group() as tg:
             shown = str(store) if store.shared else args.db
             tg.start_soon(_announce, server, sock, shown, args.gc_policy)

@@ -3,8 +3,16 @@ cancellation when the asker leaves, and a server maximum of bot budgets."""
 
 from __future__ import annotations
 
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
 import httpx
@@ -66,3 +74,45 @@ async def test_calculations_stop_when_their_askers_leave(registry: Registry) -> 
                 break
             await anyio.sleep(0.01)
         assert limiter.borrowed_tokens == 0
+
+
+def test_a_stop_signal_ends_the_server_within_its_deadline(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "gamehall.adapters.cli", "serve", "--port", "0",
+               "--db", str(tmp_path / "stop.db"), "--shutdown-deadline", "3"]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        url = re.search(r"http://\S+", proc.stdout.readline())
+        assert url, proc.stderr.read() if proc.stderr else ""
+        base = url.group(0)
+        with httpx.Client(base_url=base) as client:
+            match = client.post("/matches", json={"game": "tictactoe"}).json()["match"]
+        busy = []
+        for _ in range(3):  # a stream that stays open, and calculations that run long
+            sock = socket.create_connection((urlsplit(base).hostname, urlsplit(base).port))
+            busy.append(sock)
+        busy[0].sendall(f"GET /matches/{match}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        body = json.dumps({"attacker": ["sword"] * 6, "defender": ["sword"] * 6,
+                           "method": "monte-carlo", "samples": 2_000_000}).encode()  # fmt: skip
+        for sock in busy[1:]:
+            sock.sendall(
+                b"POST /games/kaladan/calculators/odds HTTP/1.1\r\nHost: x\r\n"
+                b"Content-Type: application/json\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\n\r\n"
+                + body
+            )
+        time.sleep(0.5)
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=15)
+        assert time.monotonic() - began < 5.0
+        for sock in busy:
+            sock.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
