@@ -7,8 +7,7 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 from gamehall.core import calculators as calc
-from gamehall.core import limits
-from gamehall.core.errors import DuplicateMatch
+from gamehall.core.errors import DuplicateMatch, InvalidOptions
 from gamehall.core.limits import INT64_MAX, MATCH_ID_RULE
 from gamehall.core.logformat import header_for, log_lines
 from litestar import Request, Response, get, post
@@ -197,9 +196,11 @@ async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | 
     """Create a match and its seats (``match_id``: the one its request id stands for)."""
     gateway = gateway_of(request)
     hall = gateway.hall
-    low, high = hall.registry.ruleset(data.game, data.expansions).player_range
-    if data.players is not None:  # before anything is sized by it
-        limits.check_count("players", data.players, low, high)
+    ruleset = hall.registry.ruleset(data.game, data.expansions)
+    low, high = ruleset.player_range
+    if data.players is not None and not low <= data.players <= high:  # before anything is sized
+        allowed = f"{low} players" if low == high else f"{low} to {high} players"
+        raise InvalidOptions(f"{ruleset.name} plays with {allowed}, not players={data.players}")
     bots = bot_seats(data, hall.registry)
     budgets: BotLimits = request.app.state.get("bot_limits") or BotLimits()
     for role in data.seats or ():

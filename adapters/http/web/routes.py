@@ -173,7 +173,7 @@ async def create(request: Req) -> Response[Any]:
     try:  # before anything is sized by it
         players = int_text("the number of players", _last(form, "players") or str(low), low, high)
     except InvalidInput as exc:
-        raise ApiError(400, "invalid_request", str(exc)) from None
+        raise ApiError(400, "invalid_options", str(exc)) from None
     roles = [_last(form, f"seat{s}") or "open" for s in range(players)]
     if any(r not in ("me", "open", "bot") for r in roles):
         raise ApiError(400, "invalid_request", "each seat is me, open or a bot")
