@@ -146,8 +146,10 @@ class Gateway:
             )
         return asker.seat
 
-    def check_distinct(self, match: str, name: str, player: str | None) -> None:
+    def check_distinct(self, match: str, name: str | None, player: str | None) -> None:
         """Refuse a name that looks like that of another seat's holder in the match."""
+        if name is None:
+            return  # an erased name shows as the seat's own
         others = [
             e.name for e in self.hall.lobby.entry(check_id(match)).seats
             if e.player is not None and e.player != player and e.name
