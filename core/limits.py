@@ -7,6 +7,7 @@ names the field, never passed on to SQLite or to a recursive decoder.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -106,6 +107,13 @@ def check_command_id(command_id: object, what: str = "command_id") -> str:
         raise InvalidInput(f"{what} {given!r} is not valid: a command id is {COMMAND_ID_RULE}")
     assert isinstance(command_id, str)
     return command_id
+
+
+def request_match_id(scope: str, request_id: str) -> str:
+    """Return the match id a create's request id stands for: the same on every node and
+    after a restart, so a retried create can never make a second match."""
+    check_command_id(request_id, "request_id")
+    return "r" + hashlib.sha256(f"{scope}\x00{request_id}".encode()).hexdigest()[:31]
 
 
 def check_count(name: str, value: object, low: int, high: int) -> int:

@@ -11,13 +11,13 @@ otherwise says that the match exists, naming it.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import anyio
+from gamehall.core.limits import request_match_id
 
 T = TypeVar("T")
 KEEP_SECONDS = 3600.0
@@ -26,7 +26,7 @@ KEEP_AT_MOST = 10_000
 
 def match_id_for(scope: str, request_id: str) -> str:
     """Return the match id a create request id stands for (the same on every node)."""
-    return "r" + hashlib.sha256(f"{scope}\x00{request_id}".encode()).hexdigest()[:31]
+    return request_match_id(scope, request_id)
 
 
 class Replies:

@@ -63,6 +63,7 @@ class Create(msgspec.Struct, forbid_unknown_fields=True):
     undo: str = "consent"
     players_by_seat: dict[str, str] = {}
     open: list[Seat] = []
+    request_id: CommandId | None = None
 
 
 class Lobby(msgspec.Struct, forbid_unknown_fields=True):
@@ -301,10 +302,14 @@ class Server:
         }
 
     async def create(self, req: Create) -> Any:
+        if req.request_id is not None and req.match is None:
+            req = msgspec.structs.replace(
+                req, match=limits.request_match_id("stdio", req.request_id)
+            )
         try:
             return await self._create(req)
         except DuplicateMatch:
-            retried = self._retried(req)
+            retried = self._retried(req) if req.request_id is not None else None
             if retried is None:
                 raise
             return retried

@@ -111,18 +111,21 @@ def test_command_ids_follow_the_one_rule_of_every_adapter(tmp_path: Path) -> Non
     assert answers[99]["ok"], answers[99]
 
 
-def test_a_create_sent_again_with_its_match_id_gets_the_first_answer(tmp_path: Path) -> None:
-    create = {"op": "create", "game": "tictactoe", "match": "once", "seed": 3}
+def test_a_create_sent_again_with_its_request_id_gets_the_first_answer(tmp_path: Path) -> None:
+    create = {"op": "create", "game": "tictactoe", "request_id": "once-1"}
     answers = serve_stdio(tmp_path / "s.db", [
         {"id": 1, **create},
         {"id": 2, **create},
-        {"id": 3, **create, "seed": 4},
-        {"id": 4, **create, "game": "toy-battle"},
-        {"id": 5, "op": "matches"},
+        {"id": 3, **create, "game": "toy-battle"},
+        {"id": 4, **create, "request_id": "once-2"},
+        {"id": 5, "op": "create", "game": "tictactoe", "match": "plain"},
+        {"id": 6, "op": "create", "game": "tictactoe", "match": "plain"},
+        {"id": 7, "op": "matches"},
     ])  # fmt: skip
     assert answers[1]["ok"] and answers[2]["ok"], answers
     first, again = answers[1]["result"], answers[2]["result"]
     assert again == {**first, "duplicate": True}
-    for request_id in (3, 4):  # another create that chose the same id: refused
-        assert answers[request_id]["ok"] is False, answers[request_id]
-    assert [m["match"] for m in answers[5]["result"]["matches"]] == ["once"]
+    assert answers[3]["ok"] is False  # another create under the same request id: refused
+    assert answers[4]["ok"] and answers[4]["result"]["match"] != first["match"]
+    refused(answers[6], "duplicate_match")  # a chosen match id without a request id: as before
+    assert len(answers[7]["result"]["matches"]) == 3
