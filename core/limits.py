@@ -113,7 +113,7 @@ def request_match_id(scope: str, request_id: str) -> str:
     """Return the match id a create's request id stands for: the same on every node and
     after a restart, so a retried create can never make a second match."""
     check_command_id(request_id, "request_id")
-    return "r" + hashlib.sha256(f"{scope}\x00{request_id}".encode()).hexdigest()[:31]
+    return hashlib.sha256(f"{scope}\x00{request_id}".encode()).hexdigest()[:32]
 
 
 def check_count(name: str, value: object, low: int, high: int) -> int:
