@@ -149,7 +149,7 @@ class Actor:
 
     @property
     def timed(self) -> bool:
-        """Tell whether a seat's clock runs (such an actor is never stopped for idling)."""
+        """Tell whether a seat's clock runs (a resting one leaves a timer for its expiry)."""
         return self.clock is not None and bool(self.clock.running)
 
     def touch(self) -> None:
@@ -543,9 +543,14 @@ class Supervisor:
     reloads from the store on the next use.
     """
 
-    def __init__(self, on_stop: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        on_stop: Callable[[str], None] | None = None,
+        on_rest: Callable[[Actor], None] | None = None,
+    ) -> None:
         self._actors: dict[str, Actor] = {}
         self._on_stop = on_stop  # told the match of every actor that stops or is dropped
+        self._on_rest = on_rest  # told every actor stopped for resting, before it stops
 
     def __len__(self) -> int:
         return len(self._actors)
@@ -587,11 +592,16 @@ class Supervisor:
             actor.stop()
 
     def passivate(self, idle_for: float) -> int:
-        """Stop every actor that has rested for ``idle_for`` seconds; return how many."""
+        """Stop every actor that has rested for ``idle_for`` seconds; return how many.
+
+        A timed match rests too: ``on_rest`` keeps its next expiry, which wakes it.
+        """
         now = time.monotonic()
         stopped = 0
         for actor in list(self._actors.values()):
-            if not actor.working and not actor.timed and actor.idle_since(now) >= idle_for:
+            if not actor.working and actor.idle_since(now) >= idle_for:
+                if self._on_rest is not None:
+                    self._on_rest(actor)
                 self._remove(actor)
                 actor.stop()
                 stopped += 1

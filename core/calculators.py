@@ -10,7 +10,9 @@ knowing it. A calculator is pure: it reads its request, never a match.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +53,30 @@ class InvalidRequest(InvalidCommand):
     """A calculator request that does not decode, or that its calculator refuses."""
 
     code = "invalid_request"
+
+
+_CHECK: ContextVar[Callable[[], None] | None] = ContextVar("calculator_check", default=None)
+
+
+def checkpoint() -> None:
+    """Let the caller stop a long calculation here (its asker left, the server stops).
+
+    A calculator calls this now and then in its long loops; it raises the caller's
+    cancellation, or does nothing when nobody can cancel (the command line).
+    """
+    check = _CHECK.get()
+    if check is not None:
+        check()
+
+
+@contextmanager
+def cancellable(check: Callable[[], None]) -> Iterator[None]:
+    """Make :func:`checkpoint` call ``check`` while the block runs (in this context)."""
+    token = _CHECK.set(check)
+    try:
+        yield
+    finally:
+        _CHECK.reset(token)
 
 
 def calculators(registry: Registry, game: str | None = None) -> list[Calculator]:

@@ -126,7 +126,9 @@ class Hall:
         self.mailbox_size = mailbox_size
         self.journal = Journal(store)
         self.hub = Hub(watch_buffer)
-        self.actors = Supervisor(on_stop=self._stopped)
+        self.actors = Supervisor(on_stop=self._stopped, on_rest=self._rest)
+        # The next expiry of each resting timed match: it needs no actor until then.
+        self.timers: dict[str, float] = {}
         self.quarantined: dict[str, str] = {}
         self._tg: TaskGroup | None = None
         self._closed = False
@@ -587,6 +589,14 @@ class Hall:
         # Whatever belongs to the match and no person now runs on a node that has it active.
         if self.store.shared and self.actors.get(match) is None:
             self.store.release_lease(match)
+        if self.actors.get(match) is None:
+            self.undos.pending.pop(match, None)  # a pending take-back goes with the actor
+
+    def _rest(self, actor: Actor) -> None:
+        # A timed match at rest is a timer entry, not an actor: its expiry wakes it.
+        deadline = clocks.next_deadline(actor.clock) if actor.timed and actor.clock else None
+        if deadline is not None:
+            self.timers[actor.match] = deadline
 
     def _check_quarantine(self, match: str) -> None:
         reason = self.quarantined.get(match)
@@ -632,6 +642,7 @@ class Hall:
         many commands were sent.
         """
         now = self.now() if now is None else now
+        self._wake_due(now)
         fired = 0
         for actor in self.actors.all():
             if actor.clock is None or not actor.clock.running:
@@ -643,6 +654,18 @@ class Hall:
                     fired += 1
                     break  # the match moved: look at its new clock on the next round
         return fired
+
+    def _wake_due(self, now: float) -> None:
+        """Activate each resting timed match whose next expiry has come."""
+        for match, deadline in list(self.timers.items()):
+            if match in self.actors:
+                del self.timers[match]  # active again: its actor keeps its clock
+            elif deadline <= now:
+                del self.timers[match]
+                try:
+                    self._actor(match)
+                except GamehallError as exc:  # deleted or damaged meanwhile
+                    log.info("timed match not woken", match=match, error=str(exc))
 
     async def _time_out(self, match: str, seat: int, version: int) -> bool:
         actor = self._actor(match)
@@ -703,7 +726,7 @@ class Hall:
         deadlines = [
             d for a in self.actors.all()
             if a.clock is not None and (d := clocks.next_deadline(a.clock)) is not None
-        ]  # fmt: skip
+        ] + list(self.timers.values())  # fmt: skip
         if not deadlines:
             return self.clock_poll
         return min(max(min(deadlines) - self.now(), 0.01), self.clock_poll)
@@ -817,7 +840,7 @@ class Hall:
         started = stored.first
         if not isinstance(started, MatchStarted):
             raise UnknownMatch(match)
-        ruleset = self.registry.ruleset_of(started)
+        ruleset = self.registry.ruleset_of(started, match)
         state = None
         if stored.snapshot is not None:
             # The store read only the rows after the snapshot (and the others' seqs and

@@ -7,6 +7,7 @@ names the field, never passed on to SQLite or to a recursive decoder.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -37,6 +38,18 @@ Count = Annotated[int, msgspec.Meta(ge=0, le=INT64_MAX)]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=INT64_MAX, description="makes the match reproducible")]
 Seat = Annotated[int, msgspec.Meta(ge=0, le=INT64_MAX, description="a seat, counted from 0")]
 Players = Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)]
+COMMAND_ID_MAX = 64
+COMMAND_ID_PATTERN = r"^[A-Za-z0-9._~:-]{1,64}$"
+COMMAND_ID_RULE = "1 to 64 letters, digits, '.', '_', '~', ':' or '-'"
+_COMMAND_ID = re.compile(COMMAND_ID_PATTERN)
+CommandId = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1, max_length=COMMAND_ID_MAX, pattern=COMMAND_ID_PATTERN,
+        description="chosen by the client; a retry with the same id gets the first answer",
+    ),
+]  # fmt: skip
+NUMBER_TEXT_MAX = 19  # the digits of the largest signed 64-bit integer
 
 
 class InvalidInput(GamehallError):
@@ -80,6 +93,51 @@ def known_match_id(match: str) -> str:
     if not is_match_id(match):
         raise UnknownMatch(match)
     return match
+
+
+def is_command_id(command_id: object) -> bool:
+    """Tell whether a value is a well-formed command id (the one rule of every adapter)."""
+    return isinstance(command_id, str) and _COMMAND_ID.fullmatch(command_id) is not None
+
+
+def check_command_id(command_id: object, what: str = "command_id") -> str:
+    """Return a command id, or raise :class:`InvalidInput` naming the rule."""
+    if not is_command_id(command_id):
+        given = shown(command_id, 20) if isinstance(command_id, str) else type(command_id).__name__
+        raise InvalidInput(f"{what} {given!r} is not valid: a command id is {COMMAND_ID_RULE}")
+    assert isinstance(command_id, str)
+    return command_id
+
+
+def request_match_id(scope: str, request_id: str) -> str:
+    """Return the match id a create's request id stands for: the same on every node and
+    after a restart, so a retried create can never make a second match."""
+    check_command_id(request_id, "request_id")
+    return hashlib.sha256(f"{scope}\x00{request_id}".encode()).hexdigest()[:32]
+
+
+def check_count(name: str, value: object, low: int, high: int) -> int:
+    """Return a count within the declared ``low..high`` before anything is sized by it."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{name} must be a whole number, not {type(value).__name__}")
+    if not low <= value <= high:
+        allowed = f"{low}" if low == high else f"{low} to {high}"
+        raise InvalidInput(f"{name} must be {allowed}, not {shown(str(value), 24)}")
+    return value
+
+
+def int_text(name: str, text: str, low: int = 0, high: int = INT64_MAX) -> int:
+    """Return the whole number a form field holds within ``low..high``, or raise naming it.
+
+    The length is checked before conversion: a field of a million digits costs nothing.
+    """
+    digits = text.strip()
+    body = digits[1:] if digits[:1] in ("-", "+") else digits
+    if not body.isascii() or not body.isdigit() or len(body) > NUMBER_TEXT_MAX:
+        if body.isascii() and body.isdigit():
+            raise InvalidInput(f"{name} must be between {low} and {high}, not {shown(digits, 24)}")
+        raise InvalidInput(f"{name} must be a whole number, not {shown(digits, 24)!r}")
+    return check_int(name, int(digits), low, high)
 
 
 def check_int(name: str, value: int, low: int = 0, high: int = INT64_MAX) -> int:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 import msgspec
 
-from . import limits
+from . import limits, names
 from .errors import GamehallError, InvalidOptions, UnknownMatch, UnknownPlayer
 from .store.base import MatchQuery, PlayerRecord, StreamInfo
 
@@ -114,6 +114,10 @@ def check_name(name: object) -> str:
         raise InvalidOptions(f"a name has at most {NAME_MAX} characters, not {len(name)}")
     if any(unicodedata.category(c).startswith("C") for c in name):
         raise InvalidOptions("a name may not hold control characters")
+    try:
+        names.check_shows(name)  # blank-looking names and stacked marks
+    except names.NameProblem as exc:
+        raise InvalidOptions(str(exc)) from None
     return name
 
 

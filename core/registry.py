@@ -19,8 +19,9 @@ import pluggy
 
 from . import hookspecs, words
 from .codec import Codec, Upcaster
-from .errors import InvalidOptions, PluginError, UnknownGame
+from .errors import CorruptRecord, InvalidOptions, PluginError, UnknownGame
 from .events import CORE_COMMANDS, CORE_EVENTS, Command, Event, ExpansionRef, MatchStarted, tag_of
+from .limits import INT64_MAX, shown
 from .rules import ExpansionSpec, GameSpec, Invariant, MatchConfig, Rules
 
 ENTRY_POINT_GROUP = "gamehall"
@@ -125,10 +126,26 @@ class Registry:
             ruleset = self._rulesets[key] = Ruleset(self, *key)
         return ruleset
 
-    def ruleset_of(self, started: MatchStarted) -> Ruleset:
-        """Return the ruleset a match was started with, checking installed versions."""
+    def ruleset_of(self, started: MatchStarted, match: str = "") -> Ruleset:
+        """Return the ruleset a match was started with, checking installed versions.
+
+        A first event no create could have written (players outside the game's range, a
+        seed outside 0 to 2**63 - 1) raises :class:`CorruptRecord` before anything is sized
+        by it: a damaged or hand-made log, never a match to rebuild.
+        """
         ruleset = self.ruleset(started.game, [e.id for e in started.expansions])
         ruleset.check_versions(started)
+        low, high = ruleset.player_range
+        players = started.players
+        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+            allowed = f"{low}" if low == high else f"{low} to {high}"
+            reason = (
+                f"it starts with {shown(str(players), 24)} players; {ruleset.name} plays {allowed}"
+            )
+            raise CorruptRecord(match, 1, reason)
+        seed = started.seed
+        if seed is not None and not 0 <= seed <= INT64_MAX:
+            raise CorruptRecord(match, 1, f"its seed {shown(str(seed), 24)} is not 0 to 2**63 - 1")
         return ruleset
 
     def owner(self, key: str) -> object:

@@ -240,7 +240,10 @@ def _check_depth(path: str | Path, number: int, line: bytes, unit: str) -> None:
 
 
 def _record(path: str | Path, number: int, line: bytes, registry: Registry, unit: str) -> Recorded:
-    _check_depth(path, number, line, unit)
+    try:
+        limits.check_json(line)  # repeated keys, wild numbers: msgspec would take them
+    except limits.InvalidJson as exc:
+        raise LogError(path, number, str(exc), unit) from None
     try:
         return registry.codec.record_from_json(line)
     except UnknownEventType as exc:
@@ -298,9 +301,9 @@ def _ruleset(
             unit,
         )
     try:
-        return registry.ruleset_of(started)
+        return registry.ruleset_of(started, records[0].stream)
     except GamehallError as exc:
-        raise LogError(path, lines[0], str(exc), unit) from None
+        raise LogError(path, lines[0], _reason(exc), unit) from None
 
 
 def _check_header(log: Log) -> None:
@@ -315,7 +318,27 @@ def _check_header(log: Log) -> None:
         raise LogError(log.path, 1, reason, log.unit)
 
 
+def _check_command_ids(log: Log) -> None:
+    """Refuse a command id that breaks the one rule, or that two commands share."""
+    seen: dict[str, int] = {}
+    for record, line in zip(log.records, log.lines, strict=True):
+        cid = record.meta.command_id
+        if cid is None:
+            continue
+        try:
+            limits.check_command_id(cid)
+        except limits.InvalidInput as exc:
+            raise LogError(log.path, line, str(exc), log.unit) from None
+        if record.meta.command is None:
+            continue  # the other events of a command's batch share its id
+        first = seen.setdefault(cid, record.seq)
+        if first != record.seq:
+            reason = f"command id {cid!r} was already used by the command at seq {first}"
+            raise LogError(log.path, line, reason, log.unit)
+
+
 def _check_events(log: Log) -> None:
+    _check_command_ids(log)
     ruleset = log.ruleset
     for record, line in zip(log.records, log.lines, strict=True):
         if record.seq > 1 and (

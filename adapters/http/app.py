@@ -28,15 +28,19 @@ from litestar.openapi.spec import Components, SecurityScheme
 from . import openapi
 from .errors import HANDLERS
 from .gateway import Gateway
-from .guard import Limiter, RateLimits, before_request
+from .guard import BotLimits, Limiter, RateLimits, before_request
+from .once import Replies
 from .ops import OPS_ROUTES
 from .routes import ROUTES, bare
 from .seats import SeatTokens, SharedSeatTokens
+from .stream import StreamLimits, StreamSlots
 from .web import router as web_router
 
 MAX_BODY = 64 * 1024
 HEARTBEAT = 15.0
 DEFAULT_LIMITS = RateLimits()
+DEFAULT_STREAMS = StreamLimits()
+DEFAULT_BOTS = BotLimits()
 SAME_FILE: Any = object()
 
 
@@ -57,6 +61,9 @@ def create_app(
     bare_endpoint: bool = False,
     rate_limits: RateLimits | None = DEFAULT_LIMITS,
     root_path: str = "",
+    metrics_token: str | None = None,
+    streams: StreamLimits = DEFAULT_STREAMS,
+    bots: BotLimits = DEFAULT_BOTS,
 ) -> Litestar:
     """Return the HTTP app of a hall.
 
@@ -67,6 +74,9 @@ def create_app(
     the requests a second per client address and per token (``None``: no limits).
     ``root_path`` is where a host mounts the app when it sets no ASGI ``root_path`` itself
     (``"/games"``); the pages' links and the OpenAPI document's server start with it.
+    ``metrics_token``, if given, is required to read ``/metrics``. ``streams`` caps the
+    event streams open at once, on the node and per client address. ``bots`` caps the budget
+    a bot of a match created over HTTP thinks with.
     """
     if root_path and (not root_path.startswith("/") or root_path.endswith("/")):
         raise ValueError(f"root_path {root_path!r} must start with '/' and not end with one")
@@ -80,6 +90,7 @@ def create_app(
     limiter = Limiter(rate_limits) if rate_limits is not None else None
     gateway = Gateway(hall, seats, admin_token, heartbeat, limiter)
     logs.add_secret(admin_token)
+    logs.add_secret(metrics_token)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -119,7 +130,17 @@ def create_app(
             ),
         ),
         state=State(
-            {"gamehall": gateway, "openapi": {}, "limiter": limiter, "root_path": root_path}
+            {
+                "gamehall": gateway,
+                "openapi": {},
+                "limiter": limiter,
+                "root_path": root_path,
+                "metrics_token": metrics_token or None,
+                "streams": StreamSlots(streams),
+                "bot_limits": bots,
+                "calculators": None,
+                "replies": Replies(),
+            }
         ),
         logging_config=None,  # the embedding program configures logging, not this app
         debug=False,

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import ipaddress
 import os
+import resource
 import signal
 import socket
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
@@ -30,9 +33,27 @@ from gamehall.core.runtime import (
 )
 
 from .app import MAX_BODY, create_app
-from .guard import RateLimits
+from .conn import guarded_protocol, quiet_accept_errors
+from .guard import BotLimits, RateLimits
+from .stream import MAX_STREAMS, STREAMS_PER_ADDRESS, StreamLimits
+
+
+def _fd_budget() -> int:
+    """Return the default connection cap: what the file descriptor limit leaves room for."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 10_000
+    return max(64, min(10_000, soft - 100))  # the rest: the store, logs, plugins' files
+
 
 ADMIN_TOKEN_ENV = "GAMEHALL_ADMIN_TOKEN"
+METRICS_TOKEN_ENV = "GAMEHALL_METRICS_TOKEN"
+PROXIES_ENV = "GAMEHALL_TRUSTED_PROXIES"
+HEADER_TIMEOUT = 10.0
+BODY_TIMEOUT = 30.0
+MAX_CONNECTIONS = _fd_budget()
+PER_ADDRESS = 64
+SHUTDOWN_DEADLINE = 20.0
 
 
 def register(sub: Any) -> None:
@@ -63,11 +84,55 @@ def register(sub: Any) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--token-rate", type=_rate, default=limits.token_rate, metavar="N",
-        help="requests a second per accepted token (default 0: no limit)",
+        help=f"requests a second per accepted token (default {limits.token_rate:g}; 0: no limit)",
     )  # fmt: skip
     parser.add_argument(
         "--token-burst", type=_burst, default=limits.token_burst, metavar="N",
         help=f"requests at once per accepted token (default {limits.token_burst})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--header-timeout", type=_seconds, default=HEADER_TIMEOUT, metavar="SECONDS",
+        help=f"a request's headers must arrive within this (default {HEADER_TIMEOUT:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--body-timeout", type=_seconds, default=BODY_TIMEOUT, metavar="SECONDS",
+        help=f"longest pause while a body arrives (default {BODY_TIMEOUT:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-connections", type=int_arg(1, 10**6), default=MAX_CONNECTIONS, metavar="N",
+        help=f"connections and requests at once; more are answered 503 (default {MAX_CONNECTIONS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-connections-per-address", type=int_arg(1, 10**6), default=PER_ADDRESS,
+        metavar="N", help=f"connections one client address may hold (default {PER_ADDRESS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-streams", type=int_arg(1, 10**6), default=MAX_STREAMS, metavar="N",
+        help=f"event streams open at once on this node (default {MAX_STREAMS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-streams-per-address", type=int_arg(1, 10**6), default=STREAMS_PER_ADDRESS,
+        metavar="N", help=f"event streams one client address may hold (default {STREAMS_PER_ADDRESS})",
+    )  # fmt: skip
+    bots = BotLimits()
+    parser.add_argument(
+        "--max-bot-iterations", type=int_arg(1, 10_000_000), default=bots.iterations,
+        metavar="N", help=f"largest iteration budget of a bot a decision (default {bots.iterations:,})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-bot-seconds", type=_seconds, default=bots.seconds, metavar="SECONDS",
+        help=f"largest time budget of a bot a decision (default {bots.seconds:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--shutdown-deadline", type=_seconds, default=SHUTDOWN_DEADLINE, metavar="SECONDS",
+        help=f"after a stop signal, end within this whatever still runs (default "
+        f"{SHUTDOWN_DEADLINE:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--trusted-proxy", action="append", default=None, metavar="ADDRESS",
+        help="a proxy whose X-Forwarded-For / X-Forwarded-Proto the server believes (repeat "
+        f"for more; an IP address or network); also ${PROXIES_ENV} (comma-separated). "
+        "Without one, every client is the address it connects from",
     )  # fmt: skip
     parser.add_argument(
         "--gc", default=None, metavar="POLICY",
@@ -81,6 +146,16 @@ def register(sub: Any) -> None:
     )  # fmt: skip
     parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.1 <= value <= 86_400:
+        raise argparse.ArgumentTypeError(f"{text!r} must be between 0.1 and 86400 seconds")
+    return value
 
 
 def _rate(text: str) -> float:
@@ -123,9 +198,25 @@ class _Server(uvicorn.Server):
     has started, through the same orderly shutdown.
     """
 
-    def __init__(self, config: uvicorn.Config, early: _EarlySignals) -> None:
+    def __init__(
+        self, config: uvicorn.Config, early: _EarlySignals, deadline: float = SHUTDOWN_DEADLINE
+    ) -> None:
         super().__init__(config)
         self.early = early
+        self.deadline = deadline
+        self._watchdog: threading.Timer | None = None
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """Stop serving; and whatever still runs after the deadline, end the process then.
+
+        Every acknowledged command is already on disk, so ending at the deadline loses
+        nothing that was answered; only work in progress (a bot thinking) is dropped.
+        """
+        if self._watchdog is None:
+            self._watchdog = threading.Timer(self.deadline, _end_now, (self.deadline,))
+            self._watchdog.daemon = True
+            self._watchdog.start()
+        super().handle_exit(sig, frame)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
@@ -137,6 +228,14 @@ class _Server(uvicorn.Server):
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+
+def _end_now(deadline: float) -> None:
+    print(
+        f"gamehall serve: still stopping after {deadline:g} s: exiting now",
+        file=sys.stderr, flush=True,
+    )  # fmt: skip
+    os._exit(1)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -179,20 +278,53 @@ def _bind_refusal(host: str, port: int, exc: OSError) -> str:
     return f"cannot listen on {host} port {port}: {exc.strerror or exc} (see --host, --port)"
 
 
+def _among(proxies: list[str]) -> Callable[[str], bool]:
+    """Return a test of whether an address is one of the named proxies."""
+    networks = [ipaddress.ip_network(p, strict=False) for p in proxies]
+
+    def among(host: str) -> bool:
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in networks)
+
+    return among
+
+
+def trusted_proxies(args: argparse.Namespace) -> list[str]:
+    """Return the proxies whose forwarded headers are believed (options, then environment)."""
+    named = list(args.trusted_proxy or [])
+    named += [p.strip() for p in os.environ.get(PROXIES_ENV, "").split(",") if p.strip()]
+    for proxy in named:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise GamehallError(
+                f"trusted proxy {proxy!r} is not an IP address or network (--trusted-proxy)"
+            ) from None
+    return named
+
+
 async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySignals) -> None:
     registry = default_registry()
+    proxies = trusted_proxies(args)
     store = open_store(args.db, registry)
     try:
         app = create_app(
             Hall(store, registry),
             admin_token=os.environ.get(ADMIN_TOKEN_ENV) or None,
+            metrics_token=os.environ.get(METRICS_TOKEN_ENV) or None,
             max_body=args.max_body,
             manage_hall=True,
             bare_endpoint=args.bare_endpoint,
             rate_limits=RateLimits(
                 args.anonymous_rate, args.anonymous_burst, args.token_rate, args.token_burst
             ),
+            streams=StreamLimits(args.max_streams, args.max_streams_per_address),
+            bots=BotLimits(args.max_bot_iterations, args.max_bot_seconds),
         )
+        quiet_accept_errors()
         config = uvicorn.Config(
             app,
             log_config=None,  # uvicorn's lines go through gamehall's queue and redaction
@@ -200,8 +332,16 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
             access_log=False,
             lifespan="on",
             timeout_graceful_shutdown=3,
-        )
-        server = _Server(config, early)
+            # uvicorn believes X-Forwarded-For from loopback by default: only from named proxies.
+            proxy_headers=bool(proxies),
+            forwarded_allow_ips=proxies or None,
+            http=guarded_protocol(
+                args.header_timeout, args.body_timeout, args.max_connections_per_address,
+                _among(proxies),
+            ),
+            limit_concurrency=args.max_connections,
+        )  # fmt: skip
+        server = _Server(config, early, args.shutdown_deadline)
         async with anyio.create_task_group() as tg:
             shown = str(store) if store.shared else args.db
             tg.start_soon(_announce, server, sock, shown, args.gc_policy)

@@ -7,6 +7,7 @@ carries only an incident id: the details, which might name hidden state, go to t
 from __future__ import annotations
 
 import secrets
+import sqlite3
 from typing import Any
 
 import structlog
@@ -80,6 +81,14 @@ HTTP_CODES = {
     429: "rate_limited",
 }
 RETRY_AFTER = {503: "5"}
+# A 503 tells the client what happened and when to come back, never where the store lives:
+# the store's own message (its file, its database URL) goes to the operator's log.
+STORE_MESSAGES: dict[type[GamehallError], str] = {
+    StoreClosed: "the server is stopping: try again in a moment (on another node, if any)",
+    DamagedStore: "the server's store failed its checks and is not used: the operator must look",
+    StoreFailed: "the server could not store or read this now (nothing was saved): try again",
+}
+STORE_FAILED = StoreFailed.code
 PARAMETER_NAMES = {"last_event_id": "Last-Event-ID"}  # as the client spells them
 
 
@@ -130,7 +139,37 @@ def on_gamehall_error(request: Request[Any, Any, Any], exc: GamehallError) -> Re
         return on_unexpected(request, exc)
     if isinstance(exc, IllegalCommand):
         return error_response(status, exc.code, exc.reason, exc.rule)
+    if status == 503:
+        return store_failure(request, exc)
     return error_response(status, exc.code, exc.message)
+
+
+def store_failure(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """Answer a store that failed: ``503 store_failed`` with ``Retry-After``; log the detail."""
+    code = exc.code if isinstance(exc, StoreClosed | DamagedStore) else STORE_FAILED
+    return error_response(503, code, store_message(request, exc))
+
+
+def store_message(request: Request[Any, Any, Any], exc: Exception) -> str:
+    """Log what the store said (for the operator); return what the client may read."""
+    log.warning(
+        "store failed a request",
+        method=request.method,
+        path=request.url.path,
+        error=f"{type(exc).__name__}: {exc}",
+    )
+    return next(
+        (text for cls, text in STORE_MESSAGES.items() if isinstance(exc, cls)),
+        STORE_MESSAGES[StoreFailed],
+    )
+
+
+def is_store_error(exc: BaseException) -> bool:
+    """Tell whether an exception is a database driver's (SQLite's or PostgreSQL's)."""
+    if isinstance(exc, sqlite3.Error):
+        return True
+    module = type(exc).__module__
+    return module.startswith("psycopg") and isinstance(exc, Exception)
 
 
 def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
@@ -196,6 +235,8 @@ def on_unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[A
     The line names the method, the path and the error, never headers, body or locals. An
     engine error (a rules failure) was logged with its traceback where it happened.
     """
+    if is_store_error(exc):  # a driver's error that no store turned into its own
+        return store_failure(request, exc)
     incident = secrets.token_hex(6)
     log.error(
         "request failed",

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import anyio
 import msgspec
+from gamehall.core import names
 from gamehall.core.errors import UnknownGame, UnknownMatch, UnknownPlayer
 from gamehall.core.hall import Hall
 from gamehall.core.limits import known_match_id
@@ -110,9 +111,31 @@ class Gateway:
         if self.limiter is not None:
             self.limiter.accepted(token)
 
-    def seat_of(self, request: Request[Any, Any, Any], match: str) -> int:
-        """Return the seat whose token the request carries, or refuse."""
+    def seat_of(
+        self, request: Request[Any, Any, Any], match: str, wanted: int | None = None
+    ) -> int:
+        """Return the seat the request acts for, or refuse.
+
+        A seat token acts for its seat. A player token acts for a seat its player holds:
+        ``wanted`` when the request names one, else the seat awaited now (the first held seat
+        when none of them is), so a player holding two seats acts for either.
+        """
         asker = self.asker(request, match)
+        if asker.player is not None and not asker.admin:
+            held = self.hall.lobby.seats_of(match, asker.player.player)
+            if wanted is not None:
+                if wanted not in held:
+                    raise ApiError(
+                        403, "forbidden", f"you hold no seat {wanted} of match {match!r}"
+                    )
+                return wanted
+            if len(held) > 1:
+                awaiting = self.hall.view(match, None).awaiting
+                return next((s for s in held if s in awaiting), held[0])
+        if wanted is not None and asker.seat is not None and wanted != asker.seat:
+            raise ApiError(
+                403, "forbidden", f"this token acts for seat {asker.seat}, not seat {wanted}"
+            )
         if asker.admin:
             raise ApiError(403, "forbidden", "the admin token acts for no seat: use a seat token")
         if asker.seat is None:
@@ -122,6 +145,21 @@ class Gateway:
                 401, "unauthorized", "no seat token: send 'Authorization: Bearer <token>'"
             )
         return asker.seat
+
+    def check_distinct(self, match: str, name: str | None, player: str | None) -> None:
+        """Refuse a name that looks like that of another seat's holder in the match."""
+        if name is None:
+            return  # an erased name shows as the seat's own
+        others = [
+            e.name for e in self.hall.lobby.entry(check_id(match)).seats
+            if e.player is not None and e.player != player and e.name
+        ]  # fmt: skip
+        like = names.look_alike(name, others)
+        if like is not None:
+            raise ApiError(
+                409, "look_alike_name", f"your name {name!r} looks like {like!r}, who "
+                "holds another seat of this match: choose another name first",
+            )  # fmt: skip
 
     def check_match(self, match: str) -> None:
         """Raise :class:`UnknownMatch` unless the store holds the match."""

@@ -3,7 +3,9 @@
 Rate limits are token buckets. A request whose token the server has accepted before draws
 from that token's bucket; any other request (anonymous, or with a token not known to be
 good) draws from its client address's bucket, so trying random tokens buys no extra
-requests. By default anonymous requests are limited and accepted tokens are not. A refused
+requests. By default both are limited (a token as much as an address: a free player token
+buys no unlimited requests). The client address is the connection's peer; the server takes a
+forwarded address (``X-Forwarded-For``) only from the proxies its operator names. A refused
 request gets ``429`` with ``Retry-After`` (whole seconds until the bucket has one again).
 
 A body must be declared JSON (``415`` otherwise) and is refused before decoding when it nests
@@ -14,13 +16,15 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 import time
 from collections import OrderedDict
 from typing import Any
 
 import msgspec
 from gamehall.core import limits
-from litestar import Request
+from gamehall.core.bots import parse_bot
+from litestar import Request, Response
 
 from .errors import ApiError
 
@@ -35,8 +39,33 @@ class RateLimits(msgspec.Struct, frozen=True):
 
     anonymous_rate: float = 20.0
     anonymous_burst: int = 60
-    token_rate: float = 0.0
+    token_rate: float = 20.0
     token_burst: int = 120
+
+
+class BotLimits(msgspec.Struct, frozen=True):
+    """The largest budget a bot of a match created over HTTP may think with, per decision.
+
+    A match's bots share the server's few thinking slots with every other match's: a budget
+    this large keeps one match's bot from holding a slot for long.
+    """
+
+    iterations: int = 50_000
+    seconds: float = 5.0
+
+    def check(self, role: str) -> None:
+        """Refuse a bot role (``bot:KIND:BUDGET``) over the server's maximum, naming it."""
+        spec = parse_bot(role.removeprefix("bot").removeprefix(":") or "random")
+        if spec.iterations is not None and spec.iterations > self.iterations:
+            raise ApiError(
+                400, "invalid_bot", f"{role}: this server lets a bot think at most "
+                f"{self.iterations:,} iterations a decision",
+            )  # fmt: skip
+        if spec.seconds is not None and spec.seconds > self.seconds:
+            raise ApiError(
+                400, "invalid_bot", f"{role}: this server lets a bot think at most "
+                f"{self.seconds:g} s a decision",
+            )  # fmt: skip
 
 
 class Bucket:
@@ -125,18 +154,33 @@ def address(request: Request[Any, Any, Any]) -> str:
     return client.host if client is not None else "unknown"
 
 
-async def before_request(request: Request[Any, Any, Any]) -> None:
+def allowed(request: Request[Any, Any, Any]) -> Response[None]:
+    """Answer ``OPTIONS`` with every method the path takes (all its handlers', not one's)."""
+    handler = request.route_handler
+    methods = {"OPTIONS"}
+    for route in request.app.routes:
+        handlers = getattr(route, "route_handlers", ())
+        if any(h is handler for h in handlers):
+            methods |= set(getattr(route, "methods", ()))
+    allow = ", ".join(sorted(methods))
+    return Response(None, status_code=204, headers={"Allow": allow})
+
+
+async def before_request(request: Request[Any, Any, Any]) -> Response[None] | None:
     """Apply the rate limits, then check the body of a request that has one."""
     limiter: Limiter | None = request.app.state.get("limiter")
     if limiter is not None and not request.route_handler.opt.get("unlimited"):
         limiter.check(address(request), credential(request))
+    if request.method == "OPTIONS":
+        return allowed(request)
+    _check_integer_params(request)
     if request.method not in ("POST", "PUT", "PATCH"):
-        return
+        return None
     if request.route_handler.opt.get("form"):
-        return  # a web page's form (its route checks the CSRF token and reads the fields)
+        return None  # a web page's form (its route checks the CSRF token and reads the fields)
     body = await request.body()
     if not body:
-        return  # the route says what body it needs
+        return None  # the route says what body it needs
     media, _ = request.content_type
     if media != "application/json" and not media.endswith("+json"):
         shown = f"{media!r}" if media else "no Content-Type"
@@ -145,3 +189,57 @@ async def before_request(request: Request[Any, Any, Any]) -> None:
         limits.check_json(body)
     except limits.InvalidJson as exc:
         raise ApiError(400, exc.code, f"the JSON body is refused: {exc}") from None
+    _check_types(request, body)
+    return None
+
+
+_WHOLE = re.compile(r"-?[0-9]+")
+_INTEGER_PARAMS: dict[int, tuple[tuple[str, str], ...]] = {}
+
+
+def _integer_params(handler: Any) -> tuple[tuple[str, str], ...]:
+    """Return (source, name) of each query or header parameter a handler takes as an integer."""
+    known = _INTEGER_PARAMS.get(id(handler))
+    if known is not None:
+        return known
+    found = []
+    for name, field in handler.parsed_fn_signature.parameters.items():
+        kwarg = field.kwarg_definition
+        types = {field.annotation, *(t.annotation for t in field.inner_types)}
+        if kwarg is None or int not in types:
+            continue
+        kind = str(getattr(kwarg, "param_type", "")).lower()
+        if "header" in kind:
+            found.append(("header", getattr(kwarg, "name", None) or name))
+        elif "query" in kind:
+            found.append(("query", getattr(kwarg, "name", None) or name))
+    _INTEGER_PARAMS[id(handler)] = known = tuple(found)
+    return known
+
+
+def _check_integer_params(request: Request[Any, Any, Any]) -> None:
+    """Refuse ``1e3`` or ``2.0`` where a query or header parameter is a whole number."""
+    for source, name in _integer_params(request.route_handler):
+        values = request.headers if source == "header" else request.query_params
+        text = values.get(name.lower() if source == "header" else name)
+        if text is not None and not _WHOLE.fullmatch(text.strip()):
+            shown = limits.shown(text, 24)
+            raise ApiError(400, "invalid_request", f"{name} must be a whole number, not {shown!r}")
+
+
+def _check_types(request: Request[Any, Any, Any], body: bytes) -> None:
+    """Refuse a body whose values have the wrong JSON type (``"2"`` or ``2.0`` for a count).
+
+    The framework converts leniently, as it must for query strings; a JSON body is typed, so
+    it is decoded strictly here first and a wrong type is a 400 that names the field.
+    """
+    field = request.route_handler.parsed_data_field
+    kind = field.annotation if field is not None else None
+    if not (isinstance(kind, type) and issubclass(kind, msgspec.Struct)):
+        return
+    try:
+        msgspec.json.decode(body, type=kind, strict=True)
+    except msgspec.ValidationError as exc:
+        raise ApiError(400, "invalid_request", f"the request is refused: {exc}") from None
+    except msgspec.DecodeError:
+        return  # the route's own decoding says where the syntax breaks

@@ -12,11 +12,16 @@ import time
 from typing import Any
 
 import anyio
+import structlog
 from litestar import Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 
+from .errors import ApiError
 from .gateway import Gateway
 from .openapi import errors
+from .seats import same_secret
+
+log = structlog.get_logger("gamehall.http")
 
 Req = Request[Any, Any, Any]
 PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8"
@@ -58,10 +63,13 @@ async def readyz(request: Req) -> Response[str]:
     if hall.closed:
         reason = "the hall is not running"
     else:
-        try:
+        try:  # every store part a request needs: the events and the seat table
             await anyio.to_thread.run_sync(hall.store.version, "")
+            await anyio.to_thread.run_sync(_gateway(request).seats.ping)
         except Exception as exc:  # noqa: BLE001 - any failure means not ready, said in words
-            reason = f"the store does not answer: {exc}"
+            # The detail (a file path, a database URL) is for the operator's log only.
+            log.warning("not ready", error=f"{type(exc).__name__}: {exc}")
+            reason = "the store does not answer"
         follower = hall.follower
         if reason is None and follower is not None:
             if time.monotonic() - follower.checked > FOLLOW_STALE:
@@ -71,10 +79,21 @@ async def readyz(request: Req) -> Response[str]:
     return Response("ready\n", media_type="text/plain")
 
 
-@get("/metrics", tags=["server"], media_type=PROMETHEUS, responses=errors())
+@get("/metrics", tags=["server"], media_type=PROMETHEUS, responses=errors(401))
 async def metrics(request: Req) -> Response[str]:
-    """Return the node's counters in the Prometheus text format."""
-    hall = _gateway(request).hall
+    """Return the node's counters in the Prometheus text format (with the metrics token, when
+    the server has one: ``Authorization: Bearer TOKEN``)."""
+    gateway = _gateway(request)
+    wanted = request.app.state.get("metrics_token")
+    if wanted is not None:
+        given = request.headers.get("authorization", "")
+        scheme, _, token = given.partition(" ")
+        if scheme.lower() != "bearer" or not same_secret(token.strip(), wanted):
+            raise ApiError(
+                401, "unauthorized", "the metrics of this server need its metrics token",
+                headers={"WWW-Authenticate": 'Bearer realm="metrics"'},
+            )  # fmt: skip
+    hall = gateway.hall
     counts = hall.metrics
     lag = 0
     if hall.follower is not None:

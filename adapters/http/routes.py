@@ -7,15 +7,17 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 from gamehall.core import calculators as calc
+from gamehall.core.errors import DuplicateMatch, InvalidOptions
 from gamehall.core.limits import INT64_MAX, MATCH_ID_RULE
 from gamehall.core.logformat import header_for, log_lines
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter, QueryParameter
 from litestar.response import ServerSentEvent
 
-from . import stream
+from . import once, stream
 from .errors import ApiError
 from .gateway import Gateway, check_id
+from .guard import BotLimits, address
 from .lobby import LOBBY_ROUTES
 from .openapi import AS_SEAT, READ, WRITE, errors
 from .schemas import (
@@ -115,9 +117,56 @@ async def run_calculator(
     except calc.UnknownCalculator as exc:
         raise ApiError(404, "not_found", exc.message) from None
     decoded = calc.decode(calculator, data)
-    answer = await anyio.to_thread.run_sync(calc.calculate, calculator, decoded)
+
+    def work() -> Any:
+        with calc.cancellable(anyio.from_thread.check_cancelled):
+            return calc.calculate(calculator, decoded)
+
+    answer: Any = None
+    refused: Exception | None = None
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_cancel_when_gone, request, tg.cancel_scope)
+        with anyio.move_on_after(CALCULATION_SECONDS) as deadline:
+            # Calculators have threads of their own: a flood of them never holds the
+            # threads that creates, sign-ups and the stores use.
+            try:
+                answer = await anyio.to_thread.run_sync(work, limiter=_calculators(request))
+            except Exception as exc:  # noqa: BLE001 - raised below, outside the task group
+                refused = exc
+        tg.cancel_scope.cancel()
+    if refused is not None:
+        raise refused
+    if deadline.cancelled_caught:
+        raise ApiError(
+            503, "calculation_too_long",
+            f"the calculation did not finish within {CALCULATION_SECONDS:g} s: ask for a "
+            "smaller one (fewer samples)", headers={"Retry-After": "5"},
+        )  # fmt: skip
+    if answer is None:  # the asker left: nobody reads this
+        raise ApiError(499, "client_closed", "the client left before the answer")
     text = calc.words(calculator, answer)
     return CalculationOut(game, name, msgspec.to_builtins(answer), text)
+
+
+CALCULATION_SECONDS = 20.0
+CALCULATORS_AT_ONCE = 2
+
+
+def _calculators(request: Req) -> anyio.CapacityLimiter:
+    """Return the app's limiter of calculator threads (made in the event loop, once)."""
+    limiter: anyio.CapacityLimiter | None = request.app.state.get("calculators")
+    if limiter is None:
+        limiter = request.app.state["calculators"] = anyio.CapacityLimiter(CALCULATORS_AT_ONCE)
+    return limiter
+
+
+async def _cancel_when_gone(request: Req, scope: anyio.CancelScope) -> None:
+    """Cancel ``scope`` once the client disconnects (its body was read already)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            scope.cancel()
+            return
 
 
 @post(
@@ -133,8 +182,30 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     """
     gateway = gateway_of(request)
     player = gateway.player_of(request, required=False)
+    if data.request_id is None:
+        return await _create(request, data, player, None)
+    scope = player.player if player is not None else "anonymous"
+    replies: once.Replies = request.app.state.replies
+    match_id = once.match_id_for(scope, data.request_id)
+    return await replies.once(
+        (scope, data.request_id), lambda: _create(request, data, player, match_id)
+    )
+
+
+async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | None) -> Created:
+    """Create a match and its seats (``match_id``: the one its request id stands for)."""
+    gateway = gateway_of(request)
     hall = gateway.hall
+    ruleset = hall.registry.ruleset(data.game, data.expansions)
+    low, high = ruleset.player_range
+    if data.players is not None and not low <= data.players <= high:  # before anything is sized
+        allowed = f"{low} players" if low == high else f"{low} to {high} players"
+        raise InvalidOptions(f"{ruleset.name} plays with {allowed}, not players={data.players}")
     bots = bot_seats(data, hall.registry)
+    budgets: BotLimits = request.app.state.get("bot_limits") or BotLimits()
+    for role in data.seats or ():
+        if role.startswith("bot"):
+            budgets.check(role)
     count = data.players if data.players is not None else None
     roles = _roles(data, hall, count)
     seat_players: dict[int, str] = {}
@@ -150,20 +221,33 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
         seat_players[seat] = player.player
     elif data.seat is not None:
         raise ApiError(400, "invalid_request", "'seat' goes with a player token")
-    match = await hall.create(
-        data.game,
-        data.players,
-        expansions=data.expansions,
-        options=data.options,
-        expansion_options=data.expansion_options,
-        seed=data.seed,
-        bots=bots,
-        bot_seed=data.seed,
-        clock=data.clock,
-        seat_players=seat_players,
-        open_seats=[s for s, r in enumerate(roles) if r == "open"],
-        undo=data.undo,
-    )
+    try:
+        match = await hall.create(
+            data.game,
+            data.players,
+            expansions=data.expansions,
+            options=data.options,
+            expansion_options=data.expansion_options,
+            seed=data.seed,
+            bots=bots,
+            bot_seed=data.seed,
+            clock=data.clock,
+            seat_players=seat_players,
+            open_seats=[s for s, r in enumerate(roles) if r == "open"],
+            undo=data.undo,
+            match_id=match_id,
+        )
+    except DuplicateMatch:
+        if match_id is None:
+            raise
+        # A retry the node no longer remembers. A create that stored its match but failed to
+        # seat it is finished now; one that completed gave its seat tokens in its answer.
+        if await gateway.run_sync(gateway.seats.seats, match_id):
+            raise ApiError(
+                409, "already_created", f"request_id {data.request_id!r} already created match "
+                f"{match_id!r}: its seat tokens were in that answer",
+            ) from None  # fmt: skip
+        match = match_id
     players = hall.info(match).players
     return await gateway.seat(match, data.game, players, data.seating, roles)
 
@@ -243,6 +327,8 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
     lobby = gateway.hall.lobby
     if player is not None and data.seat is not None:
         lobby.player(player.player)
+    if player is not None:
+        gateway.check_distinct(match, player.name, player.player)
     seat, token = await gateway.run_sync(gateway.seats.claim, match, data.seat)
     if player is not None:
         await lobby.take_seat(match, player.player, seat)
@@ -290,7 +376,7 @@ async def get_board(request: Req, match: MatchPath) -> str:
 async def post_command(request: Req, match: MatchPath, data: JSONBody[PostCommand]) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gateway_of(request)
-    seat = gateway.seat_of(request, match)
+    seat = gateway.seat_of(request, match, data.seat)
     # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
     # refuses another seat's id, so no seat reads another's answer by reusing it.
     ack = await gateway.hall.send(match, seat, data.command, data.command_id)
@@ -345,11 +431,13 @@ async def get_events(
     gateway = gateway_of(request)
     asker = gateway.asker(request, match, query_token=True)
     start = max(after, last_event_id)
+    release = request.app.state.streams.take(address(request))
     messages = stream.messages(
         gateway.hall, match, asker.seat, start, gateway.heartbeat, asker.player
     )
     return ServerSentEvent(
-        messages, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        stream.counted(messages, release),
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 
 

@@ -11,19 +11,11 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 from gamehall.core.codec import EventLine
-from gamehall.core.limits import INT64_MAX, Players, Seat, Seed
+from gamehall.core.limits import INT64_MAX, CommandId, Players, Seat, Seed
 from gamehall.core.rules import Decision, Outcome
 
-CommandId = Annotated[
-    str,
-    msgspec.Meta(
-        min_length=1,
-        max_length=64,
-        pattern=r"^[A-Za-z0-9._~:-]+$",
-        description="chosen by the client; a retry with the same id gets the first answer",
-    ),
-]
 Seating = Literal["tokens", "open"]
+
 ClockText = Annotated[
     str,
     msgspec.Meta(
@@ -54,6 +46,7 @@ class CreateMatch(Request, frozen=True):
     ``open`` to let players claim the seats one by one through ``POST /matches/{match}/seats``.
     ``seats``, if given, sets each seat apart (one entry per seat, in order): ``token``,
     ``open``, or a bot (``bot``, ``bot:mcts:2000``, ``bot:ismcts:500``) that the engine plays.
+    ``request_id`` makes the create safe to retry: the same id gets the first answer.
     """
 
     game: str
@@ -67,6 +60,17 @@ class CreateMatch(Request, frozen=True):
     seat: Seat | None = None
     clock: ClockText | None = None
     undo: Literal["consent", "free", "off"] = "consent"
+    request_id: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                min_length=1, max_length=64, pattern=r"^[A-Za-z0-9._~:-]{1,64}$",
+                description="chosen by the client: a retry with the same id gets the first "
+                "answer and never makes a second match",
+            ),
+        ]
+        | None
+    ) = None  # fmt: skip
 
 
 class NewPlayer(Request, frozen=True):
@@ -100,10 +104,15 @@ class ClaimSeat(Request, frozen=True):
 
 
 class PostCommand(Request, frozen=True):
-    """A seat's command, e.g. ``{"type": "tictactoe.PlaceMark", "cell": 4}``, with its id."""
+    """A seat's command, e.g. ``{"type": "tictactoe.PlaceMark", "cell": 4}``, with its id.
+
+    ``seat`` names the seat a player token acts for, when its player holds several; without
+    it, the seat awaited now.
+    """
 
     command: dict[str, Any]
     command_id: CommandId
+    seat: Seat | None = None
 
 
 class ForkMatch(Request, frozen=True):

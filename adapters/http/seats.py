@@ -10,6 +10,7 @@ from their digest. Lookups compare the digest with every seat's digest of the ma
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -20,6 +21,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from gamehall.core.errors import StoreFailed
 from gamehall.core.lobby import NoFreeSeat
 
 SCHEMA = """
@@ -70,6 +72,11 @@ class SeatTokens:
         """Close the connection."""
         with self._lock:
             self._db.close()
+
+    def ping(self) -> None:
+        """Read the seat table once: raise if the database does not answer (readiness)."""
+        with self._lock:
+            self._db.execute("SELECT 1 FROM http_seats LIMIT 1").fetchall()
 
     # -- writing (blocking: call from a worker thread) ---------------------------------------
 
@@ -168,18 +175,43 @@ class SeatTokens:
         return found
 
 
-class _PostgresSeatTable:
-    """The few calls :class:`SeatTokens` makes of its table, on a PostgreSQL connection."""
+def _failed(exc: Exception) -> Exception:
+    """Return a driver's connection error as the store's failure; other errors as they are."""
+    if isinstance(exc, StoreFailed) or not type(exc).__module__.startswith("psycopg"):
+        return exc
+    return StoreFailed(f"the seat table's connection failed: {exc}")
 
-    def __init__(self, conn: Any) -> None:
-        self._conn = conn
+
+class _PostgresSeatTable:
+    """The few calls :class:`SeatTokens` makes of its table, on a PostgreSQL connection.
+
+    A connection the backend dropped (a restart, a killed backend) fails its call with
+    :class:`StoreFailed`; the next call opens a new one, so the node recovers by itself.
+    """
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self._conn = store.connect()
+
+    def _live(self) -> Any:
+        if self._conn.closed or getattr(self._conn, "broken", False):
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = self._store.connect()
+        return self._conn
 
     def execute(self, query: str, args: Sequence[Any] = ()) -> Any:
-        return self._conn.execute(query.replace("?", "%s"), args)
+        try:
+            return self._live().execute(query.replace("?", "%s"), args)
+        except Exception as exc:
+            raise _failed(exc) from None
 
     def executemany(self, query: str, rows: Sequence[Sequence[Any]]) -> None:
-        with self._conn.cursor() as cursor:
-            cursor.executemany(query.replace("?", "%s"), rows)
+        try:
+            with self._live().cursor() as cursor:
+                cursor.executemany(query.replace("?", "%s"), rows)
+        except Exception as exc:
+            raise _failed(exc) from None
 
     def close(self) -> None:
         self._conn.close()
@@ -195,7 +227,7 @@ class SharedSeatTokens(SeatTokens):
     def __init__(self, store: Any) -> None:
         self.path = str(store)
         self._store = store
-        self._db = _PostgresSeatTable(store.connect())  # type: ignore[assignment]
+        self._db = _PostgresSeatTable(store)  # type: ignore[assignment]
         self._lock = threading.Lock()
         self._cache = OrderedDict()
 

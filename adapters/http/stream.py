@@ -8,7 +8,9 @@ client that reconnects with ``Last-Event-ID`` (or ``?after=``) resumes right aft
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import weakref
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
 
 import anyio
@@ -21,9 +23,77 @@ from gamehall.core.lobby import Player
 from gamehall.core.words import Narrated
 from litestar.response import ServerSentEventMessage
 
+from .errors import ApiError
+
 log = structlog.get_logger("gamehall.http")
+MAX_STREAMS = 5000
+STREAMS_PER_ADDRESS = 32
 NAMES_POLL = 1.0
 """The longest time a stream takes to tell a name change that came without an event."""
+
+
+class StreamLimits(msgspec.Struct, frozen=True):
+    """How many event streams a node keeps open at once, in all and per client address."""
+
+    per_node: int = MAX_STREAMS
+    per_address: int = STREAMS_PER_ADDRESS
+
+
+class StreamSlots:
+    """The open streams of one app, counted per client address; a stream over a cap is a 503
+    (the node) or a 429 (the address), with ``Retry-After``, before it starts."""
+
+    def __init__(self, limits: StreamLimits) -> None:
+        self.limits = limits
+        self.open = 0
+        self.by_address: Counter[str] = Counter()
+
+    def take(self, address: str) -> Callable[[], None]:
+        """Count a new stream of ``address``; return the call that ends it (once)."""
+        if self.open >= self.limits.per_node:
+            raise ApiError(
+                503, "too_many_streams", "this server holds as many event streams as it may: "
+                "try again in a moment", headers={"Retry-After": "5"},
+            )  # fmt: skip
+        if self.by_address[address] >= self.limits.per_address:
+            raise ApiError(
+                429, "too_many_streams", f"this address already holds "
+                f"{self.limits.per_address} event streams: close one first",
+                headers={"Retry-After": "5"},
+            )  # fmt: skip
+        self.open += 1
+        self.by_address[address] += 1
+        done = False
+
+        def release() -> None:
+            nonlocal done
+            if done:
+                return
+            done = True
+            self.open -= 1
+            self.by_address[address] -= 1
+            if self.by_address[address] <= 0:
+                del self.by_address[address]
+
+        return release
+
+
+def counted(
+    messages: AsyncIterator[ServerSentEventMessage], release: Callable[[], None]
+) -> AsyncIterator[ServerSentEventMessage]:
+    """Return the messages of a stream that gives its slot back when it ends in any way."""
+
+    async def relay() -> AsyncIterator[ServerSentEventMessage]:
+        try:
+            async with aclosing(messages):  # type: ignore[type-var]
+                async for message in messages:
+                    yield message
+        finally:
+            release()
+
+    relayed = relay()
+    weakref.finalize(relayed, release)  # a stream dropped before its first message
+    return relayed
 
 
 class Feed:

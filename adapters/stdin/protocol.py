@@ -21,8 +21,10 @@ import structlog
 from anyio.abc import TaskGroup
 from gamehall.core import GamehallError, Recorded, limits
 from gamehall.core.bots import parse_role
+from gamehall.core.errors import DuplicateMatch
+from gamehall.core.events import MatchStarted
 from gamehall.core.hall import Hall, Turn
-from gamehall.core.limits import Count, MatchId, Players, Seat, Seed, Seq
+from gamehall.core.limits import CommandId, Count, MatchId, Players, Seat, Seed, Seq
 from gamehall.core.store import Store
 
 from . import debugging
@@ -44,6 +46,9 @@ class Matches(msgspec.Struct, forbid_unknown_fields=True):
     limit: Count | None = None
 
 
+CREATE_BATCH_MAX = 256  # events a create may write before the first command
+
+
 class Create(msgspec.Struct, forbid_unknown_fields=True):
     """Start a match; ``seats`` gives a seat's role: ``human`` (the default), ``bot`` or
     ``bot:KIND[:BUDGET]`` (``{"1": "bot:mcts:2000"}``): the engine plays bot seats."""
@@ -60,6 +65,7 @@ class Create(msgspec.Struct, forbid_unknown_fields=True):
     undo: str = "consent"
     players_by_seat: dict[str, str] = {}
     open: list[Seat] = []
+    request_id: CommandId | None = None
 
 
 class Lobby(msgspec.Struct, forbid_unknown_fields=True):
@@ -122,7 +128,7 @@ class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
     match: str
     seat: Seat
     command: dict[str, Any]
-    command_id: str | None = None
+    command_id: CommandId | None = None
 
 
 class View(msgspec.Struct, forbid_unknown_fields=True):
@@ -301,6 +307,44 @@ class Server:
         }
 
     async def create(self, req: Create) -> Any:
+        if req.request_id is not None and req.match is None:
+            req = msgspec.structs.replace(
+                req, match=limits.request_match_id("stdio", req.request_id)
+            )
+        try:
+            return await self._create(req)
+        except DuplicateMatch:
+            retried = self._retried(req) if req.request_id is not None else None
+            if retried is None:
+                raise
+            return retried
+
+    def _retried(self, req: Create) -> dict[str, Any] | None:
+        """Return the first answer of a create sent again with its match id, or ``None`` when
+        the match of that id was made by another request (another game, seed or count)."""
+        assert req.match is not None
+        head = self.hall.read(req.match, 0, limit=CREATE_BATCH_MAX)
+        started = head[0].event if head else None
+        if not isinstance(started, MatchStarted) or started.game != req.game:
+            return None
+        if req.seed is not None and started.seed != req.seed:
+            return None
+        if req.players is not None and started.players != req.players:
+            return None
+        seq = 0
+        for record in head:  # the create's own events: those before the first command
+            if record.meta.command_id is not None:
+                break
+            seq = record.seq
+        bots = self.hall.info(req.match).bots
+        return {
+            "match": req.match,
+            "seq": seq,
+            "bots": {str(seat): bot for seat, bot in bots.items()},
+            "duplicate": True,
+        }
+
+    async def _create(self, req: Create) -> Any:
         match = await self.hall.create(
             req.game,
             req.players,

@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Annotated, Any, Literal
 
 import msgspec
+from gamehall.core.calculators import checkpoint
 from msgspec import Meta
 
 from .components import Catalogue, MagicCard
@@ -22,6 +23,8 @@ from .dice import SidePlan, compare, pool, sort_high
 from .state import Options
 
 EXACT_LIMIT = 400_000  # pairs of sorted top-dice tables counted exactly under "auto"
+EXACT_MAX = 1_000_000  # past this even "exact" is sampled (about a second of counting)
+CHECK_EVERY = 4096  # samples between two looks at whether the asker left
 DICE_CARDS = ("replace", "extra", "ward")
 Z95 = 1.959963984540054
 Table = dict[tuple[int, ...], int]
@@ -115,6 +118,8 @@ class OddsAnswer(msgspec.Struct, frozen=True):
     expected_attacker_losses: float
     expected_defender_losses: float
     outcomes: tuple[Casualties, ...]
+    note: str = ""
+    """Why the method differs from the one asked for (a battle too large to count exactly)."""
 
 
 def _card(catalogue: Catalogue, card: str, side: str) -> MagicCard | None:
@@ -190,6 +195,7 @@ def top_table(dice: list[int], k: int) -> Table:
     """Return how many ways each sorted top-``k`` tuple of a pool comes up (exactly)."""
     table: Table = {(): 1}
     for sides in dice:
+        checkpoint()
         grown: Table = {}
         for top, count in table.items():
             for value in range(1, sides + 1):
@@ -203,6 +209,7 @@ def _exact(a: list[int], d: list[int], k: int) -> tuple[Counter[tuple[int, int]]
     ta, td = top_table(a, k), top_table(d, k)
     counts: Counter[tuple[int, int]] = Counter()
     for top_a, ways_a in ta.items():
+        checkpoint()
         for top_d, ways_d in td.items():
             counts[compare(top_a, top_d)] += ways_a * ways_d
     return counts, math.prod(a) * math.prod(d)
@@ -210,7 +217,9 @@ def _exact(a: list[int], d: list[int], k: int) -> tuple[Counter[tuple[int, int]]
 
 def _sampled(a: list[int], d: list[int], samples: int, seed: int) -> Counter[tuple[int, int]]:
     rng, counts = random.Random(seed), Counter[tuple[int, int]]()
-    for _ in range(samples):
+    for n in range(samples):
+        if n % CHECK_EVERY == 0:
+            checkpoint()
         top_a = sort_high([rng.randint(1, n) for n in a])
         top_d = sort_high([rng.randint(1, n) for n in d])
         counts[compare(top_a, top_d)] += 1
@@ -239,14 +248,21 @@ def calculate(request: OddsRequest, catalogue: Catalogue) -> OddsAnswer:
     plans = [_plan(catalogue, request, s) for s in ("attacker", "defender")]
     a, d = ([sides for sides, _ in pool(catalogue, options, p)] for p in plans)
     k = min(len(a), len(d))
-    exact = request.method == "exact" or (
-        request.method == "auto" and table_size(a, k) * table_size(d, k) <= EXACT_LIMIT
-    )
+    size = table_size(a, k) * table_size(d, k)
+    exact = request.method == "exact" or (request.method == "auto" and size <= EXACT_LIMIT)
+    note = ""
+    if exact and size > EXACT_MAX:
+        exact = False
+        note = (
+            f"counting this battle exactly would compare {size:,} pairs of dice tables (at most "
+            f"{EXACT_MAX:,} are counted): {request.samples:,} seeded rolls instead"
+        )
     if exact:
         counts, total = _exact(a, d, k)
     else:
         counts, total = _sampled(a, d, request.samples, request.seed), request.samples
-    return _answer(plans, a, d, k, counts, total, exact)
+    answer = _answer(plans, a, d, k, counts, total, exact)
+    return msgspec.structs.replace(answer, note=note) if note else answer
 
 
 def _answer(
@@ -314,4 +330,6 @@ def describe(answer: OddsAnswer) -> str:
     lines.extend(
         f"  {o.attacker_losses} and {o.defender_losses}: {_pct(o.chance)}" for o in answer.outcomes
     )
+    if answer.note:
+        lines.append(f"note: {answer.note}")
     return "\n".join(lines)

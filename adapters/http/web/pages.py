@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -213,6 +214,7 @@ def _game(
         "form",
         tag("input", type="hidden", name="csrf", value=csrf),
         tag("input", type="hidden", name="game", value=game.id),
+        tag("input", type="hidden", name="request_id", value=secrets.token_urlsafe(12)),
         name_field(me, _chosen(mine, "name")),
         tag("div", players, class_="row"),
         tag("fieldset", tag("legend", "Seats"), seats, class_="seats"),

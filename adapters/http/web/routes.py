@@ -12,22 +12,23 @@ from typing import Annotated, Any
 import msgspec
 from gamehall.core.bots.spec import BotSpec
 from gamehall.core.errors import (
+    DuplicateMatch,
     GamehallError,
     IllegalCommand,
     MatchOver,
     NotAwaited,
     UnknownPlayer,
 )
-from gamehall.core.limits import INT64_MAX
+from gamehall.core.limits import INT64_MAX, CommandId, InvalidInput, int_text, is_command_id
 from gamehall.core.lobby import NoFreeSeat, Player, check_name
 from litestar import Request, Response, Router, get, post
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect, ServerSentEvent
 
-from .. import stream
-from ..errors import ApiError, status_of
+from .. import once, stream
+from ..errors import RETRY_AFTER, ApiError, is_store_error, status_of, store_message
 from ..gateway import Gateway, check_id
-from ..schemas import CommandId
+from ..guard import address
 from . import bots as strengths
 from . import forms, listing, pages, scene, session, whatif
 from .frame import Extras, frame, heading, title_of
@@ -202,12 +203,13 @@ async def create(request: Req) -> Response[Any]:
     game = gateway.game(_last(form, "game") or "")
     registry = gateway.hall.registry
     spec = registry.games[game.id]
-    try:
-        players = int(_last(form, "players") or game.min_players)
-    except ValueError:
-        raise ApiError(400, "invalid_request", "the number of players is not a number") from None
-    roles = _roles(form, players)
     expansions = form.get("expansion", [])
+    low, high = registry.ruleset(game.id, expansions).player_range
+    try:  # before anything is sized by it
+        players = int_text("the number of players", _last(form, "players") or str(low), low, high)
+    except InvalidInput as exc:
+        raise ApiError(400, "invalid_options", str(exc)) from None
+    roles = _roles(form, players)
     known = {e.id: e for e in registry.expansions_of(game.id)}
     try:
         options = forms.read(spec.options, form, "o.")
@@ -221,26 +223,55 @@ async def create(request: Req) -> Response[Any]:
         beside = {prefix + exc.field: exc.message} if exc.field else {}
         refused = pages.Filled(game.id, form, beside, None if beside else exc.message)
         return _lobby(request, refused, 400)
-    player, cookie = await _become(request, form)
-    mine = [s for s, r in enumerate(roles) if r == "me"]
+    rid = _last(form, "request_id")
+    if rid is not None and not is_command_id(rid):
+        raise ApiError(400, "invalid_request", "the form is damaged: reload the page")
+    asked: list[tuple[Player, Any]] = []  # who sent the form, for a page that refuses it
+
+    async def make() -> tuple[str, Any]:
+        player, cookie = await _become(request, form)
+        asked.append((player, cookie))
+        mine = [s for s, r in enumerate(roles) if r == "me"]
+        match_id = once.match_id_for("web", rid) if rid else None
+        try:
+            match = await gateway.hall.create(
+                game.id, players, expansions=expansions, options=options,
+                expansion_options={k: v for k, v in xopts.items() if v},
+                bots=_bots(game.id, spec.hidden_information, roles),
+                clock=(_last(form, "clock") or "").strip() or None,
+                seat_players={s: player.player for s in mine},
+                open_seats=[s for s, r in enumerate(roles) if r == "open"], match_id=match_id,
+            )  # fmt: skip
+        except DuplicateMatch:
+            if match_id is None:
+                raise
+            return f"/watch/{match_id}", cookie  # made by an earlier send of this form
+        kinds = ["player" if r == "me" else "open" if r == "open" else "bot" for r in roles]
+        await gateway.seat(match, game.id, players, "tokens", kinds)
+        return (session.seat_path(match, mine[0]) if mine else f"/watch/{match}"), cookie
+
+    # The form's request id: a second send of it (a lost answer, a double click) gets the
+    # first answer and never makes a second match.
+    replies: once.Replies = request.app.state.replies
     try:
-        match = await gateway.hall.create(
-            game.id, players, expansions=expansions, options=options,
-            expansion_options={k: v for k, v in xopts.items() if v},
-            bots=_bots(game.id, spec.hidden_information, roles),
-            clock=(_last(form, "clock") or "").strip() or None,
-            seat_players={s: player.player for s in mine},
-            open_seats=[s for s, r in enumerate(roles) if r == "open"],
-        )  # fmt: skip
+        where, cookie = await (replies.once(("web", rid), make) if rid else make())
     except GamehallError as exc:
         if status_of(exc) != 400:
             raise
         refused = pages.Filled(game.id, form, {}, exc.message)
+        player, cookie = asked[-1] if asked else (None, None)
         return _lobby(request, refused, 400, me=player, cookie=cookie)
-    kinds = ["player" if r == "me" else "open" if r == "open" else "bot" for r in roles]
-    await gateway.seat(match, game.id, players, "tokens", kinds)
-    where = session.seat_path(match, mine[0]) if mine else f"/watch/{match}"
     return redirect(request, where, [cookie] if cookie else [])
+
+
+def _whole(text: str | None, high: int) -> int | None:
+    """Return the whole number ``0..high`` a field holds, or ``None`` for anything else."""
+    if text is None:
+        return None
+    try:
+        return int_text("", text, 0, high)
+    except InvalidInput:
+        return None
 
 
 def _last(form: dict[str, list[str]], key: str) -> str | None:
@@ -279,7 +310,7 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
     gateway.check_match(match)
     match = check_id(match)
     given = _last(form, "seat")
-    wanted = int(given) if given is not None and given.isdigit() and len(given) < 4 else None
+    wanted = _whole(given, 999)
     lobby = gateway.hall.lobby
     free = [s.seat for s in lobby.entry(match).seats if s.open]
     if lobby.entry(match).finished or (wanted is not None and wanted not in free) or not free:
@@ -287,6 +318,12 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
             "that seat was taken meanwhile" if free and wanted is not None
             else "every seat of this match is taken"
         )  # fmt: skip
+    known = _player(request)
+    typed = _last(form, "name")
+    if typed is not None and typed.strip():
+        gateway.check_distinct(match, check_name(typed), known.player if known else None)
+    elif known is not None:
+        gateway.check_distinct(match, known.name, known.player)
     player, cookie = await _become(request, form)
     seat, token = await gateway.run_sync(gateway.seats.claim, match, wanted)
     await lobby.take_seat(match, player.player, seat)
@@ -472,10 +509,12 @@ async def watch_frame(
 def _events(request: Req, match: str, seat: int | None, after: int) -> ServerSentEvent:
     gateway = gw(request)
     last = request.headers.get("last-event-id", "")
-    start = max(after, int(last) if last.isdigit() and len(last) < 19 else 0)
+    start = max(after, _whole(last, INT64_MAX) or 0)
     player = _player(request) if seat is None else None
+    release = request.app.state.streams.take(address(request))
     messages = stream.messages(gateway.hall, match, seat, start, gateway.heartbeat, player)
-    return ServerSentEvent(messages, headers={**HEADERS, "X-Accel-Buffering": "no"})
+    counted = stream.counted(messages, release)
+    return ServerSentEvent(counted, headers={**HEADERS, "X-Accel-Buffering": "no"})
 
 
 @get("/play/{match:str}/{seat:int}/events", opt=FRAGMENT, include_in_schema=False)
@@ -541,9 +580,9 @@ async def _fork(request: Req, match: str) -> Response[Any]:
     if not gateway.ended(match):
         raise ApiError(403, "forbidden", "a match can be forked here only once it has ended")
     try:
-        at = int(_last(form, "at_seq") or "")
-    except ValueError:
-        raise ApiError(400, "invalid_fork", "the fork point is not a number") from None
+        at = int_text("the fork point", _last(form, "at_seq") or "", 1)
+    except InvalidInput as exc:
+        raise ApiError(400, "invalid_fork", str(exc)) from None
     players = gateway.hall.info(match).players
     new = await gateway.hall.fork(match, at, open_seats=range(players))
     info = gateway.hall.info(new)
@@ -622,6 +661,8 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
 
     if isinstance(exc, ApiError):
         status, message = exc.status, exc.message
+    elif is_store_error(exc) or (isinstance(exc, GamehallError) and status_of(exc) == 503):
+        status, message = 503, store_message(request, exc)  # never the store's path or URL
     elif isinstance(exc, GamehallError) and status_of(exc) is not None:
         status, message = status_of(exc) or 400, exc.message
     else:
@@ -643,8 +684,14 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
                     tag("a", "watch it", href=f"{at}/watch/{parts[2]}"), ".")
             )  # fmt: skip
         body = pages.problem(titles.get(status, "That did not work"), message, at, hint)
-        return html(body, status)
-    return Response(message, status_code=status, media_type="text/plain", headers=HEADERS)
+        return html(body, status) if status != 503 else _retry(html(body, status))
+    answer = Response(message, status_code=status, media_type="text/plain", headers=HEADERS)
+    return _retry(answer) if status == 503 else answer
+
+
+def _retry(response: Response[Any]) -> Response[Any]:
+    response.headers["Retry-After"] = RETRY_AFTER[503]
+    return response
 
 
 ROUTES = [

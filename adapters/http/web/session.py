@@ -3,9 +3,10 @@
 A browser is a player of the lobby (:mod:`gamehall.core.lobby`): the name typed in the lobby
 registers a player, whose token lives in an ``HttpOnly``, ``SameSite=Strict`` cookie, so page
 scripts can never read it and it never appears in a URL. The player token acts for every seat
-the player holds, as it does over the API. A seat token given to a script by the API can
-also open a seat's page: it lives in a cookie whose path is the seat's own page
-(``/play/{match}/{seat}``), sent only to that page, its stream and its commands. Every state-changing
+the player holds, as it does over the API. The server sets no seat-token cookie; a client
+that holds a seat token from the API may send it as the ``gh_seat`` cookie limited to the
+seat's own page (``/play/{match}/{seat}``), which that page, its stream and its commands
+accept (:func:`seat_cookie` makes such a cookie). Every state-changing
 request carries the CSRF token (a form field or the ``X-CSRF-Token`` header) that must equal
 the browser's ``gh_csrf`` cookie (the double-submit pattern) and, where the browser names it,
 come from this origin.
@@ -95,7 +96,14 @@ def check_csrf(request: Req, given: str | None) -> None:
         if urlsplit(origin).netloc != host:
             raise ApiError(403, "forbidden", "the request comes from another site")
     expected = request.cookies.get(CSRF_COOKIE) or ""
-    if not given or not expected or not hmac.compare_digest(given, expected):
+    # Bytes: compare_digest refuses a str beyond ASCII, and such a token is simply wrong.
+    if (
+        not given
+        or not expected
+        or not hmac.compare_digest(
+            given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass")
+        )
+    ):
         raise ApiError(
             403, "forbidden", "the form is out of date or comes from another site: reload the page"
         )

@@ -153,9 +153,12 @@ async def read_sse(response: httpx.Response) -> AsyncIterator[SseEvent]:
 
 
 @contextmanager
-def gamehall_serve(db: str, env: dict[str, str] | None = None) -> Iterator[str]:
+def gamehall_serve(
+    db: str, env: dict[str, str] | None = None, args: Iterable[str] = ()
+) -> Iterator[str]:
     """Run ``gamehall serve`` on a free port in a subprocess; yield its URL; stop it with SIGINT."""
     command = [sys.executable, "-m", "gamehall.adapters.cli", "serve", "--port", "0", "--db", db]
+    command += list(args)
     proc = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,

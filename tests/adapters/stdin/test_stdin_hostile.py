@@ -94,3 +94,38 @@ def test_match_ids_follow_the_one_rule(tmp_path: Path) -> None:
     refused(answers[6], "unknown_match")
     assert len(answers[6]["error"]["message"]) < 200
     assert [m["match"] for m in answers[7]["result"]["matches"]] == ["fine_id-1"]
+
+
+def test_command_ids_follow_the_one_rule_of_every_adapter(tmp_path: Path) -> None:
+    command = {"type": "tictactoe.PlaceMark", "cell": 4}
+    bad = ["", "x" * 1_000_000, "nul\u0000", "rtl\u202e", "line\nbreak", "space d"]
+    answers = serve_stdio(tmp_path / "s.db", [
+        {"id": 0, "op": "create", "game": "tictactoe", "match": "m", "seed": 1},
+        *({"id": n + 1, "op": "command", "match": "m", "seat": 0, "command": command,
+           "command_id": cid} for n, cid in enumerate(bad)),
+        {"id": 99, "op": "command", "match": "m", "seat": 0, "command": command,
+         "command_id": "a-Good.id~1:2_3"},
+    ])  # fmt: skip
+    for n in range(len(bad)):
+        refused(answers[n + 1], "invalid_request", "command_id")
+    assert answers[99]["ok"], answers[99]
+
+
+def test_a_create_sent_again_with_its_request_id_gets_the_first_answer(tmp_path: Path) -> None:
+    create = {"op": "create", "game": "tictactoe", "request_id": "once-1"}
+    answers = serve_stdio(tmp_path / "s.db", [
+        {"id": 1, **create},
+        {"id": 2, **create},
+        {"id": 3, **create, "game": "toy-battle"},
+        {"id": 4, **create, "request_id": "once-2"},
+        {"id": 5, "op": "create", "game": "tictactoe", "match": "plain"},
+        {"id": 6, "op": "create", "game": "tictactoe", "match": "plain"},
+        {"id": 7, "op": "matches"},
+    ])  # fmt: skip
+    assert answers[1]["ok"] and answers[2]["ok"], answers
+    first, again = answers[1]["result"], answers[2]["result"]
+    assert again == {**first, "duplicate": True}
+    assert answers[3]["ok"] is False  # another create under the same request id: refused
+    assert answers[4]["ok"] and answers[4]["result"]["match"] != first["match"]
+    refused(answers[6], "duplicate_match")  # a chosen match id without a request id: as before
+    assert len(answers[7]["result"]["matches"]) == 3
