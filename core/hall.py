@@ -35,10 +35,11 @@ from .errors import (
     StoreClosed,
     UnknownMatch,
 )
-from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
+from .events import NO_META, Command, Event, LinkRematch, LobbyCommand, MatchStarted, Meta, Recorded
 from .hub import Hub
 from .journal import Journal, new_pending
 from .lobby import Lobby, seat_info
+from .seating import RematchExists
 from .nodes import Follower, Metrics
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
@@ -273,8 +274,9 @@ class Hall:
             metas[-1] = msgspec.structs.replace(metas[-1], clock=started_clock)
         await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, extra)))
         loaded = Loaded(
-            ruleset, started.seed or 0, started.players, state, len(events), {}, started_clock
-        )
+            ruleset, started.seed or 0, started.players, state, len(events), {}, started_clock,
+            _info(started, extra),
+        )  # fmt: skip
         self._start_actor(match, loaded)
         self.bots.attach(match, seats)
         return match
@@ -313,6 +315,24 @@ class Hall:
             await actor.post(message)
         ack: Ack = await pending.wait()
         return ack
+
+    async def lobby_command(self, match: str, command: LobbyCommand) -> Ack:
+        """Have a match's actor decide a lobby command (who sits where) and append its events
+        at the match's version; return them once durable, or raise why it was refused."""
+        self._check_open()
+        actor = self._actor(match)
+        pending = new_pending()
+        message = SendCommand(-1, command, None, pending)
+        if actor.can_decide_now():
+            actor.decide_now(message)
+        else:
+            await actor.post(message)
+        ack: Ack = await pending.wait()
+        return ack
+
+    def seating(self, match: str) -> dict[str, Any]:
+        """Return a match's listing entry as its actor holds it (who sits where, now)."""
+        return dict(self._actor(match).info)
 
     def view(self, match: str, seat: int | None) -> SeatView:
         """Return a seat's view of a match (``None`` is a spectator)."""
@@ -782,7 +802,11 @@ class Hall:
             open_seats=free,
             info={"rematch_of": match},
         )
-        await self.lobby.link_rematch(match, new)
+        try:
+            await self.lobby_command(match, LinkRematch(rematch=new))
+        except RematchExists as exc:  # another asker's rematch was linked first: theirs counts
+            await self.lobby.delete(new, unstarted=True)
+            return exc.rematch
         return new
 
     def _started(self, match: str) -> MatchStarted:
@@ -816,7 +840,11 @@ class Hall:
         else:  # the snapshot stands for the end of the match: its last event was not read
             clock = clocks.last_clock(self.store.read(match, max(0, version - 1)))
         seed = started.seed or 0
-        return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock)
+        # Read after the events: the entry is written in the same transaction as them, so it
+        # is at least as new (an entry ahead of them makes the next append conflict and retry).
+        entry = self.store.stream_info(match)
+        info = dict(entry.info) if entry is not None else {}
+        return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock, info)
 
     def _from_snapshot(self, snapshot: Snapshot, ruleset: Ruleset) -> Any:
         if snapshot.key != self.snapshot_key(ruleset):

@@ -23,6 +23,9 @@ import msgspec
 
 from . import limits
 from .errors import GamehallError, InvalidOptions, UnknownMatch, UnknownPlayer
+from .events import SeatTaken, TakeSeat
+from .seating import NoFreeSeat
+from .seating import SeatAlreadyTaken as SeatAlreadyTaken
 from .store.base import MatchQuery, PlayerRecord, StreamInfo
 
 if TYPE_CHECKING:
@@ -31,12 +34,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 NAME_MAX = 40
 TOKEN_PREFIX = "gp_"  # tells a player token from a seat token at a glance
-
-
-class NoFreeSeat(GamehallError):
-    """A seat that is taken, does not exist, or is not open to be taken."""
-
-    code = "no_free_seat"
 
 
 class Forbidden(GamehallError):
@@ -203,32 +200,24 @@ class Lobby:
         """Return the seats a player holds in a match."""
         return [seat for seat, held in enumerate(self.holders(match)) if held == player_id]
 
-    async def take_seat(self, match: str, player_id: str, seat: int | None = None) -> int:
-        """Seat a player in an open seat (``seat``, or the lowest open one); return it."""
-        self.player(player_id)
-        entry = self._entry(match)
-        free = [s for s in entry.info.get("open") or [] if isinstance(s, int)]
-        if entry.info.get("finished"):
-            raise NoFreeSeat(f"match {match!r} is over")
-        if seat is None:
-            if not free:
-                raise NoFreeSeat(f"match {match!r} has no open seat")
-            seat = free[0]
-        elif seat not in free:
-            raise NoFreeSeat(f"seat {seat} of match {match!r} is not open")
-        holders = self.holders(match)
-        holders[seat] = player_id
-        left = [s for s in free if s != seat]
-        changes = {"seat_players": holders, "open": left, "open_seats": len(left)}
-        await self._io(self.hall.store.update_info, match, changes)
-        self._names.pop(match, None)
-        return seat
+    async def take_seat(self, match: str, player_id: str | None, seat: int | None = None) -> int:
+        """Seat a player (``None``: a seat token's holder) in an open seat (``seat``, or the
+        lowest open one); return it.
 
-    async def close_seat(self, match: str, seat: int) -> None:
-        """Mark an open seat as taken by someone without a player (a script's seat token)."""
-        entry = self._entry(match)
-        free = [s for s in entry.info.get("open") or [] if s != seat]
-        await self._io(self.hall.store.update_info, match, {"open": free, "open_seats": len(free)})
+        The match's actor decides and appends a ``SeatTaken`` event at the match's version:
+        of any number of takers of one seat exactly one wins, the others get
+        :class:`~gamehall.core.seating.SeatAlreadyTaken` (``seat_taken``) naming the seat.
+        """
+        if player_id is not None:
+            self.player(player_id)
+        limits.known_match_id(match)
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise NoFreeSeat(f"seat {seat!r} is not a seat number")
+        ack = await self.hall.lobby_command(match, TakeSeat(seat=seat, player=player_id))
+        self._names.pop(match, None)
+        taken = ack.events[0].event
+        assert isinstance(taken, SeatTaken)
+        return taken.seat
 
     def names(self, match: str) -> list[str | None]:
         """Return the display name of each seat: its player's, its bot's, or ``None``.
@@ -332,14 +321,12 @@ class Lobby:
 
     # -- retention, rematch ------------------------------------------------------------------
 
-    async def link_rematch(self, match: str, rematch: str) -> None:
-        """Record in a finished match's entry the rematch that follows it."""
-        await self._io(self.hall.store.update_info, match, {"rematch": rematch})
-
-    async def delete(self, match: str) -> None:
-        """Delete a finished match from the store (its actor stops first)."""
+    async def delete(self, match: str, *, unstarted: bool = False) -> None:
+        """Delete a finished match from the store (its actor stops first); ``unstarted`` also
+        deletes one nobody could have used yet (a rematch another asker's beat)."""
         entry = self._entry(match)
-        if not entry.info.get("finished") and self.hall.view(match, None).outcome is None:
+        over = entry.info.get("finished") or self.hall.view(match, None).outcome is not None
+        if not over and not unstarted:
             raise Forbidden(f"match {match!r} is still running: only a finished match is deleted")
         self.hall.forget_match(match)
         await self._io(self.hall.store.delete_stream, match)

@@ -241,13 +241,10 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
     gateway.check_match(match)
     player = gateway.player_of(request, required=False)
     lobby = gateway.hall.lobby
-    if player is not None and data.seat is not None:
-        lobby.player(player.player)
-    seat, token = await gateway.run_sync(gateway.seats.claim, match, data.seat)
-    if player is not None:
-        await lobby.take_seat(match, player.player, seat)
-    else:
-        await lobby.close_seat(match, seat)
+    # The match's actor decides who wins the seat (one of any number of takers); the token
+    # is given to the winner only.
+    seat = await lobby.take_seat(match, player.player if player is not None else None, data.seat)
+    token = await gateway.run_sync(gateway.seats.claim, match, seat)
     gateway.accepted(request, token)
     return SeatToken(seat, token)
 

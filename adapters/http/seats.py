@@ -105,30 +105,21 @@ class SeatTokens:
             self._cache.pop(match, None)
         return tokens
 
-    def claim(self, match: str, seat: int | None) -> tuple[int, str]:
-        """Give a free seat (``seat`` or the lowest free one) a token; return both."""
+    def claim(self, match: str, seat: int) -> str:
+        """Give a seat the lobby just gave the asker a token; return it.
+
+        Who wins a seat is decided by the match (``Lobby.take_seat``), before this: the seat
+        row is written whatever it held (a match started without HTTP seats has none).
+        """
         token = new_token()
         with self._lock:
-            digests = self._load(match)
-            if not digests:
-                raise NoFreeSeat(f"match {match!r} has no seats to claim over HTTP")
-            free = [s for s, d in enumerate(digests) if d is None]
-            if seat is None:
-                if not free:
-                    raise NoFreeSeat(f"every seat of match {match!r} is taken")
-                seat = free[0]
-            elif not 0 <= seat < len(digests):
-                raise NoFreeSeat(f"seat {seat} does not exist: seats are 0 to {len(digests) - 1}")
-            elif seat not in free:
-                raise NoFreeSeat(f"seat {seat} of match {match!r} is taken")
-            changed = self._db.execute(
-                "UPDATE http_seats SET digest=?, claimed=? WHERE match=? AND seat=? AND digest IS NULL",
-                (digest(token), time.time(), match, seat),
-            ).rowcount
+            self._db.execute(
+                "INSERT INTO http_seats VALUES (?, ?, ?, ?) ON CONFLICT (match, seat) "
+                "DO UPDATE SET digest = excluded.digest, claimed = excluded.claimed",
+                (match, seat, digest(token), time.time()),
+            )
             self._cache.pop(match, None)
-            if changed != 1:  # another process took it between the read and the write
-                raise NoFreeSeat(f"seat {seat} of match {match!r} is taken")
-        return seat, token
+        return token
 
     def forget(self, match: str) -> None:
         """Remove a match's seats (the match was deleted): no token acts for it any more."""

@@ -239,8 +239,8 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
             else "every seat of this match is taken"
         )  # fmt: skip
     player, cookie = await _become(request, form)
-    seat, token = await gateway.run_sync(gateway.seats.claim, match, wanted)
-    await lobby.take_seat(match, player.player, seat)
+    seat = await lobby.take_seat(match, player.player, wanted)  # the match decides who wins
+    token = await gateway.run_sync(gateway.seats.claim, match, seat)
     gateway.accepted(request, token)
     cookies = [cookie] if cookie else []
     return Redirect(
