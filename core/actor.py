@@ -216,11 +216,13 @@ class Actor:
                 continue
             ctx = Context(message.seat, version + 1, self.seed, cid)
             try:
+                events: Sequence[Event]
                 if isinstance(message.command, LobbyCommand):
                     # Who sits where: decided against the seating the earlier ones left.
                     if self.finished or self.ruleset.rules.outcome(state) is not None:
                         info = {**info, "finished": True}
-                    events, made = seating.decide(self.match, self.players, info, message.command)
+                    decided, made = seating.decide(self.match, self.players, info, message.command)
+                    events = decided
                     info = {**info, **made}
                     changes.update(made)
                 else:

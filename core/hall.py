@@ -39,11 +39,11 @@ from .events import NO_META, Command, Event, LinkRematch, LobbyCommand, MatchSta
 from .hub import Hub
 from .journal import Journal, new_pending
 from .lobby import Lobby, seat_info
-from .seating import RematchExists
 from .nodes import Follower, Metrics
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
+from .seating import RematchExists
 from .store.base import AppendRequest, MatchQuery, Snapshot, Store
 from .undo import Undos, UndoStatus, check_policy, state_after
 from .words import Narrated, Narrator, seat_names

@@ -24,7 +24,7 @@ import msgspec
 from . import limits
 from .errors import GamehallError, InvalidOptions, UnknownMatch, UnknownPlayer
 from .events import SeatTaken, TakeSeat
-from .seating import NoFreeSeat
+from .seating import NoFreeSeat as NoFreeSeat
 from .seating import SeatAlreadyTaken as SeatAlreadyTaken
 from .store.base import MatchQuery, PlayerRecord, StreamInfo
 

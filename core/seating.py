@@ -86,7 +86,7 @@ def _take(
     elif isinstance(seat, bool) or not 0 <= seat < players:
         raise NoFreeSeat(f"seat {seat} does not exist: seats are 0 to {players - 1}")
     elif seat in bot_seats(info):
-        raise NoFreeSeat(f"seat {seat} of match {match!r} is played by a bot")
+        raise NoFreeSeat(f"seat {seat} of match {match!r} is taken: a bot plays it")
     elif seat not in free:
         raise SeatAlreadyTaken(f"seat {seat} of match {match!r} is taken")
     changes: dict[str, Any] = {}

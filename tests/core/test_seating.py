@@ -104,7 +104,7 @@ def test_bad_seat_requests_name_the_problem_and_store_nothing(
             before = hall.store.version(match)
             cases: list[tuple[Any, type[GamehallError], str]] = [
                 ((match, ada, 2), NoFreeSeat, "seat 2 does not exist: seats are 0 to 1"),
-                ((match, ada, 1), NoFreeSeat, "played by a bot"),
+                ((match, ada, 1), NoFreeSeat, "a bot plays it"),
                 ((match, "nobody", 0), UnknownPlayer, "unknown player"),
                 (("0123456789abcdef", ada, 0), UnknownMatch, "0123456789abcdef"),
             ]
