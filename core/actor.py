@@ -60,6 +60,8 @@ class SendCommand(msgspec.Struct):
     command_id: str | None
     reply: Pending | FuturePending
     conflicts: int = 0  # appends of this command another node's commit beat (see Actor.decide)
+    credential: bytes | None = None
+    """A lobby command's seat token digest, stored with its events (never in the log)."""
 
 
 class Loaded(msgspec.Struct):
@@ -206,6 +208,7 @@ class Actor:
         """
         state, version, clock = self.state, self.version, self.clock
         info, changes = self.info, {}
+        tokens: list[tuple[int, bytes]] = []
         accepted: list[tuple[SendCommand, Sequence[Event]]] = []
         clocked: list[Clock | None] = []
         in_batch: dict[str, SendCommand] = {}
@@ -225,6 +228,10 @@ class Actor:
                     events = decided
                     info = {**info, **made}
                     changes.update(made)
+                    if message.credential is not None:
+                        seat = getattr(decided[0], "seat", None)
+                        if isinstance(seat, int):
+                            tokens.append((seat, message.credential))
                 else:
                     events, state = engine.decide(
                         self.ruleset, state, message.seat, message.command, ctx
@@ -253,7 +260,7 @@ class Actor:
             version += len(events)
             if cid is not None:
                 in_batch[cid] = message
-        self._submit(accepted, state, version, clocked, changes=changes)
+        self._submit(accepted, state, version, clocked, changes=changes, tokens=tokens)
 
     def _submit(
         self,
@@ -263,6 +270,7 @@ class Actor:
         clocked: Sequence[Clock | None] = (),
         rebuild: bool = False,
         changes: dict[str, Any] | None = None,
+        tokens: Sequence[tuple[int, bytes]] = (),
     ) -> None:
         # The journal calls ``done`` right after the commit, in its own task: the answer reaches
         # the sender without waking this actor, and the actor decides nothing new until then.
@@ -310,7 +318,7 @@ class Actor:
                     if waiter is not None:
                         waiter.resolve(None)
 
-        request = AppendRequest(self.match, self.version, events, metas, info)
+        request = AppendRequest(self.match, self.version, events, metas, info, tuple(tokens))
         self.hall.journal.submit(request, done)
 
     def _committed(

@@ -35,7 +35,17 @@ from .errors import (
     StoreClosed,
     UnknownMatch,
 )
-from .events import NO_META, Command, Event, LinkRematch, LobbyCommand, MatchStarted, Meta, Recorded
+from .events import (
+    NO_META,
+    Command,
+    Event,
+    LinkRematch,
+    LobbyCommand,
+    LobbyEvent,
+    MatchStarted,
+    Meta,
+    Recorded,
+)
 from .hub import Hub
 from .journal import Journal, new_pending
 from .lobby import Lobby, seat_info
@@ -224,6 +234,7 @@ class Hall:
         seat_players: Mapping[int, str] | None = None,
         open_seats: Sequence[int] = (),
         undo: str = "consent",
+        seat_tokens: Mapping[int, bytes] | None = None,
     ) -> str:
         """Start a match and return its id once its first events are durable.
 
@@ -236,7 +247,9 @@ class Hall:
         :mod:`gamehall.core.clock`); ``seat_players`` seats players by id, and ``open_seats``
         are the seats left for players to take from the lobby. ``undo`` is ``consent`` (a
         take-back needs the seats concerned to agree), ``free`` or ``off`` (see
-        :mod:`gamehall.core.undo`).
+        :mod:`gamehall.core.undo`). ``seat_tokens`` gives seats the digest of a token that
+        acts for them (see :meth:`Lobby.seat_of_token`), stored in the same transaction as
+        the match's first events: a match and its seats' tokens exist together or not at all.
         """
         self._check_open()
         if match_id is not None:
@@ -254,6 +267,9 @@ class Hall:
                     f"seat {seat} does not exist: seats are 0 to {started.players - 1}"
                 )
             self.lobby.player(player)
+        for seat, given in (seat_tokens or {}).items():
+            if not 0 <= seat < started.players or not isinstance(given, bytes):
+                raise InvalidOptions(f"seat {seat} does not exist or its token digest is no bytes")
         extra = {
             **(info or {}),
             **({"bots": stored(seats)} if seats else {}),
@@ -272,7 +288,10 @@ class Hall:
             running = ruleset.rules.awaiting(state)
             started_clock = clocks.start(spec, started.players, self.now(), running)
             metas[-1] = msgspec.structs.replace(metas[-1], clock=started_clock)
-        await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, extra)))
+        tokens = tuple(sorted((seat_tokens or {}).items()))
+        await self.journal.append(
+            AppendRequest(match, 0, events, metas, _info(started, extra), tokens)
+        )
         loaded = Loaded(
             ruleset, started.seed or 0, started.players, state, len(events), {}, started_clock,
             _info(started, extra),
@@ -316,13 +335,18 @@ class Hall:
         ack: Ack = await pending.wait()
         return ack
 
-    async def lobby_command(self, match: str, command: LobbyCommand) -> Ack:
+    async def lobby_command(
+        self, match: str, command: LobbyCommand, credential: bytes | None = None
+    ) -> Ack:
         """Have a match's actor decide a lobby command (who sits where) and append its events
-        at the match's version; return them once durable, or raise why it was refused."""
+        at the match's version; return them once durable, or raise why it was refused.
+
+        ``credential`` is the digest of the token that will act for the seat a ``TakeSeat``
+        gives: stored in the same transaction as its event, or not at all."""
         self._check_open()
         actor = self._actor(match)
         pending = new_pending()
-        message = SendCommand(-1, command, None, pending)
+        message = SendCommand(-1, command, None, pending, credential=credential)
         if actor.can_decide_now():
             actor.decide_now(message)
         else:
@@ -499,10 +523,13 @@ class Hall:
         seed: int | None = None,
         match_id: str | None = None,
         open_seats: Sequence[int] = (),
+        seat_tokens: Mapping[int, bytes] | None = None,
     ) -> str:
         """Start a new match from the first ``at_seq`` events of another; return its id.
 
-        ``open_seats`` are the new match's seats left for players to take from the lobby.
+        ``open_seats`` are the new match's seats left for players to take from the lobby;
+        ``seat_tokens`` gives seats a token's digest, as :meth:`create` does. Who sat where
+        in the other match is not copied: the fork's seating is its own.
         """
         self._check_open()
         limits.check_seq("at_seq", at_seq)
@@ -520,12 +547,16 @@ class Hall:
             started, forked_from=match, fork_seq=at_seq, seed=started.seed if seed is None else seed
         )
         ruleset = self.registry.ruleset_of(forked)
-        events: list[Event] = [forked, *(r.event for r in records[1:])]
-        metas = [Meta(versions=ruleset.versions), *(r.meta for r in records[1:])]
+        played = [r for r in records[1:] if not isinstance(r.event, LobbyEvent)]
+        events: list[Event] = [forked, *(r.event for r in played)]
+        metas = [Meta(versions=ruleset.versions), *(r.meta for r in played)]
         new = match_id or new_match_id()
         seats = seat_info(forked.players, None, [s for s in open_seats if 0 <= s < forked.players])
         info = _info(forked, seats)
-        await self.journal.append(AppendRequest(new, 0, events, metas, info))
+        tokens = tuple(
+            sorted((s, d) for s, d in (seat_tokens or {}).items() if 0 <= s < forked.players)
+        )
+        await self.journal.append(AppendRequest(new, 0, events, metas, info, tokens))
         return new
 
     async def import_records(

@@ -12,6 +12,7 @@ follow it.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import time
 import unicodedata
@@ -196,24 +197,51 @@ class Lobby:
             raw[s] if s < len(raw) and isinstance(raw[s], str) else None for s in range(players)
         ]
 
+    def seat_of_token(self, match: str, token: str) -> int | None:
+        """Return the seat a seat token acts for in a match, or ``None``.
+
+        The digest is compared with every seat's, in constant time and without stopping at
+        the first match, so timing tells nothing. Read from the store each time: a seat taken
+        on another node is known at once.
+        """
+        given = digest(token)
+        found = None
+        for seat, stored in sorted(self.hall.store.seat_tokens(match).items()):
+            if hmac.compare_digest(given, stored) and found is None:
+                found = seat
+        return found
+
+    def token_seats(self, match: str) -> set[int]:
+        """Return the seats of a match that a seat token acts for."""
+        return set(self.hall.store.seat_tokens(match))
+
     def seats_of(self, match: str, player_id: str) -> list[int]:
         """Return the seats a player holds in a match."""
         return [seat for seat, held in enumerate(self.holders(match)) if held == player_id]
 
-    async def take_seat(self, match: str, player_id: str | None, seat: int | None = None) -> int:
+    async def take_seat(
+        self,
+        match: str,
+        player_id: str | None,
+        seat: int | None = None,
+        credential: bytes | None = None,
+    ) -> int:
         """Seat a player (``None``: a seat token's holder) in an open seat (``seat``, or the
         lowest open one); return it.
 
         The match's actor decides and appends a ``SeatTaken`` event at the match's version:
         of any number of takers of one seat exactly one wins, the others get
         :class:`~gamehall.core.seating.SeatAlreadyTaken` (``seat_taken``) naming the seat.
+        ``credential`` (the digest of a new token, see :func:`digest`) is stored for the seat
+        in the same transaction, so only the winner's token ever acts for it.
         """
         if player_id is not None:
             self.player(player_id)
         limits.known_match_id(match)
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise NoFreeSeat(f"seat {seat!r} is not a seat number")
-        ack = await self.hall.lobby_command(match, TakeSeat(seat=seat, player=player_id))
+        command = TakeSeat(seat=seat, player=player_id)
+        ack = await self.hall.lobby_command(match, command, credential)
         self._names.pop(match, None)
         taken = ack.events[0].event
         assert isinstance(taken, SeatTaken)

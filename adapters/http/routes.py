@@ -150,6 +150,8 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
         seat_players[seat] = player.player
     elif data.seat is not None:
         raise ApiError(400, "invalid_request", "'seat' goes with a player token")
+    # The seats' tokens are stored with the match's first events: all of it, or nothing.
+    tokens, digests = gateway.seats.issue([s for s, r in enumerate(roles) if r == "token"])
     match = await hall.create(
         data.game,
         data.players,
@@ -163,9 +165,10 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
         seat_players=seat_players,
         open_seats=[s for s, r in enumerate(roles) if r == "open"],
         undo=data.undo,
+        seat_tokens=digests,
     )
     players = hall.info(match).players
-    return await gateway.seat(match, data.game, players, data.seating, roles)
+    return gateway.created(match, data.game, players, data.seating, tokens)
 
 
 def _roles(data: CreateMatch, hall: Any, count: int | None) -> list[str]:
@@ -199,13 +202,13 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
     hall = gateway.hall
     info = hall.info(check_id(match))
     public = hall.view(match, None)
-    seats = gateway.seats.seats(match)
+    tokens = gateway.seats.seats(match)
     entry = hall.lobby.entry(match)
     return MatchOut(
         match, info.game, info.expansions, info.players, info.version, info.created,
         info.updated, public.awaiting, public.outcome,
         [
-            SeatOut(s, (bool(seats) and seats[s] is not None) or entry.seats[s].player is not None,
+            SeatOut(s, s in tokens or s in info.bots or entry.seats[s].player is not None,
                     info.bots.get(s), entry.seats[s].name, entry.seats[s].player)
             for s in range(info.players)
         ],
@@ -241,10 +244,12 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
     gateway.check_match(match)
     player = gateway.player_of(request, required=False)
     lobby = gateway.hall.lobby
+    if player is not None and data.seat is not None:
+        lobby.player(player.player)
     # The match's actor decides who wins the seat (one of any number of takers); the token
-    # is given to the winner only.
-    seat = await lobby.take_seat(match, player.player if player is not None else None, data.seat)
-    token = await gateway.run_sync(gateway.seats.claim, match, seat)
+    # is stored with the winner's seat, in the same transaction.
+    held = player.player if player is not None else None
+    seat, token = await gateway.seats.claim(match, held, data.seat)
     gateway.accepted(request, token)
     return SeatToken(seat, token)
 
@@ -366,9 +371,12 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
         raise ApiError(403, "forbidden", "only the admin token may choose the seed of a fork")
     players = gateway.hall.info(match).players
     free = range(players) if data.seating == "open" else ()
-    new = await gateway.hall.fork(match, data.at_seq, seed=data.seed, open_seats=free)
+    tokens, digests = gateway.seats.issue([] if free else list(range(players)))
+    new = await gateway.hall.fork(
+        match, data.at_seq, seed=data.seed, open_seats=free, seat_tokens=digests
+    )
     info = gateway.hall.info(new)
-    return await gateway.seat(new, info.game, info.players, data.seating)
+    return gateway.created(new, info.game, info.players, data.seating, tokens)
 
 
 @get(

@@ -27,6 +27,8 @@ class AppendRequest(msgspec.Struct, frozen=True, gc=False):
 
     ``info`` is the stream's listing entry when the batch creates it; on a later batch its keys
     are merged into the entry in the same transaction (a key set to ``None`` is removed).
+    ``tokens`` are seat credentials, (seat, digest of the token), recorded in the same
+    transaction: a seat and the token that acts for it are stored together or not at all.
     """
 
     stream: str
@@ -34,6 +36,7 @@ class AppendRequest(msgspec.Struct, frozen=True, gc=False):
     events: Sequence[Event]
     metas: Sequence[Meta]
     info: dict[str, Any] | None = None
+    tokens: Sequence[tuple[int, bytes]] = ()
 
 
 Row = tuple[str, int, bytes, bytes, str | None, int]  # tag, version, data, meta, mark, checksum
@@ -187,6 +190,7 @@ class Encoded(msgspec.Struct, frozen=True, gc=False):
     expected: int
     rows: list[Row]
     info: dict[str, Any] | None = None
+    tokens: Sequence[tuple[int, bytes]] = ()
 
 
 class Written(msgspec.Struct, frozen=True, gc=False):
@@ -418,7 +422,9 @@ class Store(ABC):
             except (TypeError, ValueError, OverflowError, msgspec.EncodeError) as exc:
                 out.append(GamehallError(f"cannot encode an event of {request.stream!r}: {exc}"))
                 continue
-            out.append(Encoded(request.stream, request.expected, rows, request.info))
+            out.append(
+                Encoded(request.stream, request.expected, rows, request.info, request.tokens)
+            )
         return out
 
     @abstractmethod
@@ -519,7 +525,7 @@ class Store(ABC):
 
     @abstractmethod
     def delete_stream(self, stream: str) -> bool:
-        """Delete a stream: its events, info and snapshot; return whether it existed.
+        """Delete a stream: its events, info, seat tokens and snapshot; return whether it existed.
 
         Its global positions are never given out again, and :meth:`check` knows them as
         deleted (:meth:`deleted_positions`) rather than missing.
@@ -540,6 +546,10 @@ class Store(ABC):
     @abstractmethod
     def player_by_digest(self, digest: bytes) -> PlayerRecord | None:
         """Return the player whose token has this digest."""
+
+    @abstractmethod
+    def seat_tokens(self, stream: str) -> dict[int, bytes]:
+        """Return the digest of the token of each seat that has one (appends record them)."""
 
     @abstractmethod
     def save_snapshot(self, snapshot: Snapshot) -> None:

@@ -49,6 +49,7 @@ class MemoryStore(Store):
         self._info: dict[str, StreamInfo] = {}
         self._global: list[tuple[str, int] | None] = []  # None: a deleted match's event
         self._snapshots: dict[str, Snapshot] = {}
+        self._tokens: dict[str, dict[int, bytes]] = {}
         self._players: dict[str, PlayerRecord] = {}
         self._closed = False
         self._lock = threading.Lock()
@@ -81,6 +82,8 @@ class MemoryStore(Store):
         info = self._info[stream]
         extra = merged(info.info, batch.info) if batch.info and batch.expected else info.info
         self._info[stream] = StreamInfo(stream, len(rows), info.created, now, extra)
+        if batch.tokens:
+            self._tokens.setdefault(stream, {}).update(batch.tokens)
         return Written(position, now)
 
     def _records(self, stream: str, after: int, rows: Sequence[_Row]) -> list[Recorded]:
@@ -220,9 +223,15 @@ class MemoryStore(Store):
                 return False
             del self._info[stream]
             self._snapshots.pop(stream, None)
+            self._tokens.pop(stream, None)
             for row in rows:
                 self._global[row[0] - 1] = None
             return True
+
+    def seat_tokens(self, stream: str) -> dict[int, bytes]:
+        """Return the digest of each seat's token."""
+        self._check_open()
+        return dict(self._tokens.get(stream, {}))
 
     def deleted_positions(self) -> list[tuple[int, int]]:
         """Return the positions of deleted events."""

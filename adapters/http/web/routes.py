@@ -187,8 +187,6 @@ async def create(request: Req) -> Response[Any]:
         seat_players={s: player.player for s in mine},
         open_seats=[s for s, r in enumerate(roles) if r == "open"],
     )  # fmt: skip
-    kinds = ["player" if r == "me" else r for r in roles]
-    await gateway.seat(match, game.id, players, "tokens", kinds)
     where = session.seat_path(match, mine[0]) if mine else f"/watch/{match}"
     cookies = [cookie] if cookie else []
     return Redirect(where, status_code=303, cookies=cookies, headers=HEADERS)
@@ -239,8 +237,7 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
             else "every seat of this match is taken"
         )  # fmt: skip
     player, cookie = await _become(request, form)
-    seat = await lobby.take_seat(match, player.player, wanted)  # the match decides who wins
-    token = await gateway.run_sync(gateway.seats.claim, match, seat)
+    seat, token = await gateway.seats.claim(match, player.player, wanted)  # the match decides
     gateway.accepted(request, token)
     cookies = [cookie] if cookie else []
     return Redirect(
@@ -408,8 +405,6 @@ async def _fork(request: Req, match: str) -> Response[Any]:
         raise ApiError(400, "invalid_fork", "the fork point is not a number") from None
     players = gateway.hall.info(match).players
     new = await gateway.hall.fork(match, at, open_seats=range(players))
-    info = gateway.hall.info(new)
-    await gateway.seat(new, info.game, info.players, "open")
     return Redirect(f"/join/{new}", status_code=303, headers=HEADERS)
 
 
