@@ -386,10 +386,15 @@ class Store(ABC):
         events: Sequence[Event],
         metas: Sequence[Meta] | None = None,
         info: dict[str, Any] | None = None,
+        tokens: Sequence[tuple[int, bytes]] = (),
     ) -> list[Recorded]:
-        """Append one batch; raise :class:`ConcurrencyError` if the stream moved."""
+        """Append one batch; raise :class:`ConcurrencyError` if the stream moved.
+
+        ``info`` creates or changes the stream's listing entry and ``tokens`` records seat
+        tokens' digests, both in the same transaction as the events."""
         metas = metas if metas is not None else [Meta()] * len(events)
-        result = self.append_many([AppendRequest(stream, expected, events, metas, info)])[0]
+        request = AppendRequest(stream, expected, events, metas, info, tuple(tokens))
+        result = self.append_many([request])[0]
         if isinstance(result, GamehallError):
             raise result
         return result
@@ -508,14 +513,6 @@ class Store(ABC):
         """Return every command id of a stream with the first and last seq of its events."""
 
     # -- the lobby --------------------------------------------------------------------------
-
-    @abstractmethod
-    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
-        """Merge changes into a stream's info (``None`` removes a key); return the new entry.
-
-        Raise :class:`UnknownMatch` for a stream that does not exist. The keys in
-        :data:`LISTED_KEYS` are indexed for :meth:`find_matches`.
-        """
 
     @abstractmethod
     def find_matches(self, query: MatchQuery) -> MatchPage:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..codec import Codec
-from ..errors import GamehallError, StoreClosed, UnknownMatch
+from ..errors import GamehallError, StoreClosed
 from ..events import Event, Recorded
 from .base import (
     Encoded,
@@ -191,19 +191,6 @@ class MemoryStore(Store):
         return self._snapshots.get(stream)
 
     # -- the lobby --------------------------------------------------------------------------
-
-    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
-        """Merge changes into a stream's info."""
-        with self._lock:
-            self._check_open()
-            entry = self._info.get(stream)
-            if entry is None:
-                raise UnknownMatch(stream)
-            entry = StreamInfo(
-                stream, entry.version, entry.created, entry.updated, merged(entry.info, changes)
-            )
-            self._info[stream] = entry
-            return entry
 
     def find_matches(self, query: MatchQuery) -> MatchPage:
         """Filter every stream's info, newest first."""

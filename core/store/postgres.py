@@ -32,7 +32,7 @@ import psycopg
 from psycopg import sql
 
 from ..codec import Codec
-from ..errors import DamagedStore, GamehallError, StoreClosed, StoreFailed, UnknownMatch
+from ..errors import DamagedStore, GamehallError, StoreClosed, StoreFailed
 from ..events import Event, Recorded
 from .base import (
     Encoded,
@@ -594,23 +594,6 @@ class PostgresStore(Store):
         if db is None or db.closed:
             db = self._writer = self.connect()
         return db
-
-    @_db_errors
-    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
-        """Merge changes into a stream's info, in one transaction."""
-        self._check_writable()
-        with self._lock:
-            db = self._writing()
-            with db.transaction():
-                row = db.execute(
-                    "SELECT info FROM streams WHERE stream = %s FOR UPDATE", (stream,)
-                ).fetchone()
-                if row is None:
-                    raise UnknownMatch(stream)
-                _set_info(db, stream, merged(_decoded(row[0]), changes))
-        entry = self.stream_info(stream)
-        assert entry is not None
-        return entry
 
     @_db_errors
     def find_matches(self, query: MatchQuery) -> MatchPage:

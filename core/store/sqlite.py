@@ -34,7 +34,6 @@ from ..errors import (
     GamehallError,
     StoreClosed,
     StoreFailed,
-    UnknownMatch,
 )
 from ..events import Event, Recorded
 from .base import (
@@ -576,26 +575,6 @@ class SQLiteStore(Store):
         return command_ranges(rows)
 
     # -- the lobby --------------------------------------------------------------------------
-
-    @_sql_errors
-    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
-        """Merge changes into a stream's info, in one transaction."""
-        self._check_writable()
-        with self._lock:
-            db = self._writer
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                info = _info_of(db, stream)
-                if info is None:
-                    raise UnknownMatch(stream)
-                _set_info(db, stream, merged(info, changes))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-        entry = self.stream_info(stream)
-        assert entry is not None
-        return entry
 
     @_sql_errors
     def find_matches(self, query: MatchQuery) -> MatchPage:

@@ -30,7 +30,6 @@ from ..errors import (
     DuplicateMatch,
     InvalidQuery,
     StoreClosed,
-    UnknownMatch,
 )
 from ..events import Meta
 from ..registry import Registry, builtin_registry
@@ -295,18 +294,29 @@ class StoreContract:
             with pytest.raises(InvalidQuery, match="cursor"):
                 store.find_matches(MatchQuery(cursor=cursor))
 
-    def test_update_info_merges_and_reindexes(self, store: Store) -> None:
+    def test_append_merges_info_and_reindexes(self, store: Store) -> None:
         self.lobby(store)
-        entry = store.update_info("a", {"seat_players": ["p3", None], "open_seats": 1})
+        store.append("a", 1, marks(1), info={"seat_players": ["p3", None], "open_seats": 1})
+        entry = store.stream_info("a")
+        assert entry is not None
         assert entry.info == {"game": "tictactoe", "seat_players": ["p3", None], "open_seats": 1}
         assert self.found(store, player="p3") == ["a"]
-        store.update_info("a", {"open_seats": None, "seat_players": ["p3", "p4"]})
+        store.append("a", 2, marks(1), info={"open_seats": None, "seat_players": ["p3", "p4"]})
         assert self.found(store, open_seats=True) == []
         assert self.found(store, player="p4") == ["a"]
         assert "open_seats" not in store.stream_info("a").info  # type: ignore[union-attr]
-        assert store.version("a") == 1  # the events are untouched
-        with pytest.raises(UnknownMatch):
-            store.update_info("nope", {"x": 1})
+
+    def test_seat_tokens_are_stored_with_their_batch(self, store: Store) -> None:
+        store.append("a", 0, marks(1), info={"game": "tictactoe"}, tokens=[(0, b"d0")])
+        assert store.seat_tokens("a") == {0: b"d0"}
+        store.append("a", 1, marks(1), tokens=[(1, b"d1")])
+        assert store.seat_tokens("a") == {0: b"d0", 1: b"d1"}
+        with pytest.raises(ConcurrencyError):
+            store.append("a", 1, marks(1), tokens=[(1, b"late")])  # a beaten batch: none
+        assert store.seat_tokens("a") == {0: b"d0", 1: b"d1"}
+        assert store.seat_tokens("nope") == {}
+        assert store.delete_stream("a")
+        assert store.seat_tokens("a") == {}
 
     def test_append_merges_info_into_an_existing_stream(self, store: Store) -> None:
         self.lobby(store)

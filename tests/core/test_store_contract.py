@@ -225,7 +225,7 @@ class TestSQLiteStore(StoreContract):
         db.close()
         store = SQLiteStore(path, registry.codec)
         try:
-            assert store.schema == 3
+            assert store.schema == 4
             found = store.find_matches(MatchQuery(player="p1", game="tictactoe"))
             assert [e.stream for e in found.matches] == ["old"]
         finally:

@@ -137,3 +137,17 @@ def test_postgres_store_of_schema_3_opens_with_everything(registry: Registry) ->
                 store.close()
     finally:
         drop_schema(schema)
+
+
+def test_a_newer_schema_is_refused_with_its_number(registry: Registry, tmp_path: Path) -> None:
+    import sqlite3
+
+    from gamehall.core.errors import DamagedStore
+
+    path = tmp_path / "new.sqlite"
+    shutil.copy(FIXTURES / "v3.sqlite", path)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE gamehall SET value = '99' WHERE key = 'schema'")
+    db.close()
+    with pytest.raises(DamagedStore, match="schema 99"):
+        open_store_url(str(path), registry.codec)
