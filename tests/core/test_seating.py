@@ -212,3 +212,39 @@ def test_a_hundred_stdio_takers_of_one_seat(registry: Registry, tmp_path: Path) 
         assert all(a["error"]["code"] == "seat_taken" for a in lost), lost[:2]
 
     anyio.run(body)
+
+
+def test_a_hundred_join_form_posts_for_one_seat(registry: Registry, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with sqlite_hall(registry, tmp_path) as hall:
+            app = create_app(hall, rate_limits=None)
+            transport = httpx.ASGITransport(app=app)
+            match = await hall.create("tictactoe", open_seats=[0, 1])
+            answers: list[httpx.Response] = []
+
+            async def join(number: int) -> None:
+                csrf = f"csrf-token-of-browser-{number:04d}"
+                # Each taker is a browser of its own: its own CSRF cookie, a new player.
+                async with httpx.AsyncClient(
+                    transport=transport, base_url="http://t", cookies={"gh_csrf": csrf}
+                ) as browser:
+                    form = {"csrf": csrf, "seat": "1", "name": f"P{number}"}
+                    answers.append(await browser.post(f"/join/{match}", data=form))
+
+            async with anyio.create_task_group() as tg:
+                for number in range(TAKERS):
+                    tg.start_soon(join, number)
+            codes = sorted(a.status_code for a in answers)
+            assert codes == [303] + [409] * (TAKERS - 1), codes[:3]
+            assert all(
+                "seat 1 " in a.text and "taken" in a.text
+                for a in answers[1:]
+                if a.status_code == 409
+            )
+            winner = next(a for a in answers if a.status_code == 303)
+            assert winner.headers["location"].endswith("/1")
+            assert hall.lobby.holders(match)[1] is not None
+            taken = [r for r in hall.read(match) if isinstance(r.event, SeatTaken)]
+            assert len(taken) == 1
+
+    anyio.run(body)

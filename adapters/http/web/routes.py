@@ -18,7 +18,7 @@ from gamehall.core.errors import (
     UnknownPlayer,
 )
 from gamehall.core.limits import INT64_MAX
-from gamehall.core.lobby import NoFreeSeat, Player, check_name
+from gamehall.core.lobby import NoFreeSeat, Player, SeatAlreadyTaken, check_name
 from litestar import Request, Response, Router, get, post
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect, ServerSentEvent
@@ -232,10 +232,9 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
     lobby = gateway.hall.lobby
     free = [s.seat for s in lobby.entry(match).seats if s.open]
     if lobby.entry(match).finished or (wanted is not None and wanted not in free) or not free:
-        raise NoFreeSeat(
-            "that seat was taken meanwhile" if free and wanted is not None
-            else "every seat of this match is taken"
-        )  # fmt: skip
+        if free and wanted is not None:
+            raise SeatAlreadyTaken(f"seat {wanted} was taken meanwhile")
+        raise NoFreeSeat("every seat of this match is taken")
     player, cookie = await _become(request, form)
     seat, token = await gateway.seats.claim(match, player.player, wanted)  # the match decides
     gateway.accepted(request, token)
