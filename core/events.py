@@ -181,6 +181,9 @@ class Meta(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     command: Command | None = None
     versions: dict[str, str] | None = None
     clock: Clock | None = None
+    lobby: dict[str, Any] | None = None
+    """On a match's first event: its listing entry as created (seats, bots, clock, links),
+    from which the lobby's events rebuild the listing (player ids only, never names)."""
 
 
 NO_META = Meta()

@@ -53,7 +53,7 @@ from .nodes import Follower, Metrics
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
-from .seating import RematchExists
+from .seating import RematchExists, rebuilt_entry
 from .store.base import AppendRequest, MatchQuery, Snapshot, Store
 from .undo import Undos, UndoStatus, check_policy, state_after
 from .words import Narrated, Narrator, seat_names
@@ -282,16 +282,16 @@ class Hall:
         # What the game calls each seat, for listings that should not load the match to say it.
         extra["seat_names"] = seat_names(ruleset, ruleset.rules.view(state, None), started.players)
         match = match_id or new_match_id()
-        metas = [Meta(versions=ruleset.versions), *[NO_META] * (len(events) - 1)]
+        listing = _info(started, extra)
+        # The entry as created goes with the first event too: the log rebuilds the listing.
+        metas = [Meta(versions=ruleset.versions, lobby=listing), *[NO_META] * (len(events) - 1)]
         started_clock = None
         if spec is not None:
             running = ruleset.rules.awaiting(state)
             started_clock = clocks.start(spec, started.players, self.now(), running)
             metas[-1] = msgspec.structs.replace(metas[-1], clock=started_clock)
         tokens = tuple(sorted((seat_tokens or {}).items()))
-        await self.journal.append(
-            AppendRequest(match, 0, events, metas, _info(started, extra), tokens)
-        )
+        await self.journal.append(AppendRequest(match, 0, events, metas, listing, tokens))
         loaded = Loaded(
             ruleset, started.seed or 0, started.players, state, len(events), {}, started_clock,
             _info(started, extra),
@@ -549,10 +549,10 @@ class Hall:
         ruleset = self.registry.ruleset_of(forked)
         played = [r for r in records[1:] if not isinstance(r.event, LobbyEvent)]
         events: list[Event] = [forked, *(r.event for r in played)]
-        metas = [Meta(versions=ruleset.versions), *(r.meta for r in played)]
         new = match_id or new_match_id()
         seats = seat_info(forked.players, None, [s for s in open_seats if 0 <= s < forked.players])
         info = _info(forked, seats)
+        metas = [Meta(versions=ruleset.versions, lobby=info), *(r.meta for r in played)]
         tokens = tuple(
             sorted((s, d) for s, d in (seat_tokens or {}).items() if 0 <= s < forked.players)
         )
@@ -579,7 +579,9 @@ class Hall:
         match = limits.check_match_id(match_id or records[0].stream)
         events = [r.event for r in records]
         metas = [r.meta for r in records]
-        await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, info)))
+        # A log that records its listing keeps it (its seating, its links); others get one.
+        entry = {**(rebuilt_entry(self.registry, records) or {}), **_info(started, info)}
+        await self.journal.append(AppendRequest(match, 0, events, metas, entry))
         return match
 
     # -- redaction --------------------------------------------------------------------------

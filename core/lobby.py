@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 import msgspec
 
-from . import limits
+from . import limits, seating
 from .errors import GamehallError, InvalidOptions, UnknownMatch, UnknownPlayer
 from .events import SeatTaken, TakeSeat
 from .seating import NoFreeSeat as NoFreeSeat
@@ -141,7 +141,6 @@ class Lobby:
         self.hall = hall
         self.spectators: dict[str, dict[int, Spectator]] = {}
         self._next_watcher = 0
-        self._names: dict[str, list[str | None]] = {}
 
     async def _io(self, fn: Callable[..., T], *args: Any) -> T:
         if self.hall.store.threaded:
@@ -183,7 +182,6 @@ class Lobby:
         if record is None:
             raise UnknownPlayer(f"unknown player {player_id[:40]!r}")
         await self._io(self.hall.store.save_player, msgspec.structs.replace(record, name=clean))
-        self._names.clear()  # the player's name may stand in any match
         return Player(record.id, clean)
 
     # -- seats -------------------------------------------------------------------------------
@@ -242,7 +240,6 @@ class Lobby:
             raise NoFreeSeat(f"seat {seat!r} is not a seat number")
         command = TakeSeat(seat=seat, player=player_id)
         ack = await self.hall.lobby_command(match, command, credential)
-        self._names.pop(match, None)
         taken = ack.events[0].event
         assert isinstance(taken, SeatTaken)
         return taken.seat
@@ -250,17 +247,23 @@ class Lobby:
     def names(self, match: str) -> list[str | None]:
         """Return the display name of each seat: its player's, its bot's, or ``None``.
 
-        Kept per match until a seat or a name changes: views ask for them on every call.
+        Who sits where is the match actor's (current with its log, on every node); names are
+        read from the player records each time, so a rename or an erasure on another node
+        shows at once: no cache here can disagree with the store.
         """
-        cached = self._names.get(match)
-        if cached is not None:
-            return list(cached)
-        entry = self._listed(self._entry(match), {})
-        names = [seat.name for seat in entry.seats]
-        if len(self._names) > 10_000:
-            self._names.clear()
-        self._names[match] = names
-        return list(names)
+        info = self.hall.seating(match)
+        players = int(info.get("players") or 0)
+        held = seating.holders(info, players)
+        bots = {int(s): b.get("bot") for s, b in (info.get("bots") or {}).items()}
+        names: list[str | None] = []
+        for seat in range(players):
+            player = held[seat]
+            if player is not None:
+                record = self.hall.store.player(player)
+                names.append(record.name if record is not None else None)
+            else:
+                names.append(f"bot ({bots[seat]})" if seat in bots else None)
+        return names
 
     def undo_policy(self, match: str) -> str:
         """Return a match's take-back policy: ``consent``, ``free`` or ``off``."""
@@ -359,4 +362,3 @@ class Lobby:
         self.hall.forget_match(match)
         await self._io(self.hall.store.delete_stream, match)
         self.spectators.pop(match, None)
-        self._names.pop(match, None)

@@ -13,11 +13,27 @@ batch as its ``info``), so a seat is never shown open and taken at once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
+import msgspec
+
+from . import engine
 from .errors import GamehallError, MatchOver
-from .events import LinkRematch, LobbyCommand, LobbyEvent, RematchLinked, SeatTaken, TakeSeat
+from .events import (
+    LinkRematch,
+    LobbyCommand,
+    LobbyEvent,
+    MatchStarted,
+    Recorded,
+    RematchLinked,
+    SeatTaken,
+    TakeSeat,
+)
+
+if TYPE_CHECKING:
+    from .registry import Registry
+    from .store.base import Store
 
 
 class NoFreeSeat(GamehallError):
@@ -113,3 +129,78 @@ def apply(info: Mapping[str, Any], players: int, event: LobbyEvent) -> dict[str,
     elif isinstance(event, RematchLinked):
         out["rematch"] = event.rematch
     return out
+
+
+class Rebuilt(msgspec.Struct, frozen=True):
+    """What a rebuild of the lobby did: how many matches it read, whose entry it rewrote,
+    which have no listing recorded in their log (written before it was) and which moved while
+    being rebuilt (rebuilt again on the next run)."""
+
+    matches: int
+    changed: list[str]
+    unrecorded: list[str]
+    moved: list[str]
+
+
+def rebuilt_entry(registry: Registry, records: Sequence[Recorded]) -> dict[str, Any] | None:
+    """Return a match's listing entry as its log says it (``None``: its first event records
+    none, as a match stored before the lobby was in the log): the entry recorded with the first
+    event, each lobby event applied, and ``finished`` once the game's own events end it."""
+    if not records or records[0].meta.lobby is None:
+        return None
+    started = records[0].event
+    if not isinstance(started, MatchStarted):
+        return None
+    info = dict(records[0].meta.lobby)
+    for record in records[1:]:
+        if isinstance(record.event, LobbyEvent):
+            info = apply(info, started.players, record.event)
+    ruleset = registry.ruleset_of(started)
+    state = engine.initial_state(ruleset, started)
+    state = engine.fold(ruleset, state, engine.live([r.event for r in records[1:]], 2))
+    if ruleset.rules.outcome(state) is not None:
+        info["finished"] = True
+    return normal(info)
+
+
+def normal(info: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an entry as the store gives it back (lists, not tuples; string keys)."""
+    out: dict[str, Any] = msgspec.msgpack.decode(msgspec.msgpack.encode(dict(info)))
+    return out
+
+
+def rebuild_lobby(
+    store: Store, registry: Registry, progress: Callable[[int], None] | None = None
+) -> Rebuilt:
+    """Rebuild every match's listing entry from its log; rewrite those that differ.
+
+    Each entry is written only if its match is still at the version it was rebuilt from, in
+    one transaction with its index (a match that moved meanwhile is left to its own append,
+    which keeps the entry right, and listed in ``moved``)."""
+    changed: list[str] = []
+    unrecorded: list[str] = []
+    moved: list[str] = []
+    count = 0
+    after = ""
+    while True:
+        page = store.streams(after, limit=200)
+        if not page:
+            break
+        for entry in page:
+            count += 1
+            records = store.read(entry.stream)
+            rebuilt = rebuilt_entry(registry, records)
+            if rebuilt is None:
+                unrecorded.append(entry.stream)
+                continue
+            current = store.stream_info(entry.stream)
+            if current is not None and normal(current.info) == rebuilt:
+                continue
+            if store.put_entry(entry.stream, rebuilt, records[-1].seq):
+                changed.append(entry.stream)
+            else:
+                moved.append(entry.stream)
+            if progress is not None:
+                progress(count)
+        after = page[-1].stream
+    return Rebuilt(count, changed, unrecorded, moved)

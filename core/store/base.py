@@ -545,6 +545,12 @@ class Store(ABC):
         """Return the player whose token has this digest."""
 
     @abstractmethod
+    def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
+        """Replace a stream's listing entry with one rebuilt from its log up to ``version``,
+        re-indexed, if the stream is still at ``version``; tell whether it was written (an
+        append meanwhile made the rebuilt entry stale: nothing is written)."""
+
+    @abstractmethod
     def seat_tokens(self, stream: str) -> dict[int, bytes]:
         """Return the digest of the token of each seat that has one (appends record them)."""
 

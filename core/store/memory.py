@@ -11,6 +11,8 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from ..codec import Codec
 from ..errors import GamehallError, StoreClosed
 from ..events import Event, Recorded
@@ -213,6 +215,16 @@ class MemoryStore(Store):
             self._tokens.pop(stream, None)
             for row in rows:
                 self._global[row[0] - 1] = None
+            return True
+
+    def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
+        """Replace a stream's listing entry if it is still at ``version``."""
+        with self._lock:
+            self._check_open()
+            entry = self._info.get(stream)
+            if entry is None or len(self._streams.get(stream, ())) != version:
+                return False
+            self._info[stream] = msgspec.structs.replace(entry, info=dict(info))
             return True
 
     def seat_tokens(self, stream: str) -> dict[int, bytes]:

@@ -640,6 +640,21 @@ class PostgresStore(Store):
         return found is not None or bool(positions)
 
     @_db_errors
+    def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
+        """Replace a stream's listing entry if it is still at ``version`` (one transaction)."""
+        self._check_writable()
+        with self._lock:
+            db = self._writing()
+            with db.transaction():
+                row = db.execute(
+                    "SELECT version FROM streams WHERE stream = %s FOR UPDATE", (stream,)
+                ).fetchone()
+                if row is None or int(row[0]) != version:
+                    return False
+                _set_info(db, stream, info)
+        return True
+
+    @_db_errors
     def seat_tokens(self, stream: str) -> dict[int, bytes]:
         """Return the digest of each seat's token."""
         rows = self._rows("SELECT seat, digest FROM seat_tokens WHERE stream = %s", (stream,))

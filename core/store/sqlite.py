@@ -615,6 +615,26 @@ class SQLiteStore(Store):
         return found is not None or bool(positions)
 
     @_sql_errors
+    def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
+        """Replace a stream's listing entry if it is still at ``version``."""
+        self._check_writable()
+        with self._lock:
+            db = self._writer
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                found = db.execute("SELECT 1 FROM streams WHERE stream=?", (stream,)).fetchone()
+                if found is None or self._version(db, stream) != version:
+                    db.execute("ROLLBACK")
+                    return False
+                _set_info(db, stream, info)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        return True
+
+    @_sql_errors
     def seat_tokens(self, stream: str) -> dict[int, bytes]:
         """Return the digest of each seat's token."""
         rows = (

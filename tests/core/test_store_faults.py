@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +113,9 @@ class FaultyStore(Store):
 
     def deleted_positions(self) -> list[tuple[int, int]]:
         return self.inner.deleted_positions()
+
+    def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
+        return self.inner.put_entry(stream, info, version)
 
     def seat_tokens(self, stream: str) -> dict[int, bytes]:
         self._read_fault()
