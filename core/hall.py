@@ -55,10 +55,12 @@ from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
 from .seating import RematchExists, rebuilt_entry
 from .store.base import AppendRequest, MatchQuery, Snapshot, Store
+from .store.base import Loaded as StoredStream
 from .undo import Undos, UndoStatus, check_policy, state_after
 from .words import Narrated, Narrator, seat_names
 
 log = structlog.get_logger("gamehall.hall")
+FOLD_CHUNK = 500  # events folded between two turns of the loop while a match activates
 
 
 class SeatView(msgspec.Struct, frozen=True):
@@ -148,6 +150,7 @@ class Hall:
         self.follower = Follower(self) if store.shared else None
         self.lobby = Lobby(self)
         self.undos = Undos(self)
+        self._activating: dict[str, _Flight] = {}
         self.clock_poll = clock_poll
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -320,7 +323,7 @@ class Hall:
     ) -> Ack:
         """Send a seat's command; return its events once durable, or raise why it was refused."""
         self._check_open()
-        actor = self._actor(match)
+        actor = await self.activate(match)
         command = self.registry.codec.command_from_builtins(command)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < actor.players:
             raise InvalidCommand(
@@ -344,7 +347,7 @@ class Hall:
         ``credential`` is the digest of the token that will act for the seat a ``TakeSeat``
         gives: stored in the same transaction as its event, or not at all."""
         self._check_open()
-        actor = self._actor(match)
+        actor = await self.activate(match)
         pending = new_pending()
         message = SendCommand(-1, command, None, pending, credential=credential)
         if actor.can_decide_now():
@@ -600,6 +603,45 @@ class Hall:
 
     # -- actors -----------------------------------------------------------------------------
 
+    async def activate(self, match: str) -> Actor:
+        """Return a match's actor, loading the match off the event loop if it is not active.
+
+        The store is read and the events folded in a worker thread, so the other matches and
+        streams of the hall go on meanwhile; a match several requests activate at once is
+        loaded once (single flight): the others wait for that load.
+        """
+        actor = self.actors.get(match)
+        if actor is not None:
+            actor.touch()
+            return actor
+        self._check_open()
+        self._check_quarantine(match)
+        limits.known_match_id(match)
+        flight = self._activating.get(match)
+        if flight is None:
+            flight = self._activating[match] = _Flight()
+            try:
+                flight.loaded = await self._load_off_loop(match)
+            except CorruptRecord as exc:
+                flight.error = self._quarantine(match, exc)
+            except Exception as exc:  # noqa: BLE001 - every waiter gets the same answer
+                flight.error = exc
+            finally:
+                del self._activating[match]
+                flight.done.set()
+        else:
+            await flight.done.wait()
+        if flight.error is not None:
+            raise flight.error
+        assert flight.loaded is not None
+        actor = self.actors.get(match)
+        if actor is None:  # no synchronous use started it meanwhile
+            self._check_open()
+            actor = self._start_actor(match, flight.loaded)
+            self.bots.activated(match)
+        actor.touch()
+        return actor
+
     def _actor(self, match: str) -> Actor:
         actor = self.actors.get(match)
         if actor is None:
@@ -760,12 +802,14 @@ class Hall:
     async def request_undo(self, match: str, seat: int) -> UndoStatus:
         """Ask to take back a seat's last command (see :mod:`gamehall.core.undo`)."""
         self._check_open()
+        await self.activate(match)
         self._check_seat(match, seat)
         return await self.undos.request(match, seat)
 
     async def answer_undo(self, match: str, seat: int, agree: bool) -> UndoStatus:
         """Agree to, or decline, the take-back waiting in a match."""
         self._check_open()
+        await self.activate(match)
         self._check_seat(match, seat)
         return await self.undos.answer(match, seat, agree)
 
@@ -850,6 +894,25 @@ class Hall:
 
     def load(self, match: str) -> Loaded:
         """Rebuild a match from its events, starting from a snapshot where one helps."""
+        stored, ruleset, state = self._read_stored(match)
+        state = engine.fold(ruleset, state, engine.live(stored.events, stored.after + 1))
+        return self._loaded(match, stored, ruleset, state)
+
+    async def _load_off_loop(self, match: str) -> Loaded:
+        """:meth:`load` with the store read in a worker thread and the fold on the loop in
+        chunks that let the other matches run between them (the fold holds the GIL: in a
+        thread it would stall the loop as much)."""
+        stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
+        events = engine.live(stored.events, stored.after + 1)
+        for start in range(0, len(events), FOLD_CHUNK):
+            state = engine.fold(ruleset, state, events[start : start + FOLD_CHUNK])
+            if len(events) > FOLD_CHUNK:
+                await anyio.sleep(0)
+        return await anyio.to_thread.run_sync(self._loaded, match, stored, ruleset, state)
+
+    def _read_stored(self, match: str) -> tuple[StoredStream, Ruleset, Any]:
+        """Read what activation needs and the state to fold it onto (a snapshot's or the
+        initial one)."""
         stored = self.store.load_stream(match, snapshot=self.snapshot_every > 0)
         started = stored.first
         if not isinstance(started, MatchStarted):
@@ -865,9 +928,13 @@ class Hall:
                 state, stored = None, self.store.load_stream(match)
         if state is None:
             state = engine.initial_state(ruleset, started)
-        after, events = stored.after, stored.events
-        version = after + len(events)
-        state = engine.fold(ruleset, state, engine.live(events, after + 1))
+        return stored, ruleset, state
+
+    def _loaded(self, match: str, stored: StoredStream, ruleset: Ruleset, state: Any) -> Loaded:
+        """Return the loaded match once its events are folded (reads the clock and entry)."""
+        started = stored.first
+        assert isinstance(started, MatchStarted)
+        version = stored.after + len(stored.events)
         if stored.last is not None:  # a timed match's clock is in its last event's metadata
             clock = stored.last.clock
         else:  # the snapshot stands for the end of the match: its last event was not read
@@ -899,6 +966,15 @@ class Hall:
     def active(self) -> int:
         """Return the number of active actors."""
         return len(self.actors)
+
+
+class _Flight:
+    """One load of a match that every request activating it at once waits for."""
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.loaded: Loaded | None = None
+        self.error: Exception | None = None
 
 
 def new_match_id() -> str:

@@ -200,7 +200,8 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
     them, the clocks, how many follow it, and the rematch links."""
     gateway = gateway_of(request)
     hall = gateway.hall
-    info = hall.info(check_id(match))
+    await hall.activate(check_id(match))  # loaded off the event loop, once
+    info = hall.info(match)
     public = hall.view(match, None)
     tokens = gateway.seats.seats(match)
     entry = hall.lobby.entry(match)
@@ -258,6 +259,7 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
 async def get_view(request: Req, match: MatchPath) -> ViewOut:
     """Return the asker's view, the decisions awaited and the asker's legal commands."""
     gateway = gateway_of(request)
+    await gateway.hall.activate(check_id(match))  # loaded off the event loop, once
     asker = gateway.asker(request, match)
     seen = gateway.hall.view(match, asker.seat)
     legal = [msgspec.to_builtins(c) for c in seen.legal]
