@@ -9,7 +9,8 @@ A third-party store runs the same suite from its own tests; it needs pytest::
             return MyStore(tmp_path / "events", registry.codec)
 
 ``make`` returns a fresh, empty store; the suite closes it after each test. A durable store
-sets ``durable = True``. The events are tic-tac-toe's, which ship with gamehall.
+sets ``durable = True``. ``registry.codec`` encodes the core's events and the suite's own
+(:mod:`gamehall.core.testing.events`): no game is needed, and core imports none.
 """
 
 from __future__ import annotations
@@ -21,9 +22,6 @@ from pathlib import Path
 import msgspec
 import pytest
 
-# The suite stores tic-tac-toe's events: the example game ships in every gamehall install.
-from ...plugins.tictactoe.commands import PlaceMark
-from ...plugins.tictactoe.events import BoardFilled, MarkPlaced
 from ..errors import (
     ConcurrencyError,
     CorruptRecord,
@@ -31,14 +29,11 @@ from ..errors import (
     InvalidQuery,
     StoreClosed,
 )
-from ..events import Meta
-from ..registry import Registry, builtin_registry
+from ..events import MatchStarted, Meta
 from ..store import AppendRequest, MatchQuery, PlayerRecord, Snapshot, Store
+from .events import ContractPlugins, Filled, Mark, Marked, Tally, evolve, marks
 
-
-def marks(n: int, start: int = 0) -> list[MarkPlaced]:
-    """Return ``n`` tic-tac-toe marks, seats alternating, cells from ``start`` on."""
-    return [MarkPlaced(seat=i % 2, cell=(start + i) % 9) for i in range(n)]
+__all__ = ["ContractPlugins", "StoreContract", "marks"]
 
 
 class StoreContract:
@@ -47,18 +42,18 @@ class StoreContract:
     durable = False
 
     @pytest.fixture
-    def registry(self) -> Registry:
-        """Return the registry of gamehall's own plugins, whose events the suite stores."""
-        return builtin_registry()
+    def registry(self) -> ContractPlugins:
+        """Return what ``make`` is given: the codec of the suite's own events."""
+        return ContractPlugins()
 
     @pytest.fixture
-    def store(self, registry: Registry, tmp_path: Path) -> Iterator[Store]:
+    def store(self, registry: ContractPlugins, tmp_path: Path) -> Iterator[Store]:
         self.tmp_path = tmp_path
         made = self.make(registry, tmp_path)
         yield made
         made.close()
 
-    def make(self, registry: Registry, tmp_path: Path) -> Store:
+    def make(self, registry: ContractPlugins, tmp_path: Path) -> Store:
         raise NotImplementedError
 
     def damage(self, store: Store, stream: str, seq: int) -> None:
@@ -138,46 +133,44 @@ class StoreContract:
         assert [r.position for r in store.read_all()] == [1, 2, 3, 4]
 
     def test_metadata_round_trips(self, store: Store) -> None:
-        command = PlaceMark(cell=4)
-        metas = [Meta("cmd-1", 0, command, {"tictactoe": "1.0.0"}), Meta("cmd-1", 0)]
-        store.append("a", 0, [MarkPlaced(seat=0, cell=4), BoardFilled()], metas)
+        command = Mark(cell=4)
+        metas = [Meta("cmd-1", 0, command, {"testing": "1.0.0"}), Meta("cmd-1", 0)]
+        store.append("a", 0, [Marked(seat=0, cell=4), Filled()], metas)
         back = store.read("a")
         assert [r.meta for r in back] == metas
         assert store.command_ids("a") == {"cmd-1": (1, 2)}
 
     def test_command_ids_span_batches(self, store: Store) -> None:
         store.append("a", 0, marks(1), [Meta(versions={"x": "1"})])
-        store.append("a", 1, marks(2), [Meta("c1", 0, PlaceMark(cell=1)), Meta("c1", 0)])
-        store.append("a", 3, marks(1), [Meta(None, 1, PlaceMark(cell=2))])
-        store.append("a", 4, marks(1), [Meta("c3", 0, PlaceMark(cell=3))])
+        store.append("a", 1, marks(2), [Meta("c1", 0, Mark(cell=1)), Meta("c1", 0)])
+        store.append("a", 3, marks(1), [Meta(None, 1, Mark(cell=2))])
+        store.append("a", 4, marks(1), [Meta("c3", 0, Mark(cell=3))])
         assert store.command_ids("a") == {"c1": (2, 3), "c3": (5, 5)}
 
-    def test_snapshot_plus_tail_equals_full_fold(self, store: Store, registry: Registry) -> None:
-        ruleset = registry.ruleset("tictactoe")
-        started = ruleset.started(seed=1)
-        moves = [MarkPlaced(seat=i % 2, cell=c) for i, c in enumerate([4, 0, 8, 2])]
-        store.append("m", 0, [started, *moves])
-        rules = ruleset.rules
-        state = rules.initial(ruleset.config(started))
+    def test_snapshot_plus_tail_equals_full_fold(self, store: Store) -> None:
+        started = MatchStarted(game="testing", game_version="1.0.0", players=2, seed=1)
+        moves = [Marked(seat=i % 2, cell=c) for i, c in enumerate([4, 0, 8, 2])]
+        store.append("m", 0, [started, *moves, Filled()])
+        state = Tally()
         for event in moves[:2]:
-            state = rules.evolve(state, event)
+            state = evolve(state, event)
         store.save_snapshot(Snapshot("m", 3, "k", msgspec.msgpack.encode(state)))
         snap = store.load_snapshot("m")
         assert snap is not None and snap.seq == 3
-        resumed = msgspec.msgpack.decode(snap.data, type=ruleset.game.state)
+        resumed = msgspec.msgpack.decode(snap.data, type=Tally)
         for stored in store.read_events("m", after=snap.seq):
-            resumed = rules.evolve(resumed, stored)
-        full = rules.initial(ruleset.config(started))
+            resumed = evolve(resumed, stored)
+        full = Tally()
         for record in store.read("m")[1:]:
-            full = rules.evolve(full, record.event)
-        assert resumed == full
+            full = evolve(full, record.event)
+        assert resumed == full == Tally((4, 0, 8, 2), True)
 
     def test_load_stream_reads_a_match_for_activation(self, store: Store) -> None:
         store.append("m", 0, marks(1), [Meta(versions={"x": "1"})])
-        store.append("m", 1, marks(2, 1), [Meta("c2", 0, PlaceMark(cell=1)), Meta("c2", 0)])
-        store.append("m", 3, marks(1, 3), [Meta(None, 1, PlaceMark(cell=3))])  # no id
+        store.append("m", 1, marks(2, 1), [Meta("c2", 0, Mark(cell=1)), Meta("c2", 0)])
+        store.append("m", 3, marks(1, 3), [Meta(None, 1, Mark(cell=3))])  # no id
         for seq in range(5, 11):
-            store.append("m", seq - 1, marks(1, seq), [Meta(f"c{seq}", 0, PlaceMark(cell=1))])
+            store.append("m", seq - 1, marks(1, seq), [Meta(f"c{seq}", 0, Mark(cell=1))])
         ids = {"c2": (2, 3), **{f"c{seq}": (seq, seq) for seq in range(5, 11)}}
         events = [r.event for r in store.read("m")]
         whole = store.load_stream("m")
@@ -364,9 +357,9 @@ class StoreContract:
         assert store.player("p2") is None
 
     def test_unencodable_event_is_refused_and_nothing_stored(self, store: Store) -> None:
-        bad = MarkPlaced(seat=0, cell=object())  # type: ignore[arg-type]
+        bad = Marked(seat=0, cell=object())  # type: ignore[arg-type]
         with pytest.raises(Exception, match="encode"):
-            store.append("a", 0, [MarkPlaced(seat=0, cell=1), bad])
+            store.append("a", 0, [Marked(seat=0, cell=1), bad])
         assert store.version("a") == 0 and store.read_all() == []
 
     def test_closed_store_refuses(self, store: Store) -> None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import psycopg
-from gamehall.core import Registry
 from gamehall.core.store import MatchQuery
-from gamehall.core.testing.store import marks
+from gamehall.core.testing.events import ContractPlugins, marks
 
 
-def test_schema_1_database_gets_the_lobby_columns(registry: Registry, pg_url: str) -> None:
+def test_schema_1_database_gets_the_lobby_columns(pg_url: str) -> None:
+    registry = ContractPlugins()
     from gamehall.core.store.postgres import PostgresStore
 
     store = PostgresStore(pg_url, registry.codec)
