@@ -33,10 +33,19 @@ from ..events import MatchStarted, Meta
 from ..store import AppendRequest, MatchQuery, PlayerRecord, Snapshot, Store
 from .events import ContractPlugins, Filled, Mark, Marked, Tally, evolve, marks
 
-__all__ = ["ContractPlugins", "StoreContract", "marks"]
+__all__ = [
+    "ContractPlugins",
+    "EventLogContract",
+    "LobbyContract",
+    "SnapshotContract",
+    "StoreContract",
+    "marks",
+]
 
 
-class StoreContract:
+class _Fixtures:
+    """How the suites make a store: a subclass gives ``make`` (and ``damage``, ``remove``)."""
+
     """Every store must pass these; subclasses say how to make (and reopen) one."""
 
     durable = False
@@ -65,6 +74,13 @@ class StoreContract:
     def remove(self, store: Store, stream: str, seq: int) -> None:
         """Delete one stored row behind the store's back (its seq is then missing)."""
         pytest.skip("this suite was not told how to remove a row of this store")
+
+    def found(self, store: Store, **filters: object) -> list[str]:
+        return [e.stream for e in store.find_matches(MatchQuery(**filters)).matches]  # type: ignore[arg-type]
+
+
+class EventLogContract(_Fixtures):
+    """The event log: append with an expected version, read a stream, read all, delete."""
 
     def test_new_stream_has_version_zero(self, store: Store) -> None:
         assert store.version("nope") == 0
@@ -147,24 +163,6 @@ class StoreContract:
         store.append("a", 4, marks(1), [Meta("c3", 0, Mark(cell=3))])
         assert store.command_ids("a") == {"c1": (2, 3), "c3": (5, 5)}
 
-    def test_snapshot_plus_tail_equals_full_fold(self, store: Store) -> None:
-        started = MatchStarted(game="testing", game_version="1.0.0", players=2, seed=1)
-        moves = [Marked(seat=i % 2, cell=c) for i, c in enumerate([4, 0, 8, 2])]
-        store.append("m", 0, [started, *moves, Filled()])
-        state = Tally()
-        for event in moves[:2]:
-            state = evolve(state, event)
-        store.save_snapshot(Snapshot("m", 3, "k", msgspec.msgpack.encode(state)))
-        snap = store.load_snapshot("m")
-        assert snap is not None and snap.seq == 3
-        resumed = msgspec.msgpack.decode(snap.data, type=Tally)
-        for stored in store.read_events("m", after=snap.seq):
-            resumed = evolve(resumed, stored)
-        full = Tally()
-        for record in store.read("m")[1:]:
-            full = evolve(full, record.event)
-        assert resumed == full == Tally((4, 0, 8, 2), True)
-
     def test_load_stream_reads_a_match_for_activation(self, store: Store) -> None:
         store.append("m", 0, marks(1), [Meta(versions={"x": "1"})])
         store.append("m", 1, marks(2, 1), [Meta("c2", 0, Mark(cell=1)), Meta("c2", 0)])
@@ -188,6 +186,111 @@ class StoreContract:
         end = store.load_stream("m", snapshot=True)
         assert (end.after, end.events, end.commands) == (10, [], ids)
         assert store.load_stream("nope", snapshot=True).first is None
+
+    def test_streams_listing(self, store: Store) -> None:
+        for name in ["b", "a", "c"]:
+            store.append(name, 0, marks(1))
+        assert [s.stream for s in store.streams()] == ["a", "b", "c"]
+        assert [s.stream for s in store.streams(after="a", limit=1)] == ["b"]
+
+    def test_delete_stream_keeps_positions_taken(self, store: Store) -> None:
+        store.append("a", 0, marks(2))
+        store.append("b", 0, marks(2), info={"game": "tictactoe", "seat_players": ["p"]})
+        store.append("a", 2, marks(1))
+        store.save_snapshot(Snapshot("b", 2, "k", b"s"))
+        assert store.delete_stream("b") is True
+        assert store.delete_stream("b") is False
+        assert store.version("b") == 0 and store.read("b") == [] and store.stream_info("b") is None
+        assert store.load_snapshot("b") is None
+        assert self.found(store, player="p") == []
+        assert [(r.stream, r.position) for r in store.read_all()] == [("a", 1), ("a", 2), ("a", 5)]
+        assert store.deleted_positions() == [(3, 4)]
+        assert store.check() == []
+        store.append("c", 0, marks(1))
+        assert store.read("c")[0].position == 6  # never a deleted one again
+        store.append("b", 0, marks(1))  # the id is free again
+        assert store.version("b") == 1
+
+    def test_delete_the_newest_stream_keeps_its_positions(self, store: Store) -> None:
+        store.append("a", 0, marks(1))
+        store.append("b", 0, marks(2))
+        store.delete_stream("b")
+        store.append("c", 0, marks(1))
+        assert [r.position for r in store.read_all()] == [1, 4]
+        assert store.check() == []
+
+    def test_unencodable_event_is_refused_and_nothing_stored(self, store: Store) -> None:
+        bad = Marked(seat=0, cell=object())  # type: ignore[arg-type]
+        with pytest.raises(Exception, match="encode"):
+            store.append("a", 0, [Marked(seat=0, cell=1), bad])
+        assert store.version("a") == 0 and store.read_all() == []
+
+    def test_closed_store_refuses(self, store: Store) -> None:
+        store.close()
+        with pytest.raises(StoreClosed):
+            store.append("a", 0, marks(1))
+
+    def test_many_writers_at_once(self, store: Store) -> None:
+        errors: list[BaseException] = []
+
+        def writer(name: str) -> None:
+            try:
+                for i in range(20):
+                    store.append(name, i * 2, marks(2))
+            except BaseException as exc:  # noqa: BLE001
+                errors.append(exc)
+
+        threads = [threading.Thread(target=writer, args=(f"s{i}",)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors
+        everything = store.read_all()
+        assert [r.position for r in everything] == list(range(1, 8 * 40 + 1))
+        for i in range(8):
+            assert [r.seq for r in store.read(f"s{i}")] == list(range(1, 41))
+
+    def test_racing_writers_on_one_stream_never_both_win(self, store: Store) -> None:
+        store.append("a", 0, marks(1))
+        outcomes: list[str] = []
+
+        def writer() -> None:
+            try:
+                store.append("a", 1, marks(1))
+                outcomes.append("ok")
+            except ConcurrencyError:
+                outcomes.append("conflict")
+
+        threads = [threading.Thread(target=writer) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(outcomes) == ["conflict"] * 5 + ["ok"]
+        assert store.version("a") == 2
+
+
+class SnapshotContract(_Fixtures):
+    """Snapshots: kept, replaced, and what activation reads with one."""
+
+    def test_snapshot_plus_tail_equals_full_fold(self, store: Store) -> None:
+        started = MatchStarted(game="testing", game_version="1.0.0", players=2, seed=1)
+        moves = [Marked(seat=i % 2, cell=c) for i, c in enumerate([4, 0, 8, 2])]
+        store.append("m", 0, [started, *moves, Filled()])
+        state = Tally()
+        for event in moves[:2]:
+            state = evolve(state, event)
+        store.save_snapshot(Snapshot("m", 3, "k", msgspec.msgpack.encode(state)))
+        snap = store.load_snapshot("m")
+        assert snap is not None and snap.seq == 3
+        resumed = msgspec.msgpack.decode(snap.data, type=Tally)
+        for stored in store.read_events("m", after=snap.seq):
+            resumed = evolve(resumed, stored)
+        full = Tally()
+        for record in store.read("m")[1:]:
+            full = evolve(full, record.event)
+        assert resumed == full == Tally((4, 0, 8, 2), True)
 
     def test_activation_from_a_snapshot_reads_no_row_before_it(self, store: Store) -> None:
         store.append("m", 0, marks(10))
@@ -228,13 +331,9 @@ class StoreContract:
         assert store.load_snapshot("m") == Snapshot("m", 6, "k", b"two")
         assert store.load_snapshot("other") is None
 
-    def test_streams_listing(self, store: Store) -> None:
-        for name in ["b", "a", "c"]:
-            store.append(name, 0, marks(1))
-        assert [s.stream for s in store.streams()] == ["a", "b", "c"]
-        assert [s.stream for s in store.streams(after="a", limit=1)] == ["b"]
 
-    # -- the lobby ---------------------------------------------------------------------------
+class LobbyContract(_Fixtures):
+    """The lobby and player read model: listings, filters, pages, seat tokens, players."""
 
     def lobby(self, store: Store) -> None:
         # a: tictactoe, open; b: tictactoe running, p1 and p2; c: river finished, p1.
@@ -243,9 +342,6 @@ class StoreContract:
         info = {"game": "river-of-gold", "seat_players": ["p1", None], "open_seats": 1}
         store.append("c", 0, marks(1), info=info)
         store.append("c", 1, marks(1), info={"finished": True})
-
-    def found(self, store: Store, **filters: object) -> list[str]:
-        return [e.stream for e in store.find_matches(MatchQuery(**filters)).matches]  # type: ignore[arg-type]
 
     def test_find_matches_filters_newest_first(self, store: Store) -> None:
         self.lobby(store)
@@ -317,32 +413,6 @@ class StoreContract:
         assert entry is not None and entry.info["finished"] is True
         assert entry.info["game"] == "river-of-gold"
 
-    def test_delete_stream_keeps_positions_taken(self, store: Store) -> None:
-        store.append("a", 0, marks(2))
-        store.append("b", 0, marks(2), info={"game": "tictactoe", "seat_players": ["p"]})
-        store.append("a", 2, marks(1))
-        store.save_snapshot(Snapshot("b", 2, "k", b"s"))
-        assert store.delete_stream("b") is True
-        assert store.delete_stream("b") is False
-        assert store.version("b") == 0 and store.read("b") == [] and store.stream_info("b") is None
-        assert store.load_snapshot("b") is None
-        assert self.found(store, player="p") == []
-        assert [(r.stream, r.position) for r in store.read_all()] == [("a", 1), ("a", 2), ("a", 5)]
-        assert store.deleted_positions() == [(3, 4)]
-        assert store.check() == []
-        store.append("c", 0, marks(1))
-        assert store.read("c")[0].position == 6  # never a deleted one again
-        store.append("b", 0, marks(1))  # the id is free again
-        assert store.version("b") == 1
-
-    def test_delete_the_newest_stream_keeps_its_positions(self, store: Store) -> None:
-        store.append("a", 0, marks(1))
-        store.append("b", 0, marks(2))
-        store.delete_stream("b")
-        store.append("c", 0, marks(1))
-        assert [r.position for r in store.read_all()] == [1, 4]
-        assert store.check() == []
-
     def test_players(self, store: Store) -> None:
         alice = PlayerRecord("p1", b"d" * 32, "Alice", 1.0)
         store.save_player(alice)
@@ -356,53 +426,6 @@ class StoreContract:
             store.save_player(PlayerRecord("p2", b"d" * 32, "Mallory", 2.0))
         assert store.player("p2") is None
 
-    def test_unencodable_event_is_refused_and_nothing_stored(self, store: Store) -> None:
-        bad = Marked(seat=0, cell=object())  # type: ignore[arg-type]
-        with pytest.raises(Exception, match="encode"):
-            store.append("a", 0, [Marked(seat=0, cell=1), bad])
-        assert store.version("a") == 0 and store.read_all() == []
 
-    def test_closed_store_refuses(self, store: Store) -> None:
-        store.close()
-        with pytest.raises(StoreClosed):
-            store.append("a", 0, marks(1))
-
-    def test_many_writers_at_once(self, store: Store) -> None:
-        errors: list[BaseException] = []
-
-        def writer(name: str) -> None:
-            try:
-                for i in range(20):
-                    store.append(name, i * 2, marks(2))
-            except BaseException as exc:  # noqa: BLE001
-                errors.append(exc)
-
-        threads = [threading.Thread(target=writer, args=(f"s{i}",)) for i in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert not errors
-        everything = store.read_all()
-        assert [r.position for r in everything] == list(range(1, 8 * 40 + 1))
-        for i in range(8):
-            assert [r.seq for r in store.read(f"s{i}")] == list(range(1, 41))
-
-    def test_racing_writers_on_one_stream_never_both_win(self, store: Store) -> None:
-        store.append("a", 0, marks(1))
-        outcomes: list[str] = []
-
-        def writer() -> None:
-            try:
-                store.append("a", 1, marks(1))
-                outcomes.append("ok")
-            except ConcurrencyError:
-                outcomes.append("conflict")
-
-        threads = [threading.Thread(target=writer) for _ in range(6)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert sorted(outcomes) == ["conflict"] * 5 + ["ok"]
-        assert store.version("a") == 2
+class StoreContract(EventLogContract, SnapshotContract, LobbyContract):
+    """Every store must pass these; subclasses say how to make (and reopen) one."""
