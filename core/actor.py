@@ -20,6 +20,7 @@ import structlog
 
 from . import clock as clocks
 from . import engine, seating
+from .bots.driver import from_info
 from .errors import (
     CommandIdConflict,
     ConcurrencyError,
@@ -306,6 +307,8 @@ class Actor:
                     self.finished = self.finished or ends
                     if info:
                         self.info = {**self.info, **info}
+                        if "bots" in info:  # a seat given to a bot: the driver plays it
+                            self.hall.bots.attach(self.match, from_info(self.info))
                 again = self._committed(accepted, state, version, result)
                 if rebuild:
                     self.rebuild()
@@ -416,9 +419,12 @@ class Actor:
         self.version = records[-1].seq
         self.clock = clocks.last_clock(records) or self.clock
         self.finished = self.ruleset.rules.outcome(self.state) is not None
+        bots = self.info.get("bots")
         for record in records:
             if isinstance(record.event, LobbyEvent):
                 self.info = seating.apply(self.info, self.players, record.event)
+        if self.info.get("bots") != bots:  # another node gave a seat to a bot
+            self.hall.bots.attach(self.match, from_info(self.info))
         if self.finished:
             self.info = {**self.info, "finished": True}
         self.hall.metrics.caught_up += len(records)

@@ -120,6 +120,14 @@ class SeatTaken(LobbyEvent, frozen=True, tag="gamehall.SeatTaken"):
     player: str | None = None
 
 
+class SeatGivenToBot(LobbyEvent, frozen=True, tag="gamehall.SeatGivenToBot"):
+    """An open seat was given to a bot the engine plays: ``bot`` in words, with its own seed."""
+
+    seat: int
+    bot: str
+    seed: int
+
+
 class RematchLinked(LobbyEvent, frozen=True, tag="gamehall.RematchLinked"):
     """A finished match's rematch was started: ``rematch`` is its id."""
 
@@ -137,15 +145,23 @@ class TakeSeat(LobbyCommand, frozen=True, tag="gamehall.TakeSeat"):
     player: str | None = None
 
 
+class GiveSeatToBot(LobbyCommand, frozen=True, tag="gamehall.GiveSeatToBot"):
+    """Give an open seat to a bot (its seed decided by the asker, recorded with it)."""
+
+    seat: int
+    bot: str
+    seed: int
+
+
 class LinkRematch(LobbyCommand, frozen=True, tag="gamehall.LinkRematch"):
     """Record the rematch of a finished match."""
 
     rematch: str
 
 
-LOBBY_EVENTS: tuple[type[LobbyEvent], ...] = (SeatTaken, RematchLinked)
+LOBBY_EVENTS: tuple[type[LobbyEvent], ...] = (SeatTaken, SeatGivenToBot, RematchLinked)
 CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted, TakenBack, *LOBBY_EVENTS)
-CORE_COMMANDS: tuple[type[Command], ...] = (TakeBack, TakeSeat, LinkRematch)
+CORE_COMMANDS: tuple[type[Command], ...] = (TakeBack, TakeSeat, GiveSeatToBot, LinkRematch)
 
 
 class Clock(msgspec.Struct, frozen=True, gc=False):

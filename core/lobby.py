@@ -23,8 +23,10 @@ import anyio
 import msgspec
 
 from . import limits, seating
+from .bots.driver import seat_bots
+from .bots.spec import BotSpec
 from .errors import GamehallError, InvalidOptions, UnknownMatch, UnknownPlayer
-from .events import SeatTaken, TakeSeat
+from .events import GiveSeatToBot, SeatTaken, TakeSeat
 from .seating import NoFreeSeat as NoFreeSeat
 from .seating import SeatAlreadyTaken as SeatAlreadyTaken
 from .store.base import MatchQuery, PlayerRecord, StreamInfo
@@ -194,6 +196,22 @@ class Lobby:
         return [
             raw[s] if s < len(raw) and isinstance(raw[s], str) else None for s in range(players)
         ]
+
+    async def give_seat_to_bot(
+        self, match: str, seat: int, bot: str | BotSpec, seed: int | None = None
+    ) -> None:
+        """Give an open seat to a bot the engine plays (``mcts:2000``, see
+        :func:`gamehall.core.bots.parse_bot`); its seed is drawn afresh, or derived from
+        ``seed``, and recorded with it. Stored as a ``SeatGivenToBot`` event of the match."""
+        actor = await self.hall.activate(limits.known_match_id(match))
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise NoFreeSeat(f"seat {seat!r} is not a seat number")
+        if not 0 <= seat < actor.players:
+            raise NoFreeSeat(f"seat {seat} does not exist: seats are 0 to {actor.players - 1}")
+        chosen = seat_bots(actor.ruleset, actor.players, {seat: bot}, seed)[seat]
+        await self.hall.lobby_command(
+            match, GiveSeatToBot(seat=seat, bot=chosen.bot, seed=chosen.seed)
+        )
 
     def seat_of_token(self, match: str, token: str) -> int | None:
         """Return the seat a seat token acts for in a match, or ``None``.

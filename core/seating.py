@@ -21,12 +21,14 @@ import msgspec
 from . import engine
 from .errors import GamehallError, MatchOver
 from .events import (
+    GiveSeatToBot,
     LinkRematch,
     LobbyCommand,
     LobbyEvent,
     MatchStarted,
     Recorded,
     RematchLinked,
+    SeatGivenToBot,
     SeatTaken,
     TakeSeat,
 )
@@ -81,11 +83,28 @@ def decide(
     or refuse it (nothing changes) with an error that names the problem."""
     if isinstance(command, TakeSeat):
         return _take(match, players, info, command)
+    if isinstance(command, GiveSeatToBot):
+        _open_seat(match, players, info, command.seat)
+        event = SeatGivenToBot(seat=command.seat, bot=command.bot, seed=command.seed)
+        after = apply(info, players, event)
+        return [event], {k: after[k] for k in ("bots", "open", "open_seats")}
     if isinstance(command, LinkRematch):
         if info.get("rematch") not in (None, command.rematch):
             raise RematchExists(match, str(info["rematch"]))
         return [RematchLinked(rematch=command.rematch)], {"rematch": command.rematch}
     raise GamehallError(f"the lobby cannot decide {type(command).__name__}")
+
+
+def _open_seat(match: str, players: int, info: Mapping[str, Any], seat: int) -> None:
+    """Refuse a seat that is not open to be given, naming why."""
+    if info.get("finished"):
+        raise MatchOver(f"match {match!r} is over: its seats are not given any more")
+    if isinstance(seat, bool) or not 0 <= seat < players:
+        raise NoFreeSeat(f"seat {seat} does not exist: seats are 0 to {players - 1}")
+    if seat in bot_seats(info):
+        raise NoFreeSeat(f"seat {seat} of match {match!r} is taken: a bot plays it")
+    if seat not in open_seats(info):
+        raise SeatAlreadyTaken(f"seat {seat} of match {match!r} is taken")
 
 
 def _take(
@@ -126,6 +145,12 @@ def apply(info: Mapping[str, Any], players: int, event: LobbyEvent) -> dict[str,
             held = holders(info, players)
             held[event.seat] = event.player
             out["seat_players"] = held
+    elif isinstance(event, SeatGivenToBot):
+        left = [s for s in open_seats(info) if s != event.seat]
+        out["open"], out["open_seats"] = left, len(left)
+        bots = dict(info.get("bots") or {})
+        bots[str(event.seat)] = {"bot": event.bot, "seed": event.seed}
+        out["bots"] = dict(sorted(bots.items(), key=lambda kv: int(kv[0])))
     elif isinstance(event, RematchLinked):
         out["rematch"] = event.rematch
     return out

@@ -21,6 +21,7 @@ from .events import (
     MatchStarted,
     Recorded,
     RematchLinked,
+    SeatGivenToBot,
     SeatTaken,
     TakenBack,
 )
@@ -100,6 +101,8 @@ def _lobby(event: LobbyEvent, seat: int | None) -> str:
         who = "You took" if event.seat == seat else f"Seat {event.seat} was taken"
         by = "" if event.seat == seat else " by a player" if event.player else " by a seat token"
         return f"{who}{' seat ' + str(event.seat) if event.seat == seat else ''}{by}."
+    if isinstance(event, SeatGivenToBot):
+        return f"Seat {event.seat} was given to a bot ({event.bot})."
     if isinstance(event, RematchLinked):
         return f"A rematch was started: match {event.rematch}."
     return plain(event)

@@ -27,7 +27,9 @@ from tests.postgres import drop_schema, need_postgres, schema_url
 Op = tuple[str, int, int, int]
 OPS = st.lists(
     st.tuples(
-        st.sampled_from(["create", "take", "take-any", "move", "play-out", "rematch", "rename"]),
+        st.sampled_from(
+            ["create", "take", "take-any", "bot", "move", "play-out", "rematch", "rename"]
+        ),
         st.integers(0, 5),
         st.integers(0, 5),
         st.integers(0, 2**16),
@@ -57,6 +59,8 @@ async def run_ops(hall: Hall, ops: list[Op]) -> list[str]:
             match = matches[a % len(matches)]
             if kind == "take":
                 await hall.lobby.take_seat(match, players[b % 4], b % 3)
+            elif kind == "bot":
+                await hall.lobby.give_seat_to_bot(match, b % 3, "random", seed)
             elif kind == "take-any":
                 await hall.lobby.take_seat(match, None if b % 2 else players[b % 4])
             elif kind in ("move", "play-out"):

@@ -248,3 +248,38 @@ def test_a_hundred_join_form_posts_for_one_seat(registry: Registry, tmp_path: Pa
             assert len(taken) == 1
 
     anyio.run(body)
+
+
+def test_an_open_seat_given_to_a_bot_is_stored_and_played(
+    registry: Registry, tmp_path: Path
+) -> None:
+    from gamehall.core.events import SeatGivenToBot
+    from gamehall.core.seating import rebuild_lobby
+
+    async def body() -> None:
+        async with sqlite_hall(registry, tmp_path) as hall:
+            (ada,) = await players(hall, 1)
+            match = await hall.create("tictactoe", open_seats=[0, 1], seed=9)
+            await hall.lobby.take_seat(match, ada, 0)
+            await hall.lobby.give_seat_to_bot(match, 1, "random", seed=3)
+            entry = hall.lobby.entry(match)
+            assert entry.seats[1].bot == "random" and entry.open_seats == 0
+            assert hall.lobby.names(match)[1] == "bot (random)"
+            with pytest.raises(NoFreeSeat, match="a bot plays it"):
+                await hall.lobby.take_seat(match, ada, 1)
+            with pytest.raises(NoFreeSeat, match="a bot plays it"):
+                await hall.lobby.give_seat_to_bot(match, 1, "random")
+            await hall.send(match, 0, {"type": PLACE, "cell": 4})
+            with anyio.fail_after(10):  # the bot answers
+                while hall.view(match, None).seq < hall.store.version(match) or 1 in hall.awaiting(
+                    match
+                ):
+                    await anyio.sleep(0.01)
+            given = [r.event for r in hall.read(match) if isinstance(r.event, SeatGivenToBot)]
+            assert given == [SeatGivenToBot(seat=1, bot="random", seed=given[0].seed)]
+            assert rebuild_lobby(hall.store, registry).changed == []
+        # Stored: a restarted hall plays the seat too.
+        async with sqlite_hall(registry, tmp_path) as hall:
+            assert hall.info(match).bots == {1: "random"}
+
+    anyio.run(body)
