@@ -305,6 +305,24 @@ class Lobby:
         names: dict[str, str | None] = {}
         return LobbyPage([self._listed(e, names) for e in page.matches], page.total, page.next)
 
+    async def listing(
+        self,
+        *,
+        game: str | None = None,
+        finished: bool | None = None,
+        open_seats: bool | None = None,
+        player: str | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> LobbyPage:
+        """:meth:`find`, with the store read in a worker thread (off the event loop)."""
+        return await self._io(
+            lambda: self.find(
+                game=game, finished=finished, open_seats=open_seats, player=player,
+                cursor=cursor, limit=limit,
+            )
+        )  # fmt: skip
+
     def entry(self, match: str) -> LobbyEntry:
         """Return one match as the lobby lists it."""
         return self._listed(self._entry(match), {})

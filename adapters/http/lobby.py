@@ -154,7 +154,7 @@ async def list_matches(
             raise ApiError(400, "invalid_request", "'mine' and another 'player' contradict")
         player = me.player
     finished = None if status is None else status == "finished"
-    page = gateway.hall.lobby.find(
+    page = await gateway.hall.lobby.listing(
         game=game, finished=finished, open_seats=open, player=player, cursor=cursor, limit=limit
     )
     return lobby_out(page)
