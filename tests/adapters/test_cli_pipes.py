@@ -55,6 +55,7 @@ COMMANDS: dict[str, list[str]] = {
     "odds": ["odds", "kaladan", "--fields"],
     "tournament": ["tournament", "tictactoe", "--bots", "random,mcts:20", "--no-chart"],
     "check-store": ["check-store", "--db", "m.db"],
+    "rebuild-lobby": ["rebuild-lobby", "--db", "m.db"],
 }
 STDIN = {
     "play": "1\n" * 20,
