@@ -159,7 +159,9 @@ def test_rebuilt_lobby_equals_live_on_postgres(registry: Registry, ops: list[Op]
 
 
 def test_rebuild_lobby_command(registry: Registry, tmp_path: Path, capsys: Any) -> None:
-    from gamehall.adapters.cli import main
+    import argparse
+
+    from gamehall.adapters.cli.store import run_rebuild
 
     path = tmp_path / "hall.db"
     store = SQLiteStore(path, registry.codec)
@@ -168,8 +170,9 @@ def test_rebuild_lobby_command(registry: Registry, tmp_path: Path, capsys: Any) 
     match = store.streams()[0].stream
     assert store.put_entry(match, {"game": "wrecked"}, store.version(match))
     store.close()
-    run: Callable[[list[str]], int] = main
-    assert run(["rebuild-lobby", "--db", str(path)]) == 0
+    # The subcommand's own function: the whole CLI would configure the process's logging.
+    run: Callable[[argparse.Namespace], int] = run_rebuild
+    assert run(argparse.Namespace(db=str(path))) == 0
     out = capsys.readouterr().out
     assert "1 listing entry rewritten" in out
     store = SQLiteStore(path, registry.codec)
