@@ -51,7 +51,7 @@ import msgspec
 from gamehall.core import Context, Meta, RandomBot, Table, default_registry
 from gamehall.core.hall import Hall
 from gamehall.core.runtime import apply_gc_policy, loop_options, parse_gc_policy
-from gamehall.core.store import SQLiteStore
+from gamehall.core.store import AppendRequest, SQLiteStore
 
 from . import Figure, describe, interleaved, ratio
 from .bare_tictactoe import play as bare_play
@@ -63,6 +63,7 @@ TARGETS = {
     "durable.scale_10k_vs_peak": (">=", 0.9),
     "replay.vs_raw": (">=", 0.3),
     "replay.vs_eventsourcing": (">=", 10.0),
+    "activation.cold_load_p99_ratio": ("<=", 2.0),
 }
 SYNCHRONOUS = "FULL"  # the Hall's default durability; every store here uses the same
 ROUNDS = 9  # interleaved rounds of the durable comparison: its ratio's spread is reported
@@ -558,7 +559,95 @@ def run(quick: bool) -> dict[str, float]:
         active, idle = match_memory(folder, sizes["memory"])
         out["memory.active_match_bytes"] = active
         out["memory.idle_match_bytes"] = idle
+
+        long, spell = (2_000, 0.5) if quick else (100_000, 3.0)
+        cold_ratio, cold_s = cold_load_ratio(folder, long, 50, spell)
+        out["activation.cold_load_p99_ratio"] = cold_ratio
+        out["activation.cold_load_s"] = cold_s
+        full_ratio, full_s = cold_load_ratio(folder, long, 50, spell, snapshot=False)
+        out["activation.cold_full_fold_p99_ratio"] = full_ratio
+        out["activation.cold_full_fold_s"] = full_s
     return out
+
+
+def cold_load_ratio(
+    folder: Path, events: int, busy: int, seconds: float, snapshot: bool = True
+) -> tuple[float, float]:
+    """Return the p99 command latency of ``busy`` matches played at once while a match of
+    ``events`` events is activated cold, over the p99 of the same play without it; and the
+    seconds the activation took.
+
+    Both runs play for ``seconds`` on one hall; the long match is activated (passivated
+    first, so each activation reads it again) again and again during the second. With
+    ``snapshot`` the match has the snapshot the hall keeps (every 200 events), as a match
+    the hall played would; without, it is read and folded whole (in chunks on the loop).
+    """
+    from gamehall.plugins.tictactoe.commands import PlaceMark
+    from gamehall.plugins.tictactoe.events import MarkPlaced
+
+    registry = default_registry()
+    ruleset = registry.ruleset("tictactoe")
+    store = SQLiteStore(folder / "cold.db", registry.codec, synchronous="OFF")
+    started = ruleset.started(None, None, None, 1)
+    log = [MarkPlaced(seat=i % 2, cell=i % 9) for i in range(events - 1)]
+    metas = [Meta(versions=ruleset.versions)] + [
+        Meta(f"c{i}", i % 2, PlaceMark(cell=i % 9)) for i in range(events - 1)
+    ]
+    store.append_many([AppendRequest("long", 0, [started, *log], metas)])
+    if snapshot:
+        from gamehall.core import engine
+        from gamehall.core.store import Snapshot
+
+        at = events - events % 200
+        state = engine.fold(ruleset, engine.initial_state(ruleset, started), log[: at - 1])
+        key = Hall.snapshot_key(ruleset)
+        store.save_snapshot(Snapshot("long", at, key, msgspec.msgpack.encode(state)))
+    loads: list[float] = []
+
+    async def play(hall: Hall, stop: float, latencies: list[float], seed: int) -> None:
+        bot = RandomBot(seed)
+        while time.perf_counter() < stop:
+            match = await hall.create("tictactoe", seed=seed)
+            while (asked := hall.awaiting(match)) and time.perf_counter() < stop:
+                seat = next(iter(asked))
+                command = bot.choose(seat, hall.legal(match, seat), lambda: None)
+                began = time.perf_counter()
+                await hall.send(match, seat, command)
+                latencies.append(time.perf_counter() - began)
+
+    async def cold(hall: Hall, stop: float) -> None:
+        await anyio.sleep(seconds / 10)
+        while True:  # at least once
+            hall.actors.stop("long")
+            await anyio.sleep(0.01)  # let it stop: the next activation reads it whole
+            began = time.perf_counter()
+            await hall.activate("long")
+            loads.append(time.perf_counter() - began)
+            if time.perf_counter() >= stop:
+                break
+
+    async def phase(hall: Hall, with_load: bool) -> float:
+        latencies: list[float] = []
+        stop = time.perf_counter() + seconds
+        async with anyio.create_task_group() as tg:
+            for seed in range(busy):
+                tg.start_soon(play, hall, stop, latencies, seed)
+            if with_load:
+                tg.start_soon(cold, hall, stop)
+        latencies.sort()
+        return latencies[int(len(latencies) * 0.99)]
+
+    async def main() -> tuple[float, float]:
+        async with Hall(store, registry, snapshot_every=200 if snapshot else 0) as hall:
+            await phase(hall, False)  # warm up
+            quiet = await phase(hall, False)
+            loaded = await phase(hall, True)
+        return loaded / quiet, min(loads)
+
+    try:
+        return anyio.run(main)
+    finally:
+        store.close()
 
 
 def _has_uvloop() -> bool:

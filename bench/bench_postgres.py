@@ -10,7 +10,10 @@ dropped after, as medians of 3 repeats:
 * ``durable.postgres.vs_eventsourcing``: one node ÷ events/s that ``eventsourcing``'s
   PostgreSQL recorder saves, one aggregate save at a time as its applications do (target >= 10);
 * ``durable.postgres.vs_raw``: one node ÷ rows/s of raw ``executemany`` inserts into the same
-  table, 100 rows a transaction (target >= 0.5).
+  table, 100 rows a transaction (target >= 0.5);
+* ``lobby.cross_node_lag_ms``: the median time from a seat taken on node A (its append
+  acknowledged) to node B's view of the match naming the player who took it (B follows A's
+  commits by LISTEN/NOTIFY; no cache stands between), over a number of matches.
 
 The server is the test one (``GAMEHALL_BENCH_POSTGRES``, by default 127.0.0.1:5432, database
 ``test``); without one the module reports nothing and says why.
@@ -208,6 +211,36 @@ def eventsourcing_saves(schema: str, matches: int) -> tuple[int, float]:
         app.close()
 
 
+def cross_node_lag(schema: str, matches: int) -> float:
+    """Return the median milliseconds from a seat taken on node A to node B showing it."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    registry = default_registry()
+    url = f"{URL}?schema={schema}"
+    one, two = PostgresStore(url, registry.codec), PostgresStore(url, registry.codec)
+    lags: list[float] = []
+
+    async def main() -> None:
+        async with Hall(one, registry) as a, Hall(two, registry) as b:
+            for number in range(matches):
+                player, _ = await a.lobby.register(f"P{number}")
+                match = await a.create("tictactoe", open_seats=[0, 1])
+                await b.activate(match)  # B holds the match, as a node serving it would
+                await a.lobby.take_seat(match, player.player, 1)
+                taken = time.perf_counter()
+                with anyio.fail_after(30):
+                    while b.view(match, None).names[1] != player.name:
+                        await anyio.sleep(0.0005)
+                lags.append((time.perf_counter() - taken) * 1000)
+
+    try:
+        anyio.run(main)
+    finally:
+        one.close()
+        two.close()
+    return statistics.median(lags)
+
+
 def run(quick: bool) -> dict[str, float]:
     """Measure every figure; ``quick`` shrinks the sizes for the test suite."""
     reason = _unreachable()
@@ -232,6 +265,11 @@ def run(quick: bool) -> dict[str, float]:
         if es:
             out["durable.postgres.eventsourcing_events_per_s"] = es
             out["durable.postgres.vs_eventsourcing"] = one / es
+        lobby = _fresh_schema()  # a store of its own: the raw inserts above bypassed the head
+        try:
+            out["lobby.cross_node_lag_ms"] = cross_node_lag(lobby, 5 if quick else 50)
+        finally:
+            _drop(lobby)
     finally:
         _drop(schema)
     for name, (op, target) in TARGETS.items():

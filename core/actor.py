@@ -19,7 +19,8 @@ import msgspec
 import structlog
 
 from . import clock as clocks
-from . import engine
+from . import engine, seating
+from .bots.driver import from_info
 from .errors import (
     CommandIdConflict,
     ConcurrencyError,
@@ -29,7 +30,7 @@ from .errors import (
     MatchFailed,
     StoreClosed,
 )
-from .events import Clock, Command, Event, Meta, Recorded, TakenBack
+from .events import Clock, Command, Event, LobbyCommand, LobbyEvent, Meta, Recorded, TakenBack
 from .journal import FuturePending, Pending, new_pending
 from .registry import Ruleset
 from .rules import Context
@@ -60,6 +61,8 @@ class SendCommand(msgspec.Struct):
     command_id: str | None
     reply: Pending | FuturePending
     conflicts: int = 0  # appends of this command another node's commit beat (see Actor.decide)
+    credential: bytes | None = None
+    """A lobby command's seat token digest, stored with its events (never in the log)."""
 
 
 class Loaded(msgspec.Struct):
@@ -72,6 +75,8 @@ class Loaded(msgspec.Struct):
     version: int
     commands: dict[str, tuple[int, int]]
     clock: Clock | None = None
+    info: dict[str, Any] | None = None
+    """The match's listing entry (who sits where) as of ``version``."""
 
 
 class Actor:
@@ -87,6 +92,7 @@ class Actor:
         self.version = loaded.version
         self.commands = loaded.commands
         self.clock = loaded.clock
+        self.info: dict[str, Any] = dict(loaded.info or {})
         self.finished = self.ruleset.rules.outcome(self.state) is not None
         self._versions_recorded = False
         self.busy = False
@@ -202,6 +208,8 @@ class Actor:
         and, if it is behind, catches up and decides the whole batch again.
         """
         state, version, clock = self.state, self.version, self.clock
+        info, changes = self.info, {}
+        tokens: list[tuple[int, bytes]] = []
         accepted: list[tuple[SendCommand, Sequence[Event]]] = []
         clocked: list[Clock | None] = []
         in_batch: dict[str, SendCommand] = {}
@@ -212,9 +220,23 @@ class Actor:
                 continue
             ctx = Context(message.seat, version + 1, self.seed, cid)
             try:
-                events, state = engine.decide(
-                    self.ruleset, state, message.seat, message.command, ctx
-                )
+                events: Sequence[Event]
+                if isinstance(message.command, LobbyCommand):
+                    # Who sits where: decided against the seating the earlier ones left.
+                    if self.finished or self.ruleset.rules.outcome(state) is not None:
+                        info = {**info, "finished": True}
+                    decided, made = seating.decide(self.match, self.players, info, message.command)
+                    events = decided
+                    info = {**info, **made}
+                    changes.update(made)
+                    if message.credential is not None:
+                        seat = getattr(decided[0], "seat", None)
+                        if isinstance(seat, int):
+                            tokens.append((seat, message.credential))
+                else:
+                    events, state = engine.decide(
+                        self.ruleset, state, message.seat, message.command, ctx
+                    )
             except GamehallError as exc:
                 if not current and self._behind_the_store():
                     if self.catch_up():
@@ -232,14 +254,14 @@ class Actor:
                 self._submit(accepted, state, version, clocked, rebuild=True)
                 return
             accepted.append((message, events))
-            if clock is not None:
+            if clock is not None and not isinstance(message.command, LobbyCommand):
                 running = self.ruleset.rules.awaiting(state)
                 clock = clocks.advance(clock, self.hall.now(), message.seat, running)
-            clocked.append(clock)
+            clocked.append(clock)  # a lobby batch carries the clock as it stands
             version += len(events)
             if cid is not None:
                 in_batch[cid] = message
-        self._submit(accepted, state, version, clocked)
+        self._submit(accepted, state, version, clocked, changes=changes, tokens=tokens)
 
     def _submit(
         self,
@@ -248,6 +270,8 @@ class Actor:
         version: int,
         clocked: Sequence[Clock | None] = (),
         rebuild: bool = False,
+        changes: dict[str, Any] | None = None,
+        tokens: Sequence[tuple[int, bytes]] = (),
     ) -> None:
         # The journal calls ``done`` right after the commit, in its own task: the answer reaches
         # the sender without waking this actor, and the actor decides nothing new until then.
@@ -262,14 +286,16 @@ class Actor:
             accepted, clocked or [None] * len(accepted), strict=True
         ):
             events.extend(batch)
-            metas.append(Meta(message.command_id, message.seat, message.command, versions))
-            metas.extend([Meta(message.command_id, message.seat)] * (len(batch) - 1))
+            seat = None if isinstance(message.command, LobbyCommand) else message.seat
+            metas.append(Meta(message.command_id, seat, message.command, versions))
+            metas.extend([Meta(message.command_id, seat)] * (len(batch) - 1))
             if clock is not None:
                 metas[-1] = msgspec.structs.replace(metas[-1], clock=clock)
             versions = None
-        info = None
-        if not self.finished and self.ruleset.rules.outcome(state) is not None:
-            info = {"finished": True}  # the lobby learns it in the same commit
+        info = dict(changes) if changes else None
+        ends = not self.finished and self.ruleset.rules.outcome(state) is not None
+        if ends:
+            info = {**(info or {}), "finished": True}  # the lobby learns it in the same commit
         last_clock = clocked[-1] if clocked else self.clock
         self.committing = True
 
@@ -278,7 +304,11 @@ class Actor:
             try:
                 if not isinstance(result, GamehallError):
                     self.clock = last_clock
-                    self.finished = self.finished or info is not None
+                    self.finished = self.finished or ends
+                    if info:
+                        self.info = {**self.info, **info}
+                        if "bots" in info:  # a seat given to a bot: the driver plays it
+                            self.hall.bots.attach(self.match, from_info(self.info))
                 again = self._committed(accepted, state, version, result)
                 if rebuild:
                     self.rebuild()
@@ -291,7 +321,7 @@ class Actor:
                     if waiter is not None:
                         waiter.resolve(None)
 
-        request = AppendRequest(self.match, self.version, events, metas, info)
+        request = AppendRequest(self.match, self.version, events, metas, info, tuple(tokens))
         self.hall.journal.submit(request, done)
 
     def _committed(
@@ -389,6 +419,14 @@ class Actor:
         self.version = records[-1].seq
         self.clock = clocks.last_clock(records) or self.clock
         self.finished = self.ruleset.rules.outcome(self.state) is not None
+        bots = self.info.get("bots")
+        for record in records:
+            if isinstance(record.event, LobbyEvent):
+                self.info = seating.apply(self.info, self.players, record.event)
+        if self.info.get("bots") != bots:  # another node gave a seat to a bot
+            self.hall.bots.attach(self.match, from_info(self.info))
+        if self.finished:
+            self.info = {**self.info, "finished": True}
         self.hall.metrics.caught_up += len(records)
         self.commands.update(batch_command_ids(records))
         self.hall.hub.publish(self.match, records)
@@ -490,6 +528,7 @@ class Actor:
         before = self.version
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
         self.clock = loaded.clock
+        self.info = dict(loaded.info or {})
         self.finished = self.ruleset.rules.outcome(self.state) is not None
         self._versions_recorded = False
         self.log.info("rebuilt from the store", seq=self.version)

@@ -86,6 +86,7 @@ class Codec:
                 ("command", commands | None),
                 ("versions", dict[str, str] | None),
                 ("clock", Clock | None, None),
+                ("lobby", dict[str, Any] | None, None),
             ],
             array_like=True,
         )
@@ -147,6 +148,10 @@ class Codec:
 
     def encode_meta(self, meta: Meta) -> bytes:
         """Return the MessagePack of an envelope's metadata as a compact array."""
+        if meta.lobby is not None:  # a match's first event only
+            return self._msgpack.encode(
+                (meta.command_id, meta.seat, meta.command, meta.versions, meta.clock, meta.lobby)
+            )
         if meta.clock is None:
             return self._msgpack.encode((meta.command_id, meta.seat, meta.command, meta.versions))
         return self._msgpack.encode(
@@ -164,7 +169,7 @@ class Codec:
             raise CorruptRecord(stream, seq, f"metadata: {exc}") from None
         except msgspec.DecodeError as exc:
             raise CorruptRecord(stream, seq, f"metadata: {exc}") from None
-        return Meta(row.command_id, row.seat, row.command, row.versions, row.clock)
+        return Meta(row.command_id, row.seat, row.command, row.versions, row.clock, row.lobby)
 
     # -- commands ---------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from .errors import IllegalCommand, InvalidCommand, MatchOver, NotAwaited
 from .events import (
     Command,
     Event,
+    LobbyEvent,
     MatchStarted,
     Meta,
     Recorded,
@@ -84,27 +85,38 @@ def decide(
 
 
 def fold(ruleset: Ruleset, state: Any, events: Iterable[Event]) -> Any:
-    """Return the state after applying events in order (no checks, no randomness)."""
+    """Return the state after applying events in order (no checks, no randomness).
+
+    The lobby's events (who sits where) are no part of the game: they are skipped."""
     evolve = ruleset.rules.evolve
     for event in events:
-        state = evolve(state, event)
+        if not isinstance(event, LobbyEvent):
+            state = evolve(state, event)
     return state
 
 
 def live(events: Sequence[Event], first_seq: int) -> list[Event]:
-    """Return the events a fold applies: without those a later ``TakenBack`` voids, nor it.
+    """Return the events a fold applies: without those a later ``TakenBack`` voids, nor it,
+    nor the lobby's events (who sits where: no part of the game).
 
     ``first_seq`` is the seq of ``events[0]``. Events before the list cannot be voided by it
     (a caller that folds a tail checks :func:`voids_before` first).
     """
     void: set[int] = set()
+    lobby = False
     for index, event in enumerate(events):
         if type(event) is TakenBack:
             void.update(range(event.first, event.last + 1))
             void.add(first_seq + index)
-    if not void:
+        elif isinstance(event, LobbyEvent):
+            lobby = True
+    if not void and not lobby:
         return list(events)
-    return [e for i, e in enumerate(events) if first_seq + i not in void]
+    return [
+        e
+        for i, e in enumerate(events)
+        if first_seq + i not in void and not isinstance(e, LobbyEvent)
+    ]
 
 
 def voids_before(events: Sequence[Event], seq: int) -> bool:
@@ -121,8 +133,8 @@ def redact_record(ruleset: Ruleset, record: Recorded, seat: int | None) -> Recor
     event = record.event
     if isinstance(event, MatchStarted):
         shown: Event | None = redact_started(event)
-    elif type(event) is TakenBack:
-        shown = event  # public: every seat's view goes back
+    elif type(event) is TakenBack or isinstance(event, LobbyEvent):
+        shown = event  # public: every seat's view goes back; everyone sees who sits where
     else:
         shown = ruleset.rules.redact(event, seat)
     if shown is None:

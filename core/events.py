@@ -103,8 +103,65 @@ class TakenBack(Event, frozen=True, tag="gamehall.TakenBack"):
     agreed: tuple[int, ...] = ()
 
 
-CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted, TakenBack)
-CORE_COMMANDS: tuple[type[Command], ...] = (TakeBack,)
+class LobbyEvent(Event, frozen=True, tag="gamehall.LobbyEvent"):
+    """Base of the events that change who sits where and how a match stands in the lobby.
+
+    They are appended to the match's own stream by its actor, like a command's events, but no
+    game folds them (``engine.fold`` skips them), no take-back voids them and no game's
+    ``reveals`` or ``redact`` is asked about them: they are public. They carry player ids,
+    never names (names live in the player records, where an erasure is one row).
+    """
+
+
+class SeatTaken(LobbyEvent, frozen=True, tag="gamehall.SeatTaken"):
+    """An open seat was taken: by a player (``player``, an id) or by a seat token's holder."""
+
+    seat: int
+    player: str | None = None
+
+
+class SeatGivenToBot(LobbyEvent, frozen=True, tag="gamehall.SeatGivenToBot"):
+    """An open seat was given to a bot the engine plays: ``bot`` in words, with its own seed."""
+
+    seat: int
+    bot: str
+    seed: int
+
+
+class RematchLinked(LobbyEvent, frozen=True, tag="gamehall.RematchLinked"):
+    """A finished match's rematch was started: ``rematch`` is its id."""
+
+    rematch: str
+
+
+class LobbyCommand(Command, frozen=True, tag="gamehall.LobbyCommand"):
+    """Base of what the lobby asks a match's actor; never sent by a seat."""
+
+
+class TakeSeat(LobbyCommand, frozen=True, tag="gamehall.TakeSeat"):
+    """Take an open seat (``seat``, or the lowest open one) for a player or a seat token."""
+
+    seat: int | None = None
+    player: str | None = None
+
+
+class GiveSeatToBot(LobbyCommand, frozen=True, tag="gamehall.GiveSeatToBot"):
+    """Give an open seat to a bot (its seed decided by the asker, recorded with it)."""
+
+    seat: int
+    bot: str
+    seed: int
+
+
+class LinkRematch(LobbyCommand, frozen=True, tag="gamehall.LinkRematch"):
+    """Record the rematch of a finished match."""
+
+    rematch: str
+
+
+LOBBY_EVENTS: tuple[type[LobbyEvent], ...] = (SeatTaken, SeatGivenToBot, RematchLinked)
+CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted, TakenBack, *LOBBY_EVENTS)
+CORE_COMMANDS: tuple[type[Command], ...] = (TakeBack, TakeSeat, GiveSeatToBot, LinkRematch)
 
 
 class Clock(msgspec.Struct, frozen=True, gc=False):
@@ -140,6 +197,9 @@ class Meta(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     command: Command | None = None
     versions: dict[str, str] | None = None
     clock: Clock | None = None
+    lobby: dict[str, Any] | None = None
+    """On a match's first event: its listing entry as created (seats, bots, clock, links),
+    from which the lobby's events rebuild the listing (player ids only, never names)."""
 
 
 NO_META = Meta()

@@ -35,7 +35,17 @@ from .errors import (
     StoreClosed,
     UnknownMatch,
 )
-from .events import NO_META, Command, Event, MatchStarted, Meta, Recorded
+from .events import (
+    NO_META,
+    Command,
+    Event,
+    LinkRematch,
+    LobbyCommand,
+    LobbyEvent,
+    MatchStarted,
+    Meta,
+    Recorded,
+)
 from .hub import Hub
 from .journal import Journal, new_pending
 from .lobby import Lobby, seat_info
@@ -43,11 +53,14 @@ from .nodes import Follower, Metrics
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
+from .seating import RematchExists, rebuilt_entry
 from .store.base import AppendRequest, MatchQuery, Snapshot, Store
+from .store.base import Loaded as StoredStream
 from .undo import Undos, UndoStatus, check_policy, state_after
 from .words import Narrated, Narrator, seat_label, seat_names
 
 log = structlog.get_logger("gamehall.hall")
+FOLD_CHUNK = 500  # events folded between two turns of the loop while a match activates
 
 
 class SeatView(msgspec.Struct, frozen=True):
@@ -139,6 +152,7 @@ class Hall:
         self.follower = Follower(self) if store.shared else None
         self.lobby = Lobby(self)
         self.undos = Undos(self)
+        self._activating: dict[str, _Flight] = {}
         self.clock_poll = clock_poll
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -231,6 +245,7 @@ class Hall:
         seat_players: Mapping[int, str] | None = None,
         open_seats: Sequence[int] = (),
         undo: str = "consent",
+        seat_tokens: Mapping[int, bytes] | None = None,
     ) -> str:
         """Start a match and return its id once its first events are durable.
 
@@ -243,7 +258,9 @@ class Hall:
         :mod:`gamehall.core.clock`); ``seat_players`` seats players by id, and ``open_seats``
         are the seats left for players to take from the lobby. ``undo`` is ``consent`` (a
         take-back needs the seats concerned to agree), ``free`` or ``off`` (see
-        :mod:`gamehall.core.undo`).
+        :mod:`gamehall.core.undo`). ``seat_tokens`` gives seats the digest of a token that
+        acts for them (see :meth:`Lobby.seat_of_token`), stored in the same transaction as
+        the match's first events: a match and its seats' tokens exist together or not at all.
         """
         self._check_open()
         if match_id is not None:
@@ -261,6 +278,9 @@ class Hall:
                     f"seat {seat} does not exist: seats are 0 to {started.players - 1}"
                 )
             self.lobby.player(player)
+        for seat, given in (seat_tokens or {}).items():
+            if not 0 <= seat < started.players or not isinstance(given, bytes):
+                raise InvalidOptions(f"seat {seat} does not exist or its token digest is no bytes")
         extra = {
             **(info or {}),
             **({"bots": stored(seats)} if seats else {}),
@@ -273,16 +293,20 @@ class Hall:
         # What the game calls each seat, for listings that should not load the match to say it.
         extra["seat_names"] = seat_names(ruleset, ruleset.rules.view(state, None), started.players)
         match = match_id or new_match_id()
-        metas = [Meta(versions=ruleset.versions), *[NO_META] * (len(events) - 1)]
+        listing = _info(started, extra)
+        # The entry as created goes with the first event too: the log rebuilds the listing.
+        metas = [Meta(versions=ruleset.versions, lobby=listing), *[NO_META] * (len(events) - 1)]
         started_clock = None
         if spec is not None:
             running = ruleset.rules.awaiting(state)
             started_clock = clocks.start(spec, started.players, self.now(), running)
             metas[-1] = msgspec.structs.replace(metas[-1], clock=started_clock)
-        await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, extra)))
+        tokens = tuple(sorted((seat_tokens or {}).items()))
+        await self.journal.append(AppendRequest(match, 0, events, metas, listing, tokens))
         loaded = Loaded(
-            ruleset, started.seed or 0, started.players, state, len(events), {}, started_clock
-        )
+            ruleset, started.seed or 0, started.players, state, len(events), {}, started_clock,
+            _info(started, extra),
+        )  # fmt: skip
         self._start_actor(match, loaded)
         self.bots.attach(match, seats)
         return match
@@ -307,7 +331,7 @@ class Hall:
     ) -> Ack:
         """Send a seat's command; return its events once durable, or raise why it was refused."""
         self._check_open()
-        actor = self._actor(match)
+        actor = await self.activate(match)
         command = self.registry.codec.command_from_builtins(command)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < actor.players:
             raise InvalidCommand(
@@ -321,6 +345,29 @@ class Hall:
             await actor.post(message)
         ack: Ack = await pending.wait()
         return ack
+
+    async def lobby_command(
+        self, match: str, command: LobbyCommand, credential: bytes | None = None
+    ) -> Ack:
+        """Have a match's actor decide a lobby command (who sits where) and append its events
+        at the match's version; return them once durable, or raise why it was refused.
+
+        ``credential`` is the digest of the token that will act for the seat a ``TakeSeat``
+        gives: stored in the same transaction as its event, or not at all."""
+        self._check_open()
+        actor = await self.activate(match)
+        pending = new_pending()
+        message = SendCommand(-1, command, None, pending, credential=credential)
+        if actor.can_decide_now():
+            actor.decide_now(message)
+        else:
+            await actor.post(message)
+        ack: Ack = await pending.wait()
+        return ack
+
+    def seating(self, match: str) -> dict[str, Any]:
+        """Return a match's listing entry as its actor holds it (who sits where, now)."""
+        return dict(self._actor(match).info)
 
     def view(self, match: str, seat: int | None) -> SeatView:
         """Return a seat's view of a match (``None`` is a spectator)."""
@@ -487,10 +534,13 @@ class Hall:
         seed: int | None = None,
         match_id: str | None = None,
         open_seats: Sequence[int] = (),
+        seat_tokens: Mapping[int, bytes] | None = None,
     ) -> str:
         """Start a new match from the first ``at_seq`` events of another; return its id.
 
-        ``open_seats`` are the new match's seats left for players to take from the lobby.
+        ``open_seats`` are the new match's seats left for players to take from the lobby;
+        ``seat_tokens`` gives seats a token's digest, as :meth:`create` does. Who sat where
+        in the other match is not copied: the fork's seating is its own.
         """
         self._check_open()
         limits.check_seq("at_seq", at_seq)
@@ -508,12 +558,16 @@ class Hall:
             started, forked_from=match, fork_seq=at_seq, seed=started.seed if seed is None else seed
         )
         ruleset = self.registry.ruleset_of(forked)
-        events: list[Event] = [forked, *(r.event for r in records[1:])]
-        metas = [Meta(versions=ruleset.versions), *(r.meta for r in records[1:])]
+        played = [r for r in records[1:] if not isinstance(r.event, LobbyEvent)]
+        events: list[Event] = [forked, *(r.event for r in played)]
         new = match_id or new_match_id()
         seats = seat_info(forked.players, None, [s for s in open_seats if 0 <= s < forked.players])
         info = _info(forked, seats)
-        await self.journal.append(AppendRequest(new, 0, events, metas, info))
+        metas = [Meta(versions=ruleset.versions, lobby=info), *(r.meta for r in played)]
+        tokens = tuple(
+            sorted((s, d) for s, d in (seat_tokens or {}).items() if 0 <= s < forked.players)
+        )
+        await self.journal.append(AppendRequest(new, 0, events, metas, info, tokens))
         return new
 
     async def import_records(
@@ -536,7 +590,9 @@ class Hall:
         match = limits.check_match_id(match_id or records[0].stream)
         events = [r.event for r in records]
         metas = [r.meta for r in records]
-        await self.journal.append(AppendRequest(match, 0, events, metas, _info(started, info)))
+        # A log that records its listing keeps it (its seating, its links); others get one.
+        entry = {**(rebuilt_entry(self.registry, records) or {}), **_info(started, info)}
+        await self.journal.append(AppendRequest(match, 0, events, metas, entry))
         return match
 
     # -- redaction --------------------------------------------------------------------------
@@ -554,6 +610,45 @@ class Hall:
         return engine.redact_records(ruleset, records, seat)
 
     # -- actors -----------------------------------------------------------------------------
+
+    async def activate(self, match: str) -> Actor:
+        """Return a match's actor, loading the match off the event loop if it is not active.
+
+        The store is read and the events folded in a worker thread, so the other matches and
+        streams of the hall go on meanwhile; a match several requests activate at once is
+        loaded once (single flight): the others wait for that load.
+        """
+        actor = self.actors.get(match)
+        if actor is not None:
+            actor.touch()
+            return actor
+        self._check_open()
+        self._check_quarantine(match)
+        limits.known_match_id(match)
+        flight = self._activating.get(match)
+        if flight is None:
+            flight = self._activating[match] = _Flight()
+            try:
+                flight.loaded = await self._load_off_loop(match)
+            except CorruptRecord as exc:
+                flight.error = self._quarantine(match, exc)
+            except Exception as exc:  # noqa: BLE001 - every waiter gets the same answer
+                flight.error = exc
+            finally:
+                del self._activating[match]
+                flight.done.set()
+        else:
+            await flight.done.wait()
+        if flight.error is not None:
+            raise flight.error
+        assert flight.loaded is not None
+        actor = self.actors.get(match)
+        if actor is None:  # no synchronous use started it meanwhile
+            self._check_open()
+            actor = self._start_actor(match, flight.loaded)
+            self.bots.activated(match)
+        actor.touch()
+        return actor
 
     def _actor(self, match: str) -> Actor:
         actor = self.actors.get(match)
@@ -736,12 +831,14 @@ class Hall:
     async def request_undo(self, match: str, seat: int) -> UndoStatus:
         """Ask to take back a seat's last command (see :mod:`gamehall.core.undo`)."""
         self._check_open()
+        await self.activate(match)
         self._check_seat(match, seat)
         return await self.undos.request(match, seat)
 
     async def answer_undo(self, match: str, seat: int, agree: bool) -> UndoStatus:
         """Agree to, or decline, the take-back waiting in a match."""
         self._check_open()
+        await self.activate(match)
         self._check_seat(match, seat)
         return await self.undos.answer(match, seat, agree)
 
@@ -825,7 +922,11 @@ class Hall:
             open_seats=free,
             info={"rematch_of": match},
         )
-        await self.lobby.link_rematch(match, new)
+        try:
+            await self.lobby_command(match, LinkRematch(rematch=new))
+        except RematchExists as exc:  # another asker's rematch was linked first: theirs counts
+            await self.lobby.delete(new, unstarted=True)
+            return exc.rematch
         return new
 
     def _started(self, match: str) -> MatchStarted:
@@ -836,6 +937,25 @@ class Hall:
 
     def load(self, match: str) -> Loaded:
         """Rebuild a match from its events, starting from a snapshot where one helps."""
+        stored, ruleset, state = self._read_stored(match)
+        state = engine.fold(ruleset, state, engine.live(stored.events, stored.after + 1))
+        return self._loaded(match, stored, ruleset, state)
+
+    async def _load_off_loop(self, match: str) -> Loaded:
+        """:meth:`load` with the store read in a worker thread and the fold on the loop in
+        chunks that let the other matches run between them (the fold holds the GIL: in a
+        thread it would stall the loop as much)."""
+        stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
+        events = engine.live(stored.events, stored.after + 1)
+        for start in range(0, len(events), FOLD_CHUNK):
+            state = engine.fold(ruleset, state, events[start : start + FOLD_CHUNK])
+            if len(events) > FOLD_CHUNK:
+                await anyio.sleep(0)
+        return await anyio.to_thread.run_sync(self._loaded, match, stored, ruleset, state)
+
+    def _read_stored(self, match: str) -> tuple[StoredStream, Ruleset, Any]:
+        """Read what activation needs and the state to fold it onto (a snapshot's or the
+        initial one)."""
         stored = self.store.load_stream(match, snapshot=self.snapshot_every > 0)
         started = stored.first
         if not isinstance(started, MatchStarted):
@@ -851,15 +971,23 @@ class Hall:
                 state, stored = None, self.store.load_stream(match)
         if state is None:
             state = engine.initial_state(ruleset, started)
-        after, events = stored.after, stored.events
-        version = after + len(events)
-        state = engine.fold(ruleset, state, engine.live(events, after + 1))
+        return stored, ruleset, state
+
+    def _loaded(self, match: str, stored: StoredStream, ruleset: Ruleset, state: Any) -> Loaded:
+        """Return the loaded match once its events are folded (reads the clock and entry)."""
+        started = stored.first
+        assert isinstance(started, MatchStarted)
+        version = stored.after + len(stored.events)
         if stored.last is not None:  # a timed match's clock is in its last event's metadata
             clock = stored.last.clock
         else:  # the snapshot stands for the end of the match: its last event was not read
             clock = clocks.last_clock(self.store.read(match, max(0, version - 1)))
         seed = started.seed or 0
-        return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock)
+        # Read after the events: the entry is written in the same transaction as them, so it
+        # is at least as new (an entry ahead of them makes the next append conflict and retry).
+        entry = self.store.stream_info(match)
+        info = dict(entry.info) if entry is not None else {}
+        return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock, info)
 
     def _from_snapshot(self, snapshot: Snapshot, ruleset: Ruleset) -> Any:
         if snapshot.key != self.snapshot_key(ruleset):
@@ -881,6 +1009,15 @@ class Hall:
     def active(self) -> int:
         """Return the number of active actors."""
         return len(self.actors)
+
+
+class _Flight:
+    """One load of a match that every request activating it at once waits for."""
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.loaded: Loaded | None = None
+        self.error: Exception | None = None
 
 
 def new_match_id() -> str:

@@ -12,6 +12,7 @@ follow it.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import time
 import unicodedata
@@ -21,8 +22,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 import msgspec
 
-from . import limits, names
+from . import limits, names, seating
+from .bots.driver import seat_bots
+from .bots.spec import BotSpec
 from .errors import GamehallError, InvalidOptions, UnknownMatch, UnknownPlayer
+from .events import GiveSeatToBot, SeatTaken, TakeSeat
+from .seating import NoFreeSeat as NoFreeSeat
+from .seating import SeatAlreadyTaken as SeatAlreadyTaken
 from .store.base import MatchQuery, PlayerRecord, StreamInfo
 
 if TYPE_CHECKING:
@@ -31,12 +37,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 NAME_MAX = 40
 TOKEN_PREFIX = "gp_"  # tells a player token from a seat token at a glance
-
-
-class NoFreeSeat(GamehallError):
-    """A seat that is taken, does not exist, or is not open to be taken."""
-
-    code = "no_free_seat"
 
 
 class Forbidden(GamehallError):
@@ -147,7 +147,6 @@ class Lobby:
         self.hall = hall
         self.spectators: dict[str, dict[int, Spectator]] = {}
         self._next_watcher = 0
-        self._names: dict[str, list[str | None]] = {}
 
     async def _io(self, fn: Callable[..., T], *args: Any) -> T:
         if self.hall.store.threaded:
@@ -189,7 +188,6 @@ class Lobby:
         if record is None:
             raise UnknownPlayer(f"unknown player {player_id[:40]!r}")
         await self._io(self.hall.store.save_player, msgspec.structs.replace(record, name=clean))
-        self._names.clear()  # the player's name may stand in any match
         return Player(record.id, clean)
 
     # -- seats -------------------------------------------------------------------------------
@@ -203,51 +201,91 @@ class Lobby:
             raw[s] if s < len(raw) and isinstance(raw[s], str) else None for s in range(players)
         ]
 
+    async def give_seat_to_bot(
+        self, match: str, seat: int, bot: str | BotSpec, seed: int | None = None
+    ) -> None:
+        """Give an open seat to a bot the engine plays (``mcts:2000``, see
+        :func:`gamehall.core.bots.parse_bot`); its seed is drawn afresh, or derived from
+        ``seed``, and recorded with it. Stored as a ``SeatGivenToBot`` event of the match."""
+        actor = await self.hall.activate(limits.known_match_id(match))
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise NoFreeSeat(f"seat {seat!r} is not a seat number")
+        if not 0 <= seat < actor.players:
+            raise NoFreeSeat(f"seat {seat} does not exist: seats are 0 to {actor.players - 1}")
+        chosen = seat_bots(actor.ruleset, actor.players, {seat: bot}, seed)[seat]
+        await self.hall.lobby_command(
+            match, GiveSeatToBot(seat=seat, bot=chosen.bot, seed=chosen.seed)
+        )
+
+    def seat_of_token(self, match: str, token: str) -> int | None:
+        """Return the seat a seat token acts for in a match, or ``None``.
+
+        The digest is compared with every seat's, in constant time and without stopping at
+        the first match, so timing tells nothing. Read from the store each time: a seat taken
+        on another node is known at once.
+        """
+        given = digest(token)
+        found = None
+        for seat, stored in sorted(self.hall.store.seat_tokens(match).items()):
+            if hmac.compare_digest(given, stored) and found is None:
+                found = seat
+        return found
+
+    def token_seats(self, match: str) -> set[int]:
+        """Return the seats of a match that a seat token acts for."""
+        return set(self.hall.store.seat_tokens(match))
+
     def seats_of(self, match: str, player_id: str) -> list[int]:
         """Return the seats a player holds in a match."""
         return [seat for seat, held in enumerate(self.holders(match)) if held == player_id]
 
-    async def take_seat(self, match: str, player_id: str, seat: int | None = None) -> int:
-        """Seat a player in an open seat (``seat``, or the lowest open one); return it."""
-        self.player(player_id)
-        entry = self._entry(match)
-        free = [s for s in entry.info.get("open") or [] if isinstance(s, int)]
-        if entry.info.get("finished"):
-            raise NoFreeSeat(f"match {match!r} is over")
-        if seat is None:
-            if not free:
-                raise NoFreeSeat(f"match {match!r} has no open seat")
-            seat = free[0]
-        elif seat not in free:
-            raise NoFreeSeat(f"seat {seat} of match {match!r} is not open")
-        holders = self.holders(match)
-        holders[seat] = player_id
-        left = [s for s in free if s != seat]
-        changes = {"seat_players": holders, "open": left, "open_seats": len(left)}
-        await self._io(self.hall.store.update_info, match, changes)
-        self._names.pop(match, None)
-        return seat
+    async def take_seat(
+        self,
+        match: str,
+        player_id: str | None,
+        seat: int | None = None,
+        credential: bytes | None = None,
+    ) -> int:
+        """Seat a player (``None``: a seat token's holder) in an open seat (``seat``, or the
+        lowest open one); return it.
 
-    async def close_seat(self, match: str, seat: int) -> None:
-        """Mark an open seat as taken by someone without a player (a script's seat token)."""
-        entry = self._entry(match)
-        free = [s for s in entry.info.get("open") or [] if s != seat]
-        await self._io(self.hall.store.update_info, match, {"open": free, "open_seats": len(free)})
+        The match's actor decides and appends a ``SeatTaken`` event at the match's version:
+        of any number of takers of one seat exactly one wins, the others get
+        :class:`~gamehall.core.seating.SeatAlreadyTaken` (``seat_taken``) naming the seat.
+        ``credential`` (the digest of a new token, see :func:`digest`) is stored for the seat
+        in the same transaction, so only the winner's token ever acts for it.
+        """
+        if player_id is not None:
+            self.player(player_id)
+        limits.known_match_id(match)
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise NoFreeSeat(f"seat {seat!r} is not a seat number")
+        command = TakeSeat(seat=seat, player=player_id)
+        ack = await self.hall.lobby_command(match, command, credential)
+        taken = ack.events[0].event
+        assert isinstance(taken, SeatTaken)
+        return taken.seat
 
     def names(self, match: str) -> list[str | None]:
         """Return the display name of each seat: its player's, its bot's, or ``None``.
 
-        Kept per match until a seat or a name changes: views ask for them on every call.
+        Who sits where is the match actor's (current with its log, on every node); names are
+        read from the player records each time, so a rename or an erasure on another node
+        shows at once: no cache here can disagree with the store.
         """
-        cached = self._names.get(match)
-        if cached is not None:
-            return list(cached)
-        entry = self._listed(self._entry(match), {})
-        names = [seat.name for seat in entry.seats]
-        if len(self._names) > 10_000:
-            self._names.clear()
-        self._names[match] = names
-        return list(names)
+        info = self.hall.seating(match)
+        players = int(info.get("players") or 0)
+        held = seating.holders(info, players)
+        bots = {int(s): b.get("bot") for s, b in (info.get("bots") or {}).items()}
+        names: list[str | None] = []
+        for seat in range(players):
+            player = held[seat]
+            if player is not None:
+                record = self.hall.store.player(player)
+                names.append(record.name if record is not None else None)
+            else:
+                names.append(f"bot ({bots[seat]})" if seat in bots else None)
+        return names
 
     def undo_policy(self, match: str) -> str:
         """Return a match's take-back policy: ``consent``, ``free`` or ``off``."""
@@ -270,6 +308,24 @@ class Lobby:
         page = self.hall.store.find_matches(query)
         names: dict[str, str | None] = {}
         return LobbyPage([self._listed(e, names) for e in page.matches], page.total, page.next)
+
+    async def listing(
+        self,
+        *,
+        game: str | None = None,
+        finished: bool | None = None,
+        open_seats: bool | None = None,
+        player: str | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> LobbyPage:
+        """:meth:`find`, with the store read in a worker thread (off the event loop)."""
+        return await self._io(
+            lambda: self.find(
+                game=game, finished=finished, open_seats=open_seats, player=player,
+                cursor=cursor, limit=limit,
+            )
+        )  # fmt: skip
 
     def entry(self, match: str) -> LobbyEntry:
         """Return one match as the lobby lists it."""
@@ -336,16 +392,13 @@ class Lobby:
 
     # -- retention, rematch ------------------------------------------------------------------
 
-    async def link_rematch(self, match: str, rematch: str) -> None:
-        """Record in a finished match's entry the rematch that follows it."""
-        await self._io(self.hall.store.update_info, match, {"rematch": rematch})
-
-    async def delete(self, match: str) -> None:
-        """Delete a finished match from the store (its actor stops first)."""
+    async def delete(self, match: str, *, unstarted: bool = False) -> None:
+        """Delete a finished match from the store (its actor stops first); ``unstarted`` also
+        deletes one nobody could have used yet (a rematch another asker's beat)."""
         entry = self._entry(match)
-        if not entry.info.get("finished") and self.hall.view(match, None).outcome is None:
+        over = entry.info.get("finished") or self.hall.view(match, None).outcome is not None
+        if not over and not unstarted:
             raise Forbidden(f"match {match!r} is still running: only a finished match is deleted")
         self.hall.forget_match(match)
         await self._io(self.hall.store.delete_stream, match)
         self.spectators.pop(match, None)
-        self._names.pop(match, None)

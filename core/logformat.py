@@ -16,8 +16,8 @@ from .codec import Codec
 from .events import MatchStarted, Recorded
 
 FORMAT = "gamehall-log"
-FORMAT_VERSION = 3
-READABLE = (1, 2, 3)
+FORMAT_VERSION = 4
+READABLE = (1, 2, 3, 4)
 
 
 class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -23,7 +23,7 @@ import msgspec
 
 from . import engine
 from .errors import IllegalCommand, InvalidOptions
-from .events import MatchStarted, Meta, Recorded, TakeBack, TakenBack
+from .events import LobbyEvent, MatchStarted, Meta, Recorded, TakeBack, TakenBack
 from .registry import Ruleset
 
 if TYPE_CHECKING:
@@ -149,8 +149,9 @@ def _live_batches(records: Sequence[Recorded]) -> list[list[Recorded]]:
     for record in records[1:]:
         if record.meta.command is not None:
             out.append([])
-        if out and record.seq not in void:
+        if out and record.seq not in void and not isinstance(record.event, LobbyEvent):
             out[-1].append(record)
+    # The lobby's batches (who sits where) are no moves: left empty, never taken back.
     return [b for b in out if b and b[0].meta.command is not None]
 
 

@@ -15,7 +15,17 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from .events import Command, Event, MatchStarted, Recorded, TakenBack
+from .events import (
+    Command,
+    Event,
+    LobbyEvent,
+    MatchStarted,
+    Recorded,
+    RematchLinked,
+    SeatGivenToBot,
+    SeatTaken,
+    TakenBack,
+)
 from .rules import Outcome
 
 if TYPE_CHECKING:
@@ -98,11 +108,25 @@ def describe_event(ruleset: Ruleset, event: Event, view: Any, seat: int | None) 
         agreed = " and ".join(name(s) for s in event.agreed)
         consent = f" with the consent of {agreed}"
         return f"{who} took back the last move{consent if event.agreed else ''}."
+    if isinstance(event, LobbyEvent):
+        return _lobby(event, seat)
     text = ruleset.hook.gamehall_describe_event(event=event, view=view, seat=seat)
     if text is not None:
         return str(text)
     if isinstance(event, MatchStarted):
         return _started(ruleset, event)
+    return plain(event)
+
+
+def _lobby(event: LobbyEvent, seat: int | None) -> str:
+    if isinstance(event, SeatTaken):
+        who = "You took" if event.seat == seat else f"Seat {event.seat} was taken"
+        by = "" if event.seat == seat else " by a player" if event.player else " by a seat token"
+        return f"{who}{' seat ' + str(event.seat) if event.seat == seat else ''}{by}."
+    if isinstance(event, SeatGivenToBot):
+        return f"Seat {event.seat} was given to a bot ({event.bot})."
+    if isinstance(event, RematchLinked):
+        return f"A rematch was started: match {event.rematch}."
     return plain(event)
 
 
@@ -342,7 +366,7 @@ class Narrator:
             assert self._started is not None
             state = engine.initial_state(ruleset, self._started)
             self.state = engine.fold(ruleset, state, engine.live(self._seen, 2))
-        elif not isinstance(event, MatchStarted):
+        elif not isinstance(event, (MatchStarted, LobbyEvent)):
             self.state = rules.evolve(self.state, event)
             self._seen.append(event)
         return told

@@ -1,4 +1,5 @@
-"""``gamehall check-store``: SQLite's full integrity check and the checks of every event chain."""
+"""``gamehall check-store``: SQLite's full integrity check and the checks of every event chain;
+``gamehall rebuild-lobby``: the lobby listing rebuilt from the matches' logs."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from gamehall.adapters.cli.common import add_db_option
 from gamehall.core import DamagedStore, default_registry
+from gamehall.core.seating import rebuild_lobby
 from gamehall.core.store import SQLiteStore, Store
 from gamehall.core.store.sqlite import SCHEMA_VERSION, report_lines
 from gamehall.core.store.url import open_store_url, parse_store_url
@@ -25,6 +27,40 @@ def register(sub: Any) -> None:
     )
     add_db_option(check)
     check.set_defaults(func=run_check)
+    rebuild = sub.add_parser(
+        "rebuild-lobby",
+        help="rebuild the lobby listing (seats, players, rematch links) from the matches' logs",
+    )
+    add_db_option(rebuild)
+    rebuild.set_defaults(func=run_rebuild)
+
+
+def run_rebuild(args: argparse.Namespace) -> int:
+    """Rebuild every match's listing entry from its log; say what changed."""
+    registry = default_registry()
+    store = open_store_url(args.db, registry.codec)
+    try:
+        done = rebuild_lobby(store, registry)
+    finally:
+        store.close()
+    rewritten = len(done.changed)
+    print(
+        f"{args.db}: {done.matches} matches read; {rewritten} listing "
+        f"{'entry' if rewritten == 1 else 'entries'} rewritten from the log"
+    )
+    for match in done.changed[:SHOWN]:
+        print(f"{args.db}: match {match}: its listing differed from its log and was rewritten")
+    if done.unrecorded:
+        print(
+            f"{args.db}: {len(done.unrecorded)} matches were stored before the listing went "
+            "into the log: their listing is kept as it is"
+        )
+    if done.moved:
+        print(
+            f"{args.db}: {len(done.moved)} matches moved while being rebuilt: their own appends "
+            "keep their listing; run again to check them"
+        )
+    return 0
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ from gamehall.core import (
 )
 from gamehall.core import replay as core_replay
 from gamehall.core.hall import Hall
+from gamehall.core.seating import rebuilt_entry
 from gamehall.core.store import Store
 
 from .logfile import Log, LogError, Tracked, header_for, read_bytes, read_log, write_log
@@ -90,6 +91,8 @@ def store_log(store: Store, log: Log, match: str) -> None:
         "players": started.players,
         "forked_from": started.forked_from,
     }
+    # A log that records its listing keeps it (its seating, its links), as the hall's import.
+    info = {**(rebuilt_entry(log.ruleset.registry, log.records) or {}), **info}
     store.append(match, 0, [r.event for r in log.records], [r.meta for r in log.records], info)
 
 

@@ -19,7 +19,6 @@ from typing import Any
 import anyio
 from gamehall.core import logs
 from gamehall.core.hall import Hall
-from gamehall.core.store import SQLiteStore
 from litestar import Litestar, Request, Response, get
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
@@ -32,7 +31,7 @@ from .guard import BotLimits, Limiter, RateLimits, before_request
 from .once import Replies
 from .ops import OPS_ROUTES
 from .routes import ROUTES, bare
-from .seats import SeatTokens, SharedSeatTokens
+from .seats import SeatTokens
 from .stream import StreamLimits, StreamSlots
 from .web import router as web_router
 
@@ -41,7 +40,6 @@ HEARTBEAT = 15.0
 DEFAULT_LIMITS = RateLimits()
 DEFAULT_STREAMS = StreamLimits()
 DEFAULT_BOTS = BotLimits()
-SAME_FILE: Any = object()
 
 
 @get("/openapi.json", include_in_schema=False, media_type="application/vnd.oai.openapi+json")
@@ -54,7 +52,6 @@ def create_app(
     hall: Hall,
     *,
     admin_token: str | None = None,
-    seat_db: str | None = SAME_FILE,
     max_body: int = MAX_BODY,
     heartbeat: float = HEARTBEAT,
     manage_hall: bool = False,
@@ -67,8 +64,7 @@ def create_app(
 ) -> Litestar:
     """Return the HTTP app of a hall.
 
-    ``seat_db`` is the SQLite file of the seat tokens: by default the store's own file (in
-    memory for a memory store). ``admin_token`` unlocks full logs and forks of running
+    Seat tokens are kept by the hall's store, with the seats they act for. ``admin_token`` unlocks full logs and forks of running
     matches. ``max_body`` bounds request bodies in bytes. ``bare_endpoint`` adds ``POST /bare``,
     which only decodes a command body: the baseline of the benchmark. ``rate_limits`` sets
     the requests a second per client address and per token (``None``: no limits).
@@ -80,13 +76,7 @@ def create_app(
     """
     if root_path and (not root_path.startswith("/") or root_path.endswith("/")):
         raise ValueError(f"root_path {root_path!r} must start with '/' and not end with one")
-    seats: SeatTokens
-    if seat_db is SAME_FILE and hall.store.shared:
-        seats = SharedSeatTokens(hall.store)  # the seat table beside the events, for every node
-    else:
-        if seat_db is SAME_FILE:
-            seat_db = hall.store.path if isinstance(hall.store, SQLiteStore) else None
-        seats = SeatTokens(seat_db)
+    seats = SeatTokens(hall)
     limiter = Limiter(rate_limits) if rate_limits is not None else None
     gateway = Gateway(hall, seats, admin_token, heartbeat, limiter)
     logs.add_secret(admin_token)

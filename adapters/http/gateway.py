@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import anyio
@@ -185,22 +185,13 @@ class Gateway:
 
     # -- seats -------------------------------------------------------------------------------
 
-    async def seat(
-        self,
-        match: str,
-        game: str,
-        players: int,
-        seating: Seating,
-        roles: Sequence[str] | None = None,
+    def created(
+        self, match: str, game: str, players: int, seating: Seating, tokens: Mapping[int, str]
     ) -> Created:
-        """Give a new match its seats; return the answer for its creator."""
-        open_seats = seating == "open"
-        kinds = [role.split(":", 1)[0] for role in roles] if roles is not None else None
-        tokens = await self.run_sync(
-            lambda: self.seats.seat_match(match, players, open_seats=open_seats, roles=kinds)
-        )
-        seats = [SeatToken(seat, token) for seat, token in tokens]
-        for _, token in tokens:  # issued here, so known good from the first request on
+        """Return the answer for a new match's creator, with the tokens its seats were given
+        (stored with the match's first events)."""
+        seats = [SeatToken(seat, token) for seat, token in sorted(tokens.items())]
+        for token in tokens.values():  # issued here, so known good from the first request on
             self.accepted(None, token)
         return Created(match, game, players, seating, seats, self.hall.info(match).bots)
 

@@ -154,7 +154,7 @@ async def list_matches(
             raise ApiError(400, "invalid_request", "'mine' and another 'player' contradict")
         player = me.player
     finished = None if status is None else status == "finished"
-    page = gateway.hall.lobby.find(
+    page = await gateway.hall.lobby.listing(
         game=game, finished=finished, open_seats=open, player=player, cursor=cursor, limit=limit
     )
     return lobby_out(page)
@@ -191,14 +191,9 @@ async def rematch(request: Req, match: MatchPath, data: JSONBody[Rematch]) -> Cr
     known = hall.lobby.entry(match).rematch
     new = await hall.rematch(match, seed=data.seed)
     info = hall.info(new)
-    holders = hall.lobby.holders(new)
-    roles = [
-        "bot" if s in info.bots else "player" if holders[s] is not None else "open"
-        for s in range(info.players)
-    ]
     if known == new:  # already seated
         return Created(new, info.game, info.players, "open", [], info.bots)
-    return await gateway.seat(new, info.game, info.players, "open", roles)
+    return gateway.created(new, info.game, info.players, "open", {})
 
 
 @delete(
@@ -211,8 +206,7 @@ async def delete_match(request: Req, match: MatchPath) -> DeletedOut:
     asker = gateway.asker(request, match)
     if not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token deletes a match")
-    await gateway.hall.lobby.delete(match)
-    await gateway.run_sync(gateway.seats.forget, check_id(match))
+    await gateway.hall.lobby.delete(match)  # its seat tokens go with it
     return DeletedOut(match, True)
 
 

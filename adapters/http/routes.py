@@ -221,6 +221,8 @@ async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | 
         seat_players[seat] = player.player
     elif data.seat is not None:
         raise ApiError(400, "invalid_request", "'seat' goes with a player token")
+    # The seats' tokens are stored with the match's first events: all of it, or nothing.
+    tokens, digests = gateway.seats.issue([s for s, r in enumerate(roles) if r == "token"])
     try:
         match = await hall.create(
             data.game,
@@ -236,20 +238,19 @@ async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | 
             open_seats=[s for s, r in enumerate(roles) if r == "open"],
             undo=data.undo,
             match_id=match_id,
+            seat_tokens=digests,
         )
     except DuplicateMatch:
         if match_id is None:
             raise
-        # A retry the node no longer remembers. A create that stored its match but failed to
-        # seat it is finished now; one that completed gave its seat tokens in its answer.
-        if await gateway.run_sync(gateway.seats.seats, match_id):
-            raise ApiError(
-                409, "already_created", f"request_id {data.request_id!r} already created match "
-                f"{match_id!r}: its seat tokens were in that answer",
-            ) from None  # fmt: skip
-        match = match_id
+        # A retry the node no longer remembers: the match was stored with its seats in one
+        # append, and its seat tokens were in the first answer.
+        raise ApiError(
+            409, "already_created", f"request_id {data.request_id!r} already created match "
+            f"{match_id!r}: its seat tokens were in that answer",
+        ) from None  # fmt: skip
     players = hall.info(match).players
-    return await gateway.seat(match, data.game, players, data.seating, roles)
+    return gateway.created(match, data.game, players, data.seating, tokens)
 
 
 def _roles(data: CreateMatch, hall: Any, count: int | None) -> list[str]:
@@ -281,15 +282,16 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
     them, the clocks, how many follow it, and the rematch links."""
     gateway = gateway_of(request)
     hall = gateway.hall
-    info = hall.info(check_id(match))
+    await hall.activate(check_id(match))  # loaded off the event loop, once
+    info = hall.info(match)
     public = hall.view(match, None)
-    seats = gateway.seats.seats(match)
+    tokens = gateway.seats.seats(match)
     entry = hall.lobby.entry(match)
     return MatchOut(
         match, info.game, info.expansions, info.players, info.version, info.created,
         info.updated, public.awaiting, public.outcome,
         [
-            SeatOut(s, (bool(seats) and seats[s] is not None) or entry.seats[s].player is not None,
+            SeatOut(s, s in tokens or s in info.bots or entry.seats[s].player is not None,
                     info.bots.get(s), entry.seats[s].name, entry.seats[s].player)
             for s in range(info.players)
         ],
@@ -329,11 +331,10 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
         lobby.player(player.player)
     if player is not None:
         gateway.check_distinct(match, player.name, player.player)
-    seat, token = await gateway.run_sync(gateway.seats.claim, match, data.seat)
-    if player is not None:
-        await lobby.take_seat(match, player.player, seat)
-    else:
-        await lobby.close_seat(match, seat)
+    # The match's actor decides who wins the seat (one of any number of takers); the token
+    # is stored with the winner's seat, in the same transaction.
+    held = player.player if player is not None else None
+    seat, token = await gateway.seats.claim(match, held, data.seat)
     gateway.accepted(request, token)
     return SeatToken(seat, token)
 
@@ -342,6 +343,7 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
 async def get_view(request: Req, match: MatchPath) -> ViewOut:
     """Return the asker's view, the decisions awaited and the asker's legal commands."""
     gateway = gateway_of(request)
+    await gateway.hall.activate(check_id(match))  # loaded off the event loop, once
     asker = gateway.asker(request, match)
     seen = gateway.hall.view(match, asker.seat)
     legal = [msgspec.to_builtins(c) for c in seen.legal]
@@ -457,9 +459,12 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
         raise ApiError(403, "forbidden", "only the admin token may choose the seed of a fork")
     players = gateway.hall.info(match).players
     free = range(players) if data.seating == "open" else ()
-    new = await gateway.hall.fork(match, data.at_seq, seed=data.seed, open_seats=free)
+    tokens, digests = gateway.seats.issue([] if free else list(range(players)))
+    new = await gateway.hall.fork(
+        match, data.at_seq, seed=data.seed, open_seats=free, seat_tokens=digests
+    )
     info = gateway.hall.info(new)
-    return await gateway.seat(new, info.game, info.players, data.seating)
+    return gateway.created(new, info.game, info.players, data.seating, tokens)
 
 
 @get(

@@ -118,12 +118,17 @@ class BotDriver:
         self.wake(match)
 
     def activated(self, match: str) -> None:
-        """Read a match's bot seats from its stored info when its actor starts."""
+        """Read a match's bot seats from its listing entry when its actor starts (the actor
+        holds it, read with its events: no store read here)."""
         if match in self.seats:
             self.wake(match)
             return
-        entry = self.hall.store.stream_info(match)
-        seats = from_info(entry.info) if entry is not None else {}
+        actor = self.hall.actors.get(match)
+        if actor is not None:
+            seats = from_info(actor.info)
+        else:
+            entry = self.hall.store.stream_info(match)
+            seats = from_info(entry.info) if entry is not None else {}
         if seats:
             self.attach(match, seats)
 

@@ -1,12 +1,18 @@
-"""Event stores side by side: the port in ``base``, backends in ``memory``, ``sqlite`` and
+"""Event stores side by side: the port in ``base`` (the small interfaces ``EventLog``,
+``Snapshots``, ``LobbyReadModel``, ``Checks`` and ``Coordination``, together ``Store``), backends in ``memory``, ``sqlite`` and
 ``postgres`` (with the ``postgres`` extra; opened by URL through ``url``)."""
 
 from .base import (
     AppendRequest,
+    Checks,
+    Coordination,
+    EventLog,
+    LobbyReadModel,
     MatchPage,
     MatchQuery,
     PlayerRecord,
     Snapshot,
+    Snapshots,
     Store,
     StreamInfo,
 )
@@ -15,12 +21,17 @@ from .sqlite import SQLiteStore
 
 __all__ = [
     "AppendRequest",
+    "Checks",
+    "Coordination",
+    "EventLog",
+    "LobbyReadModel",
     "MatchPage",
     "MatchQuery",
     "MemoryStore",
     "PlayerRecord",
     "SQLiteStore",
     "Snapshot",
+    "Snapshots",
     "Store",
     "StreamInfo",
 ]

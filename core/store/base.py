@@ -27,6 +27,8 @@ class AppendRequest(msgspec.Struct, frozen=True, gc=False):
 
     ``info`` is the stream's listing entry when the batch creates it; on a later batch its keys
     are merged into the entry in the same transaction (a key set to ``None`` is removed).
+    ``tokens`` are seat credentials, (seat, digest of the token), recorded in the same
+    transaction: a seat and the token that acts for it are stored together or not at all.
     """
 
     stream: str
@@ -34,6 +36,7 @@ class AppendRequest(msgspec.Struct, frozen=True, gc=False):
     events: Sequence[Event]
     metas: Sequence[Meta]
     info: dict[str, Any] | None = None
+    tokens: Sequence[tuple[int, bytes]] = ()
 
 
 Row = tuple[str, int, bytes, bytes, str | None, int]  # tag, version, data, meta, mark, checksum
@@ -187,6 +190,7 @@ class Encoded(msgspec.Struct, frozen=True, gc=False):
     expected: int
     rows: list[Row]
     info: dict[str, Any] | None = None
+    tokens: Sequence[tuple[int, bytes]] = ()
 
 
 class Written(msgspec.Struct, frozen=True, gc=False):
@@ -370,10 +374,49 @@ def conflict(stream: str, expected: int, actual: int) -> ConcurrencyError:
     return ConcurrencyError(stream, expected, actual)
 
 
-class Store(ABC):
-    """An append-only log of many streams, with snapshots."""
+class EventLog(ABC):
+    """The event log: streams appended with an expected version, read back one stream at a time
+    or all in commit order. ``codec`` encodes and decodes every row."""
 
     codec: Codec
+
+    @abstractmethod
+    def write(self, encoded: Sequence[Encoded | GamehallError]) -> list[Written | GamehallError]:
+        """Commit encoded batches in one transaction; each gets its place or its error."""
+
+    @abstractmethod
+    def read(
+        self, stream: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[Recorded]:
+        """Return a stream's events with ``after < seq <= upto``, at most ``limit`` of them."""
+
+    @abstractmethod
+    def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
+        """Return events of every stream with ``position > after``, in global order."""
+
+    @abstractmethod
+    def version(self, stream: str) -> int:
+        """Return the seq of a stream's last event (0 for a stream that does not exist)."""
+
+    @abstractmethod
+    def streams(self, after: str = "", limit: int | None = None) -> list[StreamInfo]:
+        """Return the streams in id order."""
+
+    @abstractmethod
+    def stream_info(self, stream: str) -> StreamInfo | None:
+        """Return one stream's listing entry, or ``None`` if it does not exist."""
+
+    @abstractmethod
+    def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
+        """Return every command id of a stream with the first and last seq of its events."""
+
+    @abstractmethod
+    def delete_stream(self, stream: str) -> bool:
+        """Delete a stream: its events, info, seat tokens and snapshot; return whether it existed.
+
+        Its global positions are never given out again, and :meth:`check` knows them as
+        deleted (:meth:`deleted_positions`) rather than missing.
+        """
 
     def append(
         self,
@@ -382,10 +425,15 @@ class Store(ABC):
         events: Sequence[Event],
         metas: Sequence[Meta] | None = None,
         info: dict[str, Any] | None = None,
+        tokens: Sequence[tuple[int, bytes]] = (),
     ) -> list[Recorded]:
-        """Append one batch; raise :class:`ConcurrencyError` if the stream moved."""
+        """Append one batch; raise :class:`ConcurrencyError` if the stream moved.
+
+        ``info`` creates or changes the stream's listing entry and ``tokens`` records seat
+        tokens' digests, both in the same transaction as the events."""
         metas = metas if metas is not None else [Meta()] * len(events)
-        result = self.append_many([AppendRequest(stream, expected, events, metas, info)])[0]
+        request = AppendRequest(stream, expected, events, metas, info, tuple(tokens))
+        result = self.append_many([request])[0]
         if isinstance(result, GamehallError):
             raise result
         return result
@@ -418,12 +466,10 @@ class Store(ABC):
             except (TypeError, ValueError, OverflowError, msgspec.EncodeError) as exc:
                 out.append(GamehallError(f"cannot encode an event of {request.stream!r}: {exc}"))
                 continue
-            out.append(Encoded(request.stream, request.expected, rows, request.info))
+            out.append(
+                Encoded(request.stream, request.expected, rows, request.info, request.tokens)
+            )
         return out
-
-    @abstractmethod
-    def write(self, encoded: Sequence[Encoded | GamehallError]) -> list[Written | GamehallError]:
-        """Commit encoded batches in one transaction; each gets its place or its error."""
 
     def finish(
         self, requests: Sequence[AppendRequest], written: Sequence[Written | GamehallError]
@@ -450,66 +496,26 @@ class Store(ABC):
             )
         return out
 
-    @abstractmethod
-    def read(
-        self, stream: str, after: int = 0, upto: int | None = None, limit: int | None = None
-    ) -> list[Recorded]:
-        """Return a stream's events with ``after < seq <= upto``, at most ``limit`` of them."""
-
     def read_events(self, stream: str, after: int = 0) -> list[Event]:
         """Return only the events after ``after`` (no envelopes): the fast path of replay."""
         return [r.event for r in self.read(stream, after)]
 
-    def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
-        """Return what activating a match needs: its first event, the events after ``after``
-        and its command ids (``first`` is ``None`` for a stream that does not exist).
 
-        With ``snapshot``, a snapshot after ``after`` is returned too and only the events
-        after it are read and decoded (a backend reads the rows before it for their seqs and
-        command ids alone). A snapshot beyond the stream's last event means events were lost
-        after it: :class:`CorruptRecord`.
-        """
-        snap = self.load_snapshot(stream) if snapshot else None
-        if snap is not None and snap.seq <= after:
-            snap = None
-        start = after if snap is None else snap.seq
-        head = self.read(stream, 0, 1)
-        events = self.read_events(stream, start)
-        if snap is not None and not events:
-            check_snapshot(stream, snap, self.version(stream))
-        return Loaded(
-            head[0].event if head else None, events, self.command_ids(stream), start, snap
-        )
+class Snapshots(ABC):
+    """Snapshots: a stream's state after some seq, kept to shorten activation."""
 
     @abstractmethod
-    def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
-        """Return events of every stream with ``position > after``, in global order."""
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Keep a snapshot (replacing an older one of the same stream)."""
 
     @abstractmethod
-    def version(self, stream: str) -> int:
-        """Return the seq of a stream's last event (0 for a stream that does not exist)."""
+    def load_snapshot(self, stream: str) -> Snapshot | None:
+        """Return a stream's latest snapshot."""
 
-    @abstractmethod
-    def streams(self, after: str = "", limit: int | None = None) -> list[StreamInfo]:
-        """Return the streams in id order."""
 
-    @abstractmethod
-    def stream_info(self, stream: str) -> StreamInfo | None:
-        """Return one stream's listing entry, or ``None`` if it does not exist."""
-
-    @abstractmethod
-    def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
-        """Return every command id of a stream with the first and last seq of its events."""
-
-    # -- the lobby --------------------------------------------------------------------------
-
-    @abstractmethod
-    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
-        """Merge changes into a stream's info (``None`` removes a key); return the new entry.
-
-        Raise :class:`UnknownMatch` for a stream that does not exist. The keys in
-        :data:`LISTED_KEYS` are indexed for :meth:`find_matches`.
-        """
+class LobbyReadModel(ABC):
+    """The lobby and player read model: listing entries kept in step with the appends, their
+    filters, seat tokens and player records."""
 
     @abstractmethod
     def find_matches(self, query: MatchQuery) -> MatchPage:
@@ -518,16 +524,14 @@ class Store(ABC):
         :func:`check_query` refuses."""
 
     @abstractmethod
-    def delete_stream(self, stream: str) -> bool:
-        """Delete a stream: its events, info and snapshot; return whether it existed.
-
-        Its global positions are never given out again, and :meth:`check` knows them as
-        deleted (:meth:`deleted_positions`) rather than missing.
-        """
+    def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
+        """Replace a stream's listing entry with one rebuilt from its log up to ``version``,
+        re-indexed, if the stream is still at ``version``; tell whether it was written (an
+        append meanwhile made the rebuilt entry stale: nothing is written)."""
 
     @abstractmethod
-    def deleted_positions(self) -> list[tuple[int, int]]:
-        """Return the (first, last) ranges of global positions whose events were deleted."""
+    def seat_tokens(self, stream: str) -> dict[int, bytes]:
+        """Return the digest of the token of each seat that has one (appends record them)."""
 
     @abstractmethod
     def save_player(self, player: PlayerRecord) -> None:
@@ -541,19 +545,19 @@ class Store(ABC):
     def player_by_digest(self, digest: bytes) -> PlayerRecord | None:
         """Return the player whose token has this digest."""
 
-    @abstractmethod
-    def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Keep a snapshot (replacing an older one of the same stream)."""
 
-    @abstractmethod
-    def load_snapshot(self, stream: str) -> Snapshot | None:
-        """Return a stream's latest snapshot."""
+class Checks(ABC):
+    """Checks: every stored row undecoded, and the positions deleted on purpose."""
 
-    # -- checks -----------------------------------------------------------------------------
+    codec: Codec
 
     @abstractmethod
     def raw_rows(self) -> Iterator[RawRow]:
         """Yield every stored row undecoded, in (stream, seq) order: what :meth:`check` reads."""
+
+    @abstractmethod
+    def deleted_positions(self) -> list[tuple[int, int]]:
+        """Return the (first, last) ranges of global positions whose events were deleted."""
 
     def check(self, progress: Callable[[int], None] | None = None) -> list[Problem]:
         """Check every row: its checksum, that it decodes, no seq or position missing.
@@ -562,12 +566,10 @@ class Store(ABC):
         """
         return check_rows(self.codec, self.raw_rows(), progress, self.deleted_positions())
 
-    @property
-    def threaded(self) -> bool:
-        """Tell whether appends block on I/O and should run in a worker thread."""
-        return False
 
-    # -- several nodes ----------------------------------------------------------------------
+class Coordination(ABC):
+    """Several nodes on one store: following commits, notifications and leases. A store that is
+    not shared has one node and keeps these defaults."""
 
     @property
     def shared(self) -> bool:
@@ -596,6 +598,40 @@ class Store(ABC):
 
     def release_lease(self, match: str) -> None:
         """Give up a match's lease (its actor stopped on this node)."""
+
+
+class Store(EventLog, Snapshots, LobbyReadModel, Checks, Coordination):
+    """A whole backend: the event log, snapshots, the lobby read model, checks and, for a shared
+    store, coordination. Each part is a small interface with its own contract suite in
+    :mod:`gamehall.core.testing.store`."""
+
+    codec: Codec
+
+    def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
+        """Return what activating a match needs: its first event, the events after ``after``
+        and its command ids (``first`` is ``None`` for a stream that does not exist).
+
+        With ``snapshot``, a snapshot after ``after`` is returned too and only the events
+        after it are read and decoded (a backend reads the rows before it for their seqs and
+        command ids alone). A snapshot beyond the stream's last event means events were lost
+        after it: :class:`CorruptRecord`.
+        """
+        snap = self.load_snapshot(stream) if snapshot else None
+        if snap is not None and snap.seq <= after:
+            snap = None
+        start = after if snap is None else snap.seq
+        head = self.read(stream, 0, 1)
+        events = self.read_events(stream, start)
+        if snap is not None and not events:
+            check_snapshot(stream, snap, self.version(stream))
+        return Loaded(
+            head[0].event if head else None, events, self.command_ids(stream), start, snap
+        )
+
+    @property
+    def threaded(self) -> bool:
+        """Tell whether appends block on I/O and should run in a worker thread."""
+        return False
 
     def close(self) -> None:
         """Release the store's resources; it cannot be used afterwards."""

@@ -11,8 +11,10 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from ..codec import Codec
-from ..errors import GamehallError, StoreClosed, UnknownMatch
+from ..errors import GamehallError, StoreClosed
 from ..events import Event, Recorded
 from .base import (
     Encoded,
@@ -49,6 +51,7 @@ class MemoryStore(Store):
         self._info: dict[str, StreamInfo] = {}
         self._global: list[tuple[str, int] | None] = []  # None: a deleted match's event
         self._snapshots: dict[str, Snapshot] = {}
+        self._tokens: dict[str, dict[int, bytes]] = {}
         self._players: dict[str, PlayerRecord] = {}
         self._closed = False
         self._lock = threading.Lock()
@@ -81,6 +84,8 @@ class MemoryStore(Store):
         info = self._info[stream]
         extra = merged(info.info, batch.info) if batch.info and batch.expected else info.info
         self._info[stream] = StreamInfo(stream, len(rows), info.created, now, extra)
+        if batch.tokens:
+            self._tokens.setdefault(stream, {}).update(batch.tokens)
         return Written(position, now)
 
     def _records(self, stream: str, after: int, rows: Sequence[_Row]) -> list[Recorded]:
@@ -189,19 +194,6 @@ class MemoryStore(Store):
 
     # -- the lobby --------------------------------------------------------------------------
 
-    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
-        """Merge changes into a stream's info."""
-        with self._lock:
-            self._check_open()
-            entry = self._info.get(stream)
-            if entry is None:
-                raise UnknownMatch(stream)
-            entry = StreamInfo(
-                stream, entry.version, entry.created, entry.updated, merged(entry.info, changes)
-            )
-            self._info[stream] = entry
-            return entry
-
     def find_matches(self, query: MatchQuery) -> MatchPage:
         """Filter every stream's info, newest first."""
         start = check_query(query)
@@ -220,9 +212,25 @@ class MemoryStore(Store):
                 return False
             del self._info[stream]
             self._snapshots.pop(stream, None)
+            self._tokens.pop(stream, None)
             for row in rows:
                 self._global[row[0] - 1] = None
             return True
+
+    def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
+        """Replace a stream's listing entry if it is still at ``version``."""
+        with self._lock:
+            self._check_open()
+            entry = self._info.get(stream)
+            if entry is None or len(self._streams.get(stream, ())) != version:
+                return False
+            self._info[stream] = msgspec.structs.replace(entry, info=dict(info))
+            return True
+
+    def seat_tokens(self, stream: str) -> dict[int, bytes]:
+        """Return the digest of each seat's token."""
+        self._check_open()
+        return dict(self._tokens.get(stream, {}))
 
     def deleted_positions(self) -> list[tuple[int, int]]:
         """Return the positions of deleted events."""

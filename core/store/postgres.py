@@ -32,7 +32,7 @@ import psycopg
 from psycopg import sql
 
 from ..codec import Codec
-from ..errors import DamagedStore, GamehallError, StoreClosed, StoreFailed, UnknownMatch
+from ..errors import DamagedStore, GamehallError, StoreClosed, StoreFailed
 from ..events import Event, Recorded
 from .base import (
     Encoded,
@@ -62,7 +62,8 @@ from .url import StoreURL, parse_store_url
 
 P = ParamSpec("P")
 T = TypeVar("T")
-SCHEMA_VERSION = 2  # 2: the lobby (indexed info columns, players, deleted positions)
+SCHEMA_VERSION = 3  # 2: the lobby (indexed info columns, players, deleted positions);
+# 3: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there)
 LOCK_CLASS = 0x6761  # advisory lock class of gamehall: 1 migration, 2 leases
 CONNECT_TIMEOUT = 10
 TABLES = """
@@ -119,13 +120,23 @@ CREATE TABLE IF NOT EXISTS gamehall_head (
     position bigint  NOT NULL
 );
 INSERT INTO gamehall_head VALUES (1, 0) ON CONFLICT DO NOTHING;
-CREATE TABLE IF NOT EXISTS http_seats (
-    match   text    NOT NULL,
-    seat    integer NOT NULL,
-    digest  bytea,
-    claimed double precision,
-    PRIMARY KEY (match, seat)
+CREATE TABLE IF NOT EXISTS seat_tokens (
+    stream  text             NOT NULL,
+    seat    integer          NOT NULL,
+    digest  bytea            NOT NULL,
+    created double precision NOT NULL,
+    PRIMARY KEY (stream, seat)
 );
+"""
+# Schema 2 kept the HTTP adapter's seat tokens in a table of its own; schema 3 moves them.
+MOVE_HTTP_SEATS = """
+DO $$ BEGIN
+    IF to_regclass('http_seats') IS NOT NULL THEN
+        INSERT INTO seat_tokens SELECT match, seat, digest, coalesce(claimed, 0)
+            FROM http_seats WHERE digest IS NOT NULL ON CONFLICT DO NOTHING;
+        DROP TABLE http_seats;
+    END IF;
+END $$;
 """
 APPEND = """
 CREATE OR REPLACE FUNCTION gamehall_append(
@@ -321,6 +332,7 @@ class PostgresStore(Store):
                 if version is None or version < SCHEMA_VERSION:
                     db.execute(TABLES)
                     db.execute(APPEND)
+                    db.execute(MOVE_HTTP_SEATS)
                     if version is not None and version < 2:
                         # Fill the lobby's columns of an older schema from each stream's info.
                         for stream, info in db.execute(
@@ -383,7 +395,9 @@ class PostgresStore(Store):
             if db is None or db.closed:
                 db = self._writer = self.connect()
             try:
-                listing = any(b.expected == 0 or b.info for batches in rounds for _, b in batches)
+                listing = any(
+                    b.expected == 0 or b.info or b.tokens for batches in rounds for _, b in batches
+                )
                 if len(rounds) == 1 and not listing:
                     firsts = [self._append(db, rounds[0], now)]
                 else:
@@ -582,23 +596,6 @@ class PostgresStore(Store):
         return db
 
     @_db_errors
-    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
-        """Merge changes into a stream's info, in one transaction."""
-        self._check_writable()
-        with self._lock:
-            db = self._writing()
-            with db.transaction():
-                row = db.execute(
-                    "SELECT info FROM streams WHERE stream = %s FOR UPDATE", (stream,)
-                ).fetchone()
-                if row is None:
-                    raise UnknownMatch(stream)
-                _set_info(db, stream, merged(_decoded(row[0]), changes))
-        entry = self.stream_info(stream)
-        assert entry is not None
-        return entry
-
-    @_db_errors
     def find_matches(self, query: MatchQuery) -> MatchPage:
         """Filter on the indexed columns, newest first, one page at a time."""
         start = check_query(query)
@@ -635,12 +632,33 @@ class PostgresStore(Store):
                     cursor.executemany(
                         "INSERT INTO deleted VALUES (%s, %s)", position_ranges(positions)
                     )
-                for table in ("events", "streams", "snapshots", "stream_players"):
+                for table in ("events", "streams", "snapshots", "stream_players", "seat_tokens"):
                     db.execute(
                         sql.SQL("DELETE FROM {} WHERE stream = %s").format(sql.Identifier(table)),
                         (stream,),
                     )
         return found is not None or bool(positions)
+
+    @_db_errors
+    def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
+        """Replace a stream's listing entry if it is still at ``version`` (one transaction)."""
+        self._check_writable()
+        with self._lock:
+            db = self._writing()
+            with db.transaction():
+                row = db.execute(
+                    "SELECT version FROM streams WHERE stream = %s FOR UPDATE", (stream,)
+                ).fetchone()
+                if row is None or int(row[0]) != version:
+                    return False
+                _set_info(db, stream, info)
+        return True
+
+    @_db_errors
+    def seat_tokens(self, stream: str) -> dict[int, bytes]:
+        """Return the digest of each seat's token."""
+        rows = self._rows("SELECT seat, digest FROM seat_tokens WHERE stream = %s", (stream,))
+        return {int(seat): bytes(digest) for seat, digest in rows}
 
     @_db_errors
     def deleted_positions(self) -> list[tuple[int, int]]:
@@ -859,6 +877,13 @@ def _apply_infos(
 ) -> None:
     """Index the info of created streams and merge later batches' changes (same transaction)."""
     for (_, batch), first in zip(batches, firsts, strict=True):
+        if first > 0 and batch.tokens:
+            with db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO seat_tokens VALUES (%s, %s, %s, extract(epoch from now())) "
+                    "ON CONFLICT (stream, seat) DO UPDATE SET digest = excluded.digest",
+                    [(batch.stream, seat, digest) for seat, digest in batch.tokens],
+                )
         if first <= 0 or (batch.expected != 0 and not batch.info):
             continue
         row = db.execute(

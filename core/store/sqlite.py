@@ -34,7 +34,6 @@ from ..errors import (
     GamehallError,
     StoreClosed,
     StoreFailed,
-    UnknownMatch,
 )
 from ..events import Event, Recorded
 from .base import (
@@ -67,7 +66,8 @@ from .base import (
 
 P = ParamSpec("P")
 T = TypeVar("T")
-SCHEMA_VERSION = 3  # 2: every event row carries a checksum (crc); 3: the lobby and players
+SCHEMA_VERSION = 4  # 2: every event row carries a checksum (crc); 3: the lobby and players;
+# 4: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there)
 QUICK_CHECK_BYTES = 64 * 2**20  # quick_check on open up to here: about 0.12 s
 HEADER = b"SQLite format 3\x00"
 EVENT_COLUMNS = ["stream", "seq", "position", "time", "type", "v", "data", "meta", "cmd", "crc"]
@@ -115,8 +115,20 @@ CREATE TABLE IF NOT EXISTS snapshots (
     key    TEXT    NOT NULL,
     data   BLOB    NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_tokens (
+    stream  TEXT    NOT NULL,
+    seat    INTEGER NOT NULL,
+    digest  BLOB    NOT NULL,
+    created REAL    NOT NULL,
+    PRIMARY KEY (stream, seat)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS gamehall (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+# Schema 3 kept the HTTP adapter's seat tokens in a table of its own; schema 4 moves them.
+_MOVE_HTTP_SEATS = (
+    "INSERT OR IGNORE INTO seat_tokens SELECT match, seat, digest, coalesce(claimed, 0) "
+    "FROM http_seats WHERE digest IS NOT NULL"
+)
 # Added by schema 3 to a streams table of an older file, then filled from its info.
 LISTED_COLUMNS = {
     "game": "TEXT",
@@ -310,6 +322,10 @@ class SQLiteStore(Store):
                     db.execute("INSERT INTO gamehall VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
                 if existing and "crc" not in existing:
                     _add_checksums(db)
+                tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+                if "http_seats" in tables:
+                    db.execute(_MOVE_HTTP_SEATS)
+                    db.execute("DROP TABLE http_seats")
                 if version is not None and version < SCHEMA_VERSION:
                     db.execute(
                         "UPDATE gamehall SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),)
@@ -381,6 +397,7 @@ class SQLiteStore(Store):
         rows: list[tuple[Any, ...]] = []
         created: list[tuple[str, float, dict[str, Any]]] = []
         changed: list[tuple[str, Mapping[str, Any]]] = []
+        tokens: list[tuple[str, int, bytes, float]] = []
         for batch in encoded:
             if isinstance(batch, GamehallError):
                 results.append(batch)
@@ -398,6 +415,7 @@ class SQLiteStore(Store):
                 created.append((stream, now, batch.info or {}))
             elif batch.info:
                 changed.append((stream, batch.info))
+            tokens.extend((stream, seat, digest, now) for seat, digest in batch.tokens)
             results.append(Written(position, now))
             position += len(batch.rows)
         db.executemany(_INSERT, rows)
@@ -408,6 +426,8 @@ class SQLiteStore(Store):
             _set_info(db, stream, info)
         for stream, changes in changed:
             _set_info(db, stream, merged(_info_of(db, stream) or {}, changes))
+        if tokens:
+            db.executemany("INSERT OR REPLACE INTO seat_tokens VALUES (?, ?, ?, ?)", tokens)
         return results
 
     def _known_version(self, db: sqlite3.Connection, stream: str) -> int:
@@ -557,26 +577,6 @@ class SQLiteStore(Store):
     # -- the lobby --------------------------------------------------------------------------
 
     @_sql_errors
-    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
-        """Merge changes into a stream's info, in one transaction."""
-        self._check_writable()
-        with self._lock:
-            db = self._writer
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                info = _info_of(db, stream)
-                if info is None:
-                    raise UnknownMatch(stream)
-                _set_info(db, stream, merged(info, changes))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-        entry = self.stream_info(stream)
-        assert entry is not None
-        return entry
-
-    @_sql_errors
     def find_matches(self, query: MatchQuery) -> MatchPage:
         """Filter on the indexed columns, newest first, one page at a time."""
         start = check_query(query)
@@ -605,7 +605,7 @@ class SQLiteStore(Store):
                     for r in db.execute("SELECT position FROM events WHERE stream=?", (stream,))
                 ]
                 db.executemany("INSERT INTO deleted VALUES (?, ?)", position_ranges(positions))
-                for table in ("events", "streams", "snapshots", "stream_players"):
+                for table in ("events", "streams", "snapshots", "stream_players", "seat_tokens"):
                     db.execute(f"DELETE FROM {table} WHERE stream=?", (stream,))
                 db.execute("COMMIT")
             except BaseException:
@@ -613,6 +613,36 @@ class SQLiteStore(Store):
                 raise
             self._versions.pop(stream, None)
         return found is not None or bool(positions)
+
+    @_sql_errors
+    def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
+        """Replace a stream's listing entry if it is still at ``version``."""
+        self._check_writable()
+        with self._lock:
+            db = self._writer
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                found = db.execute("SELECT 1 FROM streams WHERE stream=?", (stream,)).fetchone()
+                if found is None or self._version(db, stream) != version:
+                    db.execute("ROLLBACK")
+                    return False
+                _set_info(db, stream, info)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        return True
+
+    @_sql_errors
+    def seat_tokens(self, stream: str) -> dict[int, bytes]:
+        """Return the digest of each seat's token."""
+        rows = (
+            self._reader()
+            .execute("SELECT seat, digest FROM seat_tokens WHERE stream=?", (stream,))
+            .fetchall()
+        )
+        return {int(seat): bytes(digest) for seat, digest in rows}
 
     @_sql_errors
     def deleted_positions(self) -> list[tuple[int, int]]:

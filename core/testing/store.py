@@ -9,7 +9,8 @@ A third-party store runs the same suite from its own tests; it needs pytest::
             return MyStore(tmp_path / "events", registry.codec)
 
 ``make`` returns a fresh, empty store; the suite closes it after each test. A durable store
-sets ``durable = True``. The events are tic-tac-toe's, which ship with gamehall.
+sets ``durable = True``. ``registry.codec`` encodes the core's events and the suite's own
+(:mod:`gamehall.core.testing.events`): no game is needed, and core imports none.
 """
 
 from __future__ import annotations
@@ -21,45 +22,47 @@ from pathlib import Path
 import msgspec
 import pytest
 
-# The suite stores tic-tac-toe's events: the example game ships in every gamehall install.
-from ...plugins.tictactoe.commands import PlaceMark
-from ...plugins.tictactoe.events import BoardFilled, MarkPlaced
 from ..errors import (
     ConcurrencyError,
     CorruptRecord,
     DuplicateMatch,
     InvalidQuery,
     StoreClosed,
-    UnknownMatch,
 )
-from ..events import Meta
-from ..registry import Registry, builtin_registry
+from ..events import MatchStarted, Meta
 from ..store import AppendRequest, MatchQuery, PlayerRecord, Snapshot, Store
+from .events import ContractPlugins, Filled, Mark, Marked, Tally, evolve, marks
+
+__all__ = [
+    "ContractPlugins",
+    "EventLogContract",
+    "LobbyContract",
+    "SnapshotContract",
+    "StoreContract",
+    "marks",
+]
 
 
-def marks(n: int, start: int = 0) -> list[MarkPlaced]:
-    """Return ``n`` tic-tac-toe marks, seats alternating, cells from ``start`` on."""
-    return [MarkPlaced(seat=i % 2, cell=(start + i) % 9) for i in range(n)]
+class _Fixtures:
+    """How the suites make a store: a subclass gives ``make`` (and ``damage``, ``remove``)."""
 
-
-class StoreContract:
     """Every store must pass these; subclasses say how to make (and reopen) one."""
 
     durable = False
 
     @pytest.fixture
-    def registry(self) -> Registry:
-        """Return the registry of gamehall's own plugins, whose events the suite stores."""
-        return builtin_registry()
+    def registry(self) -> ContractPlugins:
+        """Return what ``make`` is given: the codec of the suite's own events."""
+        return ContractPlugins()
 
     @pytest.fixture
-    def store(self, registry: Registry, tmp_path: Path) -> Iterator[Store]:
+    def store(self, registry: ContractPlugins, tmp_path: Path) -> Iterator[Store]:
         self.tmp_path = tmp_path
         made = self.make(registry, tmp_path)
         yield made
         made.close()
 
-    def make(self, registry: Registry, tmp_path: Path) -> Store:
+    def make(self, registry: ContractPlugins, tmp_path: Path) -> Store:
         raise NotImplementedError
 
     def damage(self, store: Store, stream: str, seq: int) -> None:
@@ -71,6 +74,13 @@ class StoreContract:
     def remove(self, store: Store, stream: str, seq: int) -> None:
         """Delete one stored row behind the store's back (its seq is then missing)."""
         pytest.skip("this suite was not told how to remove a row of this store")
+
+    def found(self, store: Store, **filters: object) -> list[str]:
+        return [e.stream for e in store.find_matches(MatchQuery(**filters)).matches]  # type: ignore[arg-type]
+
+
+class EventLogContract(_Fixtures):
+    """The event log: append with an expected version, read a stream, read all, delete."""
 
     def test_new_stream_has_version_zero(self, store: Store) -> None:
         assert store.version("nope") == 0
@@ -139,46 +149,26 @@ class StoreContract:
         assert [r.position for r in store.read_all()] == [1, 2, 3, 4]
 
     def test_metadata_round_trips(self, store: Store) -> None:
-        command = PlaceMark(cell=4)
-        metas = [Meta("cmd-1", 0, command, {"tictactoe": "1.0.0"}), Meta("cmd-1", 0)]
-        store.append("a", 0, [MarkPlaced(seat=0, cell=4), BoardFilled()], metas)
+        command = Mark(cell=4)
+        metas = [Meta("cmd-1", 0, command, {"testing": "1.0.0"}), Meta("cmd-1", 0)]
+        store.append("a", 0, [Marked(seat=0, cell=4), Filled()], metas)
         back = store.read("a")
         assert [r.meta for r in back] == metas
         assert store.command_ids("a") == {"cmd-1": (1, 2)}
 
     def test_command_ids_span_batches(self, store: Store) -> None:
         store.append("a", 0, marks(1), [Meta(versions={"x": "1"})])
-        store.append("a", 1, marks(2), [Meta("c1", 0, PlaceMark(cell=1)), Meta("c1", 0)])
-        store.append("a", 3, marks(1), [Meta(None, 1, PlaceMark(cell=2))])
-        store.append("a", 4, marks(1), [Meta("c3", 0, PlaceMark(cell=3))])
+        store.append("a", 1, marks(2), [Meta("c1", 0, Mark(cell=1)), Meta("c1", 0)])
+        store.append("a", 3, marks(1), [Meta(None, 1, Mark(cell=2))])
+        store.append("a", 4, marks(1), [Meta("c3", 0, Mark(cell=3))])
         assert store.command_ids("a") == {"c1": (2, 3), "c3": (5, 5)}
-
-    def test_snapshot_plus_tail_equals_full_fold(self, store: Store, registry: Registry) -> None:
-        ruleset = registry.ruleset("tictactoe")
-        started = ruleset.started(seed=1)
-        moves = [MarkPlaced(seat=i % 2, cell=c) for i, c in enumerate([4, 0, 8, 2])]
-        store.append("m", 0, [started, *moves])
-        rules = ruleset.rules
-        state = rules.initial(ruleset.config(started))
-        for event in moves[:2]:
-            state = rules.evolve(state, event)
-        store.save_snapshot(Snapshot("m", 3, "k", msgspec.msgpack.encode(state)))
-        snap = store.load_snapshot("m")
-        assert snap is not None and snap.seq == 3
-        resumed = msgspec.msgpack.decode(snap.data, type=ruleset.game.state)
-        for stored in store.read_events("m", after=snap.seq):
-            resumed = rules.evolve(resumed, stored)
-        full = rules.initial(ruleset.config(started))
-        for record in store.read("m")[1:]:
-            full = rules.evolve(full, record.event)
-        assert resumed == full
 
     def test_load_stream_reads_a_match_for_activation(self, store: Store) -> None:
         store.append("m", 0, marks(1), [Meta(versions={"x": "1"})])
-        store.append("m", 1, marks(2, 1), [Meta("c2", 0, PlaceMark(cell=1)), Meta("c2", 0)])
-        store.append("m", 3, marks(1, 3), [Meta(None, 1, PlaceMark(cell=3))])  # no id
+        store.append("m", 1, marks(2, 1), [Meta("c2", 0, Mark(cell=1)), Meta("c2", 0)])
+        store.append("m", 3, marks(1, 3), [Meta(None, 1, Mark(cell=3))])  # no id
         for seq in range(5, 11):
-            store.append("m", seq - 1, marks(1, seq), [Meta(f"c{seq}", 0, PlaceMark(cell=1))])
+            store.append("m", seq - 1, marks(1, seq), [Meta(f"c{seq}", 0, Mark(cell=1))])
         ids = {"c2": (2, 3), **{f"c{seq}": (seq, seq) for seq in range(5, 11)}}
         events = [r.event for r in store.read("m")]
         whole = store.load_stream("m")
@@ -197,122 +187,11 @@ class StoreContract:
         assert (end.after, end.events, end.commands) == (10, [], ids)
         assert store.load_stream("nope", snapshot=True).first is None
 
-    def test_activation_from_a_snapshot_reads_no_row_before_it(self, store: Store) -> None:
-        store.append("m", 0, marks(10))
-        store.save_snapshot(Snapshot("m", 6, "k", b"state"))
-        self.damage(store, "m", 4)
-        with pytest.raises(CorruptRecord, match="'m' seq 4"):
-            store.load_stream("m")  # from the first event, the damaged row is met
-        tail = store.load_stream("m", snapshot=True)  # from the snapshot, it is not read
-        assert tail.after == 6 and tail.events == marks(10)[6:]
-        self.damage(store, "m", 8)  # a row after the snapshot is read and checked
-        with pytest.raises(CorruptRecord, match="'m' seq 8"):
-            store.load_stream("m", snapshot=True)
-
-    def test_activation_from_a_snapshot_checks_the_first_row(self, store: Store) -> None:
-        store.append("m", 0, marks(5))
-        store.save_snapshot(Snapshot("m", 3, "k", b"state"))
-        self.damage(store, "m", 1)
-        with pytest.raises(CorruptRecord, match="'m' seq 1"):
-            store.load_stream("m", snapshot=True)
-
-    def test_activation_from_a_snapshot_finds_a_missing_row_before_it(self, store: Store) -> None:
-        store.append("m", 0, marks(8))
-        store.save_snapshot(Snapshot("m", 6, "k", b"state"))
-        self.remove(store, "m", 3)
-        with pytest.raises(CorruptRecord, match="'m' seq 3: the event is missing"):
-            store.load_stream("m", snapshot=True)
-
-    def test_a_snapshot_past_the_last_event_means_events_were_lost(self, store: Store) -> None:
-        store.append("m", 0, marks(3))
-        store.save_snapshot(Snapshot("m", 5, "k", b"state"))
-        with pytest.raises(CorruptRecord, match="'m' seq 4: the events after seq 3 are missing"):
-            store.load_stream("m", snapshot=True)
-        assert store.load_stream("m").events == marks(3)[1:]  # read without it
-
-    def test_snapshot_is_replaced(self, store: Store) -> None:
-        store.save_snapshot(Snapshot("m", 3, "k", b"one"))
-        store.save_snapshot(Snapshot("m", 6, "k", b"two"))
-        assert store.load_snapshot("m") == Snapshot("m", 6, "k", b"two")
-        assert store.load_snapshot("other") is None
-
     def test_streams_listing(self, store: Store) -> None:
         for name in ["b", "a", "c"]:
             store.append(name, 0, marks(1))
         assert [s.stream for s in store.streams()] == ["a", "b", "c"]
         assert [s.stream for s in store.streams(after="a", limit=1)] == ["b"]
-
-    # -- the lobby ---------------------------------------------------------------------------
-
-    def lobby(self, store: Store) -> None:
-        # a: tictactoe, open; b: tictactoe running, p1 and p2; c: river finished, p1.
-        store.append("a", 0, marks(1), info={"game": "tictactoe", "open_seats": 2})
-        store.append("b", 0, marks(1), info={"game": "tictactoe", "seat_players": ["p1", "p2"]})
-        info = {"game": "river-of-gold", "seat_players": ["p1", None], "open_seats": 1}
-        store.append("c", 0, marks(1), info=info)
-        store.append("c", 1, marks(1), info={"finished": True})
-
-    def found(self, store: Store, **filters: object) -> list[str]:
-        return [e.stream for e in store.find_matches(MatchQuery(**filters)).matches]  # type: ignore[arg-type]
-
-    def test_find_matches_filters_newest_first(self, store: Store) -> None:
-        self.lobby(store)
-        assert self.found(store) == ["c", "b", "a"]
-        assert self.found(store, game="tictactoe") == ["b", "a"]
-        assert self.found(store, finished=True) == ["c"]
-        assert self.found(store, finished=False) == ["b", "a"]
-        assert self.found(store, open_seats=True) == ["a"]  # c has one, but it is finished
-        assert self.found(store, open_seats=False) == ["c", "b"]
-        assert self.found(store, player="p1") == ["c", "b"]
-        assert self.found(store, player="p2", game="tictactoe") == ["b"]
-        assert self.found(store, player="nobody") == []
-        assert self.found(store, game="kaladan") == []
-
-    def test_find_matches_pages_with_a_cursor(self, store: Store) -> None:
-        for i in range(7):
-            store.append(f"m{i}", 0, marks(1), info={"game": "tictactoe"})
-        seen: list[str] = []
-        cursor = None
-        pages = 0
-        while True:
-            page = store.find_matches(MatchQuery(limit=3, cursor=cursor))
-            assert page.total == 7
-            seen += [e.stream for e in page.matches]
-            pages += 1
-            if page.next is None:
-                break
-            cursor = page.next
-        assert pages == 3 and sorted(seen) == [f"m{i}" for i in range(7)]
-        assert len(set(seen)) == 7
-        created = [store.stream_info(s).created for s in seen]  # type: ignore[union-attr]
-        assert created == sorted(created, reverse=True)
-
-    def test_find_matches_refuses_a_bad_limit_or_cursor(self, store: Store) -> None:
-        for bad in (0, -1, 501):
-            with pytest.raises(InvalidQuery, match="limit"):
-                store.find_matches(MatchQuery(limit=bad))
-        for cursor in ("nonsense", "abc/def", "1.5/"):
-            with pytest.raises(InvalidQuery, match="cursor"):
-                store.find_matches(MatchQuery(cursor=cursor))
-
-    def test_update_info_merges_and_reindexes(self, store: Store) -> None:
-        self.lobby(store)
-        entry = store.update_info("a", {"seat_players": ["p3", None], "open_seats": 1})
-        assert entry.info == {"game": "tictactoe", "seat_players": ["p3", None], "open_seats": 1}
-        assert self.found(store, player="p3") == ["a"]
-        store.update_info("a", {"open_seats": None, "seat_players": ["p3", "p4"]})
-        assert self.found(store, open_seats=True) == []
-        assert self.found(store, player="p4") == ["a"]
-        assert "open_seats" not in store.stream_info("a").info  # type: ignore[union-attr]
-        assert store.version("a") == 1  # the events are untouched
-        with pytest.raises(UnknownMatch):
-            store.update_info("nope", {"x": 1})
-
-    def test_append_merges_info_into_an_existing_stream(self, store: Store) -> None:
-        self.lobby(store)
-        entry = store.stream_info("c")
-        assert entry is not None and entry.info["finished"] is True
-        assert entry.info["game"] == "river-of-gold"
 
     def test_delete_stream_keeps_positions_taken(self, store: Store) -> None:
         store.append("a", 0, marks(2))
@@ -340,23 +219,10 @@ class StoreContract:
         assert [r.position for r in store.read_all()] == [1, 4]
         assert store.check() == []
 
-    def test_players(self, store: Store) -> None:
-        alice = PlayerRecord("p1", b"d" * 32, "Alice", 1.0)
-        store.save_player(alice)
-        assert store.player("p1") == alice
-        assert store.player_by_digest(b"d" * 32) == alice
-        assert store.player("p2") is None and store.player_by_digest(b"x" * 32) is None
-        erased = PlayerRecord("p1", b"d" * 32, None, 1.0)
-        store.save_player(erased)
-        assert store.player("p1") == erased
-        with pytest.raises(Exception, match="token"):
-            store.save_player(PlayerRecord("p2", b"d" * 32, "Mallory", 2.0))
-        assert store.player("p2") is None
-
     def test_unencodable_event_is_refused_and_nothing_stored(self, store: Store) -> None:
-        bad = MarkPlaced(seat=0, cell=object())  # type: ignore[arg-type]
+        bad = Marked(seat=0, cell=object())  # type: ignore[arg-type]
         with pytest.raises(Exception, match="encode"):
-            store.append("a", 0, [MarkPlaced(seat=0, cell=1), bad])
+            store.append("a", 0, [Marked(seat=0, cell=1), bad])
         assert store.version("a") == 0 and store.read_all() == []
 
     def test_closed_store_refuses(self, store: Store) -> None:
@@ -403,3 +269,163 @@ class StoreContract:
             t.join()
         assert sorted(outcomes) == ["conflict"] * 5 + ["ok"]
         assert store.version("a") == 2
+
+
+class SnapshotContract(_Fixtures):
+    """Snapshots: kept, replaced, and what activation reads with one."""
+
+    def test_snapshot_plus_tail_equals_full_fold(self, store: Store) -> None:
+        started = MatchStarted(game="testing", game_version="1.0.0", players=2, seed=1)
+        moves = [Marked(seat=i % 2, cell=c) for i, c in enumerate([4, 0, 8, 2])]
+        store.append("m", 0, [started, *moves, Filled()])
+        state = Tally()
+        for event in moves[:2]:
+            state = evolve(state, event)
+        store.save_snapshot(Snapshot("m", 3, "k", msgspec.msgpack.encode(state)))
+        snap = store.load_snapshot("m")
+        assert snap is not None and snap.seq == 3
+        resumed = msgspec.msgpack.decode(snap.data, type=Tally)
+        for stored in store.read_events("m", after=snap.seq):
+            resumed = evolve(resumed, stored)
+        full = Tally()
+        for record in store.read("m")[1:]:
+            full = evolve(full, record.event)
+        assert resumed == full == Tally((4, 0, 8, 2), True)
+
+    def test_activation_from_a_snapshot_reads_no_row_before_it(self, store: Store) -> None:
+        store.append("m", 0, marks(10))
+        store.save_snapshot(Snapshot("m", 6, "k", b"state"))
+        self.damage(store, "m", 4)
+        with pytest.raises(CorruptRecord, match="'m' seq 4"):
+            store.load_stream("m")  # from the first event, the damaged row is met
+        tail = store.load_stream("m", snapshot=True)  # from the snapshot, it is not read
+        assert tail.after == 6 and tail.events == marks(10)[6:]
+        self.damage(store, "m", 8)  # a row after the snapshot is read and checked
+        with pytest.raises(CorruptRecord, match="'m' seq 8"):
+            store.load_stream("m", snapshot=True)
+
+    def test_activation_from_a_snapshot_checks_the_first_row(self, store: Store) -> None:
+        store.append("m", 0, marks(5))
+        store.save_snapshot(Snapshot("m", 3, "k", b"state"))
+        self.damage(store, "m", 1)
+        with pytest.raises(CorruptRecord, match="'m' seq 1"):
+            store.load_stream("m", snapshot=True)
+
+    def test_activation_from_a_snapshot_finds_a_missing_row_before_it(self, store: Store) -> None:
+        store.append("m", 0, marks(8))
+        store.save_snapshot(Snapshot("m", 6, "k", b"state"))
+        self.remove(store, "m", 3)
+        with pytest.raises(CorruptRecord, match="'m' seq 3: the event is missing"):
+            store.load_stream("m", snapshot=True)
+
+    def test_a_snapshot_past_the_last_event_means_events_were_lost(self, store: Store) -> None:
+        store.append("m", 0, marks(3))
+        store.save_snapshot(Snapshot("m", 5, "k", b"state"))
+        with pytest.raises(CorruptRecord, match="'m' seq 4: the events after seq 3 are missing"):
+            store.load_stream("m", snapshot=True)
+        assert store.load_stream("m").events == marks(3)[1:]  # read without it
+
+    def test_snapshot_is_replaced(self, store: Store) -> None:
+        store.save_snapshot(Snapshot("m", 3, "k", b"one"))
+        store.save_snapshot(Snapshot("m", 6, "k", b"two"))
+        assert store.load_snapshot("m") == Snapshot("m", 6, "k", b"two")
+        assert store.load_snapshot("other") is None
+
+
+class LobbyContract(_Fixtures):
+    """The lobby and player read model: listings, filters, pages, seat tokens, players."""
+
+    def lobby(self, store: Store) -> None:
+        # a: tictactoe, open; b: tictactoe running, p1 and p2; c: river finished, p1.
+        store.append("a", 0, marks(1), info={"game": "tictactoe", "open_seats": 2})
+        store.append("b", 0, marks(1), info={"game": "tictactoe", "seat_players": ["p1", "p2"]})
+        info = {"game": "river-of-gold", "seat_players": ["p1", None], "open_seats": 1}
+        store.append("c", 0, marks(1), info=info)
+        store.append("c", 1, marks(1), info={"finished": True})
+
+    def test_find_matches_filters_newest_first(self, store: Store) -> None:
+        self.lobby(store)
+        assert self.found(store) == ["c", "b", "a"]
+        assert self.found(store, game="tictactoe") == ["b", "a"]
+        assert self.found(store, finished=True) == ["c"]
+        assert self.found(store, finished=False) == ["b", "a"]
+        assert self.found(store, open_seats=True) == ["a"]  # c has one, but it is finished
+        assert self.found(store, open_seats=False) == ["c", "b"]
+        assert self.found(store, player="p1") == ["c", "b"]
+        assert self.found(store, player="p2", game="tictactoe") == ["b"]
+        assert self.found(store, player="nobody") == []
+        assert self.found(store, game="kaladan") == []
+
+    def test_find_matches_pages_with_a_cursor(self, store: Store) -> None:
+        for i in range(7):
+            store.append(f"m{i}", 0, marks(1), info={"game": "tictactoe"})
+        seen: list[str] = []
+        cursor = None
+        pages = 0
+        while True:
+            page = store.find_matches(MatchQuery(limit=3, cursor=cursor))
+            assert page.total == 7
+            seen += [e.stream for e in page.matches]
+            pages += 1
+            if page.next is None:
+                break
+            cursor = page.next
+        assert pages == 3 and sorted(seen) == [f"m{i}" for i in range(7)]
+        assert len(set(seen)) == 7
+        created = [store.stream_info(s).created for s in seen]  # type: ignore[union-attr]
+        assert created == sorted(created, reverse=True)
+
+    def test_find_matches_refuses_a_bad_limit_or_cursor(self, store: Store) -> None:
+        for bad in (0, -1, 501):
+            with pytest.raises(InvalidQuery, match="limit"):
+                store.find_matches(MatchQuery(limit=bad))
+        for cursor in ("nonsense", "abc/def", "1.5/"):
+            with pytest.raises(InvalidQuery, match="cursor"):
+                store.find_matches(MatchQuery(cursor=cursor))
+
+    def test_append_merges_info_and_reindexes(self, store: Store) -> None:
+        self.lobby(store)
+        store.append("a", 1, marks(1), info={"seat_players": ["p3", None], "open_seats": 1})
+        entry = store.stream_info("a")
+        assert entry is not None
+        assert entry.info == {"game": "tictactoe", "seat_players": ["p3", None], "open_seats": 1}
+        assert self.found(store, player="p3") == ["a"]
+        store.append("a", 2, marks(1), info={"open_seats": None, "seat_players": ["p3", "p4"]})
+        assert self.found(store, open_seats=True) == []
+        assert self.found(store, player="p4") == ["a"]
+        assert "open_seats" not in store.stream_info("a").info  # type: ignore[union-attr]
+
+    def test_seat_tokens_are_stored_with_their_batch(self, store: Store) -> None:
+        store.append("a", 0, marks(1), info={"game": "tictactoe"}, tokens=[(0, b"d0")])
+        assert store.seat_tokens("a") == {0: b"d0"}
+        store.append("a", 1, marks(1), tokens=[(1, b"d1")])
+        assert store.seat_tokens("a") == {0: b"d0", 1: b"d1"}
+        with pytest.raises(ConcurrencyError):
+            store.append("a", 1, marks(1), tokens=[(1, b"late")])  # a beaten batch: none
+        assert store.seat_tokens("a") == {0: b"d0", 1: b"d1"}
+        assert store.seat_tokens("nope") == {}
+        assert store.delete_stream("a")
+        assert store.seat_tokens("a") == {}
+
+    def test_append_merges_info_into_an_existing_stream(self, store: Store) -> None:
+        self.lobby(store)
+        entry = store.stream_info("c")
+        assert entry is not None and entry.info["finished"] is True
+        assert entry.info["game"] == "river-of-gold"
+
+    def test_players(self, store: Store) -> None:
+        alice = PlayerRecord("p1", b"d" * 32, "Alice", 1.0)
+        store.save_player(alice)
+        assert store.player("p1") == alice
+        assert store.player_by_digest(b"d" * 32) == alice
+        assert store.player("p2") is None and store.player_by_digest(b"x" * 32) is None
+        erased = PlayerRecord("p1", b"d" * 32, None, 1.0)
+        store.save_player(erased)
+        assert store.player("p1") == erased
+        with pytest.raises(Exception, match="token"):
+            store.save_player(PlayerRecord("p2", b"d" * 32, "Mallory", 2.0))
+        assert store.player("p2") is None
+
+
+class StoreContract(EventLogContract, SnapshotContract, LobbyContract):
+    """Every store must pass these; subclasses say how to make (and reopen) one."""

@@ -66,6 +66,7 @@ COMMANDS: dict[str, list[str]] = {
     "shrink": ["shrink", "ttt.jsonl", "--until", "outcome=over", "-o", "small.jsonl"],
     "whatif": ["whatif", "ttt.jsonl", "--at", "2", "--drop"],
     "to-test": ["to-test", "ttt.jsonl", "-o", "test_ttt.py"],
+    "rebuild-lobby": ["rebuild-lobby", "--db", "m.db"],
 }
 STDIN = {
     "play": "1\n" * 20,

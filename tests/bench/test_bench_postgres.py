@@ -15,6 +15,7 @@ FIGURES = [
     "durable.postgres.three_nodes_commands_per_s",
     "durable.postgres.raw_inserts_per_s",
     "durable.postgres.vs_raw",
+    "lobby.cross_node_lag_ms",
 ]
 
 

@@ -14,6 +14,7 @@ FIGURES = [
     "replay.vs_raw",
     "memory.active_match_bytes",
     "memory.idle_match_bytes",
+    "activation.cold_load_p99_ratio",
     "playouts.toy_battle.games_per_s",
     "playouts.river_of_gold.games_per_s",
 ]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import psycopg
-from gamehall.core import Registry
 from gamehall.core.store import MatchQuery
-from gamehall.core.testing.store import marks
+from gamehall.core.testing.events import ContractPlugins, marks
 
 
-def test_schema_1_database_gets_the_lobby_columns(registry: Registry, pg_url: str) -> None:
+def test_schema_1_database_gets_the_lobby_columns(pg_url: str) -> None:
+    registry = ContractPlugins()
     from gamehall.core.store.postgres import PostgresStore
 
     store = PostgresStore(pg_url, registry.codec)
@@ -36,6 +36,6 @@ def test_schema_1_database_gets_the_lobby_columns(registry: Registry, pg_url: st
         assert store.read_all(2)[0].position == 4
         with psycopg.connect(conninfo, options=f"-c search_path={schema}") as db:
             row = db.execute("SELECT value FROM gamehall WHERE key = 'schema'").fetchone()
-        assert row is not None and row[0] == "2"
+        assert row is not None and row[0] == "3"
     finally:
         store.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from gamehall.core import ConcurrencyError, CorruptRecord, Meta, Registry, UnknownEventType
+from gamehall.core import ConcurrencyError, CorruptRecord, Meta, UnknownEventType
 from gamehall.core.store import (
     AppendRequest,
     MatchQuery,
@@ -18,6 +18,7 @@ from gamehall.core.store import (
     Store,
 )
 from gamehall.core.store.base import checksum
+from gamehall.core.testing.events import ContractPlugins
 from gamehall.core.testing.store import StoreContract, marks
 
 
@@ -25,7 +26,7 @@ class TestPostgresStore(StoreContract):
     durable = True
 
     @pytest.fixture
-    def store(self, registry: Registry, tmp_path: Path, pg_url: str) -> Store:
+    def store(self, registry: ContractPlugins, tmp_path: Path, pg_url: str) -> Store:
         from gamehall.core.store.postgres import PostgresStore
 
         self.url = pg_url
@@ -43,7 +44,9 @@ class TestPostgresStore(StoreContract):
         with store.connect() as db:  # type: ignore[attr-defined]
             db.execute("DELETE FROM events WHERE stream = %s AND seq = %s", (stream, seq))
 
-    def test_reopen_after_close_keeps_everything(self, store: Store, registry: Registry) -> None:
+    def test_reopen_after_close_keeps_everything(
+        self, store: Store, registry: ContractPlugins
+    ) -> None:
         from gamehall.core.store.postgres import PostgresStore
 
         store.append("a", 0, marks(3))
@@ -57,7 +60,7 @@ class TestPostgresStore(StoreContract):
             assert [r.position for r in again.read_all()] == [1, 2, 3, 4]
 
     def test_two_nodes_on_one_database_respect_versions(
-        self, store: Store, registry: Registry
+        self, store: Store, registry: ContractPlugins
     ) -> None:
         from gamehall.core.store.postgres import PostgresStore
 
@@ -101,7 +104,7 @@ class TestPostgresStore(StoreContract):
             store.read("a")
 
     def test_a_newer_schema_is_refused_with_its_version(
-        self, store: Store, registry: Registry
+        self, store: Store, registry: ContractPlugins
     ) -> None:
         from gamehall.core.errors import DamagedStore
         from gamehall.core.store.postgres import PostgresStore
@@ -111,7 +114,7 @@ class TestPostgresStore(StoreContract):
         with pytest.raises(DamagedStore, match="store schema 99, written by a newer gamehall"):
             PostgresStore(self.url, registry.codec)
 
-    def test_leases_are_held_by_one_node(self, store: Store, registry: Registry) -> None:
+    def test_leases_are_held_by_one_node(self, store: Store, registry: ContractPlugins) -> None:
         from gamehall.core.store.postgres import PostgresStore
 
         other = PostgresStore(self.url, registry.codec)
@@ -129,7 +132,7 @@ class TestPostgresStore(StoreContract):
 
 
 class TestMemoryStore(StoreContract):
-    def make(self, registry: Registry, tmp_path: Path) -> Store:
+    def make(self, registry: ContractPlugins, tmp_path: Path) -> Store:
         return MemoryStore(registry.codec)
 
     def damage(self, store: Store, stream: str, seq: int) -> None:
@@ -143,7 +146,7 @@ class TestMemoryStore(StoreContract):
 class TestSQLiteStore(StoreContract):
     durable = True
 
-    def make(self, registry: Registry, tmp_path: Path) -> Store:
+    def make(self, registry: ContractPlugins, tmp_path: Path) -> Store:
         return SQLiteStore(tmp_path / "events.db", registry.codec)
 
     def damage(self, store: Store, stream: str, seq: int) -> None:
@@ -154,7 +157,9 @@ class TestSQLiteStore(StoreContract):
         sql = "DELETE FROM events WHERE stream=? AND seq=?"
         store._writer.execute(sql, (stream, seq))  # type: ignore[attr-defined]
 
-    def test_reopen_after_close_keeps_everything(self, store: Store, registry: Registry) -> None:
+    def test_reopen_after_close_keeps_everything(
+        self, store: Store, registry: ContractPlugins
+    ) -> None:
         store.append("a", 0, marks(3))
         store.save_snapshot(Snapshot("a", 2, "k", b"s"))
         before = store.read_all()
@@ -170,7 +175,7 @@ class TestSQLiteStore(StoreContract):
             again.close()
 
     def test_two_connections_on_one_file_respect_versions(
-        self, store: Store, registry: Registry
+        self, store: Store, registry: ContractPlugins
     ) -> None:
         other = SQLiteStore(self.tmp_path / "events.db", registry.codec)
         try:
@@ -183,7 +188,7 @@ class TestSQLiteStore(StoreContract):
         finally:
             other.close()
 
-    def test_synchronous_setting(self, registry: Registry, tmp_path: Path) -> None:
+    def test_synchronous_setting(self, registry: ContractPlugins, tmp_path: Path) -> None:
         with pytest.raises(ValueError, match="synchronous"):
             SQLiteStore(tmp_path / "x.db", registry.codec, synchronous="sometimes")
         store = SQLiteStore(tmp_path / "y.db", registry.codec, synchronous="normal")
@@ -208,7 +213,9 @@ class TestSQLiteStore(StoreContract):
         with pytest.raises(CorruptRecord):
             store.read("a")
 
-    def test_schema_2_file_gets_the_lobby_columns(self, registry: Registry, tmp_path: Path) -> None:
+    def test_schema_2_file_gets_the_lobby_columns(
+        self, registry: ContractPlugins, tmp_path: Path
+    ) -> None:
         import sqlite3
 
         path = tmp_path / "old.db"
@@ -225,7 +232,7 @@ class TestSQLiteStore(StoreContract):
         db.close()
         store = SQLiteStore(path, registry.codec)
         try:
-            assert store.schema == 3
+            assert store.schema == 4
             found = store.find_matches(MatchQuery(player="p1", game="tictactoe"))
             assert [e.stream for e in found.matches] == ["old"]
         finally:
@@ -239,3 +246,16 @@ class TestSQLiteStore(StoreContract):
         store._writer.execute("UPDATE events SET type='nowhere.Thing', crc=? WHERE seq=2", (crc,))
         with pytest.raises(UnknownEventType, match="'nowhere.Thing' at stream 'a' seq 2"):
             store.read("a")
+
+
+def test_the_contract_imports_no_game() -> None:
+    """A third-party store runs the contract with gamehall's core alone."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, gamehall.core.testing.store; "
+        "print([m for m in sys.modules if m.startswith('gamehall.plugins')])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -104,9 +104,6 @@ class FaultyStore(Store):
     def command_ids(self, stream: str) -> dict[str, tuple[int, int]]:
         return self.inner.command_ids(stream)
 
-    def update_info(self, stream: str, changes: Mapping[str, Any]) -> StreamInfo:
-        return self.inner.update_info(stream, changes)
-
     def find_matches(self, query: MatchQuery) -> MatchPage:
         self._read_fault()
         return self.inner.find_matches(query)
@@ -116,6 +113,13 @@ class FaultyStore(Store):
 
     def deleted_positions(self) -> list[tuple[int, int]]:
         return self.inner.deleted_positions()
+
+    def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
+        return self.inner.put_entry(stream, info, version)
+
+    def seat_tokens(self, stream: str) -> dict[int, bytes]:
+        self._read_fault()
+        return self.inner.seat_tokens(stream)
 
     def save_player(self, player: PlayerRecord) -> None:
         self.inner.save_player(player)

@@ -20,7 +20,8 @@ from gamehall.core.errors import (
     UnknownPlayer,
 )
 from gamehall.core.limits import INT64_MAX, CommandId, InvalidInput, int_text, is_command_id
-from gamehall.core.lobby import NoFreeSeat, Player, check_name
+from gamehall.core.lobby import NoFreeSeat, Player, SeatAlreadyTaken, check_name
+from gamehall.core.words import seat_label
 from litestar import Request, Response, Router, get, post
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect, ServerSentEvent
@@ -246,8 +247,6 @@ async def create(request: Req) -> Response[Any]:
             if match_id is None:
                 raise
             return f"/watch/{match_id}", cookie  # made by an earlier send of this form
-        kinds = ["player" if r == "me" else "open" if r == "open" else "bot" for r in roles]
-        await gateway.seat(match, game.id, players, "tokens", kinds)
         return (session.seat_path(match, mine[0]) if mine else f"/watch/{match}"), cookie
 
     # The form's request id: a second send of it (a lost answer, a double click) gets the
@@ -314,10 +313,9 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
     lobby = gateway.hall.lobby
     free = [s.seat for s in lobby.entry(match).seats if s.open]
     if lobby.entry(match).finished or (wanted is not None and wanted not in free) or not free:
-        raise NoFreeSeat(
-            "that seat was taken meanwhile" if free and wanted is not None
-            else "every seat of this match is taken"
-        )  # fmt: skip
+        if free and wanted is not None:
+            raise SeatAlreadyTaken(f"{seat_label(wanted)} was taken meanwhile")
+        raise NoFreeSeat("every seat of this match is taken")
     known = _player(request)
     typed = _last(form, "name")
     if typed is not None and typed.strip():
@@ -325,8 +323,7 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
     elif known is not None:
         gateway.check_distinct(match, known.name, known.player)
     player, cookie = await _become(request, form)
-    seat, token = await gateway.run_sync(gateway.seats.claim, match, wanted)
-    await lobby.take_seat(match, player.player, seat)
+    seat, token = await gateway.seats.claim(match, player.player, wanted)  # the match decides
     gateway.accepted(request, token)
     return redirect(request, session.seat_path(match, seat), [cookie] if cookie else [])
 
@@ -585,8 +582,6 @@ async def _fork(request: Req, match: str) -> Response[Any]:
         raise ApiError(400, "invalid_fork", str(exc)) from None
     players = gateway.hall.info(match).players
     new = await gateway.hall.fork(match, at, open_seats=range(players))
-    info = gateway.hall.info(new)
-    await gateway.seat(new, info.game, info.players, "open")
     return redirect(request, f"/join/{new}")
 
 
@@ -617,15 +612,8 @@ async def play_rematch(request: Req, match: FromPath[str], seat: FromPath[int]) 
         bot = strengths.spec(info.game, strength, hidden)
         chosen = {(s + 1) % n: bot for s in info.bots}
     known = hall.lobby.entry(check_id(match)).rematch
+    # The rematch's seats (players, bots, open) are stored with its first events.
     new = await hall.rematch(match, bots=chosen if known is None else None)
-    if known != new:
-        again = hall.info(new)
-        holders = hall.lobby.holders(new)
-        roles = [
-            "bot" if s in again.bots else "player" if holders[s] is not None else "open"
-            for s in range(again.players)
-        ]
-        await gateway.seat(new, again.game, again.players, "open", roles)
     return Response(
         "", status_code=303, headers={**HEADERS, "Location": _rematch_path(request, new)}
     )

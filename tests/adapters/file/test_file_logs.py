@@ -42,7 +42,7 @@ def logs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 def test_export_writes_a_header_and_one_event_per_line(logs: Path, registry: Registry) -> None:
     lines = (logs / "full.jsonl").read_text().splitlines()
     header = json.loads(lines[0])
-    assert header == {"format": "gamehall-log", "version": 3, "match": "m", "seat": None,
+    assert header == {"format": "gamehall-log", "version": 4, "match": "m", "seat": None,
                       "game": "tictactoe", "expansions": [], "events": len(lines) - 1}  # fmt: skip
     events = [json.loads(line) for line in lines[1:]]
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
@@ -139,8 +139,8 @@ BAD_LOGS: dict[str, tuple[Callable[[list[str]], list[str]], str]] = {
     ),
     "no-header": (lambda lines: lines[1:], "line 1: not a gamehall-log header"),
     "future-format": (
-        _edit_line(1, lambda s: s.replace('"version":3', '"version":4')),
-        "line 1: gamehall-log version 4 is newer than this gamehall reads (versions 1 to 3)",
+        _edit_line(1, lambda s: s.replace('"version":4', '"version":5')),
+        "line 1: gamehall-log version 5 is newer than this gamehall reads (versions 1 to 4)",
     ),
     "not-a-start": (
         lambda lines: [lines[0].replace('"events":9', '"events":8')] + lines[2:],

@@ -105,7 +105,8 @@ async def test_open_seating_claims_seats_one_by_one(served: Served) -> None:
     second = await served.client.post(f"/matches/{match}/seats", json={"seat": 1})
     assert second.status_code == 201 and second.json()["seat"] == 1
     taken = await served.client.post(f"/matches/{match}/seats", json={"seat": 1})
-    assert taken.status_code == 409 and taken.json()["error"] == "no_free_seat"
+    assert taken.status_code == 409 and taken.json()["error"] == "seat_taken"
+    assert "seat 1 " in taken.json()["message"]
     first = await served.client.post(f"/matches/{match}/seats", json={})
     assert first.json()["seat"] == 0
     full = await served.client.post(f"/matches/{match}/seats", json={})

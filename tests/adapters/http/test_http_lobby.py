@@ -188,7 +188,7 @@ async def test_spectators_rematch_undo_and_delete(served: Served) -> None:
     assert gone.status_code == 200 and gone.json() == {"match": match, "deleted": True}
     assert (await client.get(f"/matches/{match}")).status_code == 404
     assert match not in [m["match"] for m in (await lobby(served))["matches"]]
-    assert served.app.state.gamehall.seats.seats(match) == ()  # no seat row is left behind
+    assert served.hall.store.seat_tokens(match) == {}  # no seat token is left behind
 
 
 async def test_a_spectator_stream_is_counted_and_carries_clock_messages(registry: Registry) -> None:

@@ -31,7 +31,7 @@ def test_seat_tokens_and_matches_survive_a_restart(tmp_path: Path) -> None:
         assert client.get(f"/matches/{match}/log", headers=bearer("operator")).status_code == 200
     # Only digests are stored: the file holds no usable token.
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT match, seat, digest FROM http_seats").fetchall()
+        rows = conn.execute("SELECT stream, seat, digest FROM seat_tokens").fetchall()
     conn.close()
     assert sorted((m, s) for m, s, _ in rows) == [(match, 0), (match, 1)]
     dump = Path(db).read_bytes() + (
