@@ -23,6 +23,7 @@ from gamehall.core.words import seat_names
 from litestar import Request, Response, get
 from litestar.params import FromPath, QueryParameter
 
+from ..gateway import bearer
 from . import pages
 from .markup import Html, join, tag
 
@@ -126,18 +127,21 @@ def _continuations(
 async def watch_whatif(
     request: Request[Any, Any, Any], match: FromPath[str], at: At, move: Move = None
 ) -> Response[Any]:
-    """Show a finished match's what-if page after event ``at``."""
+    """Show a finished match's what-if page after event ``at``; a running match's only to the
+    operator (the admin token as a bearer), as its forks are: its seed is the players' secret."""
     from .routes import gw, html
     from .session import root
 
     gateway = gw(request)
     gateway.check_match(match)
     hall = gateway.hall
-    if hall.view(match, None).outcome is None:
+    admin = gateway.asker(request, match).admin if bearer(request) is not None else False
+    if hall.view(match, None).outcome is None and not admin:
         body = pages.problem(
             "Not finished yet",
-            "What if… is offered once a match has ended: trying moves with the match's own "
-            "dice while it goes on would reveal what the players may not know.",
+            "What if… is offered once a match has ended (or to the operator): trying moves "
+            "with the match's own dice while it goes on would reveal what the players may "
+            "not know.",
             root(request),
         )
         return html(body, 403)
