@@ -28,7 +28,7 @@ from litestar.response import Redirect, ServerSentEvent
 
 from .. import once, stream
 from ..errors import RETRY_AFTER, ApiError, is_store_error, status_of, store_message
-from ..gateway import Gateway, check_id
+from ..gateway import Gateway, bearer, check_id
 from ..guard import address
 from . import bots as strengths
 from . import forms, listing, pages, scene, session, whatif
@@ -619,6 +619,28 @@ async def play_rematch(request: Req, match: FromPath[str], seat: FromPath[int]) 
     )
 
 
+@get("/watch/{match:str}/whatif", opt={"web": "page"}, include_in_schema=False)
+async def watch_whatif(
+    request: Req, match: FromPath[str], at: whatif.At, move: whatif.Move = None
+) -> Response[Any]:
+    """Show a finished match's what-if page after event ``at``; a running match's only to the
+    operator (the admin token as a bearer), as its forks are: its seed is the players' secret."""
+    gateway = gw(request)
+    gateway.check_match(match)
+    hall = gateway.hall
+    admin = gateway.asker(request, match).admin if bearer(request) is not None else False
+    if hall.view(match, None).outcome is None and not admin:
+        body = pages.problem(
+            "Not finished yet",
+            "What if… is offered once a match has ended (or to the operator): trying moves "
+            "with the match's own dice while it goes on would reveal what the players may "
+            "not know.",
+            root(request),
+        )
+        return html(body, 403)
+    return html(whatif.page(hall.ruleset(match), hall.read(match), match, at, move, root(request)))
+
+
 @post("/watch/{match:str}/fork", opt=FORM, include_in_schema=False, status_code=303)
 async def watch_fork(request: Req, match: FromPath[str]) -> Response[Any]:
     """Fork an ended match from a point of its replay, as a spectator."""
@@ -684,7 +706,7 @@ def _retry(response: Response[Any]) -> Response[Any]:
 
 ROUTES = [
     lobby, rename, create, join_page, join_seat, play, watch, play_frame, watch_frame, play_events,
-    watch_events, command, play_fork, play_rematch, watch_fork, static, whatif.watch_whatif,
+    watch_events, command, play_fork, play_rematch, watch_fork, static, watch_whatif,
 ]  # fmt: skip
 
 

@@ -20,10 +20,8 @@ from gamehall.core.registry import Ruleset
 from gamehall.core.replay import fork_points
 from gamehall.core.rules import Outcome
 from gamehall.core.words import seat_names
-from litestar import Request, Response, get
-from litestar.params import FromPath, QueryParameter
+from litestar.params import QueryParameter
 
-from ..gateway import bearer
 from . import pages
 from .markup import Html, join, tag
 
@@ -121,28 +119,3 @@ def _continuations(
             class_="whatif-sides"),
         class_="whatif",
     )  # fmt: skip
-
-
-@get("/watch/{match:str}/whatif", opt={"web": "page"}, include_in_schema=False)
-async def watch_whatif(
-    request: Request[Any, Any, Any], match: FromPath[str], at: At, move: Move = None
-) -> Response[Any]:
-    """Show a finished match's what-if page after event ``at``; a running match's only to the
-    operator (the admin token as a bearer), as its forks are: its seed is the players' secret."""
-    from .routes import gw, html
-    from .session import root
-
-    gateway = gw(request)
-    gateway.check_match(match)
-    hall = gateway.hall
-    admin = gateway.asker(request, match).admin if bearer(request) is not None else False
-    if hall.view(match, None).outcome is None and not admin:
-        body = pages.problem(
-            "Not finished yet",
-            "What if… is offered once a match has ended (or to the operator): trying moves "
-            "with the match's own dice while it goes on would reveal what the players may "
-            "not know.",
-            root(request),
-        )
-        return html(body, 403)
-    return html(page(hall.ruleset(match), hall.read(match), match, at, move, root(request)))
