@@ -337,14 +337,7 @@ class Hall:
             raise InvalidCommand(
                 f"seat {seat!r} does not exist: seats are 0 to {actor.players - 1}"
             )
-        pending = new_pending()
-        message = SendCommand(seat, command, command_id, pending)
-        if actor.can_decide_now():
-            actor.decide_now(message)
-        else:
-            await actor.post(message)
-        ack: Ack = await pending.wait()
-        return ack
+        return await _ask(actor, SendCommand(seat, command, command_id, new_pending()))
 
     async def lobby_command(
         self, match: str, command: LobbyCommand, credential: bytes | None = None
@@ -356,14 +349,9 @@ class Hall:
         gives: stored in the same transaction as its event, or not at all."""
         self._check_open()
         actor = await self.activate(match)
-        pending = new_pending()
-        message = SendCommand(-1, command, None, pending, credential=credential)
-        if actor.can_decide_now():
-            actor.decide_now(message)
-        else:
-            await actor.post(message)
-        ack: Ack = await pending.wait()
-        return ack
+        return await _ask(
+            actor, SendCommand(-1, command, None, new_pending(), credential=credential)
+        )
 
     def seating(self, match: str) -> dict[str, Any]:
         """Return a match's listing entry as its actor holds it (who sits where, now)."""
@@ -1045,3 +1033,13 @@ def _info(started: MatchStarted, extra: Mapping[str, Any] | None = None) -> dict
         "players": started.players,
         "forked_from": started.forked_from,
     }
+
+
+async def _ask(actor: Actor, message: SendCommand) -> Ack:
+    """Have an actor decide a message (at once when it is free) and wait for its answer."""
+    if actor.can_decide_now():
+        actor.decide_now(message)
+    else:
+        await actor.post(message)
+    ack: Ack = await message.reply.wait()
+    return ack
