@@ -89,7 +89,7 @@ async def test_a_node_whose_database_went_away_is_not_ready(
         store.close()
 
 
-async def test_the_seat_table_reconnects_after_its_backend_is_killed(
+async def test_the_store_reconnects_after_its_backends_are_killed(
     registry: Registry, pg_url: str
 ) -> None:
     import psycopg
@@ -99,17 +99,23 @@ async def test_the_seat_table_reconnects_after_its_backend_is_killed(
     try:
         async with serve(registry, store) as served:
             client = served.client
-            assert (await client.post("/matches", json={"game": "tictactoe"})).status_code == 201
-            table = served.app.state.gamehall.seats._db
-            pid = table._conn.info.backend_pid
+            made = await client.post("/matches", json={"game": "tictactoe", "seating": "open"})
+            assert made.status_code == 201, made.text
+            match = made.json()["match"]
+            # The connections the node holds: the writer (events, seats and their tokens in
+            # one transaction) and the reader (views, the listing, token look-ups).
+            pids = {store._writer.info.backend_pid, store._reader().info.backend_pid}
             with psycopg.connect(store.url.conninfo, autocommit=True) as admin:
-                admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+                for pid in pids:
+                    admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
             await anyio.sleep(0.2)
             seen = [
                 (await client.post("/matches", json={"game": "tictactoe"})).status_code
                 for _ in range(3)
             ]
             assert 500 not in seen and seen[-1] == 201, seen  # a 503 at most, then served
+            claimed = await client.post(f"/matches/{match}/seats", json={"seat": 0})
+            assert claimed.status_code in (200, 201), claimed.text
             assert (await client.get("/readyz")).status_code == 200
     finally:
         store.close()

@@ -43,21 +43,36 @@ async def test_a_retried_create_gets_the_first_answer(served: Served) -> None:
     assert bad.status_code == 400 and "request_id" in bad.text
 
 
-async def test_a_create_whose_seats_failed_is_finished_by_its_retry(
-    served: Served, monkeypatch: pytest.MonkeyPatch
+class _FullAtSeatTokens:
+    """A SQLite connection whose disk is full when seat tokens are written."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        if "seat_tokens" in sql:
+            raise sqlite3.OperationalError("database or disk is full")
+        return self._db.executemany(sql, rows)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+
+async def test_a_create_that_failed_stored_nothing_and_its_retry_makes_the_match(
+    served: Served,
 ) -> None:
     client = served.client
-    seats = served.app.state.gamehall.seats
-    real = seats.seat_match
-
-    def full(*args: Any, **kwargs: Any) -> Any:
-        raise sqlite3.OperationalError("database or disk is full")
-
-    monkeypatch.setattr(seats, "seat_match", full)
+    # The disk fills while the match's seat tokens are written: the match's first events are
+    # in the same transaction, so nothing of it is stored.
+    store = served.hall.store
+    real = store._writer
+    store._writer = _FullAtSeatTokens(real)
     body = {"game": "tictactoe", "request_id": "half-made"}
     failed = await client.post("/matches", json=body)
-    assert failed.status_code == 503 and failed.json()["error"] == "store_failed"
-    monkeypatch.setattr(seats, "seat_match", real)
+    assert failed.status_code == 503 and failed.json()["error"] == "store_failed", failed.text
+    assert "Retry-After" in failed.headers
+    assert await listed(served) == 0  # no match without its seats
+    store._writer = real
     retried = await client.post("/matches", json=body)
     assert retried.status_code == 201, retried.text
     assert len(retried.json()["seats"]) == 2 and await listed(served) == 1
@@ -65,6 +80,7 @@ async def test_a_create_whose_seats_failed_is_finished_by_its_retry(
     served.app.state.replies._answers.clear()
     forgotten = await client.post("/matches", json=body)
     assert forgotten.status_code == 409 and retried.json()["match"] in forgotten.text
+    assert forgotten.json()["error"] == "already_created"
     assert await listed(served) == 1
 
 

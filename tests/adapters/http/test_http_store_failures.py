@@ -65,15 +65,25 @@ async def test_a_failed_append_is_a_503_naming_no_path(
     store_failed(page)
 
 
-async def test_a_driver_error_of_the_seat_table_is_a_503_naming_no_path(
+async def test_a_driver_error_of_the_store_is_a_503_naming_no_path(
     served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(*args: Any, **kwargs: Any) -> Any:
-        raise sqlite3.OperationalError(f"disk I/O error at {SECRET_PLACE}")
+    class Broken:
+        """The store's writer connection, whose disk fails on every statement."""
 
-    seats = served.app.state.gamehall.seats
-    monkeypatch.setattr(seats, "seat_match", broken)
-    monkeypatch.setattr(seats, "claim", broken)
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self._db = db
+
+        def execute(self, *args: Any) -> Any:
+            raise sqlite3.OperationalError(f"disk I/O error at {SECRET_PLACE}")
+
+        executemany = execute
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._db, name)
+
+    store = served.hall.store
+    monkeypatch.setattr(store, "_writer", Broken(store._writer))
     answer = await served.client.post("/matches", json={"game": "tictactoe"})
     store_failed(answer)
     assert answer.json()["error"] == "store_failed"
