@@ -437,9 +437,8 @@ async def get_events(
     messages = stream.messages(
         gateway.hall, match, asker.seat, start, gateway.heartbeat, asker.player
     )
-    return ServerSentEvent(
-        stream.counted(messages, release),
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    return stream.counted_response(
+        messages, release, {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     )
 
 

@@ -21,7 +21,8 @@ from gamehall.core.errors import GamehallError
 from gamehall.core.hall import Hall, Turn
 from gamehall.core.lobby import Player
 from gamehall.core.words import Narrated
-from litestar.response import ServerSentEventMessage
+from litestar.background_tasks import BackgroundTask
+from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from .errors import ApiError
 
@@ -94,6 +95,25 @@ def counted(
     relayed = relay()
     weakref.finalize(relayed, release)  # a stream dropped before its first message
     return relayed
+
+
+def counted_response(
+    messages: AsyncIterator[ServerSentEventMessage],
+    release: Callable[[], None],
+    headers: dict[str, str],
+) -> ServerSentEvent:
+    """Return an event-stream response that gives its slot back however it ends.
+
+    The response's framework stops sending when the client leaves but does not close the
+    messages' generator, which then ends only when it is collected: the slot is also given
+    back by a task that runs once the response is over, disconnect included."""
+
+    async def over() -> None:
+        release()
+
+    return ServerSentEvent(
+        counted(messages, release), headers=headers, background=BackgroundTask(over)
+    )
 
 
 class Feed:

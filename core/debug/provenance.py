@@ -262,14 +262,17 @@ def trace_command(
 # -- rules documents ----------------------------------------------------------------------------
 
 
-def rules_doc(ruleset: Ruleset, plugin: str) -> Path | None:
-    """Return the rules document of the game or an expansion, found from its package."""
+def rules_doc(ruleset: Ruleset, plugin: str, root: Path | None = None) -> Path | None:
+    """Return the rules document of the game or an expansion: under ``root`` (a source tree
+    its ``rules_doc`` is relative to) when given and there, else found from its package."""
     spec: GameSpec | ExpansionSpec = ruleset.game
     for expansion in ruleset.expansions:
         if expansion.id == plugin:
             spec = expansion
     if not spec.rules_doc:
         return None
+    if root is not None and (root / spec.rules_doc).is_file():
+        return root / spec.rules_doc
     owner = ruleset.registry.owner(spec.id)
     start = getattr(owner, "__file__", None) or getattr(
         sys.modules.get(_module_of(owner)), "__file__", None
@@ -419,17 +422,28 @@ def _changes(before: Any, after: Any) -> list[str]:
 # -- the conformance check ------------------------------------------------------------------------
 
 
-def rule_problems(ruleset: Ruleset, seed: int, max_commands: int = 400) -> list[str]:
+def rule_problems(
+    ruleset: Ruleset, seed: int, max_commands: int = 400, root: Path | None = None
+) -> list[str]:
     """Play a seeded match with a random bot, tracing every command; return each kind of event
-    emitted without a rule id, or with one the ruleset's rules documents do not define."""
+    emitted without a rule id, or with one the ruleset's rules documents do not define.
+
+    ``root`` is the source tree the specs' ``rules_doc`` paths are relative to (an installed
+    package finds its documents only from a checkout); a document found nowhere is a problem.
+    """
     from ..bots import RandomBot
     from ..table import Table
 
     defined: set[str] = set()
+    missing: list[str] = []
     for plugin in [ruleset.game.id, *(e.id for e in ruleset.expansions)]:
-        doc = rules_doc(ruleset, plugin)
+        doc = rules_doc(ruleset, plugin, root)
         if doc is not None:
             defined.update(re.findall(r"\*\*([A-Z][A-Z0-9-]*-\d+)\*\*", doc.read_text("utf-8")))
+        else:
+            missing.append(f"{plugin}: its rules document was not found")
+    if missing:
+        return missing
     started, _ = ruleset.default_start(seed)
     table = Table(ruleset, started, stream="rules")
     bot = RandomBot(seed)

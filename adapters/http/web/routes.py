@@ -510,8 +510,7 @@ def _events(request: Req, match: str, seat: int | None, after: int) -> ServerSen
     player = _player(request) if seat is None else None
     release = request.app.state.streams.take(address(request))
     messages = stream.messages(gateway.hall, match, seat, start, gateway.heartbeat, player)
-    counted = stream.counted(messages, release)
-    return ServerSentEvent(counted, headers={**HEADERS, "X-Accel-Buffering": "no"})
+    return stream.counted_response(messages, release, {**HEADERS, "X-Accel-Buffering": "no"})
 
 
 @get("/play/{match:str}/{seat:int}/events", opt=FRAGMENT, include_in_schema=False)
