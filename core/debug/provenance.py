@@ -16,6 +16,7 @@ the functions further out (the action that called the effect) are kept as its co
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import re
 import sys
 import threading
@@ -264,7 +265,9 @@ def trace_command(
 
 def rules_doc(ruleset: Ruleset, plugin: str, root: Path | None = None) -> Path | None:
     """Return the rules document of the game or an expansion: under ``root`` (a source tree
-    its ``rules_doc`` is relative to) when given and there, else found from its package."""
+    its ``rules_doc`` is relative to) when given and there, else found from its package, else
+    under ``GAMEHALL_RULES_ROOT`` or the current directory (a checkout, for a package installed
+    without its documents)."""
     spec: GameSpec | ExpansionSpec = ruleset.game
     for expansion in ruleset.expansions:
         if expansion.id == plugin:
@@ -283,6 +286,11 @@ def rules_doc(ruleset: Ruleset, plugin: str, root: Path | None = None) -> Path |
         candidate = folder / spec.rules_doc
         if candidate.is_file():
             return candidate
+    # An installed package carries no documents: a checkout named by GAMEHALL_RULES_ROOT, or
+    # the one the command runs in, may.
+    for base in (os.environ.get("GAMEHALL_RULES_ROOT"), os.getcwd()):
+        if base and (Path(base) / spec.rules_doc).is_file():
+            return Path(base) / spec.rules_doc
     return None
 
 

@@ -31,6 +31,7 @@ def console_examples(text: str) -> list[tuple[str, list[str]]]:
 def run_shell(command: str, cwd: Path) -> list[str]:
     """Run a documented command; return its output lines, with ``[exit N]`` when it fails."""
     env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="100")
+    env["GAMEHALL_RULES_ROOT"] = str(ROOT)  # the rules documents, for an installed package
     done = subprocess.run(
         command,
         shell=True,
