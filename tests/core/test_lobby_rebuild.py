@@ -100,6 +100,8 @@ def check_rebuild(registry: Registry, store: Store, ops: list[Op]) -> None:
     async def body() -> None:
         async with Hall(store, registry, idle_seconds=60.0) as hall:
             matches = await run_ops(hall, ops)
+            for match in matches:  # the bots' moves land before anything is compared
+                await hall.bots.settled(match)
             live = {m: normal(store.stream_info(m).info) for m in matches}  # type: ignore[union-attr]
             indexed = listed(hall)
             # Rebuilt from the logs now: nothing differs from what the appends wrote.
