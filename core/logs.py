@@ -4,9 +4,10 @@ The engine logs through ``structlog.get_logger("gamehall.…")`` and binds the m
 actor line, with the seq of the match at that moment. Applications configure structlog as they
 like; the CLI calls :func:`configure`, which prints to stderr as console text or JSON lines.
 
-What :func:`configure` sets up keeps logging off the serving path: a log call only puts the
-event in a bounded queue, and one writer thread renders it (tracebacks without local
-variables), redacts it and writes it. A stalled stderr stalls that thread, never the event
+What :func:`configure` sets up keeps logging off the serving path, on the standard library's
+:class:`~logging.handlers.QueueHandler` and :class:`~logging.handlers.QueueListener`: a log
+call only puts a record in a bounded queue, and the listener's thread renders it with structlog
+(tracebacks without local variables), redacts it and writes it. A stalled stderr stalls that thread, never the event
 loop; past the queue's bound lines are dropped and counted. Every line, structlog's and the
 standard library's (uvicorn's), passes :func:`redact_text`: anything shaped like a token, a
 ``Bearer`` credential and every value given to :func:`add_secret` become ``[redacted]``.
@@ -16,10 +17,10 @@ from __future__ import annotations
 
 import atexit
 import logging
+import logging.handlers
 import queue
 import re
 import sys
-import threading
 import time
 from collections.abc import Callable, MutableMapping
 from typing import Any, TextIO
@@ -33,6 +34,8 @@ REDACTED = "[redacted]"
 TOKEN_SHAPED = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])")
 BEARER = re.compile(r"(?i)\b(bearer)(\s+)\S+")
 QUEUE_SIZE = 10_000
+# The attribute of a queued record that carries a structlog event (rendered by structlog).
+STRUCTLOG_EVENT = "gamehall_event"
 _secrets: set[str] = set()
 
 
@@ -80,52 +83,56 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-# -- the writer thread -------------------------------------------------------------------------
+# -- the queue and its listener -------------------------------------------------------------
 
 
-class Writer:
-    """One thread that renders queued log events and writes them as lines."""
+class DroppingQueueHandler(logging.handlers.QueueHandler):
+    """The standard library's queue handler, bounded: a full queue drops the record and counts it.
 
-    def __init__(self, stream: TextIO, render: Callable[[Any], str]) -> None:
-        self.stream = stream
-        self.render = render
-        self.queue: queue.Queue[Any] = queue.Queue(QUEUE_SIZE)
+    Records are queued as they are (nothing is formatted on the caller's thread): the
+    listener's handler renders them, structlog's events and other libraries' records alike.
+    """
+
+    def __init__(self, bound: queue.Queue[Any]) -> None:
+        super().__init__(bound)
         self.dropped = 0
-        self._thread = threading.Thread(target=self._run, name="gamehall-log", daemon=True)
-        self._thread.start()
 
-    def put(self, item: Any) -> None:
-        """Queue an event without ever waiting; count it if the queue is full."""
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        """Queue the record untouched: it is rendered on the listener's thread."""
+        return record
+
+    def enqueue(self, record: logging.LogRecord) -> None:
+        """Queue without ever waiting; count the record if the queue is full."""
         try:
-            self.queue.put_nowait(item)
+            self.queue.put_nowait(record)
         except queue.Full:
             self.dropped += 1
 
-    def _run(self) -> None:
-        while True:
-            item = self.queue.get()
-            try:
-                if item is None:
-                    return
-                self._handle(item)
-            finally:
-                self.queue.task_done()
 
-    def _handle(self, item: Any) -> None:
+class LineHandler(logging.Handler):
+    """The listener's one handler: render a record as a line, redact it, write it."""
+
+    def __init__(
+        self,
+        stream: TextIO,
+        render: Callable[[logging.LogRecord], str],
+        front: DroppingQueueHandler,
+    ) -> None:
+        super().__init__()
+        self.stream = stream
+        self.render = render
+        self.front = front
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Write one line, then say how many were dropped since the last one written."""
         try:
-            line = self.render(item)
+            line = self.render(record)
         except Exception as exc:  # noqa: BLE001 - a line that cannot render is still told
             line = f"a log line could not be rendered: {type(exc).__name__}"
         self._write(redact_text(line))
-        if self.dropped:
-            dropped, self.dropped = self.dropped, 0
+        if self.front.dropped:
+            dropped, self.front.dropped = self.front.dropped, 0
             self._write(f"{dropped} log lines were dropped: the output did not keep up")
-
-    def drain(self, timeout: float = 2.0) -> None:
-        """Wait until every queued line is written (at most ``timeout`` seconds)."""
-        deadline = time.monotonic() + timeout
-        while self.queue.unfinished_tasks and time.monotonic() < deadline:
-            time.sleep(0.005)
 
     def _write(self, line: str) -> None:
         try:
@@ -134,46 +141,65 @@ class Writer:
         except (OSError, ValueError):
             pass  # a closed or broken stderr: nobody is left to tell
 
-    def close(self, timeout: float = 2.0) -> None:
-        """Write what is queued (waiting at most ``timeout`` seconds), then stop."""
+
+class Output:
+    """What :func:`configure` installed: the bounded queue, its handler and its listener."""
+
+    def __init__(self, stream: TextIO, render: Callable[[logging.LogRecord], str]) -> None:
+        self.queue: queue.Queue[Any] = queue.Queue(QUEUE_SIZE)
+        self.handler = DroppingQueueHandler(self.queue)
+        self.listener = logging.handlers.QueueListener(
+            self.queue, LineHandler(stream, render, self.handler)
+        )
+        self.listener.start()
+
+    def drain(self, timeout: float = 2.0) -> None:
+        """Wait until every queued line is written (at most ``timeout`` seconds)."""
         deadline = time.monotonic() + timeout
-        while self._thread.is_alive() and time.monotonic() < deadline:
-            try:
-                self.queue.put(None, timeout=0.05)
-                break
-            except queue.Full:
-                continue
-        self._thread.join(max(0.0, deadline - time.monotonic()))
+        while self.queue.unfinished_tasks and time.monotonic() < deadline:
+            time.sleep(0.005)  # the caller's thread waits for the listener's: no event to wait on
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Write what is queued (at most ``timeout`` seconds), then stop the listener.
+
+        Unlike :meth:`QueueListener.stop`, a stalled output cannot hold the caller: the
+        listener's thread is a daemon and is left behind after the timeout.
+        """
+        listener = self.listener
+        thread = listener._thread  # noqa: SLF001 - stop() has no timeout
+        if thread is None:
+            return
+        deadline = time.monotonic() + timeout
+        try:
+            self.queue.put(None, timeout=timeout)  # the listener's sentinel
+        except queue.Full:
+            return
+        thread.join(max(0.0, deadline - time.monotonic()))
+        listener._thread = None  # noqa: SLF001
 
 
 class QueuedLogger:
-    """The structlog logger :func:`configure` installs: it hands events to the writer."""
+    """The structlog logger :func:`configure` installs: each event becomes a queued record.
 
-    def __init__(self, writer: Writer) -> None:
-        self._writer = writer
+    structlog's bound logger has filtered by level already, so the event skips the standard
+    library's logger lookup and goes straight to the queue handler.
+    """
+
+    def __init__(self, handler: DroppingQueueHandler) -> None:
+        self._handler = handler
 
     def msg(self, event_dict: dict[str, Any]) -> None:
         """Queue one event."""
-        self._writer.put(("structlog", event_dict))
+        record = logging.LogRecord("structlog", logging.INFO, "", 0, "", None, None)
+        setattr(record, STRUCTLOG_EVENT, event_dict)
+        self._handler.enqueue(record)
 
     log = debug = info = warning = warn = error = critical = exception = fatal = msg
 
 
-class QueueHandler(logging.Handler):
-    """A standard-library handler that hands records to the writer."""
-
-    def __init__(self, writer: Writer) -> None:
-        super().__init__()
-        self._writer = writer
-
-    def emit(self, record: logging.LogRecord) -> None:
-        """Queue one record."""
-        self._writer.put(("logging", record))
-
-
 def _keep_exc_info(_: Any, __: str, event_dict: MutableMapping[str, Any]) -> Any:
     # ``exc_info=True`` means "the exception being handled now": resolve it here, on the
-    # caller's thread, since the writer renders it later on its own.
+    # caller's thread, since the listener renders it later on its own.
     exc_info = event_dict.get("exc_info")
     if exc_info is True:
         event_dict["exc_info"] = sys.exc_info()
@@ -182,11 +208,11 @@ def _keep_exc_info(_: Any, __: str, event_dict: MutableMapping[str, Any]) -> Any
     return event_dict
 
 
-def _to_queue(_: Any, __: str, event_dict: MutableMapping[str, Any]) -> Any:
+def _as_event(_: Any, __: str, event_dict: MutableMapping[str, Any]) -> Any:
     return (dict(event_dict),), {}
 
 
-def _renderer(json: bool, colors: bool) -> Callable[[Any], str]:
+def _renderer(json: bool, colors: bool) -> Callable[[logging.LogRecord], str]:
     if json:
         exceptions: Any = structlog.processors.ExceptionRenderer(
             ExceptionDictTransformer(show_locals=False)
@@ -197,11 +223,10 @@ def _renderer(json: bool, colors: bool) -> Callable[[Any], str]:
         final = structlog.dev.ConsoleRenderer(colors=colors, exception_formatter=plain)
     stamp = structlog.processors.TimeStamper(fmt="iso", utc=True)
 
-    def render(item: Any) -> str:
-        kind, payload = item
-        if kind == "logging":
-            payload = _from_record(payload)
-            payload = stamp(None, "", payload)
+    def render(record: logging.LogRecord) -> str:
+        payload = getattr(record, STRUCTLOG_EVENT, None)
+        if payload is None:  # another library's record (uvicorn's, say)
+            payload = stamp(None, "", _from_record(record))
         event = redact_secrets(None, "", exceptions(None, "", payload))
         return str(final(None, "", event))
 
@@ -224,7 +249,7 @@ def _from_record(record: logging.LogRecord) -> dict[str, Any]:
     return event
 
 
-_writer: Writer | None = None
+_output: Output | None = None
 
 
 def configure(*, json: bool = False, level: str = "warning", stream: TextIO | None = None) -> None:
@@ -232,12 +257,14 @@ def configure(*, json: bool = False, level: str = "warning", stream: TextIO | No
 
     The standard library's loggers (uvicorn's among them) go the same way, redacted alike.
     """
-    global _writer
-    if _writer is not None:
-        _writer.close()
+    global _output
+    root = logging.getLogger()
+    if _output is not None:
+        root.removeHandler(_output.handler)
+        _output.close()
     stream = stream or sys.stderr
     colors = bool(getattr(stream, "isatty", lambda: False)())
-    _writer = writer = Writer(stream, _renderer(json, colors))
+    _output = output = Output(stream, _renderer(json, colors))
     numeric = logging.getLevelName(level.upper())
     structlog.configure(
         processors=[
@@ -245,28 +272,27 @@ def configure(*, json: bool = False, level: str = "warning", stream: TextIO | No
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             _keep_exc_info,
-            _to_queue,
+            _as_event,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=lambda *_: QueuedLogger(writer),
+        logger_factory=lambda *_: QueuedLogger(output.handler),
         cache_logger_on_first_use=True,
     )
-    root = logging.getLogger()
-    for handler in [h for h in root.handlers if isinstance(h, QueueHandler)]:
+    for handler in [h for h in root.handlers if isinstance(h, DroppingQueueHandler)]:
         root.removeHandler(handler)
-    root.addHandler(QueueHandler(writer))
+    root.addHandler(output.handler)
     root.setLevel(numeric)
 
 
 def flush(timeout: float = 2.0) -> None:
     """Wait until every queued line is written (before reading the output, say)."""
-    if _writer is not None:
-        _writer.drain(timeout)
+    if _output is not None:
+        _output.drain(timeout)
 
 
 def _close() -> None:
-    if _writer is not None:
-        _writer.close()
+    if _output is not None:
+        _output.close()
 
 
 atexit.register(_close)

@@ -204,3 +204,42 @@ def test_configure_console_output_is_not_json() -> None:
     first = done.stderr.splitlines()[0]
     with pytest.raises(json.JSONDecodeError):
         json.loads(first)
+
+
+def test_lines_past_the_queue_bound_are_dropped_and_counted() -> None:
+    # A stream that holds the listener until it is released: the queue fills, later calls
+    # neither wait nor vanish silently, and the first line written after says how many went.
+    code = textwrap.dedent(
+        """
+        import threading, structlog
+        from gamehall.core import logs
+
+        class Held:
+            def __init__(self):
+                self.open = threading.Event()
+                self.lines = []
+            def write(self, text):
+                self.open.wait(10)
+                self.lines.append(text)
+            def flush(self):
+                pass
+
+        logs.QUEUE_SIZE = 5
+        held = Held()
+        logs.configure(json=True, level="info", stream=held)
+        log = structlog.get_logger("gamehall.test")
+        for i in range(50):
+            log.info("line", i=i)
+        held.open.set()
+        logs.flush(5.0)
+        log.info("after")
+        logs.flush(5.0)
+        print("".join(held.lines))
+        """
+    )
+    out = run_python(code).stdout
+    assert "log lines were dropped: the output did not keep up" in out
+    dropped = [line for line in out.splitlines() if "were dropped" in line]
+    written = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert int(dropped[0].split()[0]) + len(written) == 51
+    assert written[-1]["event"] == "after"
