@@ -5,6 +5,10 @@ names its game, takes one msgspec Struct as its request and returns another as i
 the command line (``gamehall odds GAME``) and the HTTP API (``POST
 /games/{game}/calculators/{name}``) can decode, validate, run and show any calculator without
 knowing it. A calculator is pure: it reads its request, never a match.
+
+A calculator that reads the game's components (units, terrains, cards) declares
+``uses_ruleset``: its request then has an ``expansions`` field, and ``run`` and ``values`` get
+the ruleset of the game with those expansions, so what an expansion adds is counted too.
 """
 
 from __future__ import annotations
@@ -13,13 +17,13 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgspec
 
 from .errors import GamehallError, InvalidCommand
-from .registry import Registry
+from .registry import Registry, Ruleset
 
 
 @dataclass(frozen=True)
@@ -35,12 +39,18 @@ class Calculator:
     description: str
     request: type[msgspec.Struct]
     answer: type[msgspec.Struct]
-    run: Callable[[Any], Any]
+    run: Callable[..., Any]
     text: Callable[[Any], str] | None = None
-    values: Callable[[], Mapping[str, Sequence[str]]] | None = None
+    values: Callable[..., Mapping[str, Sequence[str]]] | None = None
     """The allowed values of request fields that the types cannot list, because they are known
     only at run time (the game's unit kinds and terrains, extended by expansions): shown by
     ``gamehall odds GAME --fields``."""
+    uses_ruleset: bool = False
+    """``run(request, ruleset)`` and ``values(ruleset)`` get the ruleset of the game with the
+    expansions the request's ``expansions`` field names (the components they add included)."""
+    registry: Registry | None = field(default=None, compare=False, repr=False)
+    """The registry the calculator was found in (set by :func:`calculators` and :func:`find`):
+    the rulesets of a calculator that uses them come from there."""
 
 
 class UnknownCalculator(GamehallError):
@@ -82,7 +92,7 @@ def cancellable(check: Callable[[], None]) -> Iterator[None]:
 def calculators(registry: Registry, game: str | None = None) -> list[Calculator]:
     """Return every installed calculator, or those of one game."""
     found = [c for cs in registry.pm.hook.gamehall_calculators() for c in cs or ()]
-    return [c for c in found if game is None or c.game == game]
+    return [replace(c, registry=registry) for c in found if game is None or c.game == game]
 
 
 def find(registry: Registry, game: str, name: str | None = None) -> Calculator:
@@ -131,12 +141,40 @@ def in_words(exc: Exception) -> str:
     return f"{found['field']}: {what}" if found and found["field"] else what
 
 
-def calculate(calculator: Calculator, request: Any) -> Any:
-    """Run a calculator on a decoded request."""
+def ruleset_for(
+    calculator: Calculator, registry: Registry | None = None, expansions: Sequence[str] = ()
+) -> Ruleset:
+    """Return the ruleset a calculator reads: its game with these expansions."""
+    registry = registry or calculator.registry
+    if registry is None:
+        raise TypeError(f"{calculator.game} {calculator.name}: find it with calculators.find")
     try:
+        return registry.ruleset(calculator.game, expansions)
+    except GamehallError as exc:
+        raise InvalidRequest(f"{calculator.game} {calculator.name}: expansions: {exc}") from None
+
+
+def calculate(calculator: Calculator, request: Any, registry: Registry | None = None) -> Any:
+    """Run a calculator on a decoded request (one that :attr:`~Calculator.uses_ruleset` reads
+    the rulesets of ``registry``, by default the one it was found in)."""
+    try:
+        if calculator.uses_ruleset:
+            ruleset = ruleset_for(calculator, registry, getattr(request, "expansions", ()))
+            return calculator.run(request, ruleset)
         return calculator.run(request)
     except ValueError as exc:
         raise InvalidRequest(f"{calculator.game} {calculator.name}: {exc}") from None
+
+
+def allowed_values(
+    calculator: Calculator, registry: Registry | None = None, expansions: Sequence[str] = ()
+) -> Mapping[str, Sequence[str]]:
+    """Return the allowed values of the request's open fields (with these expansions)."""
+    if calculator.values is None:
+        return {}
+    if calculator.uses_ruleset:
+        return calculator.values(ruleset_for(calculator, registry, expansions))
+    return calculator.values()
 
 
 def words(calculator: Calculator, answer: Any) -> str:

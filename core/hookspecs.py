@@ -113,12 +113,16 @@ def gamehall_command_types() -> list[type[Command]]:
 
 
 @hookspec
-def gamehall_invariants() -> list[Invariant]:
+def gamehall_invariants(rules: Any) -> list[Invariant]:
     """Declare invariants that must hold after every event of a match.
 
     Fires when a ruleset is built; every list is used (a game's and its expansions'). The
     conformance suite checks them after every event, and ``bisect`` finds the first event after
     which one fails.
+
+    :param rules: the ruleset's rules object (the game's, with its expansions' hooks): an
+        invariant that reads the game's components reads them there, expansions included. An
+        implementation that does not need it leaves the parameter out.
 
     :return: :class:`~gamehall.core.rules.Invariant` objects with unique names.
     """

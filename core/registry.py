@@ -179,9 +179,9 @@ class Ruleset:
         self.command_types: frozenset[type[Command]] = frozenset(
             _flatten(self.hook.gamehall_command_types())
         )
-        invariants: list[Invariant] = _flatten(self.hook.gamehall_invariants())
-        self.invariants = {inv.name: inv for inv in invariants}
         self.rules: Rules[Any] = self.game.rules(self.hook)
+        invariants: list[Invariant] = _flatten(self.hook.gamehall_invariants(rules=self.rules))
+        self.invariants = {inv.name: inv for inv in invariants}
         self.versions = {self.game.id: self.game.version} | {
             e.id: e.version for e in self.expansions
         }

@@ -39,6 +39,13 @@ def register(sub: Any) -> None:
         metavar="FIELD=VALUE",
         help="one request field; list fields take commas (attacker=general,archer,sword)",
     )
+    odds.add_argument(
+        "--expansion",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="an expansion whose components the armies may use (repeatable)",
+    )
     odds.add_argument("--json", action="store_true", help="print the answer as JSON")
     odds.add_argument("--fields", action="store_true", help="list the request's fields")
     odds.set_defaults(func=run_odds)
@@ -97,10 +104,13 @@ def build_request(calculator: Calculator, text: str, settings: list[str]) -> Any
 
 def run_odds(args: argparse.Namespace) -> int:
     """Run the calculator and print its answer."""
-    calculator = calc.find(default_registry(), args.game, args.calculator)
+    registry = default_registry()
+    calculator = calc.find(registry, args.game, args.calculator)
+    if args.expansion and not calculator.uses_ruleset:
+        raise InvalidRequest(f"{calculator.game} {calculator.name} takes no expansions")
     if args.fields:
         print(f"{calculator.game} {calculator.name}: {calculator.description}")
-        allowed = calculator.values() if calculator.values is not None else {}
+        allowed = calc.allowed_values(calculator, registry, args.expansion)
         for field in option_help(calculator.request):
             default = "required" if field.default is None else f"default {field.default}"
             print(f"  {field.name}: {field.kind}; {default}")
@@ -109,7 +119,10 @@ def run_odds(args: argparse.Namespace) -> int:
             if field.name in allowed:
                 print(f"      allowed: {', '.join(allowed[field.name])}")
         return 0
-    answer = calc.calculate(calculator, build_request(calculator, args.request, args.set))
+    settings = list(args.set)
+    if args.expansion:
+        settings.append(f"expansions={','.join(args.expansion)}")
+    answer = calc.calculate(calculator, build_request(calculator, args.request, settings), registry)
     if args.json:
         sys.stdout.write(msgspec.json.encode(answer).decode() + "\n")
     else:

@@ -113,14 +113,15 @@ async def run_calculator(
 ) -> CalculationOut:
     """Run one of a game's calculators on the request in the body; answer in data and words."""
     try:
-        calculator = calc.find(gateway_of(request).hall.registry, game, name)
+        registry = gateway_of(request).hall.registry
+        calculator = calc.find(registry, game, name)
     except calc.UnknownCalculator as exc:
         raise ApiError(404, "not_found", exc.message) from None
     decoded = calc.decode(calculator, data)
 
     def work() -> Any:
         with calc.cancellable(anyio.from_thread.check_cancelled):
-            return calc.calculate(calculator, decoded)
+            return calc.calculate(calculator, decoded, registry)
 
     answer: Any = None
     refused: Exception | None = None

@@ -5,15 +5,17 @@ Rules: docs/rules/kaladan.md (rule ids ``KAL-…``); components: ``data/*.toml``
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
 from gamehall.core.calculators import Calculator
+from gamehall.core.registry import Ruleset
 from gamehall.core.drawing import Drawing
 
 from . import draw, odds, words
 from .commands import COMMANDS
-from .components import realm_of
+from .components import Catalogue, realm_of
 from .events import EVENTS
 from .hooks import Defaults, KaladanSpecs
 from .render import render
@@ -65,8 +67,14 @@ def gamehall_games() -> list[GameSpec]:
     return [GAME]
 
 
-def _odds(request: odds.OddsRequest) -> odds.OddsAnswer:
-    return odds.calculate(request, words.catalogue())
+def _catalogue(ruleset: Ruleset) -> Catalogue:
+    rules = ruleset.rules
+    assert isinstance(rules, Kaladan)
+    return rules.catalogue
+
+
+def _odds(request: odds.OddsRequest, ruleset: Ruleset) -> odds.OddsAnswer:
+    return odds.calculate(request, _catalogue(ruleset))
 
 
 ODDS = Calculator(
@@ -77,7 +85,8 @@ ODDS = Calculator(
     answer=odds.OddsAnswer,
     run=_odds,
     text=odds.describe,
-    values=lambda: odds.allowed_values(words.catalogue()),
+    values=lambda ruleset: odds.allowed_values(_catalogue(ruleset)),
+    uses_ruleset=True,
 )
 
 
@@ -99,8 +108,9 @@ def gamehall_command_types() -> list[type]:
     return list(COMMANDS)
 
 
-def two_armies_never_share(state: State) -> str | None:
-    """Check that every unit on a tile is of the tile's holder, and tiles respect capacity."""
+def two_armies_never_share(catalogue: Catalogue, state: State) -> str | None:
+    """Check that every unit on a tile is of the tile's holder, and tiles respect capacity
+    (the terrains of the match's ruleset, an expansion's included)."""
     for tile, units in enumerate(state.board):
         holder = state.holder[tile]
         if bool(units) != (holder != NOBODY):
@@ -109,7 +119,7 @@ def two_armies_never_share(state: State) -> str | None:
             foreign = [u for u in units if not _belongs(state, holder, u)]
             if foreign:
                 return f"tile {tile} of seat {holder} holds {foreign[0]}"
-        cap = capacity(words.catalogue(), state, tile)
+        cap = capacity(catalogue, state, tile)
         if len(units) > cap:
             return f"tile {tile} holds {len(units)} units, more than its capacity {cap}"
     return None
@@ -142,10 +152,15 @@ def every_card_once(state: State) -> str | None:
 
 
 @hookimpl
-def gamehall_invariants() -> list[Invariant]:
+def gamehall_invariants(rules: Any) -> list[Invariant]:
     """Declare what must hold after every event."""
+    catalogue = rules.catalogue if isinstance(rules, Kaladan) else words.catalogue()
     return [
-        Invariant("kaladan-armies-apart", two_armies_never_share, "KAL-BATTLE-6 and capacity"),
+        Invariant(
+            "kaladan-armies-apart",
+            partial(two_armies_never_share, catalogue),
+            "KAL-BATTLE-6 and capacity",
+        ),
         Invariant("kaladan-units-once", every_unit_once),
         Invariant("kaladan-cards-once", every_card_once),
     ]

@@ -86,6 +86,10 @@ class OddsRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             "castle_defence_die, castle_die_defender; an option left out has its default."
         ),
     ] = {}
+    expansions: Annotated[
+        tuple[str, ...],
+        Meta(description="Expansions whose units, terrains and cards the armies may use."),
+    ] = ()
 
 
 class Chance(msgspec.Struct, frozen=True):

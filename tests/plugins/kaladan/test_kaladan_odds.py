@@ -8,7 +8,7 @@ import math
 import msgspec
 import pytest
 from gamehall.adapters.cli import main
-from gamehall.core import GamehallError, default_registry
+from gamehall.core import GamehallError, Registry, default_registry
 from gamehall.core import calculators as calc
 from gamehall.plugins.kaladan.dice import compare, sort_high
 from gamehall.plugins.kaladan.odds import OddsRequest, calculate, top_table
@@ -215,3 +215,33 @@ def test_the_cli_answers_no_input_in_words_and_lists_fields_with_kinds_and_value
     assert "      allowed: field, forest, mountain" in out
     assert "  method: one of: auto, exact, monte-carlo; default auto" in out
     assert "(default" not in out and "Annotated" not in out
+
+
+def test_the_odds_read_the_expansions_named_in_the_request(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Frostmark (a test expansion) adds the Pike: the odds count its dice once the request
+    # names the expansion, and refuse it by name without.
+    from frostmark import FrostmarkPlugin
+
+    registry = Registry([FrostmarkPlugin()])
+    calculator = calc.find(registry, "kaladan")
+    pikes = {"attacker": ["pike", "pike"], "defender": ["sword"]}
+    with pytest.raises(calc.InvalidRequest, match="unknown unit 'pike'"):
+        calc.calculate(calculator, calc.decode(calculator, pikes))
+    answer = calc.calculate(
+        calculator, calc.decode(calculator, {**pikes, "expansions": ["kaladan-frostmark"]})
+    )
+    assert answer.attacker_dice == (8, 8)  # the Pike attacks with a D8
+    assert "pike" in calc.allowed_values(calculator, registry, ["kaladan-frostmark"])["attacker"]
+    assert "pike" not in calc.allowed_values(calculator, registry)["attacker"]
+    with pytest.raises(calc.InvalidRequest, match="expansions: unknown expansion 'frost'"):
+        calc.calculate(calculator, calc.decode(calculator, {**pikes, "expansions": ["frost"]}))
+    # The command line: --expansion, in the answer and in --fields.
+    monkeypatch.setattr("gamehall.adapters.cli.calculate.default_registry", lambda: registry)
+    flags = ["--set", "attacker=pike,pike", "--set", "defender=sword"]
+    assert main(["odds", "kaladan", *flags, "--expansion", "kaladan-frostmark"]) == 0
+    assert capsys.readouterr().out.startswith("attacker rolls D8 D8; defender rolls")
+    assert main(["odds", "kaladan", "--fields", "--expansion", "kaladan-frostmark"]) == 0
+    assert "pike" in capsys.readouterr().out
+
