@@ -7,7 +7,7 @@ Its key holds a ``-`` (``iron-titan``), so its troops are tokens such as
 from __future__ import annotations
 
 from gamehall.core import ExpansionSpec, hookimpl
-from gamehall.plugins.toy_battle.troops import TroopKind
+from gamehall.plugins.toy_battle.api import TroopKind
 
 TITAN = TroopKind(
     "iron-titan",
