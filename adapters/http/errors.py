@@ -39,6 +39,7 @@ from gamehall.core.undo import UndoRefused
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
+from .caller import address, credential
 from .schemas import ErrorOut
 from .seats import NoFreeSeat
 
@@ -200,8 +201,6 @@ def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Respon
 
 
 def _routing_limit(request: Request[Any, Any, Any]) -> Response[Any] | None:
-    from .guard import address, credential
-
     limiter = request.app.state.get("limiter")
     if limiter is None:
         return None

@@ -26,6 +26,7 @@ from gamehall.core import limits
 from gamehall.core.bots import parse_bot
 from litestar import Request, Response
 
+from .caller import address, credential
 from .errors import ApiError
 
 BUCKETS = 50_000
@@ -128,30 +129,6 @@ class Limiter:
 
 def _digest(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()[:16]
-
-
-def credential(request: Request[Any, Any, Any]) -> str | None:
-    """Return the token a request carries (header, ``?token=`` or the web page's player or
-    seat cookie), unchecked."""
-    header = request.headers.get("authorization")
-    if header:
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() == "bearer" and token.strip():
-            return token.strip()
-        return header
-    cookies = request.cookies
-    return (
-        request.query_params.get("token")
-        or cookies.get("gh_player")
-        or cookies.get("gh_seat")
-        or None
-    )
-
-
-def address(request: Request[Any, Any, Any]) -> str:
-    """Return the client address a request came from."""
-    client = request.client
-    return client.host if client is not None else "unknown"
 
 
 def allowed(request: Request[Any, Any, Any]) -> Response[None]:

@@ -15,9 +15,10 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter, Quer
 from litestar.response import ServerSentEvent
 
 from . import once, stream
+from .caller import address
 from .errors import ApiError
 from .gateway import Gateway, check_id
-from .guard import BotLimits, address
+from .guard import BotLimits
 from .lobby import LOBBY_ROUTES
 from .openapi import AS_SEAT, READ, WRITE, errors
 from .schemas import (

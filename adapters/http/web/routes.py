@@ -27,9 +27,9 @@ from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect, ServerSentEvent
 
 from .. import once, stream
+from ..caller import address
 from ..errors import RETRY_AFTER, ApiError, is_store_error, status_of, store_message
 from ..gateway import Gateway, bearer, check_id
-from ..guard import address
 from . import bots as strengths
 from . import forms, listing, pages, scene, session, whatif
 from .frame import Extras, frame, heading, title_of
