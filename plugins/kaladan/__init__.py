@@ -10,8 +10,8 @@ from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
 from gamehall.core.calculators import Calculator
-from gamehall.core.registry import Ruleset
 from gamehall.core.drawing import Drawing
+from gamehall.core.registry import Ruleset
 
 from . import draw, odds, words
 from .commands import COMMANDS

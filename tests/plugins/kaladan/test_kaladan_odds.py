@@ -244,4 +244,3 @@ def test_the_odds_read_the_expansions_named_in_the_request(
     assert capsys.readouterr().out.startswith("attacker rolls D8 D8; defender rolls")
     assert main(["odds", "kaladan", "--fields", "--expansion", "kaladan-frostmark"]) == 0
     assert "pike" in capsys.readouterr().out
-
