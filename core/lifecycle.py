@@ -49,6 +49,28 @@ def check_period(name: str, seconds: float | None) -> float | None:
     return float(seconds)
 
 
+UNITS = {"s": 1.0, "m": 60.0, "h": HOUR, "d": 24 * HOUR}
+
+
+def parse_period(text: str) -> float | None:
+    """Return the seconds of a period written as people do (``90m``, ``24h``, ``7d``, ``30s``)
+    or ``None`` for ``never``; refuse anything else, saying what is understood."""
+    clean = text.strip().lower()
+    if clean == "never":
+        return None
+    number, unit = clean[:-1], clean[-1:]
+    try:
+        value = float(number) * UNITS[unit]
+    except (KeyError, ValueError):
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise ValueError(
+            f"{text!r} is not a period: write a positive number and a unit (30s, 90m, 24h, "
+            "7d) or 'never'"
+        )
+    return value
+
+
 class Lifecycle:
     """A hall's expiry sweep: finds matches idle while waiting for players and expires them."""
 

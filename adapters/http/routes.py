@@ -239,6 +239,7 @@ async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | 
             undo=data.undo,
             match_id=match_id,
             seat_tokens=digests,
+            creator=player.player if player is not None else None,
         )
     except DuplicateMatch:
         if match_id is None:
