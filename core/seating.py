@@ -94,6 +94,8 @@ ENDINGS = {
     "abandoned": "was abandoned by its creator",
     "expired": "expired while waiting for players",
 }
+ENDED = {"abandoned": "abandoned by its creator", "expired": "expired waiting for players"}
+"""How a listing says a match ended outside its game."""
 
 
 def ending(info: Mapping[str, Any]) -> str | None:

@@ -10,6 +10,7 @@ import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -403,3 +404,30 @@ def test_age_and_last_activity_in_words() -> None:
     assert duration(24 * HOUR) == "1 day"
     assert duration(90) == "90 seconds"
     assert duration(150) == "2 minutes"
+
+
+def test_expire_matches_command(registry: Registry, tmp_path: Path, capsys: Any) -> None:
+    import argparse
+
+    from gamehall.adapters.cli.store import run_expire
+
+    path = tmp_path / "hall.db"
+
+    async def make() -> tuple[str, str]:
+        async with Hall(SQLiteStore(path, registry.codec), registry) as hall:
+            waiting = await hall.create("tictactoe", open_seats=[0, 1])
+            full = await hall.create("tictactoe")
+            return waiting, full
+
+    waiting, full = anyio.run(make)
+    # The subcommand's own function: the whole CLI would configure the process's logging.
+    assert run_expire(argparse.Namespace(db=str(path), after=0.001)) == 0
+    assert "1 match expired (waiting for players with no event for 0 seconds" in (
+        capsys.readouterr().out
+    )
+    store = SQLiteStore(path, registry.codec)
+    try:
+        assert store.stream_info(waiting).info["ended"] == "expired"  # type: ignore[union-attr]
+        assert "ended" not in store.stream_info(full).info  # type: ignore[union-attr]
+    finally:
+        store.close()

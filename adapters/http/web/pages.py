@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 from gamehall.core.lobby import NAME_MAX, Player
+from gamehall.core.seating import ENDED
 from gamehall.core.words import ago
 
 from ..schemas import GameOut
@@ -146,9 +147,6 @@ def _clock(text: str | None) -> str | None:
 
 def _seats(m: Listed) -> str:
     return ", ".join(f"{s.name}: {'open' if s.open else s.holder or 'taken'}" for s in m.seats)
-
-
-ENDED = {"abandoned": "abandoned by its creator", "expired": "expired waiting for players"}
 
 
 def _when(m: Listed, now: float) -> str:
