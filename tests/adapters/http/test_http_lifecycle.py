@@ -4,13 +4,15 @@ match expires; the listing says how old each match is and when it last moved."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio
 import pytest
 from gamehall.core import Registry
-from http_helpers import Served, bearer, serve
+from http_helpers import Served, bearer, read_sse, serve
 
 pytestmark = pytest.mark.anyio
 
@@ -161,3 +163,42 @@ async def test_an_idle_waiting_match_expires(served: Served) -> None:
     )  # fmt: skip
     history = (await client.get(f"/matches/{match}/history")).json()
     assert history["events"][-1]["text"].startswith("The match expired: it waited for players")
+
+
+async def test_a_stream_tells_the_seat_change_in_words_and_ends_when_abandoned(
+    registry: Registry,
+) -> None:
+    async with serve(registry, live=True) as served:
+        client = served.client
+        _, ada = await player(served, "Ada")
+        _, bob = await player(served, "Bob")
+        match = await create(served, ada, game="gunsen", players=3)
+        claimed = await client.post(
+            f"/matches/{match}/seats", json={"seat": 1}, headers=bearer(bob)
+        )
+        assert claimed.status_code == 201, claimed.text
+        after = served.hall.store.version(match)
+        url = f"/matches/{match}/events?after={after}"
+        told: list[str] = []
+        with anyio.fail_after(10):
+            async with client.stream("GET", url, headers=bearer(ada)) as response:
+                events = read_sse(response)
+                left = await client.delete(f"/matches/{match}/seats/1", headers=bearer(bob))
+                assert left.status_code == 200, left.text
+                done = await client.post(f"/matches/{match}/abandon", headers=bearer(ada))
+                assert done.status_code == 200, done.text
+                async for event in events:
+                    if event.event == "event":
+                        told.append(json.loads(event.data)["text"])
+                    if event.event == "end":
+                        end = json.loads(event.data)
+                        break
+        assert told == [
+            "Seat 2 was left by its player: it is open again.",
+            "The match was abandoned by its creator: it is over, without a winner.",
+        ]
+        assert end["ended"] == "abandoned" and end["outcome"] is None
+        # Asked again from its end, the stream of an abandoned match just ends.
+        with anyio.fail_after(5):
+            again = await client.get(f"/matches/{match}/events?after={after + 2}")
+        assert again.text.startswith("event: end")
