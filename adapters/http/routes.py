@@ -297,7 +297,8 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
             for s in range(info.players)
         ],
         info.forked_from, info.fork_seq, public.names, clock_out(public.clock),
-        entry.spectators, public.outcome is not None, entry.rematch_of, entry.rematch,
+        entry.spectators, public.outcome is not None or entry.ended is not None, entry.rematch_of,
+        entry.rematch, entry.ended, entry.creator,
     )  # fmt: skip
 
 

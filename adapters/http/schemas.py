@@ -331,6 +331,9 @@ class MatchOut(msgspec.Struct, frozen=True):
     finished: bool = False
     rematch_of: str | None = None
     rematch: str | None = None
+    ended: str | None = None
+    """``abandoned`` or ``expired``: over without an outcome (``finished`` is true)."""
+    creator: str | None = None
 
 
 class ViewOut(msgspec.Struct, frozen=True):

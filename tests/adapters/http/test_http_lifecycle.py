@@ -79,6 +79,9 @@ async def test_the_creator_abandons_a_match_nobody_joined(served: Served) -> Non
         409, "match_over", "abandoned",
     )  # fmt: skip
     assert served.hall.store.version(match) == version + 1
+    described = (await client.get(f"/matches/{match}")).json()
+    assert described["ended"] == "abandoned" and described["finished"]
+    assert described["outcome"] is None and described["awaiting"] == {}
     assert (await client.get("/matches", params={"state": "running"})).json()["matches"] == []
     listed = (await client.get("/matches", params={"state": "finished"})).json()["matches"]
     assert [m["ended"] for m in listed] == ["abandoned"]
