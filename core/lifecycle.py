@@ -93,6 +93,8 @@ class Lifecycle:
                     await self.sweep()
                 except GamehallError as exc:  # the store fails now: the next sweep tries again
                     log.warning("expiry sweep failed", error=str(exc))
+                except Exception:  # noqa: BLE001 - a bug here must not stop the hall's matches
+                    log.exception("expiry sweep failed")
 
     def stop(self) -> None:
         """Stop sweeping (the hall is closing)."""
@@ -113,7 +115,7 @@ class Lifecycle:
             query = MatchQuery(open_seats=True, idle_before=cutoff, cursor=cursor, limit=200)
             page = await hall.lobby._io(hall.store.find_matches, query)
             for entry in page.matches:
-                if shared and not hall.store.try_lease(entry.stream):
+                if shared and not await hall.lobby._io(hall.store.try_lease, entry.stream):
                     continue  # another node holds the match: it expires it
                 command = ExpireMatch(idle=self.expire_after, version=entry.version)
                 try:

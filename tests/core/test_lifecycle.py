@@ -431,3 +431,12 @@ def test_expire_matches_command(registry: Registry, tmp_path: Path, capsys: Any)
         assert "ended" not in store.stream_info(full).info  # type: ignore[union-attr]
     finally:
         store.close()
+    from gamehall.adapters.stdin.cli import run_matches
+
+    listing = argparse.Namespace(
+        db=str(path), game=None, state=None, open=False, player=None, cursor=None, limit=50
+    )
+    assert run_matches(listing) == 0
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert rows[waiting].endswith("expired waiting for players")
+    assert "waiting for X" in rows[full]
