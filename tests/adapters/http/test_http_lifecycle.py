@@ -205,3 +205,27 @@ async def test_a_stream_tells_the_seat_change_in_words_and_ends_when_abandoned(
         with anyio.fail_after(5):
             again = await client.get(f"/matches/{match}/events?after={after + 2}")
         assert again.text.startswith("event: end")
+
+
+async def test_an_abandoned_match_leaves_the_listing_and_its_log_stays_for_the_admin(
+    registry: Registry,
+) -> None:
+    admin = "admin-secret-for-lifecycle-tests"
+    async with serve(registry, admin_token=admin) as served:
+        client = served.client
+        _, ada = await player(served, "Ada")
+        match = await create(served, ada)
+        assert (await client.post(f"/matches/{match}/abandon", headers=bearer(ada))).is_success
+        listed = (await client.get("/matches")).json()
+        assert [m["match"] for m in listed["matches"]] == [match]
+        real = served.hall.now
+        served.hall.now = lambda: real() + 8 * 24 * 3600  # past the 7 days kept by default
+        assert (await client.get("/matches")).json() == {"matches": [], "total": 0, "next": None}
+        assert (await client.get(f"/matches/{match}")).json()["ended"] == "abandoned"
+        exported = await client.get(f"/matches/{match}/log", headers=bearer(admin))
+        assert exported.status_code == 200, exported.text
+        lines = [json.loads(line) for line in exported.text.splitlines()]
+        assert lines[-1]["event"]["type"] == "gamehall.MatchAbandoned"
+        refused(await client.get(f"/matches/{match}/log"), 403, "forbidden", "admin token")
+        deleted = await client.delete(f"/matches/{match}", headers=bearer(admin))
+        assert deleted.status_code == 200, deleted.text
