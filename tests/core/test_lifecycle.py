@@ -22,6 +22,7 @@ from gamehall.core.events import (
     MatchAbandoned,
     MatchExpired,
     SeatReleased,
+    TakenBack,
 )
 from gamehall.core.hall import Hall
 from gamehall.core.lifecycle import EXPIRE_AFTER, RETAIN_FOR
@@ -310,13 +311,18 @@ def test_lifecycle_events_meet_verify_take_backs_and_log_files(
             await hall.lobby.take_seat(match, bob, 0)
             # The take-back of seat 0's move passes over the seat events after it.
             await hall.request_undo(match, 0)
-            assert hall.view(match, 0).awaiting == {0: hall.view(match, 0).awaiting[0]}
+            assert any(isinstance(r.event, TakenBack) for r in hall.read(match))
+            assert sorted(hall.awaiting(match)) == [0]  # the mark was taken back
             await hall.lobby.leave_seat(match, bob, 0)
+            before = hall.store.version(match)
             await hall.lobby.abandon(match, ada)
             records = hall.read(match)
-            assert replay.verify(hall.ruleset(match), records) is None
-            assert replay.bisect(hall.ruleset(match), records) is None
-            assert replay.diff(hall.ruleset(match), records, 1, len(records)) is not None
+            ruleset = hall.ruleset(match)
+            assert replay.verify(ruleset, records) is None
+            assert replay.bisect(ruleset, records) is None
+            marked = next(r.seq for r in records if type(r.event).__name__ == "MarkPlaced")
+            assert replay.diff(ruleset, records, marked - 1, marked) != []  # the game's change
+            assert replay.diff(ruleset, records, before, len(records)) == []  # none of its own
             path = tmp_path / "abandoned.jsonl"
             write_log(path, header_for(match, None, records), records, registry)
             log = read_log(path, registry)
