@@ -189,6 +189,8 @@ def test_the_creator_abandons_a_match_nobody_else_joined(
                 await hall.lobby.abandon(match, ada)
             with pytest.raises(MatchOver, match="abandoned by its creator"):
                 await hall.lobby.leave_seat(match, ada, 0)
+            with pytest.raises(MatchOver, match="abandoned by its creator: nothing in it is"):
+                await hall.request_undo(match, seat)
             assert hall.store.version(match) == version
             assert hall.awaiting(match) == {} and hall.view(match, seat).legal == []
             assert hall.turn(match, seat).awaiting == [] and hall.legal(match, seat) == []
