@@ -448,3 +448,21 @@ def test_expire_matches_command(registry: Registry, tmp_path: Path, capsys: Any)
     rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     assert rows[waiting].endswith("expired waiting for players")
     assert "waiting for X" in rows[full]
+
+
+def test_serve_takes_expiry_and_retention_in_words(capsys: Any) -> None:
+    import argparse
+
+    from gamehall.adapters.http.cli import register
+
+    parser = argparse.ArgumentParser(prog="gamehall")
+    register(parser.add_subparsers())
+    args = parser.parse_args(["serve", "--expire-after", "90m", "--retain-for", "never"])
+    assert args.expire_after == 90 * 60 and args.retain_for is None
+    args = parser.parse_args(["serve"])
+    assert args.expire_after == EXPIRE_AFTER and args.retain_for == RETAIN_FOR
+    assert parser.parse_args(["serve", "--retain-for", "2d"]).retain_for == 48 * HOUR
+    for bad in ("0h", "-1d", "12", "soon", "infh"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["serve", f"--expire-after={bad}"])
+        assert f"{bad!r} is not a period" in capsys.readouterr().err
