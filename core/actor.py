@@ -225,7 +225,9 @@ class Actor:
                     # Who sits where: decided against the seating the earlier ones left.
                     if self.finished or self.ruleset.rules.outcome(state) is not None:
                         info = {**info, "finished": True}
-                    decided, made = seating.decide(self.match, self.players, info, message.command)
+                    decided, made = seating.decide(
+                        self.match, self.players, info, message.command, version
+                    )
                     events = decided
                     info = {**info, **made}
                     changes.update(made)
@@ -234,6 +236,8 @@ class Actor:
                         if isinstance(seat, int):
                             tokens.append((seat, message.credential))
                 else:
+                    if seating.ending(info):  # abandoned or expired: over, its game not
+                        seating.check_live(self.match, info, "it takes no more commands")
                     events, state = engine.decide(
                         self.ruleset, state, message.seat, message.command, ctx
                     )

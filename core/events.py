@@ -134,6 +134,29 @@ class RematchLinked(LobbyEvent, frozen=True, tag="gamehall.RematchLinked"):
     rematch: str
 
 
+class SeatReleased(LobbyEvent, frozen=True, tag="gamehall.SeatReleased"):
+    """A seat of a match still waiting for players was left (or freed by the match's creator):
+    it is open again. ``player`` held it; ``by`` asked (the same id when they left)."""
+
+    seat: int
+    player: str
+    by: str
+
+
+class MatchAbandoned(LobbyEvent, frozen=True, tag="gamehall.MatchAbandoned"):
+    """The match's creator (``player``) gave it up before anyone else joined: it is over,
+    without an outcome."""
+
+    player: str
+
+
+class MatchExpired(LobbyEvent, frozen=True, tag="gamehall.MatchExpired"):
+    """A match still waiting for players saw no event for ``idle`` seconds (the hall's
+    expiry time when it was decided): it is over, without an outcome."""
+
+    idle: float
+
+
 class LobbyCommand(Command, frozen=True, tag="gamehall.LobbyCommand"):
     """Base of what the lobby asks a match's actor; never sent by a seat."""
 
@@ -159,9 +182,34 @@ class LinkRematch(LobbyCommand, frozen=True, tag="gamehall.LinkRematch"):
     rematch: str
 
 
-LOBBY_EVENTS: tuple[type[LobbyEvent], ...] = (SeatTaken, SeatGivenToBot, RematchLinked)
+class ReleaseSeat(LobbyCommand, frozen=True, tag="gamehall.ReleaseSeat"):
+    """Open a held seat again: asked by its player (leaving) or by the match's creator."""
+
+    seat: int
+    by: str
+
+
+class AbandonMatch(LobbyCommand, frozen=True, tag="gamehall.AbandonMatch"):
+    """End a match nobody else joined: asked by its creator."""
+
+    by: str
+
+
+class ExpireMatch(LobbyCommand, frozen=True, tag="gamehall.ExpireMatch"):
+    """End a match found waiting for players with no event for ``idle`` seconds, at
+    ``version``: refused if it moved since (a seat taken meanwhile keeps it)."""
+
+    idle: float
+    version: int
+
+
+LOBBY_EVENTS: tuple[type[LobbyEvent], ...] = (
+    SeatTaken, SeatGivenToBot, RematchLinked, SeatReleased, MatchAbandoned, MatchExpired,
+)  # fmt: skip
 CORE_EVENTS: tuple[type[Event], ...] = (MatchStarted, TakenBack, *LOBBY_EVENTS)
-CORE_COMMANDS: tuple[type[Command], ...] = (TakeBack, TakeSeat, GiveSeatToBot, LinkRematch)
+CORE_COMMANDS: tuple[type[Command], ...] = (
+    TakeBack, TakeSeat, GiveSeatToBot, LinkRematch, ReleaseSeat, AbandonMatch, ExpireMatch,
+)  # fmt: skip
 
 
 class Clock(msgspec.Struct, frozen=True, gc=False):

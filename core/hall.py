@@ -20,7 +20,7 @@ import structlog
 from anyio.abc import TaskGroup
 
 from . import clock as clocks
-from . import engine, limits
+from . import engine, lifecycle, limits, seating
 from .actor import Ack, Actor, Loaded, SendCommand, Supervisor
 from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec, make_bot
@@ -122,12 +122,18 @@ class Hall:
         clock: Callable[[], float] = time.time,
         clock_guard: Callable[[str], bool] | None = None,
         clock_poll: float = 1.0,
+        expire_after: float | None = lifecycle.EXPIRE_AFTER,
+        retain_for: float | None = lifecycle.RETAIN_FOR,
+        sweep_every: float = lifecycle.SWEEP_EVERY,
     ) -> None:
         """``clock`` is what turn clocks read (tests give a fake one); ``clock_guard`` says
         whether this hall may fire a match's expired clock (on several nodes: whether it holds
         the match's lease); without one, the hall holding the actor fires it, or on a shared
         store the node holding the match's lease. ``clock_poll`` is the longest real time
-        between two looks at the clocks."""
+        between two looks at the clocks. A match waiting for players with no event for
+        ``expire_after`` seconds expires (looked for every ``sweep_every`` real seconds); a
+        match that is over leaves the listings ``retain_for`` seconds after its last event
+        (``None``: never)."""
         self.store = store
         self.now = clock
         if clock_guard is None and store.shared:
@@ -154,6 +160,8 @@ class Hall:
         self.undos = Undos(self)
         self._activating: dict[str, _Flight] = {}
         self.clock_poll = clock_poll
+        self.lifecycle = lifecycle.Lifecycle(self, expire_after, sweep_every)
+        self.retain_for = lifecycle.check_period("retain_for", retain_for)
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -168,6 +176,7 @@ class Hall:
             await self._tg.start(self.follower.run)
         self._tg.start_soon(self._watch_clocks)
         self._tg.start_soon(self.resume_clocks)
+        self._tg.start_soon(self.lifecycle.run)
         return self
 
     async def __aexit__(
@@ -201,6 +210,7 @@ class Hall:
             self.follower.stop()
         if self._clock_scope is not None:
             self._clock_scope.cancel()
+        self.lifecycle.stop()
         await self.actors.stop_all()
         await self.journal.close()
         self.hub.close()
@@ -246,6 +256,7 @@ class Hall:
         open_seats: Sequence[int] = (),
         undo: str = "consent",
         seat_tokens: Mapping[int, bytes] | None = None,
+        creator: str | None = None,
     ) -> str:
         """Start a match and return its id once its first events are durable.
 
@@ -261,6 +272,8 @@ class Hall:
         :mod:`gamehall.core.undo`). ``seat_tokens`` gives seats the digest of a token that
         acts for them (see :meth:`Lobby.seat_of_token`), stored in the same transaction as
         the match's first events: a match and its seats' tokens exist together or not at all.
+        ``creator`` is the player id of who asked for the match: they may free its seats and
+        abandon it while nobody else joined (:meth:`Lobby.abandon`).
         """
         self._check_open()
         if match_id is not None:
@@ -278,6 +291,8 @@ class Hall:
                     f"seat {seat} does not exist: seats are 0 to {started.players - 1}"
                 )
             self.lobby.player(player)
+        if creator is not None:
+            self.lobby.player(creator)
         for seat, given in (seat_tokens or {}).items():
             if not 0 <= seat < started.players or not isinstance(given, bytes):
                 raise InvalidOptions(f"seat {seat} does not exist or its token digest is no bytes")
@@ -288,6 +303,7 @@ class Hall:
             "finished": False,
             **({"clock": str(spec)} if spec else {}),
             **({"undo": undo} if undo != "consent" else {}),
+            **({"creator": creator} if creator is not None else {}),
         }
         state, events = engine.begin(ruleset, started)
         # What the game calls each seat, for listings that should not load the match to say it.
@@ -361,13 +377,14 @@ class Hall:
         """Return a seat's view of a match (``None`` is a spectator)."""
         actor = self._actor(match)
         rules, state = actor.ruleset.rules, actor.state
-        legal = list(rules.legal(state, seat)) if seat is not None else []
+        live = not seating.ending(actor.info)  # an abandoned or expired match awaits nobody
+        legal = list(rules.legal(state, seat)) if seat is not None and live else []
         return SeatView(
             match,
             actor.version,
             seat,
             rules.view(state, seat),
-            dict(rules.awaiting(state)),
+            dict(rules.awaiting(state)) if live else {},
             legal,
             rules.outcome(state),
             self.lobby.names(match),
@@ -382,20 +399,25 @@ class Hall:
         """Return whose move it is, as ``seat`` may know it."""
         actor = self._actor(match)
         rules, state = actor.ruleset.rules, actor.state
-        asked = rules.awaiting(state)
+        live = not seating.ending(actor.info)
+        asked = rules.awaiting(state) if live else {}
         # A seat that is not awaited has no legal command but its free actions.
-        free = seat is not None and seat not in asked and bool(rules.legal(state, seat))
+        free = live and seat is not None and seat not in asked and bool(rules.legal(state, seat))
         decision = asked.get(seat) if seat is not None else None
         return Turn(match, actor.version, seat, sorted(asked), decision, free)
 
     def awaiting(self, match: str) -> dict[int, Decision]:
         """Return the seats a match waits for (empty once it is over)."""
         actor = self._actor(match)
+        if seating.ending(actor.info):  # abandoned or expired
+            return {}
         return dict(actor.ruleset.rules.awaiting(actor.state))
 
     def legal(self, match: str, seat: int) -> list[Command]:
         """Return the commands a seat may send now."""
         actor = self._actor(match)
+        if seating.ending(actor.info):
+            return []
         return list(actor.ruleset.rules.legal(actor.state, seat))
 
     def render(self, match: str, seat: int | None) -> str:
@@ -728,7 +750,7 @@ class Hall:
         self._wake_due(now)
         fired = 0
         for actor in self.actors.all():
-            if actor.clock is None or not actor.clock.running:
+            if actor.clock is None or not actor.clock.running or seating.ending(actor.info):
                 continue
             if self.clock_guard is not None and not self.clock_guard(actor.match):
                 continue

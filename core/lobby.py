@@ -25,8 +25,9 @@ import msgspec
 from . import limits, names, seating
 from .bots.driver import seat_bots
 from .bots.spec import BotSpec
-from .errors import GamehallError, InvalidOptions, UnknownMatch, UnknownPlayer
-from .events import GiveSeatToBot, SeatTaken, TakeSeat
+from .errors import InvalidOptions, UnknownMatch, UnknownPlayer
+from .events import AbandonMatch, GiveSeatToBot, ReleaseSeat, SeatTaken, TakeSeat
+from .seating import Forbidden as Forbidden
 from .seating import NoFreeSeat as NoFreeSeat
 from .seating import SeatAlreadyTaken as SeatAlreadyTaken
 from .store.base import MatchQuery, PlayerRecord, StreamInfo
@@ -37,12 +38,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 NAME_MAX = 40
 TOKEN_PREFIX = "gp_"  # tells a player token from a seat token at a glance
-
-
-class Forbidden(GamehallError):
-    """Something only the operator, or the holder of a seat, may do."""
-
-    code = "forbidden"
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -88,6 +83,11 @@ class LobbyEntry(msgspec.Struct, frozen=True):
     rematch: str | None = None
     seat_names: list[str] | None = None
     """What the game calls each seat (colours, clans), as recorded when the match started."""
+    ended: str | None = None
+    """How a match ended outside its game: ``abandoned`` by its creator, or ``expired``
+    waiting for players (``finished`` is true for both); ``None`` otherwise."""
+    creator: str | None = None
+    """The player id of who created the match with a player token, if anyone did."""
 
 
 class LobbyPage(msgspec.Struct, frozen=True):
@@ -229,6 +229,12 @@ class Lobby:
         for seat, stored in sorted(self.hall.store.seat_tokens(match).items()):
             if hmac.compare_digest(given, stored) and found is None:
                 found = seat
+        if found is not None:
+            # A seat left since its token was given is open: the token acts for it no more
+            # (the next taker's token replaces it).
+            entry = self.hall.store.stream_info(match)
+            if entry is not None and found in seating.open_seats(entry.info):
+                return None
         return found
 
     def token_seats(self, match: str) -> set[int]:
@@ -265,6 +271,26 @@ class Lobby:
         taken = ack.events[0].event
         assert isinstance(taken, SeatTaken)
         return taken.seat
+
+    async def leave_seat(self, match: str, player_id: str, seat: int) -> None:
+        """Open a seat again: its player leaves it, or the match's creator frees it.
+
+        Only while the match waits for players (a seat of it is open, so it has not started)
+        and only a seat a player holds (not a bot's, not a seat token's). Stored as a
+        ``SeatReleased`` event decided by the match's actor; refused with words otherwise."""
+        self.player(player_id)
+        limits.known_match_id(match)
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise NoFreeSeat(f"seat {seat!r} is not a seat number")
+        await self.hall.lobby_command(match, ReleaseSeat(seat=seat, by=player_id))
+
+    async def abandon(self, match: str, player_id: str) -> None:
+        """End a match for its creator while nobody else joined it (every seat is open, a
+        bot's or the creator's): a ``MatchAbandoned`` event; the match is over, without an
+        outcome, and leaves the listings after the hall's retention time."""
+        self.player(player_id)
+        limits.known_match_id(match)
+        await self.hall.lobby_command(match, AbandonMatch(by=player_id))
 
     def names(self, match: str) -> list[str | None]:
         """Return the display name of each seat: its player's, its bot's, or ``None``.
@@ -303,8 +329,13 @@ class Lobby:
         cursor: str | None = None,
         limit: int = 50,
     ) -> LobbyPage:
-        """Return one page of matches passing every filter given, newest first."""
-        query = MatchQuery(game, finished, open_seats, player, cursor, limit)
+        """Return one page of matches passing every filter given, newest first.
+
+        A match that is over (finished, abandoned or expired) is listed for the hall's
+        retention time after its last event, then no more (its log stays until deleted)."""
+        kept = self.hall.retain_for
+        since = None if kept is None else self.hall.now() - kept
+        query = MatchQuery(game, finished, open_seats, player, cursor, limit, ended_after=since)
         page = self.hall.store.find_matches(query)
         names: dict[str, str | None] = {}
         return LobbyPage([self._listed(e, names) for e in page.matches], page.total, page.next)
@@ -367,6 +398,8 @@ class Lobby:
             info.get("rematch_of"),
             info.get("rematch"),
             _names_of(info.get("seat_names"), players),
+            seating.ending(info),
+            seating.creator(info),
         )
 
     # -- spectators --------------------------------------------------------------------------

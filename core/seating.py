@@ -19,16 +19,22 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from . import engine
-from .errors import GamehallError, MatchOver
+from .errors import GamehallError, IllegalCommand, InvalidCommand, MatchOver
 from .events import (
+    AbandonMatch,
+    ExpireMatch,
     GiveSeatToBot,
     LinkRematch,
     LobbyCommand,
     LobbyEvent,
+    MatchAbandoned,
+    MatchExpired,
     MatchStarted,
     Recorded,
+    ReleaseSeat,
     RematchLinked,
     SeatGivenToBot,
+    SeatReleased,
     SeatTaken,
     TakeSeat,
 )
@@ -60,6 +66,68 @@ class SeatAlreadyTaken(NoFreeSeat):
     code = "seat_taken"
 
 
+class Forbidden(GamehallError):
+    """Something only the operator, the match's creator or the holder of a seat may do."""
+
+    code = "forbidden"
+
+
+class SeatKept(IllegalCommand):
+    """A seat that cannot be left or freed now (the match started, or nobody holds it)."""
+
+    code = "seat_kept"
+
+
+class SomeoneJoined(IllegalCommand):
+    """A match its creator may not abandon: someone else holds a seat."""
+
+    code = "someone_joined"
+
+
+class NotIdle(IllegalCommand):
+    """A match that is not to expire: it moved since it was found idle, or it is not waiting."""
+
+    code = "not_idle"
+
+
+ENDINGS = {
+    "abandoned": "was abandoned by its creator",
+    "expired": "expired while waiting for players",
+}
+ENDED = {"abandoned": "abandoned by its creator", "expired": "expired waiting for players"}
+"""How a listing says a match ended outside its game."""
+
+
+def ending(info: Mapping[str, Any]) -> str | None:
+    """Return how a match ended outside its game (``abandoned``, ``expired``), or ``None``."""
+    ended = info.get("ended")
+    return ended if isinstance(ended, str) else None
+
+
+def check_live(match: str, info: Mapping[str, Any], what: str) -> None:
+    """Refuse anything but reading a match that is over, saying how it ended and ``what``
+    that means for the asker (``its seats are not taken any more``)."""
+    ended = ending(info)
+    if ended is not None:
+        raise MatchOver(f"match {match!r} {ENDINGS.get(ended, 'is over')}: {what}")
+    if info.get("finished"):
+        raise MatchOver(f"match {match!r} is over: {what}")
+
+
+def waiting(info: Mapping[str, Any]) -> bool:
+    """Tell whether a match still waits for players: not over, with a seat nobody holds.
+
+    Such a match has not started: a player may leave it, its creator may free a seat, and
+    it expires when nothing happens in it for the hall's expiry time."""
+    return not info.get("finished") and bool(open_seats(info))
+
+
+def creator(info: Mapping[str, Any]) -> str | None:
+    """Return the player id of the match's creator (``None``: made without a player)."""
+    made = info.get("creator")
+    return made if isinstance(made, str) else None
+
+
 def holders(info: Mapping[str, Any], players: int) -> list[str | None]:
     """Return the player id holding each seat (``None``: no player)."""
     raw = info.get("seat_players") or []
@@ -77,10 +145,11 @@ def bot_seats(info: Mapping[str, Any]) -> set[int]:
 
 
 def decide(
-    match: str, players: int, info: Mapping[str, Any], command: LobbyCommand
+    match: str, players: int, info: Mapping[str, Any], command: LobbyCommand, version: int = 0
 ) -> tuple[list[LobbyEvent], dict[str, Any]]:
     """Return the events of a lobby command and the changes to the listing entry they make,
-    or refuse it (nothing changes) with an error that names the problem."""
+    or refuse it (nothing changes) with an error that names the problem. ``version`` is the
+    match's version the command is decided at (an expiry holds only at the one it saw)."""
     if isinstance(command, TakeSeat):
         return _take(match, players, info, command)
     if isinstance(command, GiveSeatToBot):
@@ -92,13 +161,88 @@ def decide(
         if info.get("rematch") not in (None, command.rematch):
             raise RematchExists(match, str(info["rematch"]))
         return [RematchLinked(rematch=command.rematch)], {"rematch": command.rematch}
+    if isinstance(command, ReleaseSeat):
+        return _changed(info, players, _release(match, players, info, command))
+    if isinstance(command, AbandonMatch):
+        return _changed(info, players, _abandon(match, players, info, command))
+    if isinstance(command, ExpireMatch):
+        check_live(match, info, "it does not expire")
+        if not waiting(info):
+            raise NotIdle(f"match {match!r} waits for no player: it does not expire")
+        if command.version != version:
+            raise NotIdle(f"match {match!r} moved since it was found idle: it does not expire")
+        return _changed(info, players, MatchExpired(idle=command.idle))
     raise GamehallError(f"the lobby cannot decide {type(command).__name__}")
+
+
+def _changed(
+    info: Mapping[str, Any], players: int, event: LobbyEvent
+) -> tuple[list[LobbyEvent], dict[str, Any]]:
+    """Return an event and the listing keys it changes."""
+    after = apply(info, players, event)
+    return [event], {k: v for k, v in after.items() if info.get(k) != v}
+
+
+def _release(
+    match: str, players: int, info: Mapping[str, Any], command: ReleaseSeat
+) -> SeatReleased:
+    """Decide a seat left by its player or freed by the match's creator."""
+    seat = command.seat
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise InvalidCommand(f"seat {seat!r} does not exist: seats are 0 to {players - 1}")
+    check_live(match, info, "its seats stay as they are")
+    held = holders(info, players)[seat]
+    if seat in bot_seats(info):
+        raise SeatKept(f"seat {seat} of match {match!r} is played by a bot: nobody leaves it")
+    if seat in open_seats(info):
+        raise SeatKept(f"seat {seat} of match {match!r} is open already")
+    if held is None:
+        raise SeatKept(
+            f"seat {seat} of match {match!r} is held by a seat token, not a player: only a "
+            "player's seat is left or freed"
+        )
+    if command.by not in (held, creator(info)):
+        raise Forbidden(
+            f"seat {seat} of match {match!r} is left by its player or freed by the match's "
+            "creator, nobody else"
+        )
+    if not waiting(info):
+        raise SeatKept(
+            f"every seat of match {match!r} is taken: the match has started and its seats are kept"
+        )
+    return SeatReleased(seat=seat, player=held, by=command.by)
+
+
+def _abandon(
+    match: str, players: int, info: Mapping[str, Any], command: AbandonMatch
+) -> MatchAbandoned:
+    """Decide a match abandoned by its creator before anyone else joined."""
+    made = creator(info)
+    if made is None:
+        raise Forbidden(
+            f"match {match!r} was not created by a player: nobody may abandon it (waiting "
+            "for players, it expires)"
+        )
+    if command.by != made:
+        raise Forbidden(f"only the creator of match {match!r} may abandon it")
+    check_live(match, info, "it cannot be abandoned")
+    held = holders(info, players)
+    free, bots = set(open_seats(info)), bot_seats(info)
+    others = [s for s in range(players) if s not in free and s not in bots and held[s] != made]
+    if others:
+        joined = "someone else holds a seat" if len(others) == 1 else (
+            f"others hold {len(others)} seats"
+        )  # fmt: skip
+        raise SomeoneJoined(
+            f"match {match!r} cannot be abandoned: {joined} (a match is abandoned only "
+            "while nobody else joined it)"
+        )
+    return MatchAbandoned(player=made)
 
 
 def _open_seat(match: str, players: int, info: Mapping[str, Any], seat: int) -> None:
     """Refuse a seat that is not open to be given, naming why."""
-    if info.get("finished"):
-        raise MatchOver(f"match {match!r} is over: its seats are not given any more")
+    check_live(match, info, "its seats are not given any more")
     if isinstance(seat, bool) or not 0 <= seat < players:
         raise NoFreeSeat(f"seat {seat} does not exist: seats are 0 to {players - 1}")
     if seat in bot_seats(info):
@@ -110,8 +254,7 @@ def _open_seat(match: str, players: int, info: Mapping[str, Any], seat: int) -> 
 def _take(
     match: str, players: int, info: Mapping[str, Any], command: TakeSeat
 ) -> tuple[list[LobbyEvent], dict[str, Any]]:
-    if info.get("finished"):
-        raise MatchOver(f"match {match!r} is over: its seats are not taken any more")
+    check_live(match, info, "its seats are not taken any more")
     free = open_seats(info)
     seat = command.seat
     if seat is None:
@@ -153,6 +296,15 @@ def apply(info: Mapping[str, Any], players: int, event: LobbyEvent) -> dict[str,
         out["bots"] = dict(sorted(bots.items(), key=lambda kv: int(kv[0])))
     elif isinstance(event, RematchLinked):
         out["rematch"] = event.rematch
+    elif isinstance(event, SeatReleased):
+        free = sorted({*open_seats(info), event.seat})
+        out["open"], out["open_seats"] = free, len(free)
+        held = holders(info, players)
+        held[event.seat] = None
+        out["seat_players"] = held
+    elif isinstance(event, (MatchAbandoned, MatchExpired)):
+        out["finished"] = True
+        out["ended"] = "abandoned" if isinstance(event, MatchAbandoned) else "expired"
     return out
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from . import engine
+from . import engine, seating
 from .errors import IllegalCommand, InvalidOptions
 from .events import LobbyEvent, MatchStarted, Meta, Recorded, TakeBack, TakenBack
 from .registry import Ruleset
@@ -180,6 +180,9 @@ class Undos:
         policy = hall.lobby.undo_policy(match)
         if policy == "off":
             raise UndoRefused("this match allows no take-back")
+        info = hall.seating(match)
+        if seating.ending(info):  # abandoned or expired: over
+            seating.check_live(match, info, "nothing in it is taken back")
         ruleset = hall.ruleset(match)
         records = hall.read(match)
         players = hall.info(match).players

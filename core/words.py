@@ -19,10 +19,13 @@ from .events import (
     Command,
     Event,
     LobbyEvent,
+    MatchAbandoned,
+    MatchExpired,
     MatchStarted,
     Recorded,
     RematchLinked,
     SeatGivenToBot,
+    SeatReleased,
     SeatTaken,
     TakenBack,
 )
@@ -119,15 +122,50 @@ def describe_event(ruleset: Ruleset, event: Event, view: Any, seat: int | None) 
 
 
 def _lobby(event: LobbyEvent, seat: int | None) -> str:
+    label = seat_label(event.seat) if isinstance(event, (SeatTaken, SeatGivenToBot)) else ""
     if isinstance(event, SeatTaken):
-        who = "You took" if event.seat == seat else f"Seat {event.seat} was taken"
-        by = "" if event.seat == seat else " by a player" if event.player else " by a seat token"
-        return f"{who}{' seat ' + str(event.seat) if event.seat == seat else ''}{by}."
+        if event.seat == seat:
+            return f"You took {label}."
+        by = "a player" if event.player else "a seat token"
+        return f"{label.capitalize()} was taken by {by}."
     if isinstance(event, SeatGivenToBot):
-        return f"Seat {event.seat} was given to a bot ({event.bot})."
+        return f"{label.capitalize()} was given to a bot ({event.bot})."
     if isinstance(event, RematchLinked):
         return f"A rematch was started: match {event.rematch}."
+    if isinstance(event, SeatReleased):
+        if event.seat == seat:
+            return f"You left {seat_label(event.seat)}." if event.by == event.player else (
+                f"The match's creator freed your {seat_label(event.seat)}: it is open again."
+            )  # fmt: skip
+        how = "was left by its player" if event.by == event.player else "was freed by the creator"
+        return f"{seat_label(event.seat).capitalize()} {how}: it is open again."
+    if isinstance(event, MatchAbandoned):
+        return "The match was abandoned by its creator: it is over, without a winner."
+    if isinstance(event, MatchExpired):
+        return (
+            f"The match expired: it waited for players for {duration(event.idle)} without a "
+            "move or a seat taken. It is over, without a winner."
+        )
     return plain(event)
+
+
+def duration(seconds: float) -> str:
+    """Return a length of time in words, rounded to its largest unit ("24 hours", "90 seconds")."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size * 2 or (seconds >= size and seconds % size == 0):
+            count = round(seconds / size)
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    count = round(seconds)
+    return f"{count} second{'s' if count != 1 else ''}"
+
+
+def ago(seconds: float) -> str:
+    """Return how long ago something happened, in words ("just now", "5 minutes ago")."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            count = int(seconds // size)
+            return f"{count} {unit}{'s' if count != 1 else ''} ago"
+    return "just now"
 
 
 def _started(ruleset: Ruleset, event: MatchStarted) -> str:

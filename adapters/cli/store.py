@@ -1,5 +1,6 @@
 """``gamehall check-store``: SQLite's full integrity check and the checks of every event chain;
-``gamehall rebuild-lobby``: the lobby listing rebuilt from the matches' logs."""
+``gamehall rebuild-lobby``: the lobby listing rebuilt from the matches' logs;
+``gamehall expire-matches``: the matches left waiting for players too long expired now."""
 
 from __future__ import annotations
 
@@ -9,12 +10,15 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import anyio
 from gamehall.adapters.cli.common import add_db_option
-from gamehall.core import DamagedStore, default_registry
+from gamehall.core import DamagedStore, default_registry, lifecycle
+from gamehall.core.hall import Hall
 from gamehall.core.seating import rebuild_lobby
 from gamehall.core.store import SQLiteStore, Store
 from gamehall.core.store.sqlite import SCHEMA_VERSION, report_lines
 from gamehall.core.store.url import open_store_url, parse_store_url
+from gamehall.core.words import duration
 
 SHOWN = 50
 
@@ -33,6 +37,47 @@ def register(sub: Any) -> None:
     )
     add_db_option(rebuild)
     rebuild.set_defaults(func=run_rebuild)
+    expire = sub.add_parser(
+        "expire-matches",
+        help="expire now every match that waited for players longer than --after without an "
+        "event (a server does this by itself)",
+    )
+    add_db_option(expire)
+    expire.add_argument(
+        "--after", type=_period, default=lifecycle.EXPIRE_AFTER, metavar="PERIOD",
+        help="how long a match may wait for players without an event (30m, 24h, 7d; default 24h)",
+    )  # fmt: skip
+    expire.set_defaults(func=run_expire)
+
+
+def _period(text: str) -> float:
+    try:
+        seconds = lifecycle.parse_period(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if seconds is None:
+        raise argparse.ArgumentTypeError("'never' expires nothing: give a period (24h, 7d)")
+    return seconds
+
+
+def run_expire(args: argparse.Namespace) -> int:
+    """Expire the matches idle while waiting for players, each through its actor; say how many."""
+    registry = default_registry()
+    store = open_store_url(args.db, registry.codec)
+
+    async def sweep() -> int:
+        async with Hall(store, registry, expire_after=args.after) as hall:
+            return await hall.lifecycle.sweep()
+
+    try:
+        expired = anyio.run(sweep)
+    finally:
+        store.close()
+    print(
+        f"{args.db}: {expired} {'match' if expired == 1 else 'matches'} expired (waiting for "
+        f"players with no event for {duration(args.after)} or more)"
+    )
+    return 0
 
 
 def run_rebuild(args: argparse.Namespace) -> int:

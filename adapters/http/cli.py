@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 import uvicorn
 from gamehall.adapters.cli.common import add_db_option, int_arg, open_store
-from gamehall.core import GamehallError, default_registry
+from gamehall.core import GamehallError, default_registry, lifecycle
 from gamehall.core.hall import Hall
 from gamehall.core.runtime import (
     GC_ENV,
@@ -144,8 +144,25 @@ def register(sub: Any) -> None:
         "--loop", default=None, choices=LOOPS,
         help=f"event loop (default asyncio; uvloop needs the uvloop extra); also ${LOOP_ENV}",
     )  # fmt: skip
+    parser.add_argument(
+        "--expire-after", type=_period, default=lifecycle.EXPIRE_AFTER, metavar="PERIOD",
+        help="a match waiting for players expires after this without an event (30m, 24h, 7d "
+        "or never; default 24h)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--retain-for", type=_period, default=lifecycle.RETAIN_FOR, metavar="PERIOD",
+        help="a finished, abandoned or expired match leaves the lobby's listings this long after "
+        "its last event (its log stays until deleted; 12h, 7d or never; default 7d)",
+    )  # fmt: skip
     parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
+
+
+def _period(text: str) -> float | None:
+    try:
+        return lifecycle.parse_period(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _seconds(text: str) -> float:
@@ -312,7 +329,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
     store = open_store(args.db, registry)
     try:
         app = create_app(
-            Hall(store, registry),
+            Hall(store, registry, expire_after=args.expire_after, retain_for=args.retain_for),
             admin_token=os.environ.get(ADMIN_TOKEN_ENV) or None,
             metrics_token=os.environ.get(METRICS_TOKEN_ENV) or None,
             max_body=args.max_body,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any, Literal
 
 import msgspec
 from gamehall.core.limits import MATCH_ID_RULE
-from gamehall.core.lobby import LobbyPage
+from gamehall.core.lobby import LobbyEntry, LobbyPage
 from gamehall.core.store.base import MAX_PAGE
+from gamehall.core.words import ago
 from litestar import Request, delete, get, post, put
 from litestar.params import JSONBody, Parameter, QueryParameter
 
@@ -33,6 +35,7 @@ from .schemas import (
 
 Req = Request[Any, Any, Any]
 MatchPath = Annotated[str, Parameter(description=f"the match id: {MATCH_ID_RULE}")]
+SeatPath = Annotated[int, Parameter(description="a seat, counted from 0", ge=0, le=1000)]
 SEAT: list[dict[str, list[str]]] = [{"seat": []}]
 PLAYER: list[dict[str, list[str]]] = [{"seat": []}]
 OPTIONAL_PLAYER: list[dict[str, list[str]]] = [{}, {"seat": []}]
@@ -96,31 +99,34 @@ async def erase_my_name(request: Req) -> PlayerOut:
 # -- the listing -----------------------------------------------------------------------------
 
 
-def lobby_out(page: LobbyPage) -> LobbyOut:
-    """Return a lobby page as the API answers it."""
-    return LobbyOut(
-        [
-            LobbyMatch(
-                e.match,
-                e.game,
-                e.expansions,
-                e.players,
-                [LobbySeat(**msgspec.structs.asdict(s)) for s in e.seats],
-                e.open_seats,
-                e.finished,
-                e.version,
-                e.created,
-                e.updated,
-                e.spectators,
-                e.clock,
-                e.rematch_of,
-                e.rematch,
-            )  # fmt: skip
-            for e in page.matches
-        ],
-        page.total,
-        page.next,
-    )
+def lobby_out(page: LobbyPage, now: float | None = None) -> LobbyOut:
+    """Return a lobby page as the API answers it (ages in words as of ``now``)."""
+    now = time.time() if now is None else now
+    return LobbyOut([match_out(e, now) for e in page.matches], page.total, page.next)
+
+
+def match_out(e: LobbyEntry, now: float) -> LobbyMatch:
+    """Return one listing entry as the API answers it."""
+    return LobbyMatch(
+        e.match,
+        e.game,
+        e.expansions,
+        e.players,
+        [LobbySeat(**msgspec.structs.asdict(s)) for s in e.seats],
+        e.open_seats,
+        e.finished,
+        e.version,
+        e.created,
+        e.updated,
+        e.spectators,
+        e.clock,
+        e.rematch_of,
+        e.rematch,
+        e.ended,
+        e.creator,
+        ago(max(0.0, now - e.created)),
+        ago(max(0.0, now - e.updated)),
+    )  # fmt: skip
 
 
 @get("/matches", tags=["lobby"], security=OPTIONAL_PLAYER, responses=errors(400, 401))
@@ -157,7 +163,7 @@ async def list_matches(
     page = await gateway.hall.lobby.listing(
         game=game, finished=finished, open_seats=open, player=player, cursor=cursor, limit=limit
     )
-    return lobby_out(page)
+    return lobby_out(page, gateway.hall.now())
 
 
 @get("/matches/{match:str}/spectators", tags=["lobby"], responses=errors(*READ))
@@ -210,6 +216,38 @@ async def delete_match(request: Req, match: MatchPath) -> DeletedOut:
     return DeletedOut(match, True)
 
 
+@post(
+    "/matches/{match:str}/abandon", status_code=200, tags=["lobby"], security=PLAYER,
+    responses=errors(*WRITE),
+)  # fmt: skip
+async def abandon_match(request: Req, match: MatchPath) -> LobbyMatch:
+    """Abandon a match you created (with your player token) while nobody else joined it:
+    every seat is open, a bot's or yours. It is over, without an outcome (``ended`` is
+    ``abandoned``), and leaves the listings after the server's retention time."""
+    gateway = gw(request)
+    gateway.check_match(match)
+    me = gateway.player_of(request)
+    assert me is not None
+    await gateway.hall.lobby.abandon(check_id(match), me.player)
+    return match_out(gateway.hall.lobby.entry(match), gateway.hall.now())
+
+
+@delete(
+    "/matches/{match:str}/seats/{seat:int}", status_code=200, tags=["lobby"], security=PLAYER,
+    responses=errors(*WRITE),
+)  # fmt: skip
+async def leave_seat(request: Req, match: MatchPath, seat: SeatPath) -> LobbyMatch:
+    """Leave a seat you hold (with your player token), or free one as the match's creator,
+    while the match waits for players (a seat of it is still open): the seat is open again.
+    ``seat`` counts from 0."""
+    gateway = gw(request)
+    gateway.check_match(match)
+    me = gateway.player_of(request)
+    assert me is not None
+    await gateway.hall.lobby.leave_seat(check_id(match), me.player, seat)
+    return match_out(gateway.hall.lobby.entry(match), gateway.hall.now())
+
+
 # -- take-backs ------------------------------------------------------------------------------
 
 
@@ -256,6 +294,8 @@ LOBBY_ROUTES = [
     list_spectators,
     rematch,
     delete_match,
+    abandon_match,
+    leave_seat,
     request_undo,
     answer_undo,
     get_undo,

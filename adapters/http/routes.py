@@ -241,6 +241,7 @@ async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | 
             undo=data.undo,
             match_id=match_id,
             seat_tokens=digests,
+            creator=player.player if player is not None else None,
         )
     except DuplicateMatch:
         if match_id is None:
@@ -298,7 +299,8 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
             for s in range(info.players)
         ],
         info.forked_from, info.fork_seq, public.names, clock_out(public.clock),
-        entry.spectators, public.outcome is not None, entry.rematch_of, entry.rematch,
+        entry.spectators, public.outcome is not None or entry.ended is not None, entry.rematch_of,
+        entry.rematch, entry.ended, entry.creator,
     )  # fmt: skip
 
 

@@ -268,6 +268,16 @@ class LobbyMatch(msgspec.Struct, frozen=True):
     clock: str | None = None
     rematch_of: str | None = None
     rematch: str | None = None
+    ended: str | None = None
+    """``abandoned`` (by its creator) or ``expired`` (waiting for players): over without an
+    outcome (``finished`` is true); ``null`` otherwise."""
+    creator: str | None = None
+    """The player id of who created the match with a player token (they may abandon it while
+    nobody else joined, and free its seats while it waits for players)."""
+    age: str = ""
+    """How long ago the match was created, in words (``created`` is the time)."""
+    last_activity: str = ""
+    """How long ago its last event was (``updated`` is the time), in words."""
 
 
 class LobbyOut(msgspec.Struct, frozen=True):
@@ -321,6 +331,9 @@ class MatchOut(msgspec.Struct, frozen=True):
     finished: bool = False
     rematch_of: str | None = None
     rematch: str | None = None
+    ended: str | None = None
+    """``abandoned`` or ``expired``: over without an outcome (``finished`` is true)."""
+    creator: str | None = None
 
 
 class ViewOut(msgspec.Struct, frozen=True):

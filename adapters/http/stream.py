@@ -20,6 +20,7 @@ from gamehall.core.clock import ClockView
 from gamehall.core.errors import GamehallError
 from gamehall.core.hall import Hall, Turn
 from gamehall.core.lobby import Player
+from gamehall.core.seating import ending
 from gamehall.core.words import Narrated
 from litestar.background_tasks import BackgroundTask
 from litestar.response import ServerSentEvent, ServerSentEventMessage
@@ -139,15 +140,18 @@ class Feed:
                 log.error("live stream failed", match=self.match, error=repr(exc), exc_info=exc)
 
 
-def _over_at(hall: Hall, match: str) -> tuple[int, msgspec.Struct | None]:
+def _over_at(hall: Hall, match: str) -> tuple[int, msgspec.Struct | None, str | None]:
+    """Return a match's seq, its outcome and how it ended outside its game (abandoned,
+    expired: over without an outcome)."""
     view = hall.view(match, None)
-    return view.seq, view.outcome
+    return view.seq, view.outcome, ending(hall.seating(match))
 
 
 def _end(
-    hall: Hall, match: str, seq: int, outcome: msgspec.Struct | None
+    hall: Hall, match: str, seq: int, outcome: msgspec.Struct | None, ended: str | None = None
 ) -> ServerSentEventMessage:
-    data = hall.registry.codec.to_json({"match": match, "seq": seq, "outcome": outcome})
+    told = {"match": match, "seq": seq, "outcome": outcome, **({"ended": ended} if ended else {})}
+    data = hall.registry.codec.to_json(told)
     return ServerSentEventMessage(data=data.decode(), event="end")
 
 
@@ -203,9 +207,9 @@ async def messages(
     carry a timed match's clocks whenever a batch changed them; ``end`` closes. A stream
     without a seat counts as a spectator of the match while it is open.
     """
-    seq, outcome = _over_at(hall, match)
-    if outcome is not None and after >= seq:
-        yield _end(hall, match, seq, outcome)
+    seq, outcome, ended = _over_at(hall, match)
+    if (outcome is not None or ended) and after >= seq:
+        yield _end(hall, match, seq, outcome, ended)
         return
     watcher = hall.lobby.follow(match, player) if seat is None else None
     try:
@@ -264,11 +268,11 @@ async def _live(
                 data = line(record, told.text).decode()
                 yield ServerSentEventMessage(data=data, event="event", id=record.seq)
                 try:
-                    seq, outcome = _over_at(hall, match)
+                    seq, outcome, ended = _over_at(hall, match)
                 except GamehallError:
                     return  # the hall is closing
-                if outcome is not None and record.seq >= seq:
-                    yield _end(hall, match, seq, outcome)
+                if (outcome is not None or ended) and record.seq >= seq:
+                    yield _end(hall, match, seq, outcome, ended)
                     return
                 if record.seq >= seq:  # caught up: tell whose move it is, if that changed
                     turn = _turn(hall, match, seat, last)

@@ -16,6 +16,7 @@ from gamehall.core.bots import check_bot, parse_bot
 from gamehall.core.bots.driver import from_info
 from gamehall.core.hall import Hall
 from gamehall.core.replay import ruleset_for, started_of, state_at
+from gamehall.core.seating import ENDED
 from gamehall.core.store import MatchQuery, MemoryStore, Store
 
 from . import tournament
@@ -288,7 +289,9 @@ def _match_row(store: Store, registry: Any, entry: Any) -> tuple[str, ...]:
         ruleset = ruleset_for(registry, records)
         state = state_at(ruleset, records)
         outcome = ruleset.rules.outcome(state)
-        if outcome is not None:
+        if isinstance(info.get("ended"), str):  # over outside its game
+            status = ENDED.get(info["ended"], str(info["ended"]))
+        elif outcome is not None:
             players = started_of(records).players
             names = ruleset.seat_names(ruleset.rules.view(state, None), players)
             status = outcome_text(outcome, names)

@@ -66,6 +66,8 @@ class Create(msgspec.Struct, forbid_unknown_fields=True):
     players_by_seat: dict[str, str] = {}
     open: list[Seat] = []
     request_id: CommandId | None = None
+    token: str | None = None
+    """A player token: its player is the match's creator (who may abandon it)."""
 
 
 class Lobby(msgspec.Struct, forbid_unknown_fields=True):
@@ -99,6 +101,22 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     match: str
     token: str
     seat: Seat | None = None
+
+
+class LeaveSeat(msgspec.Struct, forbid_unknown_fields=True):
+    """A player (by token) leaves a seat they hold, or the match's creator frees one, while
+    the match waits for players."""
+
+    match: str
+    token: str
+    seat: Seat
+
+
+class Abandon(msgspec.Struct, forbid_unknown_fields=True):
+    """The match's creator (by token) abandons it while nobody else joined."""
+
+    match: str
+    token: str
 
 
 class Undo(msgspec.Struct, forbid_unknown_fields=True):
@@ -182,6 +200,8 @@ PARAMS: dict[str, type[msgspec.Struct]] = {
     "register": Register,
     "rename": Rename,
     "take_seat": TakeSeat,
+    "leave_seat": LeaveSeat,
+    "abandon": Abandon,
     "undo": Undo,
     "answer_undo": AnswerUndo,
     "rematch": MatchRef,
@@ -224,6 +244,8 @@ class Server:
             "register": self.register,
             "rename": self.rename,
             "take_seat": self.take_seat,
+            "leave_seat": self.leave_seat,
+            "abandon": self.abandon,
             "undo": self.undo,
             "answer_undo": self.answer_undo,
             "rematch": self.rematch,
@@ -345,6 +367,7 @@ class Server:
         }
 
     async def _create(self, req: Create) -> Any:
+        creator = self.hall.lobby.player_of(req.token).player if req.token is not None else None
         match = await self.hall.create(
             req.game,
             req.players,
@@ -359,6 +382,7 @@ class Server:
             undo=req.undo,
             seat_players=_seat_players(req.players_by_seat),
             open_seats=req.open,
+            creator=creator,
         )
         bots = self.hall.info(match).bots
         return {
@@ -416,6 +440,16 @@ class Server:
         player = self.hall.lobby.player_of(req.token)
         seat = await self.hall.lobby.take_seat(req.match, player.player, req.seat)
         return {"match": req.match, "seat": seat, "player": player.player}
+
+    async def leave_seat(self, req: LeaveSeat) -> Any:
+        player = self.hall.lobby.player_of(req.token)
+        await self.hall.lobby.leave_seat(req.match, player.player, req.seat)
+        return self.hall.lobby.entry(req.match)
+
+    async def abandon(self, req: Abandon) -> Any:
+        player = self.hall.lobby.player_of(req.token)
+        await self.hall.lobby.abandon(req.match, player.player)
+        return self.hall.lobby.entry(req.match)
 
     async def undo(self, req: Undo) -> Any:
         return await self.hall.request_undo(req.match, req.seat)

@@ -252,6 +252,9 @@ class MatchQuery(msgspec.Struct, frozen=True):
     ``finished`` True lists finished matches only, False the running ones; ``open_seats``
     True lists matches not finished with at least one seat nobody holds (False: none); ``player``
     lists the matches where that player id holds a seat. ``cursor`` is a page's ``next``.
+    ``ended_after`` leaves out the finished matches whose last event is older (Unix seconds:
+    the lobby's retention); ``idle_before`` lists only the matches whose last event is older
+    (the lobby's expiry sweep).
     """
 
     game: str | None = None
@@ -260,6 +263,8 @@ class MatchQuery(msgspec.Struct, frozen=True):
     player: str | None = None
     cursor: str | None = None
     limit: int = 50
+    ended_after: float | None = None
+    idle_before: float | None = None
 
 
 class MatchPage(msgspec.Struct, frozen=True):
@@ -305,9 +310,12 @@ def merged(info: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any
     return out
 
 
-def match_filters(query: MatchQuery, mark: str, prefix: str = "") -> tuple[str, list[Any]]:
+def match_filters(
+    query: MatchQuery, mark: str, prefix: str = "", updated: str | None = None
+) -> tuple[str, list[Any]]:
     """Return the SQL condition and arguments of a lobby query's filters, for the SQL stores:
-    ``mark`` is the driver's placeholder, ``prefix`` the streams table's alias (``"s."``).
+    ``mark`` is the driver's placeholder, ``prefix`` the streams table's alias (``"s."``),
+    ``updated`` the expression of a stream's last event time (its ``updated`` column).
     Booleans go as Python's (SQLite keeps them as 0 and 1, which compare equal)."""
     terms: list[str] = []
     args: list[Any] = []
@@ -323,6 +331,13 @@ def match_filters(query: MatchQuery, mark: str, prefix: str = "") -> tuple[str, 
     if query.player is not None:
         terms.append(f"{prefix}stream IN (SELECT stream FROM stream_players WHERE player = {mark})")
         args.append(query.player)
+    last = updated or f"{prefix}updated"
+    if query.ended_after is not None:
+        terms.append(f"(NOT {prefix}finished OR {last} >= {mark})")
+        args.append(float(query.ended_after))
+    if query.idle_before is not None:
+        terms.append(f"{last} < {mark}")
+        args.append(float(query.idle_before))
     return " AND ".join(terms) or "1 = 1", args
 
 

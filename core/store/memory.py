@@ -198,7 +198,7 @@ class MemoryStore(Store):
         """Filter every stream's info, newest first."""
         start = check_query(query)
         self._check_open()
-        found = [e for e in self._info.values() if _passes(e.info, query)]
+        found = [e for e in self._info.values() if _passes(e, query)]
         found.sort(key=lambda e: (e.created, e.stream), reverse=True)
         shown = found if start is None else [e for e in found if (e.created, e.stream) < start]
         return page_of(shown[: query.limit + 1], len(found), query)
@@ -269,11 +269,13 @@ class MemoryStore(Store):
         return self._info.get(stream)
 
 
-def _passes(info: Mapping[str, Any], query: MatchQuery) -> bool:
-    game, finished, open_seats, players = listed(info)
+def _passes(entry: StreamInfo, query: MatchQuery) -> bool:
+    game, finished, open_seats, players = listed(entry.info)
     return (
         (query.game is None or game == query.game)
         and (query.finished is None or finished == query.finished)
         and (query.open_seats is None or (open_seats > 0 and not finished) == query.open_seats)
         and (query.player is None or query.player in players)
+        and (query.ended_after is None or not finished or entry.updated >= query.ended_after)
+        and (query.idle_before is None or entry.updated < query.idle_before)
     )

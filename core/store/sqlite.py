@@ -157,6 +157,11 @@ _COLUMNS = "seq, position, time, type, v, data, meta, crc"
 _NEXT_POSITION = """SELECT max(
     (SELECT coalesce(max(position), 0) FROM events),
     (SELECT coalesce(max(last), 0) FROM deleted))"""
+# A stream's last event time (SQLite keeps no column of it): its last row's, by the key.
+_UPDATED = (
+    "coalesce((SELECT time FROM events e WHERE e.stream = s.stream ORDER BY seq DESC LIMIT 1),"
+    " s.created)"
+)
 _LISTING = """SELECT s.stream,
     (SELECT max(seq) FROM events e WHERE e.stream = s.stream),
     s.created,
@@ -580,7 +585,7 @@ class SQLiteStore(Store):
     def find_matches(self, query: MatchQuery) -> MatchPage:
         """Filter on the indexed columns, newest first, one page at a time."""
         start = check_query(query)
-        filters, args = match_filters(query, "?", "s.")
+        filters, args = match_filters(query, "?", "s.", _UPDATED)
         db = self._reader()
         total = db.execute(f"SELECT count(*) FROM streams s WHERE {filters}", args).fetchone()[0]
         page_args = list(args)

@@ -1,7 +1,8 @@
 """The lobby listing is a projection of the log: rebuilt from it, it equals the live one.
 
 Random sequences of lobby operations and commands (create with players, open seats and bots,
-take seats, play moves to the end, rematches, renames) run on every store; the listing is
+take seats, leave and free them, play moves to the end, rematches, renames, abandon and expire
+matches) run on every store; the listing is
 then wrecked and rebuilt from the logs, and must equal what the live appends wrote.
 """
 
@@ -16,10 +17,11 @@ import anyio
 import pytest
 from gamehall.core import Registry
 from gamehall.core.errors import GamehallError
+from gamehall.core.events import ExpireMatch
 from gamehall.core.hall import Hall
 from gamehall.core.seating import normal, rebuild_lobby
 from gamehall.core.store import MemoryStore, SQLiteStore, Store
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.postgres import drop_schema, need_postgres, schema_url
@@ -28,7 +30,20 @@ Op = tuple[str, int, int, int]
 OPS = st.lists(
     st.tuples(
         st.sampled_from(
-            ["create", "take", "take-any", "bot", "move", "play-out", "rematch", "rename"]
+            [
+                "create",
+                "take",
+                "take-any",
+                "bot",
+                "move",
+                "play-out",
+                "rematch",
+                "rename",
+                "leave",
+                "free",
+                "abandon",
+                "expire",
+            ]  # fmt: skip
         ),
         st.integers(0, 5),
         st.integers(0, 5),
@@ -54,6 +69,7 @@ async def run_ops(hall: Hall, ops: list[Op]) -> list[str]:
                 matches.append(await hall.create(
                     game, count, seed=seed, seat_players=seated, bots=bots, open_seats=free,
                     clock="move:600" if rng.random() < 0.2 else None,
+                    creator=players[b % 4] if rng.random() < 0.6 else None,
                 ))  # fmt: skip
                 continue
             match = matches[a % len(matches)]
@@ -74,6 +90,18 @@ async def run_ops(hall: Hall, ops: list[Op]) -> list[str]:
                 again = await hall.rematch(match, seed=seed)
                 if again not in matches:  # asked again, the same rematch
                     matches.append(again)
+            elif kind == "leave":  # its holder leaves a seat (or someone else tries)
+                held = hall.lobby.holders(match)
+                who = held[b % len(held)] if a % 3 else None
+                await hall.lobby.leave_seat(match, who or players[b % 4], b % len(held))
+            elif kind == "free":
+                creator = hall.lobby.entry(match).creator
+                await hall.lobby.leave_seat(match, creator or players[0], b % 3)
+            elif kind == "abandon":
+                await hall.lobby.abandon(match, hall.lobby.entry(match).creator or players[b % 4])
+            elif kind == "expire":
+                idle = ExpireMatch(idle=3600.0, version=hall.store.version(match))
+                await hall.lobby_command(match, idle)
             elif kind == "rename":
                 await hall.lobby.rename(players[b % 4], None if a % 3 == 0 else f"N{seed}")
         except GamehallError:
@@ -86,6 +114,7 @@ def listed(hall: Hall) -> dict[str, set[str]]:
     found = {
         "open": {e.match for e in hall.lobby.find(open_seats=True, limit=500).matches},
         "finished": {e.match for e in hall.lobby.find(finished=True, limit=500).matches},
+        "ended": {e.match for e in hall.lobby.find(limit=500).matches if e.ended},
     }
     for player in {p for e in hall.lobby.find(limit=500).matches for p in _ids(e)}:
         found[player] = {e.match for e in hall.lobby.find(player=player, limit=500).matches}
@@ -100,6 +129,9 @@ def check_rebuild(registry: Registry, store: Store, ops: list[Op]) -> None:
     async def body() -> None:
         async with Hall(store, registry, idle_seconds=60.0) as hall:
             matches = await run_ops(hall, ops)
+            if ops == LIFECYCLE:  # the fixed example makes every lifecycle event
+                made = {type(r.event).__name__ for m in matches for r in hall.read(m)}
+                assert {"SeatReleased", "MatchAbandoned", "MatchExpired"} <= made
             for match in matches:  # the bots' moves land before anything is compared
                 await hall.bots.settled(match)
             live = {m: normal(store.stream_info(m).info) for m in matches}  # type: ignore[union-attr]
@@ -119,6 +151,14 @@ def check_rebuild(registry: Registry, store: Store, ops: list[Op]) -> None:
     anyio.run(body)
 
 
+# Every lifecycle event on every store: a seat left, taken, freed by the creator; a match
+# abandoned; one expired; one left waiting with a seat taken.
+LIFECYCLE: list[Op] = [
+    ("create", 0, 0, 1), ("leave", 3, 0, 1), ("take", 0, 1, 1), ("free", 0, 1, 1),
+    ("abandon", 0, 0, 1), ("create", 0, 0, 13), ("expire", 1, 0, 1), ("create", 0, 0, 14),
+    ("take", 2, 1, 1),
+]  # fmt: skip
+
 SETTINGS = settings(
     max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -126,12 +166,14 @@ SETTINGS = settings(
 
 @SETTINGS
 @given(ops=OPS)
+@example(ops=LIFECYCLE)
 def test_rebuilt_lobby_equals_live_on_memory(registry: Registry, ops: list[Op]) -> None:
     check_rebuild(registry, MemoryStore(registry.codec), ops)
 
 
 @SETTINGS
 @given(ops=OPS)
+@example(ops=LIFECYCLE)
 def test_rebuilt_lobby_equals_live_on_sqlite(
     registry: Registry, tmp_path_factory: pytest.TempPathFactory, ops: list[Op]
 ) -> None:
@@ -147,6 +189,7 @@ def test_rebuilt_lobby_equals_live_on_sqlite(
     max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(ops=OPS)
+@example(ops=LIFECYCLE)
 def test_rebuilt_lobby_equals_live_on_postgres(registry: Registry, ops: list[Op]) -> None:
     need_postgres()
     from gamehall.core.store.postgres import PostgresStore

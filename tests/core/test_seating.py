@@ -142,11 +142,11 @@ def test_seat_events_meet_folds_take_backs_verify_and_watchers(
                     told.append(item.text)
                     if isinstance(item.record.event, SeatTaken):
                         break
-            assert told[-1] == "You took seat 1."
+            assert told[-1] == "You took seat 2."  # API seat 1: people count from 1
             with anyio.fail_after(5):
                 async for item in hall.watch_narrated(match, 0):
                     if isinstance(item.record.event, SeatTaken):
-                        assert item.text == "Seat 1 was taken by a player."
+                        assert item.text == "Seat 2 was taken by a player."
                         break
             # A take-back of seat 0's move is not blocked by the seat event after it.
             status = await hall.request_undo(match, 0)

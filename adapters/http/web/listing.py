@@ -44,6 +44,12 @@ class Listed(msgspec.Struct, frozen=True):
     finished: bool
     spectators: int
     clock: str | None
+    created: float = 0.0
+    ended: str | None = None
+    """``abandoned`` or ``expired`` (the match is over without an outcome), else ``None``."""
+    abandonable: bool = False
+    """Whether this browser's player created the match and may abandon it: nobody else
+    joined (every seat is open, a bot's or theirs) and it is not over."""
 
     @property
     def free(self) -> list[int]:
@@ -97,9 +103,13 @@ def shown(
         )  # fmt: skip
         for s in entry.seats
     ]
+    alone = all(s.open or s.bot or (me is not None and s.player == me.player) for s in entry.seats)
+    abandonable = (
+        me is not None and entry.creator == me.player and alone and not entry.finished
+    )  # fmt: skip
     return Listed(
         entry.match, _title(gateway, entry), entry.players, seats, entry.version, entry.updated,
-        entry.finished, entry.spectators, entry.clock,
+        entry.finished, entry.spectators, entry.clock, entry.created, entry.ended, abandonable,
     )  # fmt: skip
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 from gamehall.core.lobby import NAME_MAX, Player
+from gamehall.core.seating import ENDED
+from gamehall.core.words import ago
 
 from ..schemas import GameOut
 from .forms import Field
@@ -113,14 +116,19 @@ def lobby(
     me: Player | None,
     root: str = "",
     filled: Filled | None = None,
+    now: float | None = None,
 ) -> Html:
     """Return the lobby: who you are, your matches, open seats, live and finished matches,
-    and a form per game to start one (sent back filled in, with its errors, when refused)."""
+    and a form per game to start one (sent back filled in, with its errors, when refused).
+    Each match says how long ago it started and last moved, as of ``now``."""
+    now = time.time() if now is None else now
+    buttoned: set[str] = set()  # a match listed twice gets its Abandon button once
     lists = [
-        tag("section", tag("h2", s.title), _matches(s, root), class_="listing", id=f"list-{s.key}")
+        tag("section", tag("h2", s.title), _matches(s, root, csrf, buttoned, now),
+            class_="listing", id=f"list-{s.key}")
         for s in sections
         if s.matches or s.key != "finished"
-    ]
+    ]  # fmt: skip
     body = join(
         tag("h1", "Lobby"),
         _me(me, csrf, root),
@@ -141,12 +149,27 @@ def _seats(m: Listed) -> str:
     return ", ".join(f"{s.name}: {'open' if s.open else s.holder or 'taken'}" for s in m.seats)
 
 
-def _matches(section: Section, root: str) -> Html:
+def _when(m: Listed, now: float) -> str:
+    """Return a match's age and last activity in words."""
+    started = f"started {ago(max(0.0, now - m.created))}"
+    if m.updated - m.created < 1:
+        return started
+    return f"{started}, last activity {ago(max(0.0, now - m.updated))}"
+
+
+def _matches(
+    section: Section, root: str, csrf: str = "", buttoned: set[str] | None = None,
+    now: float | None = None,
+) -> Html:  # fmt: skip
     if not section.matches:
         return tag("p", "None right now.", class_="empty")
+    now = time.time() if now is None else now
+    buttoned = set() if buttoned is None else buttoned
     rows = []
     for m in section.matches:
-        facts = [f"{m.version} event" + ("" if m.version == 1 else "s")]
+        facts = [_when(m, now), f"{m.version} event" + ("" if m.version == 1 else "s")]
+        if m.ended:
+            facts.insert(0, ENDED.get(m.ended, m.ended))
         if m.clock:
             facts.append(_clock(m.clock) or "")
         if m.spectators:
@@ -159,6 +182,14 @@ def _matches(section: Section, root: str) -> Html:
             links.append(tag("a", f"Join ({len(m.free)} open)", href=f"{root}/join/{m.match}"))
         watch = tag("a", "Replay" if m.finished else "Watch", href=f"{root}/watch/{m.match}")
         links.append(watch)
+        if m.abandonable and m.match not in buttoned:
+            buttoned.add(m.match)
+            links.append(tag(
+                "form", tag("input", type="hidden", name="csrf", value=csrf),
+                tag("button", "Abandon", type="submit",
+                    title="End this match: nobody else has joined it"),
+                method="post", action=f"{root}/lobby/abandon/{m.match}", class_="abandon",
+            ))  # fmt: skip
         rows.append(
             tag("li", tag("strong", m.title), f" · {_seats(m)} ",
                 tag("span", " · ".join(facts), class_="muted"), " ",

@@ -21,6 +21,7 @@ from gamehall.core.errors import (
 )
 from gamehall.core.limits import INT64_MAX, CommandId, InvalidInput, int_text, is_command_id
 from gamehall.core.lobby import NoFreeSeat, Player, SeatAlreadyTaken, check_name
+from gamehall.core.seating import check_live
 from gamehall.core.words import seat_label
 from litestar import Request, Response, Router, get, post
 from litestar.params import FromPath, QueryParameter
@@ -114,7 +115,7 @@ def _lobby(
     me = me or _player(request)
     body = pages.lobby(
         _game_forms(gateway), listing.lobby(gateway, me), csrf, me,
-        root(request), filled,
+        root(request), filled, gateway.hall.now(),
     )  # fmt: skip
     return html(body, status, csrf_cookie, cookie)
 
@@ -242,6 +243,7 @@ async def create(request: Req) -> Response[Any]:
                 clock=(_last(form, "clock") or "").strip() or None,
                 seat_players={s: player.player for s in mine},
                 open_seats=[s for s, r in enumerate(roles) if r == "open"], match_id=match_id,
+                creator=player.player,
             )  # fmt: skip
         except DuplicateMatch:
             if match_id is None:
@@ -289,6 +291,21 @@ def _form(data: Any) -> dict[str, list[str]]:
 # -- joining -----------------------------------------------------------------------------------
 
 
+@post("/lobby/abandon/{match:str}", opt=FORM, include_in_schema=False, status_code=303)
+async def abandon(request: Req, match: FromPath[str]) -> Response[Any]:
+    """Abandon a match this browser's player created and nobody else joined; back to the
+    lobby."""
+    form = _form(await request.form())
+    session.check_csrf(request, _last(form, "csrf"))
+    gateway = gw(request)
+    gateway.check_match(match)
+    player = _player(request)
+    if player is None:
+        raise ApiError(403, "forbidden", "only the player who created this match may abandon it")
+    await gateway.hall.lobby.abandon(check_id(match), player.player)
+    return redirect(request, "/")
+
+
 @get("/join/{match:str}", opt=PAGE, include_in_schema=False)
 async def join_page(request: Req, match: FromPath[str]) -> Response[Any]:
     """Show a match's free seats to take."""
@@ -312,6 +329,8 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
     wanted = _whole(given, 999)
     lobby = gateway.hall.lobby
     free = [s.seat for s in lobby.entry(match).seats if s.open]
+    if lobby.entry(match).ended:  # abandoned or expired: say so
+        check_live(match, {"ended": lobby.entry(match).ended}, "its seats are not taken any more")
     if lobby.entry(match).finished or (wanted is not None and wanted not in free) or not free:
         if free and wanted is not None:
             raise SeatAlreadyTaken(f"{seat_label(wanted)} was taken meanwhile")
@@ -705,7 +724,7 @@ def _retry(response: Response[Any]) -> Response[Any]:
 
 ROUTES = [
     lobby, rename, create, join_page, join_seat, play, watch, play_frame, watch_frame, play_events,
-    watch_events, command, play_fork, play_rematch, watch_fork, static, watch_whatif,
+    watch_events, command, play_fork, play_rematch, watch_fork, static, watch_whatif, abandon,
 ]  # fmt: skip
 
 
