@@ -21,7 +21,6 @@ from anyio.abc import TaskGroup
 
 from . import clock as clocks
 from . import engine, limits
-from .actor import Ack, Actor, Loaded, SendCommand, Supervisor
 from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec, make_bot
 from .clock import ClockSpec, ClockView
@@ -46,8 +45,10 @@ from .events import (
     Meta,
     Recorded,
 )
-from .hub import Hub
-from .journal import Journal, new_pending
+from .kernel.actor import Ack, Actor, Loaded, SendCommand
+from .kernel.hub import Hub
+from .kernel.journal import Journal, new_pending
+from .kernel.supervisor import Supervisor
 from .lobby import Lobby, seat_info
 from .nodes import Follower, Metrics
 from .registry import Registry, Ruleset, default_registry

@@ -15,9 +15,9 @@ from typing import Any
 import anyio
 import structlog
 
-from .errors import GamehallError, StoreClosed
-from .events import Recorded
-from .store.base import AppendRequest, Encoded, Snapshot, Store, Written
+from ..errors import GamehallError, StoreClosed
+from ..events import Recorded
+from ..store.base import AppendRequest, Encoded, Snapshot, Store, Written
 
 log = structlog.get_logger("gamehall.journal")
 Done = Callable[[list[Recorded] | GamehallError], None]

@@ -10,7 +10,7 @@ the match from the store, so no half-applied state survives.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -18,10 +18,10 @@ import anyio.abc
 import msgspec
 import structlog
 
-from . import clock as clocks
-from . import engine, seating
-from .bots.driver import from_info
-from .errors import (
+from .. import clock as clocks
+from .. import engine, seating
+from ..bots.driver import from_info
+from ..errors import (
     CommandIdConflict,
     ConcurrencyError,
     CorruptRecord,
@@ -30,14 +30,14 @@ from .errors import (
     MatchFailed,
     StoreClosed,
 )
-from .events import Clock, Command, Event, LobbyCommand, LobbyEvent, Meta, Recorded, TakenBack
+from ..events import Clock, Command, Event, LobbyCommand, LobbyEvent, Meta, Recorded, TakenBack
+from ..registry import Ruleset
+from ..rules import Context
+from ..store.base import AppendRequest, Snapshot, batch_command_ids
 from .journal import FuturePending, Pending, new_pending
-from .registry import Ruleset
-from .rules import Context
-from .store.base import AppendRequest, Snapshot, batch_command_ids
 
 if TYPE_CHECKING:
-    from .hall import Hall
+    from ..hall import Hall
 
 log = structlog.get_logger("gamehall.actor")
 MAX_CONFLICTS = 50  # a command beaten this often by other nodes' commits is refused, not lost
@@ -572,90 +572,3 @@ async def _forward(source: Pending | FuturePending, target: Pending | FuturePend
         target.fail(exc)
         return
     target.resolve(msgspec.structs.replace(ack, duplicate=True))
-
-
-class Supervisor:
-    """The running actors of a hall, one per active match: starts, stops and drops them.
-
-    The hall asks it for a match's actor; it stops actors that rest (nothing queued, decided
-    or committed) for a while, and drops one whose state cannot be trusted, so that its match
-    reloads from the store on the next use.
-    """
-
-    def __init__(
-        self,
-        on_stop: Callable[[str], None] | None = None,
-        on_rest: Callable[[Actor], None] | None = None,
-    ) -> None:
-        self._actors: dict[str, Actor] = {}
-        self._on_stop = on_stop  # told the match of every actor that stops or is dropped
-        self._on_rest = on_rest  # told every actor stopped for resting, before it stops
-
-    def __len__(self) -> int:
-        return len(self._actors)
-
-    def get(self, match: str) -> Actor | None:
-        """Return the running actor of a match, if any."""
-        return self._actors.get(match)
-
-    def start(self, hall: Hall, match: str, loaded: Loaded, tg: anyio.abc.TaskGroup) -> Actor:
-        """Start the actor of a match in the hall's task group."""
-        actor = Actor(hall, match, loaded)
-        self._actors[match] = actor
-        tg.start_soon(self._run, actor)
-        return actor
-
-    async def _run(self, actor: Actor) -> None:
-        try:
-            await actor.run()
-        finally:
-            if self._actors.get(actor.match) is actor:
-                self._remove(actor)
-
-    def _remove(self, actor: Actor) -> None:
-        del self._actors[actor.match]
-        if self._on_stop is not None:
-            self._on_stop(actor.match)
-
-    def forget(self, actor: Actor) -> None:
-        """Drop an actor whose state cannot be trusted; its match reloads on the next use."""
-        if self._actors.get(actor.match) is actor:
-            self._remove(actor)
-            actor.stop()
-
-    def stop(self, match: str) -> None:
-        """Stop a match's actor, if it runs (a quarantined match)."""
-        actor = self._actors.get(match)
-        if actor is not None:
-            self._remove(actor)
-            actor.stop()
-
-    def passivate(self, idle_for: float) -> int:
-        """Stop every actor that has rested for ``idle_for`` seconds; return how many.
-
-        A timed match rests too: ``on_rest`` keeps its next expiry, which wakes it.
-        """
-        now = time.monotonic()
-        stopped = 0
-        for actor in list(self._actors.values()):
-            if not actor.working and actor.idle_since(now) >= idle_for:
-                if self._on_rest is not None:
-                    self._on_rest(actor)
-                self._remove(actor)
-                actor.stop()
-                stopped += 1
-        return stopped
-
-    def all(self) -> list[Actor]:
-        """Return the running actors."""
-        return list(self._actors.values())
-
-    def __contains__(self, match: object) -> bool:
-        return match in self._actors
-
-    async def stop_all(self) -> None:
-        """Close every mailbox and wait until every actor has finished."""
-        for actor in list(self._actors.values()):
-            actor.stop()
-        while self._actors:
-            await anyio.sleep(0.001)
