@@ -14,12 +14,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
 from .errors import GamehallError, InvalidCommand
-from .registry import Registry
 
 
 @dataclass(frozen=True)
@@ -79,13 +78,26 @@ def cancellable(check: Callable[[], None]) -> Iterator[None]:
         _CHECK.reset(token)
 
 
-def calculators(registry: Registry, game: str | None = None) -> list[Calculator]:
+class Games(Protocol):
+    """What calculators are found in (a :class:`~gamehall.core.registry.Registry`)."""
+
+    @property
+    def pm(self) -> Any:
+        """The plugin manager whose hooks list the calculators."""
+        ...
+
+    def game(self, game_id: str) -> Any:
+        """Return a game's spec; refuse an unknown game by name."""
+        ...
+
+
+def calculators(registry: Games, game: str | None = None) -> list[Calculator]:
     """Return every installed calculator, or those of one game."""
     found = [c for cs in registry.pm.hook.gamehall_calculators() for c in cs or ()]
     return [c for c in found if game is None or c.game == game]
 
 
-def find(registry: Registry, game: str, name: str | None = None) -> Calculator:
+def find(registry: Games, game: str, name: str | None = None) -> Calculator:
     """Return a game's calculator by name (its only one when ``name`` is None)."""
     registry.game(game)  # an unknown game is refused by name first
     offered = calculators(registry, game)

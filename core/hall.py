@@ -20,7 +20,7 @@ import structlog
 from anyio.abc import TaskGroup
 
 from . import clock as clocks
-from . import engine, limits
+from . import engine, limits, seating
 from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec, make_bot
 from .clock import ClockSpec, ClockView
@@ -45,67 +45,28 @@ from .events import (
     Meta,
     Recorded,
 )
-from .kernel.actor import Ack, Actor, Loaded, SendCommand
+from .kernel.actor import Ack, Actor, ActorContext, ActorStopped, Loaded, SendCommand
+from .kernel.context import Committed, Metrics
 from .kernel.hub import Hub
 from .kernel.journal import Journal, new_pending
 from .kernel.supervisor import Supervisor
 from .lobby import Lobby, seat_info
-from .nodes import Follower, Metrics
+from .narration import Narrator
+from .nodes import Follower
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
-from .rules import Decision, Outcome
+from .rules import Decision
 from .seating import RematchExists, rebuilt_entry
 from .store.base import AppendRequest, MatchQuery, Snapshot, Store
 from .store.base import Loaded as StoredStream
 from .undo import Undos, UndoStatus, check_policy, state_after
-from .words import Narrated, Narrator, seat_label, seat_names
+from .views import MatchInfo as MatchInfo
+from .views import SeatView as SeatView
+from .views import Turn as Turn
+from .words import Narrated, seat_label, seat_names
 
 log = structlog.get_logger("gamehall.hall")
 FOLD_CHUNK = 500  # events folded between two turns of the loop while a match activates
-
-
-class SeatView(msgspec.Struct, frozen=True):
-    """What one seat may know of a match now, with what it is asked and may send."""
-
-    match: str
-    seq: int
-    seat: int | None
-    view: Any
-    awaiting: dict[int, Decision]
-    legal: list[Command]
-    outcome: Outcome | None
-    names: list[str | None] = []
-    clock: ClockView | None = None
-
-
-class Turn(msgspec.Struct, frozen=True):
-    """Whose move it is, as one seat may know it: sent on live streams when it changes.
-
-    ``awaiting`` lists the seats the match waits for (public); ``decision`` is what this seat
-    is asked, if it is awaited; ``free`` tells whether it may send free actions now.
-    """
-
-    match: str
-    seq: int
-    seat: int | None
-    awaiting: list[int]
-    decision: Decision | None = None
-    free: bool = False
-
-
-class MatchInfo(msgspec.Struct, frozen=True):
-    """A match as listings show it."""
-
-    match: str
-    game: str
-    expansions: list[str]
-    players: int
-    version: int
-    created: float
-    updated: float
-    forked_from: str | None = None
-    fork_seq: int | None = None
-    bots: dict[int, str] = {}
 
 
 class Hall:
@@ -140,7 +101,23 @@ class Hall:
         self.mailbox_size = mailbox_size
         self.journal = Journal(store)
         self.hub = Hub(watch_buffer)
-        self.actors = Supervisor(on_stop=self._stopped, on_rest=self._rest)
+        self.metrics = Metrics()
+        self.kernel = ActorContext(
+            store=store,
+            journal=self.journal,
+            publish=self.hub.publish,
+            now=clock,
+            metrics=self.metrics,
+            quarantine=self._quarantine,
+            load=self.load,
+            spawn=self.spawn,
+            projection=seating,
+            timing=clocks,
+            snapshot_every=snapshot_every,
+            snapshot_key=self.snapshot_key,
+            mailbox_size=mailbox_size,
+        )
+        self.actors = Supervisor(self.kernel, on_stop=self._stopped, on_rest=self._rest)
         # The next expiry of each resting timed match: it needs no actor until then.
         self.timers: dict[str, float] = {}
         self.quarantined: dict[str, str] = {}
@@ -149,7 +126,7 @@ class Hall:
         self._reaper: anyio.CancelScope | None = None
         self._clock_scope: anyio.CancelScope | None = None
         self.bots = BotDriver(self)
-        self.metrics = Metrics()
+        self.kernel.subscribers.append(self._committed)
         self.follower = Follower(self) if store.shared else None
         self.lobby = Lobby(self)
         self.undos = Undos(self)
@@ -338,7 +315,7 @@ class Hall:
             raise InvalidCommand(
                 f"seat {seat!r} does not exist: seats are 0 to {actor.players - 1}"
             )
-        return await _ask(actor, SendCommand(seat, command, command_id, new_pending()))
+        return await self._ask(actor, SendCommand(seat, command, command_id, new_pending()))
 
     async def lobby_command(
         self, match: str, command: LobbyCommand, credential: bytes | None = None
@@ -350,7 +327,7 @@ class Hall:
         gives: stored in the same transaction as its event, or not at all."""
         self._check_open()
         actor = await self.activate(match)
-        return await _ask(
+        return await self._ask(
             actor, SendCommand(-1, command, None, new_pending(), credential=credential)
         )
 
@@ -655,7 +632,28 @@ class Hall:
 
     def kept(self, actor: Actor) -> bool:
         """Tell whether an actor still owns its match here (it was not dropped)."""
-        return self.actors.get(actor.match) is actor
+        return self.actors.kept(actor)
+
+    def _committed(self, batch: Committed) -> None:
+        # The bots hear of every durable batch: a seat given to a bot starts being played.
+        if "bots" in batch.changed:
+            self.bots.attach(batch.match, from_info(batch.info))
+        else:
+            self.bots.wake(batch.match)
+
+    async def _ask(self, actor: Actor, message: SendCommand) -> Ack:
+        """Have a match's actor decide a message and wait for its answer.
+
+        An actor stopped since it was found (dropped after a store error, quarantined)
+        took nothing: the command goes to the match's next actor, or is refused with why.
+        """
+        while True:
+            try:
+                return await _ask(actor, message)
+            except ActorStopped:
+                if self._closed:
+                    raise
+            actor = await self.activate(actor.match)
 
     def advanced(self, match: str, seq: int) -> None:
         """Hear that another node stored a match up to ``seq``: catch up what runs here."""
@@ -697,8 +695,7 @@ class Hall:
         return MatchQuarantined(match, reason)
 
     def _start_actor(self, match: str, loaded: Loaded) -> Actor:
-        assert self._tg is not None
-        return self.actors.start(self, match, loaded, self._tg)
+        return self.actors.start(match, loaded)
 
     async def _passivate_idle(self) -> None:
         # One sweep for all actors instead of a timeout around every mailbox read.

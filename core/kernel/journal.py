@@ -150,17 +150,16 @@ class Journal:
             self.open()
         try:
             while True:
-                await self._wake.wait()
+                if not (self._queue or self._snapshots):
+                    if self._closing:
+                        return
+                    await self._wake.wait()  # nothing queued: the next submit wakes it
                 self._wake = anyio.Event()
                 batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
-                if self._queue:
-                    self._wake.set()  # the rest goes in the next commit
                 snapshots, self._snapshots = self._snapshots, []
                 if batch or snapshots:
                     with anyio.CancelScope(shield=True):
                         await self._commit(batch, snapshots)
-                elif self._closing:
-                    return
         finally:
             self._stopped.set()
 

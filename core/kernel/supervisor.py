@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-import anyio
-import anyio.abc
-
-from .actor import Actor, Loaded
-
-if TYPE_CHECKING:
-    from ..hall import Hall
+from .actor import Actor, ActorContext, Loaded
 
 
 class Supervisor:
@@ -20,14 +13,19 @@ class Supervisor:
 
     The hall asks it for a match's actor; it stops actors that rest (nothing queued, decided
     or committed) for a while, and drops one whose state cannot be trusted, so that its match
-    reloads from the store on the next use.
+    reloads from the store on the next use. An actor owns no task: starting one only keeps its
+    state here, and stopping one lets it finish what it holds.
     """
 
     def __init__(
         self,
+        ctx: ActorContext,
         on_stop: Callable[[str], None] | None = None,
         on_rest: Callable[[Actor], None] | None = None,
     ) -> None:
+        self.ctx = ctx
+        ctx.forget = self.forget
+        ctx.kept = self.kept
         self._actors: dict[str, Actor] = {}
         self._on_stop = on_stop  # told the match of every actor that stops or is dropped
         self._on_rest = on_rest  # told every actor stopped for resting, before it stops
@@ -39,19 +37,15 @@ class Supervisor:
         """Return the running actor of a match, if any."""
         return self._actors.get(match)
 
-    def start(self, hall: Hall, match: str, loaded: Loaded, tg: anyio.abc.TaskGroup) -> Actor:
-        """Start the actor of a match in the hall's task group."""
-        actor = Actor(hall, match, loaded)
+    def start(self, match: str, loaded: Loaded) -> Actor:
+        """Start the actor of a match from what activation loaded."""
+        actor = Actor(self.ctx, match, loaded)
         self._actors[match] = actor
-        tg.start_soon(self._run, actor)
         return actor
 
-    async def _run(self, actor: Actor) -> None:
-        try:
-            await actor.run()
-        finally:
-            if self._actors.get(actor.match) is actor:
-                self._remove(actor)
+    def kept(self, actor: Actor) -> bool:
+        """Tell whether an actor still owns its match here (it was not dropped)."""
+        return self._actors.get(actor.match) is actor
 
     def _remove(self, actor: Actor) -> None:
         del self._actors[actor.match]
@@ -95,8 +89,11 @@ class Supervisor:
         return match in self._actors
 
     async def stop_all(self) -> None:
-        """Close every mailbox and wait until every actor has finished."""
-        for actor in list(self._actors.values()):
+        """Stop every actor and wait until each has decided and committed what it held."""
+        actors = list(self._actors.values())
+        for actor in actors:
             actor.stop()
-        while self._actors:
-            await anyio.sleep(0.001)
+        for actor in actors:
+            await actor.quiet()
+            if self._actors.get(actor.match) is actor:
+                self._remove(actor)
