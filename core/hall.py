@@ -22,12 +22,10 @@ from anyio.abc import TaskGroup
 from . import clock as clocks
 from . import engine, limits, seating
 from .bots.driver import BotDriver, from_info, seat_bots, stored
-from .bots.spec import BotSpec, make_bot
+from .bots.spec import BotSpec
 from .clock import ClockSpec, ClockView
 from .errors import (
     CorruptRecord,
-    GamehallError,
-    IllegalCommand,
     InvalidCommand,
     InvalidOptions,
     MatchQuarantined,
@@ -57,8 +55,9 @@ from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision
 from .seating import RematchExists, rebuilt_entry
-from .store.base import AppendRequest, MatchQuery, Snapshot, Store
+from .store.base import AppendRequest, Snapshot, Store
 from .store.base import Loaded as StoredStream
+from .timers import TurnClocks
 from .undo import Undos, UndoStatus, check_policy, state_after
 from .views import MatchInfo as MatchInfo
 from .views import SeatView as SeatView
@@ -117,14 +116,23 @@ class Hall:
             snapshot_key=self.snapshot_key,
             mailbox_size=mailbox_size,
         )
-        self.actors = Supervisor(self.kernel, on_stop=self._stopped, on_rest=self._rest)
-        # The next expiry of each resting timed match: it needs no actor until then.
-        self.timers: dict[str, float] = {}
+        self.actors = Supervisor(
+            self.kernel, on_stop=self._stopped, on_rest=lambda a: self.turn_clocks.rest(a)
+        )
+        self.turn_clocks = TurnClocks(
+            actors=self.actors,
+            store=store,
+            now=clock,
+            clock_guard=clock_guard,
+            poll=clock_poll,
+            load_actor=self._actor,
+            send=self.send,
+            closed=lambda: self._closed,
+        )
         self.quarantined: dict[str, str] = {}
         self._tg: TaskGroup | None = None
         self._closed = False
         self._reaper: anyio.CancelScope | None = None
-        self._clock_scope: anyio.CancelScope | None = None
         self.bots = BotDriver(self)
         self.kernel.subscribers.append(self._committed)
         self.follower = Follower(self) if store.shared else None
@@ -137,14 +145,13 @@ class Hall:
 
     async def __aenter__(self) -> Self:
         self._reaper = anyio.CancelScope()
-        self._clock_scope = anyio.CancelScope()
         self.journal.open()
         self._tg = await anyio.create_task_group().__aenter__()
         self._tg.start_soon(self.journal.run)
         self._tg.start_soon(self._passivate_idle)
         if self.follower is not None:
             await self._tg.start(self.follower.run)
-        self._tg.start_soon(self._watch_clocks)
+        self._tg.start_soon(self.turn_clocks.watch)
         self._tg.start_soon(self.resume_clocks)
         return self
 
@@ -177,8 +184,7 @@ class Hall:
             self._reaper.cancel()
         if self.follower is not None:
             self.follower.stop()
-        if self._clock_scope is not None:
-            self._clock_scope.cancel()
+        self.turn_clocks.stop()
         await self.actors.stop_all()
         await self.journal.close()
         self.hub.close()
@@ -674,12 +680,6 @@ class Hall:
         if self.actors.get(match) is None:
             self.undos.pending.pop(match, None)  # a pending take-back goes with the actor
 
-    def _rest(self, actor: Actor) -> None:
-        # A timed match at rest is a timer entry, not an actor: its expiry wakes it.
-        deadline = clocks.next_deadline(actor.clock) if actor.timed and actor.clock else None
-        if deadline is not None:
-            self.timers[actor.match] = deadline
-
     def _check_quarantine(self, match: str) -> None:
         reason = self.quarantined.get(match)
         if reason is not None:
@@ -715,102 +715,19 @@ class Hall:
     # -- turn clocks ------------------------------------------------------------------------
 
     async def fire_expired(self, now: float | None = None) -> int:
-        """Send the fallback command of every seat of an active match whose time ran out.
-
-        The one place an expiry is fired: by the hall holding the match's actor, and only
-        where ``clock_guard`` allows it (a lease). Each fallback is an ordinary command with
-        the id ``clock-SEAT-SEQ``, so a repeat is answered with the first answer. Return how
-        many commands were sent.
-        """
-        now = self.now() if now is None else now
-        self._wake_due(now)
-        fired = 0
-        for actor in self.actors.all():
-            if actor.clock is None or not actor.clock.running:
-                continue
-            if self.clock_guard is not None and not self.clock_guard(actor.match):
-                continue
-            for seat in clocks.expired(actor.clock, now):
-                if await self._time_out(actor.match, seat, actor.version):
-                    fired += 1
-                    break  # the match moved: look at its new clock on the next round
-        return fired
-
-    def _wake_due(self, now: float) -> None:
-        """Activate each resting timed match whose next expiry has come."""
-        for match, deadline in list(self.timers.items()):
-            if match in self.actors:
-                del self.timers[match]  # active again: its actor keeps its clock
-            elif deadline <= now:
-                del self.timers[match]
-                try:
-                    self._actor(match)
-                except GamehallError as exc:  # deleted or damaged meanwhile
-                    log.info("timed match not woken", match=match, error=str(exc))
-
-    async def _time_out(self, match: str, seat: int, version: int) -> bool:
-        actor = self._actor(match)
-        if actor.version != version or actor.busy or actor.committing or actor.queued:
-            return False  # a command is on its way: its clock decides
-        rules, state = actor.ruleset.rules, actor.state
-        legal = list(rules.legal(state, seat))
-        if not legal:
-            return False
-        command = rules.timeout(state, seat)
-        if command is None or command not in legal:
-            view = rules.view(state, seat)
-            bot = make_bot("random", actor.ruleset, f"clock:{match}:{seat}:{version}")
-            command = bot.choose(seat, legal, lambda: view)
-        try:
-            await self.send(match, seat, command, f"clock-{seat}-{version}")
-        except IllegalCommand as exc:
-            log.warning("clock fallback refused", match=match, seat=seat, error=str(exc))
-            return False
-        return True
+        """Send the fallback command of every seat of an active match whose time ran out
+        (see :meth:`gamehall.core.timers.TurnClocks.fire_expired`); return how many."""
+        return await self.turn_clocks.fire_expired(now)
 
     async def resume_clocks(self) -> int:
         """Activate every running timed match of the store, so that its clock is kept (a
         restarted hall does this at start); return how many were activated."""
-        activated, cursor = 0, None
-        while not self._closed:
-            try:
-                page = self.store.find_matches(MatchQuery(finished=False, cursor=cursor, limit=200))
-            except GamehallError as exc:  # the store fails now: the matches activate on use
-                log.warning("timed matches not resumed", error=str(exc))
-                break
-            for entry in page.matches:
-                if entry.info.get("clock") and entry.stream not in self.actors:
-                    try:
-                        self._actor(entry.stream)
-                    except GamehallError as exc:
-                        log.warning("timed match not resumed", match=entry.stream, error=str(exc))
-                        continue
-                    activated += 1
-            cursor = page.next
-            if cursor is None:
-                break
-            await anyio.sleep(0)
-        return activated
+        return await self.turn_clocks.resume()
 
-    async def _watch_clocks(self) -> None:
-        # Real time between looks; what is due is decided by the injected clock alone.
-        assert self._clock_scope is not None
-        with self._clock_scope:
-            while not self._closed:
-                await anyio.sleep(self._clock_wait())
-                try:
-                    await self.fire_expired()
-                except GamehallError as exc:
-                    log.warning("clock fallback failed", error=str(exc))
-
-    def _clock_wait(self) -> float:
-        deadlines = [
-            d for a in self.actors.all()
-            if a.clock is not None and (d := clocks.next_deadline(a.clock)) is not None
-        ] + list(self.timers.values())  # fmt: skip
-        if not deadlines:
-            return self.clock_poll
-        return min(max(min(deadlines) - self.now(), 0.01), self.clock_poll)
+    @property
+    def timers(self) -> dict[str, float]:
+        """The next expiry of each resting timed match: it needs no actor until then."""
+        return self.turn_clocks.timers
 
     # -- take-backs --------------------------------------------------------------------------
 

@@ -305,7 +305,7 @@ def option_help(schema: type[msgspec.Struct] | None) -> list[OptionHelp]:
     assert isinstance(info, mi.StructType)
     try:  # Literal values in the order the game wrote them (inspect sorts them)
         hints = typing.get_type_hints(schema)
-    except Exception:  # an annotation that does not resolve: keep inspect's order
+    except Exception:  # noqa: BLE001 - a plugin annotation that does not resolve: keep inspect's order
         hints = {}
     out = []
     for field in info.fields:

@@ -298,7 +298,7 @@ class Actor:
             self._draining = True
             try:
                 self.ctx.spawn(self._drain)
-            except BaseException:  # noqa: BLE001 - not scheduled: the command is not kept
+            except (StoreClosed, RuntimeError):  # not scheduled (closing): the command is not kept
                 self._draining = False
                 self._mailbox.pop()
                 self.queued -= 1

@@ -178,7 +178,7 @@ class Journal:
         for (_, done), result in zip(batch, results, strict=True):
             try:
                 done(result)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a subscriber's (a plugin's) bug: the others go on
                 log.exception("commit callback failed", error=repr(exc))
 
     async def _write(
