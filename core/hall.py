@@ -43,6 +43,7 @@ from .events import (
     Meta,
     Recorded,
 )
+from .kernel.activation import Loader, snapshot_key
 from .kernel.actor import Ack, Actor, ActorContext, ActorStopped, Loaded, SendCommand
 from .kernel.context import Committed, Metrics
 from .kernel.hub import Hub
@@ -55,8 +56,7 @@ from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision
 from .seating import RematchExists, rebuilt_entry
-from .store.base import AppendRequest, Snapshot, Store
-from .store.base import Loaded as StoredStream
+from .store.base import AppendRequest, Store
 from .timers import TurnClocks
 from .undo import Undos, UndoStatus, check_policy, state_after
 from .views import MatchInfo as MatchInfo
@@ -65,7 +65,6 @@ from .views import Turn as Turn
 from .words import Narrated, seat_label, seat_names
 
 log = structlog.get_logger("gamehall.hall")
-FOLD_CHUNK = 500  # events folded between two turns of the loop while a match activates
 
 
 class Hall:
@@ -99,6 +98,7 @@ class Hall:
         self.idle_seconds = idle_seconds
         self.mailbox_size = mailbox_size
         self.journal = Journal(store)
+        self.loader = Loader(store, self.registry, snapshot_every, clocks)
         self.hub = Hub(watch_buffer)
         self.metrics = Metrics()
         self.kernel = ActorContext(
@@ -601,7 +601,7 @@ class Hall:
         if flight is None:
             flight = self._activating[match] = _Flight()
             try:
-                flight.loaded = await self._load_off_loop(match)
+                flight.loaded = await self.loader.load_off_loop(match)
             except CorruptRecord as exc:
                 flight.error = self._quarantine(match, exc)
             except Exception as exc:  # noqa: BLE001 - every waiter gets the same answer
@@ -840,73 +840,12 @@ class Hall:
 
     def load(self, match: str) -> Loaded:
         """Rebuild a match from its events, starting from a snapshot where one helps."""
-        stored, ruleset, state = self._read_stored(match)
-        state = engine.fold(ruleset, state, engine.live(stored.events, stored.after + 1))
-        return self._loaded(match, stored, ruleset, state)
-
-    async def _load_off_loop(self, match: str) -> Loaded:
-        """:meth:`load` with the store read in a worker thread and the fold on the loop in
-        chunks that let the other matches run between them (the fold holds the GIL: in a
-        thread it would stall the loop as much)."""
-        stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
-        events = engine.live(stored.events, stored.after + 1)
-        for start in range(0, len(events), FOLD_CHUNK):
-            state = engine.fold(ruleset, state, events[start : start + FOLD_CHUNK])
-            if len(events) > FOLD_CHUNK:
-                await anyio.sleep(0)
-        return await anyio.to_thread.run_sync(self._loaded, match, stored, ruleset, state)
-
-    def _read_stored(self, match: str) -> tuple[StoredStream, Ruleset, Any]:
-        """Read what activation needs and the state to fold it onto (a snapshot's or the
-        initial one)."""
-        stored = self.store.load_stream(match, snapshot=self.snapshot_every > 0)
-        started = stored.first
-        if not isinstance(started, MatchStarted):
-            raise UnknownMatch(match)
-        ruleset = self.registry.ruleset_of(started, match)
-        state = None
-        if stored.snapshot is not None:
-            # The store read only the rows after the snapshot (and the others' seqs and
-            # command ids). Without a usable snapshot, or when a take-back reaches into it,
-            # the match is read again from its first event.
-            state = self._from_snapshot(stored.snapshot, ruleset)
-            if state is None or engine.voids_before(stored.events, stored.after):
-                state, stored = None, self.store.load_stream(match)
-        if state is None:
-            state = engine.initial_state(ruleset, started)
-        return stored, ruleset, state
-
-    def _loaded(self, match: str, stored: StoredStream, ruleset: Ruleset, state: Any) -> Loaded:
-        """Return the loaded match once its events are folded (reads the clock and entry)."""
-        started = stored.first
-        assert isinstance(started, MatchStarted)
-        version = stored.after + len(stored.events)
-        if stored.last is not None:  # a timed match's clock is in its last event's metadata
-            clock = stored.last.clock
-        else:  # the snapshot stands for the end of the match: its last event was not read
-            clock = clocks.last_clock(self.store.read(match, max(0, version - 1)))
-        seed = started.seed or 0
-        # Read after the events: the entry is written in the same transaction as them, so it
-        # is at least as new (an entry ahead of them makes the next append conflict and retry).
-        entry = self.store.stream_info(match)
-        info = dict(entry.info) if entry is not None else {}
-        return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock, info)
-
-    def _from_snapshot(self, snapshot: Snapshot, ruleset: Ruleset) -> Any:
-        if snapshot.key != self.snapshot_key(ruleset):
-            return None
-        try:
-            return msgspec.msgpack.decode(snapshot.data, type=ruleset.game.state)
-        except msgspec.DecodeError:
-            log.warning(
-                "snapshot ignored: it does not decode", match=snapshot.stream, seq=snapshot.seq
-            )
-            return None
+        return self.loader.load(match)
 
     @staticmethod
     def snapshot_key(ruleset: Ruleset) -> str:
         """Return the key that ties a snapshot to the plugin versions that wrote it."""
-        return ",".join(f"{k}={v}" for k, v in sorted(ruleset.versions.items()))
+        return snapshot_key(ruleset)
 
     @property
     def active(self) -> int:
