@@ -124,8 +124,12 @@ class Writer:
     def drain(self, timeout: float = 2.0) -> None:
         """Wait until every queued line is written (at most ``timeout`` seconds)."""
         deadline = time.monotonic() + timeout
-        while self.queue.unfinished_tasks and time.monotonic() < deadline:
-            time.sleep(0.005)
+        done = self.queue.all_tasks_done  # notified by the writer thread's task_done
+        with done:
+            while self.queue.unfinished_tasks:
+                left = deadline - time.monotonic()
+                if left <= 0 or not done.wait(left):
+                    return
 
     def _write(self, line: str) -> None:
         try:

@@ -9,6 +9,7 @@ accepted command is stored once (SQLite and PostgreSQL).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -220,6 +221,26 @@ async def test_commands_racing_activation_and_passivation_are_answered_once(
 
         async def passivate() -> None:
             hall.passivate(0.0)  # the next command activates the match again
+
+        answers = await _storm(hall, match, passivate)
+        _once(hall, match, answers, counted)
+
+
+async def test_commands_reaching_a_match_while_it_is_activated_are_answered_once(
+    any_store: Store, registry: Registry, counted: list[_Counted], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load_stream = any_store.load_stream
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.02)  # in the worker thread: commands arrive while the load is in flight
+        return load_stream(*args, **kwargs)
+
+    monkeypatch.setattr(any_store, "load_stream", slow)
+    async with Hall(any_store, registry, idle_seconds=3600) as hall:
+        match = await hall.create("tictactoe", seed=3)
+
+        async def passivate() -> None:
+            hall.passivate(0.0)
 
         answers = await _storm(hall, match, passivate)
         _once(hall, match, answers, counted)
