@@ -18,12 +18,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
 from .errors import GamehallError, InvalidCommand
-from .registry import Registry, Ruleset
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ class Calculator:
     uses_ruleset: bool = False
     """``run(request, ruleset)`` and ``values(ruleset)`` get the ruleset of the game with the
     expansions the request's ``expansions`` field names (the components they add included)."""
-    registry: Registry | None = field(default=None, compare=False, repr=False)
+    registry: Games | None = field(default=None, compare=False, repr=False)
     """The registry the calculator was found in (set by :func:`calculators` and :func:`find`):
     the rulesets of a calculator that uses them come from there."""
 
@@ -89,13 +88,30 @@ def cancellable(check: Callable[[], None]) -> Iterator[None]:
         _CHECK.reset(token)
 
 
-def calculators(registry: Registry, game: str | None = None) -> list[Calculator]:
+class Games(Protocol):
+    """What calculators are found in (a :class:`~gamehall.core.registry.Registry`)."""
+
+    @property
+    def pm(self) -> Any:
+        """The plugin manager whose hooks list the calculators."""
+        ...
+
+    def game(self, game_id: str) -> Any:
+        """Return a game's spec; refuse an unknown game by name."""
+        ...
+
+    def ruleset(self, game_id: str, expansions: Sequence[str] = ()) -> Any:
+        """Return the ruleset of a game with these expansions; refuse an unknown one by name."""
+        ...
+
+
+def calculators(registry: Games, game: str | None = None) -> list[Calculator]:
     """Return every installed calculator, or those of one game."""
     found = [c for cs in registry.pm.hook.gamehall_calculators() for c in cs or ()]
     return [replace(c, registry=registry) for c in found if game is None or c.game == game]
 
 
-def find(registry: Registry, game: str, name: str | None = None) -> Calculator:
+def find(registry: Games, game: str, name: str | None = None) -> Calculator:
     """Return a game's calculator by name (its only one when ``name`` is None)."""
     registry.game(game)  # an unknown game is refused by name first
     offered = calculators(registry, game)
@@ -142,8 +158,8 @@ def in_words(exc: Exception) -> str:
 
 
 def ruleset_for(
-    calculator: Calculator, registry: Registry | None = None, expansions: Sequence[str] = ()
-) -> Ruleset:
+    calculator: Calculator, registry: Games | None = None, expansions: Sequence[str] = ()
+) -> Any:
     """Return the ruleset a calculator reads: its game with these expansions."""
     registry = registry or calculator.registry
     if registry is None:
@@ -154,7 +170,7 @@ def ruleset_for(
         raise InvalidRequest(f"{calculator.game} {calculator.name}: expansions: {exc}") from None
 
 
-def calculate(calculator: Calculator, request: Any, registry: Registry | None = None) -> Any:
+def calculate(calculator: Calculator, request: Any, registry: Games | None = None) -> Any:
     """Run a calculator on a decoded request (one that :attr:`~Calculator.uses_ruleset` reads
     the rulesets of ``registry``, by default the one it was found in)."""
     try:
@@ -167,7 +183,7 @@ def calculate(calculator: Calculator, request: Any, registry: Registry | None = 
 
 
 def allowed_values(
-    calculator: Calculator, registry: Registry | None = None, expansions: Sequence[str] = ()
+    calculator: Calculator, registry: Games | None = None, expansions: Sequence[str] = ()
 ) -> Mapping[str, Sequence[str]]:
     """Return the allowed values of the request's open fields (with these expansions)."""
     if calculator.values is None:

@@ -21,14 +21,11 @@ from anyio.abc import TaskGroup
 
 from . import clock as clocks
 from . import engine, lifecycle, limits, seating
-from .actor import Ack, Actor, Loaded, SendCommand, Supervisor
 from .bots.driver import BotDriver, from_info, seat_bots, stored
-from .bots.spec import BotSpec, make_bot
+from .bots.spec import BotSpec
 from .clock import ClockSpec, ClockView
 from .errors import (
     CorruptRecord,
-    GamehallError,
-    IllegalCommand,
     InvalidCommand,
     InvalidOptions,
     MatchQuarantined,
@@ -46,65 +43,28 @@ from .events import (
     Meta,
     Recorded,
 )
-from .hub import Hub
-from .journal import Journal, new_pending
+from .kernel.activation import Loader, snapshot_key
+from .kernel.actor import Ack, Actor, ActorContext, ActorStopped, Loaded, SendCommand
+from .kernel.context import Committed, Metrics
+from .kernel.hub import Hub
+from .kernel.journal import Journal, new_pending
+from .kernel.supervisor import Supervisor
 from .lobby import Lobby, seat_info
-from .nodes import Follower, Metrics
+from .narration import Narrator
+from .nodes import Follower
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
-from .rules import Decision, Outcome
+from .rules import Decision
 from .seating import RematchExists, rebuilt_entry
-from .store.base import AppendRequest, MatchQuery, Snapshot, Store
-from .store.base import Loaded as StoredStream
+from .store.base import AppendRequest, Store
+from .timers import TurnClocks
 from .undo import Undos, UndoStatus, check_policy, state_after
-from .words import Narrated, Narrator, seat_label, seat_names
+from .views import MatchInfo as MatchInfo
+from .views import SeatView as SeatView
+from .views import Turn as Turn
+from .words import Narrated, seat_label, seat_names
 
 log = structlog.get_logger("gamehall.hall")
-FOLD_CHUNK = 500  # events folded between two turns of the loop while a match activates
-
-
-class SeatView(msgspec.Struct, frozen=True):
-    """What one seat may know of a match now, with what it is asked and may send."""
-
-    match: str
-    seq: int
-    seat: int | None
-    view: Any
-    awaiting: dict[int, Decision]
-    legal: list[Command]
-    outcome: Outcome | None
-    names: list[str | None] = []
-    clock: ClockView | None = None
-
-
-class Turn(msgspec.Struct, frozen=True):
-    """Whose move it is, as one seat may know it: sent on live streams when it changes.
-
-    ``awaiting`` lists the seats the match waits for (public); ``decision`` is what this seat
-    is asked, if it is awaited; ``free`` tells whether it may send free actions now.
-    """
-
-    match: str
-    seq: int
-    seat: int | None
-    awaiting: list[int]
-    decision: Decision | None = None
-    free: bool = False
-
-
-class MatchInfo(msgspec.Struct, frozen=True):
-    """A match as listings show it."""
-
-    match: str
-    game: str
-    expansions: list[str]
-    players: int
-    version: int
-    created: float
-    updated: float
-    forked_from: str | None = None
-    fork_seq: int | None = None
-    bots: dict[int, str] = {}
 
 
 class Hall:
@@ -144,17 +104,43 @@ class Hall:
         self.idle_seconds = idle_seconds
         self.mailbox_size = mailbox_size
         self.journal = Journal(store)
+        self.loader = Loader(store, self.registry, snapshot_every, clocks)
         self.hub = Hub(watch_buffer)
-        self.actors = Supervisor(on_stop=self._stopped, on_rest=self._rest)
-        # The next expiry of each resting timed match: it needs no actor until then.
-        self.timers: dict[str, float] = {}
+        self.metrics = Metrics()
+        self.kernel = ActorContext(
+            store=store,
+            journal=self.journal,
+            publish=self.hub.publish,
+            now=clock,
+            metrics=self.metrics,
+            quarantine=self._quarantine,
+            load=self.load,
+            spawn=self.spawn,
+            projection=seating,
+            timing=clocks,
+            snapshot_every=snapshot_every,
+            snapshot_key=self.snapshot_key,
+            mailbox_size=mailbox_size,
+        )
+        self.actors = Supervisor(
+            self.kernel, on_stop=self._stopped, on_rest=lambda a: self.turn_clocks.rest(a)
+        )
+        self.turn_clocks = TurnClocks(
+            actors=self.actors,
+            store=store,
+            now=clock,
+            clock_guard=clock_guard,
+            poll=clock_poll,
+            load_actor=self._actor,
+            send=self.send,
+            closed=lambda: self._closed,
+        )
         self.quarantined: dict[str, str] = {}
         self._tg: TaskGroup | None = None
         self._closed = False
         self._reaper: anyio.CancelScope | None = None
-        self._clock_scope: anyio.CancelScope | None = None
         self.bots = BotDriver(self)
-        self.metrics = Metrics()
+        self.kernel.subscribers.append(self._committed)
         self.follower = Follower(self) if store.shared else None
         self.lobby = Lobby(self)
         self.undos = Undos(self)
@@ -167,14 +153,13 @@ class Hall:
 
     async def __aenter__(self) -> Self:
         self._reaper = anyio.CancelScope()
-        self._clock_scope = anyio.CancelScope()
         self.journal.open()
         self._tg = await anyio.create_task_group().__aenter__()
         self._tg.start_soon(self.journal.run)
         self._tg.start_soon(self._passivate_idle)
         if self.follower is not None:
             await self._tg.start(self.follower.run)
-        self._tg.start_soon(self._watch_clocks)
+        self._tg.start_soon(self.turn_clocks.watch)
         self._tg.start_soon(self.resume_clocks)
         self._tg.start_soon(self.lifecycle.run)
         return self
@@ -208,8 +193,7 @@ class Hall:
             self._reaper.cancel()
         if self.follower is not None:
             self.follower.stop()
-        if self._clock_scope is not None:
-            self._clock_scope.cancel()
+        self.turn_clocks.stop()
         self.lifecycle.stop()
         await self.actors.stop_all()
         await self.journal.close()
@@ -353,7 +337,7 @@ class Hall:
             raise InvalidCommand(
                 f"seat {seat!r} does not exist: seats are 0 to {actor.players - 1}"
             )
-        return await _ask(actor, SendCommand(seat, command, command_id, new_pending()))
+        return await self._ask(actor, SendCommand(seat, command, command_id, new_pending()))
 
     async def lobby_command(
         self, match: str, command: LobbyCommand, credential: bytes | None = None
@@ -365,7 +349,7 @@ class Hall:
         gives: stored in the same transaction as its event, or not at all."""
         self._check_open()
         actor = await self.activate(match)
-        return await _ask(
+        return await self._ask(
             actor, SendCommand(-1, command, None, new_pending(), credential=credential)
         )
 
@@ -639,7 +623,7 @@ class Hall:
         if flight is None:
             flight = self._activating[match] = _Flight()
             try:
-                flight.loaded = await self._load_off_loop(match)
+                flight.loaded = await self.loader.load_off_loop(match)
             except CorruptRecord as exc:
                 flight.error = self._quarantine(match, exc)
             except Exception as exc:  # noqa: BLE001 - every waiter gets the same answer
@@ -676,7 +660,28 @@ class Hall:
 
     def kept(self, actor: Actor) -> bool:
         """Tell whether an actor still owns its match here (it was not dropped)."""
-        return self.actors.get(actor.match) is actor
+        return self.actors.kept(actor)
+
+    def _committed(self, batch: Committed) -> None:
+        # The bots hear of every durable batch: a seat given to a bot starts being played.
+        if "bots" in batch.changed:
+            self.bots.attach(batch.match, from_info(batch.info))
+        else:
+            self.bots.wake(batch.match)
+
+    async def _ask(self, actor: Actor, message: SendCommand) -> Ack:
+        """Have a match's actor decide a message and wait for its answer.
+
+        An actor stopped since it was found (dropped after a store error, quarantined)
+        took nothing: the command goes to the match's next actor, or is refused with why.
+        """
+        while True:
+            try:
+                return await _ask(actor, message)
+            except ActorStopped:
+                if self._closed:
+                    raise
+            actor = await self.activate(actor.match)
 
     def advanced(self, match: str, seq: int) -> None:
         """Hear that another node stored a match up to ``seq``: catch up what runs here."""
@@ -697,12 +702,6 @@ class Hall:
         if self.actors.get(match) is None:
             self.undos.pending.pop(match, None)  # a pending take-back goes with the actor
 
-    def _rest(self, actor: Actor) -> None:
-        # A timed match at rest is a timer entry, not an actor: its expiry wakes it.
-        deadline = clocks.next_deadline(actor.clock) if actor.timed and actor.clock else None
-        if deadline is not None:
-            self.timers[actor.match] = deadline
-
     def _check_quarantine(self, match: str) -> None:
         reason = self.quarantined.get(match)
         if reason is not None:
@@ -718,8 +717,7 @@ class Hall:
         return MatchQuarantined(match, reason)
 
     def _start_actor(self, match: str, loaded: Loaded) -> Actor:
-        assert self._tg is not None
-        return self.actors.start(self, match, loaded, self._tg)
+        return self.actors.start(match, loaded)
 
     async def _passivate_idle(self) -> None:
         # One sweep for all actors instead of a timeout around every mailbox read.
@@ -739,102 +737,19 @@ class Hall:
     # -- turn clocks ------------------------------------------------------------------------
 
     async def fire_expired(self, now: float | None = None) -> int:
-        """Send the fallback command of every seat of an active match whose time ran out.
-
-        The one place an expiry is fired: by the hall holding the match's actor, and only
-        where ``clock_guard`` allows it (a lease). Each fallback is an ordinary command with
-        the id ``clock-SEAT-SEQ``, so a repeat is answered with the first answer. Return how
-        many commands were sent.
-        """
-        now = self.now() if now is None else now
-        self._wake_due(now)
-        fired = 0
-        for actor in self.actors.all():
-            if actor.clock is None or not actor.clock.running or seating.ending(actor.info):
-                continue
-            if self.clock_guard is not None and not self.clock_guard(actor.match):
-                continue
-            for seat in clocks.expired(actor.clock, now):
-                if await self._time_out(actor.match, seat, actor.version):
-                    fired += 1
-                    break  # the match moved: look at its new clock on the next round
-        return fired
-
-    def _wake_due(self, now: float) -> None:
-        """Activate each resting timed match whose next expiry has come."""
-        for match, deadline in list(self.timers.items()):
-            if match in self.actors:
-                del self.timers[match]  # active again: its actor keeps its clock
-            elif deadline <= now:
-                del self.timers[match]
-                try:
-                    self._actor(match)
-                except GamehallError as exc:  # deleted or damaged meanwhile
-                    log.info("timed match not woken", match=match, error=str(exc))
-
-    async def _time_out(self, match: str, seat: int, version: int) -> bool:
-        actor = self._actor(match)
-        if actor.version != version or actor.busy or actor.committing or actor.queued:
-            return False  # a command is on its way: its clock decides
-        rules, state = actor.ruleset.rules, actor.state
-        legal = list(rules.legal(state, seat))
-        if not legal:
-            return False
-        command = rules.timeout(state, seat)
-        if command is None or command not in legal:
-            view = rules.view(state, seat)
-            bot = make_bot("random", actor.ruleset, f"clock:{match}:{seat}:{version}")
-            command = bot.choose(seat, legal, lambda: view)
-        try:
-            await self.send(match, seat, command, f"clock-{seat}-{version}")
-        except IllegalCommand as exc:
-            log.warning("clock fallback refused", match=match, seat=seat, error=str(exc))
-            return False
-        return True
+        """Send the fallback command of every seat of an active match whose time ran out
+        (see :meth:`gamehall.core.timers.TurnClocks.fire_expired`); return how many."""
+        return await self.turn_clocks.fire_expired(now)
 
     async def resume_clocks(self) -> int:
         """Activate every running timed match of the store, so that its clock is kept (a
         restarted hall does this at start); return how many were activated."""
-        activated, cursor = 0, None
-        while not self._closed:
-            try:
-                page = self.store.find_matches(MatchQuery(finished=False, cursor=cursor, limit=200))
-            except GamehallError as exc:  # the store fails now: the matches activate on use
-                log.warning("timed matches not resumed", error=str(exc))
-                break
-            for entry in page.matches:
-                if entry.info.get("clock") and entry.stream not in self.actors:
-                    try:
-                        self._actor(entry.stream)
-                    except GamehallError as exc:
-                        log.warning("timed match not resumed", match=entry.stream, error=str(exc))
-                        continue
-                    activated += 1
-            cursor = page.next
-            if cursor is None:
-                break
-            await anyio.sleep(0)
-        return activated
+        return await self.turn_clocks.resume()
 
-    async def _watch_clocks(self) -> None:
-        # Real time between looks; what is due is decided by the injected clock alone.
-        assert self._clock_scope is not None
-        with self._clock_scope:
-            while not self._closed:
-                await anyio.sleep(self._clock_wait())
-                try:
-                    await self.fire_expired()
-                except GamehallError as exc:
-                    log.warning("clock fallback failed", error=str(exc))
-
-    def _clock_wait(self) -> float:
-        deadlines = [
-            d for a in self.actors.all()
-            if a.clock is not None and (d := clocks.next_deadline(a.clock)) is not None
-        ] + list(self.timers.values())  # fmt: skip
-        if not deadlines:
-            return self.clock_poll
-        return min(max(min(deadlines) - self.now(), 0.01), self.clock_poll)
+    @property
+    def timers(self) -> dict[str, float]:
+        """The next expiry of each resting timed match: it needs no actor until then."""
+        return self.turn_clocks.timers
 
     # -- take-backs --------------------------------------------------------------------------
 
@@ -947,73 +862,12 @@ class Hall:
 
     def load(self, match: str) -> Loaded:
         """Rebuild a match from its events, starting from a snapshot where one helps."""
-        stored, ruleset, state = self._read_stored(match)
-        state = engine.fold(ruleset, state, engine.live(stored.events, stored.after + 1))
-        return self._loaded(match, stored, ruleset, state)
-
-    async def _load_off_loop(self, match: str) -> Loaded:
-        """:meth:`load` with the store read in a worker thread and the fold on the loop in
-        chunks that let the other matches run between them (the fold holds the GIL: in a
-        thread it would stall the loop as much)."""
-        stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
-        events = engine.live(stored.events, stored.after + 1)
-        for start in range(0, len(events), FOLD_CHUNK):
-            state = engine.fold(ruleset, state, events[start : start + FOLD_CHUNK])
-            if len(events) > FOLD_CHUNK:
-                await anyio.sleep(0)
-        return await anyio.to_thread.run_sync(self._loaded, match, stored, ruleset, state)
-
-    def _read_stored(self, match: str) -> tuple[StoredStream, Ruleset, Any]:
-        """Read what activation needs and the state to fold it onto (a snapshot's or the
-        initial one)."""
-        stored = self.store.load_stream(match, snapshot=self.snapshot_every > 0)
-        started = stored.first
-        if not isinstance(started, MatchStarted):
-            raise UnknownMatch(match)
-        ruleset = self.registry.ruleset_of(started, match)
-        state = None
-        if stored.snapshot is not None:
-            # The store read only the rows after the snapshot (and the others' seqs and
-            # command ids). Without a usable snapshot, or when a take-back reaches into it,
-            # the match is read again from its first event.
-            state = self._from_snapshot(stored.snapshot, ruleset)
-            if state is None or engine.voids_before(stored.events, stored.after):
-                state, stored = None, self.store.load_stream(match)
-        if state is None:
-            state = engine.initial_state(ruleset, started)
-        return stored, ruleset, state
-
-    def _loaded(self, match: str, stored: StoredStream, ruleset: Ruleset, state: Any) -> Loaded:
-        """Return the loaded match once its events are folded (reads the clock and entry)."""
-        started = stored.first
-        assert isinstance(started, MatchStarted)
-        version = stored.after + len(stored.events)
-        if stored.last is not None:  # a timed match's clock is in its last event's metadata
-            clock = stored.last.clock
-        else:  # the snapshot stands for the end of the match: its last event was not read
-            clock = clocks.last_clock(self.store.read(match, max(0, version - 1)))
-        seed = started.seed or 0
-        # Read after the events: the entry is written in the same transaction as them, so it
-        # is at least as new (an entry ahead of them makes the next append conflict and retry).
-        entry = self.store.stream_info(match)
-        info = dict(entry.info) if entry is not None else {}
-        return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock, info)
-
-    def _from_snapshot(self, snapshot: Snapshot, ruleset: Ruleset) -> Any:
-        if snapshot.key != self.snapshot_key(ruleset):
-            return None
-        try:
-            return msgspec.msgpack.decode(snapshot.data, type=ruleset.game.state)
-        except msgspec.DecodeError:
-            log.warning(
-                "snapshot ignored: it does not decode", match=snapshot.stream, seq=snapshot.seq
-            )
-            return None
+        return self.loader.load(match)
 
     @staticmethod
     def snapshot_key(ruleset: Ruleset) -> str:
         """Return the key that ties a snapshot to the plugin versions that wrote it."""
-        return ",".join(f"{k}={v}" for k, v in sorted(ruleset.versions.items()))
+        return snapshot_key(ruleset)
 
     @property
     def active(self) -> int:

@@ -13,17 +13,35 @@ time from the hall's clock, so a test moves time instead of sleeping.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import anyio
 import structlog
 
 from .errors import GamehallError
-from .events import ExpireMatch
-from .store.base import MatchQuery
+from .events import ExpireMatch, LobbyCommand
+from .store.base import MatchQuery, Store
 
-if TYPE_CHECKING:
-    from .hall import Hall
+
+class LifecycleHost(Protocol):
+    """What the expiry sweep asks of the hall it serves (the Hall provides it)."""
+
+    store: Store
+    now: Callable[[], float]
+    lobby: Any
+
+    @property
+    def closed(self) -> bool:
+        """Whether the hall has stopped taking work."""
+        ...
+
+    async def lobby_command(
+        self, match: str, command: LobbyCommand, credential: bytes | None = None
+    ) -> Any:
+        """Have a match's actor decide a lobby command; return its events once durable."""
+        ...
+
 
 log = structlog.get_logger("gamehall.lifecycle")
 
@@ -74,7 +92,7 @@ def parse_period(text: str) -> float | None:
 class Lifecycle:
     """A hall's expiry sweep: finds matches idle while waiting for players and expires them."""
 
-    def __init__(self, hall: Hall, expire_after: float | None, sweep_every: float) -> None:
+    def __init__(self, hall: LifecycleHost, expire_after: float | None, sweep_every: float) -> None:
         self.hall = hall
         self.expire_after = check_period("expire_after", expire_after)
         self.sweep_every = check_period("sweep_every", sweep_every) or SWEEP_EVERY

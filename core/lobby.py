@@ -17,7 +17,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import anyio
 import msgspec
@@ -33,7 +33,10 @@ from .seating import SeatAlreadyTaken as SeatAlreadyTaken
 from .store.base import MatchQuery, PlayerRecord, StreamInfo
 
 if TYPE_CHECKING:
-    from .hall import Hall
+    from .events import LobbyCommand
+    from .kernel.actor import Ack, Actor
+    from .store.base import Store
+    from .views import SeatView
 
 T = TypeVar("T")
 NAME_MAX = 40
@@ -140,10 +143,38 @@ def seat_info(
     return {"seat_players": holders, "open": free, "open_seats": len(free)}
 
 
+class LobbyHost(Protocol):
+    """What the lobby asks of the hall it serves (the Hall provides it)."""
+
+    store: Store
+
+    async def activate(self, match: str) -> Actor:
+        """Return a match's actor, loading it if needed."""
+        ...
+
+    async def lobby_command(
+        self, match: str, command: LobbyCommand, credential: bytes | None = None
+    ) -> Ack:
+        """Have a match's actor decide a lobby command; return its events once durable."""
+        ...
+
+    def seating(self, match: str) -> dict[str, Any]:
+        """Return a match's listing entry as its actor holds it."""
+        ...
+
+    def view(self, match: str, seat: int | None) -> SeatView:
+        """Return what a seat may know of a match now."""
+        ...
+
+    def forget_match(self, match: str) -> None:
+        """Stop a match's actor and its bots (before its stream is deleted)."""
+        ...
+
+
 class Lobby:
     """Players, seats and the match listing of a hall."""
 
-    def __init__(self, hall: Hall) -> None:
+    def __init__(self, hall: LobbyHost) -> None:
         self.hall = hall
         self.spectators: dict[str, dict[int, Spectator]] = {}
         self._next_watcher = 0

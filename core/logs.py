@@ -156,8 +156,12 @@ class Output:
     def drain(self, timeout: float = 2.0) -> None:
         """Wait until every queued line is written (at most ``timeout`` seconds)."""
         deadline = time.monotonic() + timeout
-        while self.queue.unfinished_tasks and time.monotonic() < deadline:
-            time.sleep(0.005)  # the caller's thread waits for the listener's: no event to wait on
+        done = self.queue.all_tasks_done  # notified by the listener's task_done
+        with done:
+            while self.queue.unfinished_tasks:
+                left = deadline - time.monotonic()
+                if left <= 0 or not done.wait(left):
+                    return
 
     def close(self, timeout: float = 2.0) -> None:
         """Write what is queued (at most ``timeout`` seconds), then stop the listener.

@@ -16,13 +16,14 @@ driver now and then, so a lease given up by a node that died is taken over by an
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import structlog
 
 if TYPE_CHECKING:
-    from .hall import Hall
+    from .bots.driver import BotDriver
+    from .store.base import Store
 
 log = structlog.get_logger("gamehall.nodes")
 
@@ -30,21 +31,21 @@ POLL_SECONDS = 0.5
 LEASE_SECONDS = 2.0
 
 
-class Metrics:
-    """Counters of one node, for its metrics endpoint."""
+class NodeHost(Protocol):
+    """What a follower asks of the hall it keeps current (the Hall provides it)."""
 
-    def __init__(self) -> None:
-        self.commands = 0  # commands acknowledged (their events stored)
-        self.appends = 0  # batches appended by this node's actors
-        self.conflicts = 0  # appends refused because another node stored that seq first
-        self.retries = 0  # commands decided again after such a conflict
-        self.caught_up = 0  # events of other nodes applied to this node's actors
+    store: Store
+    bots: BotDriver
+
+    def advanced(self, match: str, seq: int) -> None:
+        """Hear that another node stored a match up to ``seq``."""
+        ...
 
 
 class Follower:
     """Follow a shared store's commits and bring this node's matches up to date."""
 
-    def __init__(self, hall: Hall, poll: float = POLL_SECONDS) -> None:
+    def __init__(self, hall: NodeHost, poll: float = POLL_SECONDS) -> None:
         self.hall = hall
         self.poll = poll
         self.position = 0  # the last global position this node has applied

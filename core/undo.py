@@ -17,7 +17,7 @@ command follows and that nothing revealed happens at once; ``undo="off"`` allows
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -27,7 +27,8 @@ from .events import LobbyEvent, MatchStarted, Meta, Recorded, TakeBack, TakenBac
 from .registry import Ruleset
 
 if TYPE_CHECKING:
-    from .hall import Hall
+    from .lobby import Lobby
+    from .views import MatchInfo, SeatView
 
 POLICIES = ("consent", "free", "off")
 
@@ -159,10 +160,38 @@ def _name(event: Any) -> str:
     return type(event).__name__
 
 
+class UndoHost(Protocol):
+    """What take-backs ask of the hall they serve (the Hall provides it)."""
+
+    lobby: Lobby
+
+    def view(self, match: str, seat: int | None) -> SeatView:
+        """Return what a seat may know of a match now."""
+        ...
+
+    def ruleset(self, match: str) -> Ruleset:
+        """Return a match's ruleset."""
+        ...
+
+    def read(
+        self, match: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[Recorded]:
+        """Return a match's stored records."""
+        ...
+
+    def info(self, match: str) -> MatchInfo:
+        """Return a match as listings show it."""
+        ...
+
+    async def record_take_back(self, match: str, last: int, event: Any, meta: Meta) -> None:
+        """Store a take-back once nothing else is under way in the match."""
+        ...
+
+
 class Undos:
     """The take-backs asked for in a hall's matches, one at a time per match."""
 
-    def __init__(self, hall: Hall) -> None:
+    def __init__(self, hall: UndoHost) -> None:
         self.hall = hall
         self.pending: dict[str, UndoStatus] = {}
 

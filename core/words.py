@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import typing
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -29,10 +29,27 @@ from .events import (
     SeatTaken,
     TakenBack,
 )
-from .rules import Outcome
+from .rules import GameSpec, Outcome
 
-if TYPE_CHECKING:
-    from .registry import Ruleset
+
+class Ruleset(Protocol):
+    """What words read of a game (a :class:`~gamehall.core.registry.Ruleset` has it)."""
+
+    @property
+    def hook(self) -> Any:
+        """The game's and its expansions' hooks."""
+        ...
+
+    @property
+    def game(self) -> GameSpec:
+        """The game."""
+        ...
+
+    @property
+    def registry(self) -> Any:
+        """The registry that made it (its ``expansions`` are named by id)."""
+        ...
+
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -326,7 +343,7 @@ def option_help(schema: type[msgspec.Struct] | None) -> list[OptionHelp]:
     assert isinstance(info, mi.StructType)
     try:  # Literal values in the order the game wrote them (inspect sorts them)
         hints = typing.get_type_hints(schema)
-    except Exception:  # an annotation that does not resolve: keep inspect's order
+    except Exception:  # noqa: BLE001 - a plugin annotation that does not resolve: keep inspect's order
         hints = {}
     out = []
     for field in info.fields:
@@ -370,59 +387,9 @@ class Narrated(msgspec.Struct, frozen=True, gc=False):
     text: str
 
 
-class Narrator:
-    """Follow a match event by event and tell one seat, in words, what each event was.
-
-    It is fed the *whole* log from its first event (it folds the true state to know what came
-    before each event) and answers with each event as the seat may see it, or ``None``.
-    """
-
-    def __init__(self, ruleset: Ruleset, seat: int | None) -> None:
-        self.ruleset = ruleset
-        self.seat = seat
-        self.state: Any = None
-        self._started: MatchStarted | None = None
-        self._seen: list[Any] = []  # every event after the first, for a take-back
-
-    def tell(self, record: Recorded) -> Narrated | None:
-        """Advance past a stored record; return it as the seat may see it, in words."""
-        from . import engine  # engine imports the registry, which imports this module
-
-        ruleset, seat, rules = self.ruleset, self.seat, self.ruleset.rules
-        event = record.event
-        if isinstance(event, MatchStarted):
-            self.state = engine.initial_state(ruleset, event)
-            self._started, self._seen = event, []
-        shown = engine.redact_record(ruleset, record, seat)
-        told = None
-        if shown is not None:
-            view = rules.view(self.state, seat)
-            told = Narrated(shown, describe_event(ruleset, shown.event, view, seat))
-        if type(event) is TakenBack:
-            # Back to the state before the voided events: fold what remains again.
-            self._seen.append(event)
-            assert self._started is not None
-            state = engine.initial_state(ruleset, self._started)
-            self.state = engine.fold(ruleset, state, engine.live(self._seen, 2))
-        elif not isinstance(event, (MatchStarted, LobbyEvent)):
-            self.state = rules.evolve(self.state, event)
-            self._seen.append(event)
-        return told
-
-    def tell_all(self, records: Iterable[Recorded], after: int = 0) -> list[Narrated]:
-        """Advance past every record; return those after ``after`` that the seat may see."""
-        out = []
-        for record in records:
-            told = self.tell(record)
-            if told is not None and record.seq > after:
-                out.append(told)
-        return out
-
-
 __all__ = [
     "MenuEntry",
     "Narrated",
-    "Narrator",
     "OptionHelp",
     "describe_command",
     "describe_event",

@@ -12,7 +12,7 @@ from typing import Any
 from gamehall.core import GamehallError, InvalidOptions, Registry, default_registry, words
 from gamehall.core.limits import INT64_MAX
 from gamehall.core.store import Store
-from gamehall.core.store.url import open_store_url
+from gamehall.core.store.opening import open_store_url
 
 DEFAULT_DB = "gamehall.db"
 

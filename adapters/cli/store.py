@@ -16,8 +16,9 @@ from gamehall.core import DamagedStore, default_registry, lifecycle
 from gamehall.core.hall import Hall
 from gamehall.core.seating import rebuild_lobby
 from gamehall.core.store import SQLiteStore, Store
+from gamehall.core.store.opening import open_store_url
 from gamehall.core.store.sqlite import SCHEMA_VERSION, report_lines
-from gamehall.core.store.url import open_store_url, parse_store_url
+from gamehall.core.store.url import parse_store_url
 from gamehall.core.words import duration
 
 SHOWN = 50

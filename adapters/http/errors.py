@@ -11,7 +11,6 @@ import sqlite3
 from typing import Any
 
 import structlog
-from gamehall.core.actor import MatchMoved
 from gamehall.core.errors import (
     CommandIdConflict,
     ConcurrencyError,
@@ -33,6 +32,7 @@ from gamehall.core.errors import (
     UnknownMatch,
     UnknownPlayer,
 )
+from gamehall.core.kernel.actor import MatchMoved
 from gamehall.core.limits import InvalidInput
 from gamehall.core.lobby import Forbidden
 from gamehall.core.undo import UndoRefused

@@ -500,6 +500,7 @@ class Server:
             raise ProtocolError("unknown_watch", f"no watch with id {req.watch!r}")
         await watch.drain()
         watch.scope.cancel()
+        watch._tell_moved()
         return {"stopped": req.watch, "last_seq": watch.last}
 
     # -- helpers ----------------------------------------------------------------------------
@@ -522,6 +523,7 @@ class Server:
         for watch in list(self.watches.values()):
             await watch.drain()
             watch.scope.cancel()
+            watch._tell_moved()
         self.watches.clear()
 
 
@@ -534,6 +536,13 @@ class _Watch:
         self.req = req
         self.last = req.after
         self.scope = anyio.CancelScope()
+        self.ended = False
+        self._moved: anyio.Event | None = None  # set when ``last`` moves or the watch ends
+
+    def _tell_moved(self) -> None:
+        moved, self._moved = self._moved, None
+        if moved is not None:
+            moved.set()
 
     async def run(self) -> None:
         server = self.server
@@ -550,6 +559,7 @@ class _Watch:
                     self.last = told.record.seq
                     line = server.encode_record(told.record, told.text)
                     server.write({"id": self.id, "event": line})
+                    self._tell_moved()
                     if self.last >= hall.view(match, None).seq:  # caught up
                         turn = self._tell_turn(turn)
                         self._tell_clock()
@@ -561,6 +571,8 @@ class _Watch:
                 server.watches.pop(self.id, None)
                 server.write(_error(self.id, "internal_error", _incident(exc, 0), 0))
             finally:
+                self.ended = True
+                self._tell_moved()
                 if watcher is not None:
                     hall.lobby.leave(match, watcher)
 
@@ -601,8 +613,10 @@ class _Watch:
             return
         target = shown[-1].seq
         with anyio.move_on_after(timeout):
-            while self.last < target and not self.scope.cancel_called:
-                await anyio.sleep(0.001)
+            while self.last < target and not (self.ended or self.scope.cancel_called):
+                if self._moved is None:
+                    self._moved = anyio.Event()
+                await self._moved.wait()
 
 
 def _bots(seats: dict[str, str]) -> dict[int, str]:

@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 from gamehall.adapters.cli.terminal import Progress
 from gamehall.core import GamehallError, default_registry
-from gamehall.core.bots.tournament import Tournament, round_robin
+from gamehall.core.tournament import Tournament, round_robin
 
 from .common import parse_options
 from .screen import print_table

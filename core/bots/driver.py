@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import msgspec
@@ -35,8 +35,13 @@ from .base import BotError
 from .spec import BotSpec, check_bot, make_bot, parse_bot
 
 if TYPE_CHECKING:
-    from ..hall import Hall
+    from ..events import Command
+    from ..kernel.actor import Ack
+    from ..kernel.supervisor import Supervisor
     from ..registry import Ruleset
+    from ..rules import Decision
+    from ..store.base import Store
+    from ..views import SeatView
 
 log = structlog.get_logger("gamehall.bots")
 
@@ -91,10 +96,48 @@ def from_info(info: Mapping[str, Any]) -> dict[int, SeatBot]:
         return {}
 
 
+class BotHost(Protocol):
+    """What the bot driver asks of the hall whose bots it plays (the Hall provides it)."""
+
+    actors: Supervisor
+    store: Store
+
+    @property
+    def closed(self) -> bool:
+        """Tell whether the hall has stopped taking work."""
+        ...
+
+    def spawn(self, fn: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> None:
+        """Run a task in the hall's task group."""
+        ...
+
+    def awaiting(self, match: str) -> dict[int, Decision]:
+        """Return the decisions a match waits for, by seat."""
+        ...
+
+    def view(self, match: str, seat: int | None) -> SeatView:
+        """Return what a seat may know of a match now."""
+        ...
+
+    def ruleset(self, match: str) -> Ruleset:
+        """Return a match's ruleset."""
+        ...
+
+    async def send(
+        self,
+        match: str,
+        seat: int,
+        command: Command | Mapping[str, Any],
+        command_id: str | None = None,
+    ) -> Ack:
+        """Send a seat's command; return its events once durable."""
+        ...
+
+
 class BotDriver:
     """Play the bot seats of a hall's matches whenever the rules await them."""
 
-    def __init__(self, hall: Hall) -> None:
+    def __init__(self, hall: BotHost) -> None:
         self.hall = hall
         self.seats: dict[str, dict[int, SeatBot]] = {}
         self.failed: dict[str, str] = {}
@@ -104,6 +147,7 @@ class BotDriver:
         self._running: set[str] = set()
         self._again: set[str] = set()
         self._scopes: dict[str, anyio.CancelScope] = {}
+        self._changes: dict[str, anyio.Event] = {}  # what step and settled wait on
         self._limiter = anyio.CapacityLimiter(THINKERS)
 
     # -- which seats are bots ----------------------------------------------------------------
@@ -148,7 +192,7 @@ class BotDriver:
         self._allowed.pop(match, None)
         self.wake(match)
 
-    async def step(self, match: str, poll: float = 0.005) -> None:
+    async def step(self, match: str) -> None:
         """Let one command of a held match's bots through and wait for it (or for no bot to
         be awaited); raise if the bot failed."""
         self._allowed[match] = 1
@@ -160,9 +204,22 @@ class BotDriver:
                     raise GamehallError(failure)
                 if not self.due(match):
                     return
-                await anyio.sleep(poll)
+                await self._changed(match)
         finally:
             self._allowed.pop(match, None)
+
+    async def _changed(self, match: str) -> None:
+        """Wait until something a bot of the match depends on changed (a commit, a bot's
+        move or failure, a release)."""
+        event = self._changes.get(match)
+        if event is None:
+            event = self._changes[match] = anyio.Event()
+        await event.wait()
+
+    def _tell(self, match: str) -> None:
+        event = self._changes.pop(match, None)
+        if event is not None:
+            event.set()
 
     def due(self, match: str) -> list[int]:
         """Return the bot seats a match awaits now (none while held or failed).
@@ -180,7 +237,7 @@ class BotDriver:
             return []  # another node holds the match's lease: its bots move there
         return due
 
-    async def settled(self, match: str, poll: float = 0.005) -> None:
+    async def settled(self, match: str) -> None:
         """Wait until no bot seat of a match is awaited; raise if its bot failed."""
         while True:
             failure = self.failed.get(match)
@@ -188,12 +245,13 @@ class BotDriver:
                 raise GamehallError(failure)
             if not self.due(match):
                 return
-            await anyio.sleep(poll)
+            await self._changed(match)
 
     # -- playing -----------------------------------------------------------------------------
 
     def wake(self, match: str) -> None:
         """Look at a match again soon: its state changed, or its bots were set or released."""
+        self._tell(match)
         if match not in self.seats or self.hall.closed:
             return
         if match in self._running:
@@ -222,12 +280,13 @@ class BotDriver:
                         return
             except StoreClosed:
                 return
-            except Exception as exc:  # a bot's failure must not stop the hall
+            except Exception as exc:  # noqa: BLE001 - a bot's (a plugin's) bug must not stop the hall
                 log.exception("bot failed", match=match)
                 self.failed[match] = f"the bot of match {match} failed: {type(exc).__name__}"
             finally:
                 self._running.discard(match)
                 self._scopes.pop(match, None)
+                self._tell(match)
 
     async def _play_one(self, match: str) -> bool:
         """Play one awaited bot seat; return whether one was played."""
@@ -255,8 +314,10 @@ class BotDriver:
             # The rules refused a command they listed: a game bug; say so once and stop.
             self.failed[match] = f"the bot of seat {seat} was refused: {exc}"
             log.warning("bot refused", match=match, seat=seat, error=str(exc))
+            self._tell(match)
             return False
         self.played += 1
         if match in self._allowed:
             self._allowed[match] -= 1
+        self._tell(match)
         return True

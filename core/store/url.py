@@ -12,9 +12,7 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 import msgspec
 
-from ..codec import Codec
 from ..errors import GamehallError
-from .base import Store
 
 SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 POSTGRES_SCHEMES = ("postgresql", "postgres")
@@ -96,23 +94,3 @@ def _postgres(text: str) -> StoreURL:
 
 def _hide_password(text: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", text)
-
-
-def open_store_url(text: str, codec: Codec) -> Store:
-    """Open (or create) the store a ``--db`` value names."""
-    url = parse_store_url(text)
-    if url.backend == "memory":
-        from .memory import MemoryStore
-
-        return MemoryStore(codec)
-    if url.backend == "sqlite":
-        from .sqlite import SQLiteStore
-
-        return SQLiteStore(url.path, codec)
-    try:
-        from .postgres import PostgresStore
-    except ImportError:
-        raise BadStoreURL(
-            "a PostgreSQL store needs the driver: pip install 'gamehall[postgres]'"
-        ) from None
-    return PostgresStore(url, codec)

@@ -7,7 +7,6 @@ import gc
 import tracemalloc
 from pathlib import Path
 
-import anyio
 import pytest
 from gamehall.core import Registry
 from gamehall.core.hall import Hall
@@ -80,8 +79,6 @@ async def soak(registry: Registry, path: Path, matches: int) -> tuple[int, int, 
             assert hall.active == matches
             hall.passivate(0.0)
             assert hall.active == 0 and len(hall.timers) == matches
-            for _ in range(20):  # the stopped actors' tasks end at their next turn
-                await anyio.sleep(0.01)
             gc.collect()
             after = tracemalloc.get_traced_memory()[0]
             tracemalloc.stop()
@@ -101,7 +98,8 @@ async def test_soak_short(registry: Registry, tmp_path: Path) -> None:
 async def test_soak_full(registry: Registry, tmp_path: Path) -> None:
     matches = 20_000
     start, active, after = await soak(registry, tmp_path / "soak.db", matches)
-    # Measured: about 9.9 KB a match while active, about 600 bytes a match once they rest (the
+    # Measured: about 1.4 KB a match while active (its state, listing entry and command ids:
+    # an actor at rest owns no task and no queue), about 150 bytes a match once they rest (the
     # timer entry, the store's version cache, tables Python never shrinks).
-    assert (active - start) / matches > 5_000, (start, active, after)
+    assert (active - start) / matches > 500, (start, active, after)
     assert (after - start) / matches < 1_000, (start, active, after)

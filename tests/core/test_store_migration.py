@@ -22,7 +22,7 @@ from gamehall.adapters.http import create_app
 from gamehall.core import Registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import Store
-from gamehall.core.store.url import open_store_url
+from gamehall.core.store.opening import open_store_url
 
 from tests.postgres import BASE_URL, drop_schema, need_postgres, schema_url
 

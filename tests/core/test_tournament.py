@@ -6,7 +6,7 @@ import random
 
 import pytest
 from gamehall.core import InvalidOptions, Registry
-from gamehall.core.bots.tournament import Pairing, labels, ratings_of, round_robin, standings
+from gamehall.core.tournament import Pairing, labels, ratings_of, round_robin, standings
 
 
 def test_equal_results_give_equal_ratings_around_1500() -> None:

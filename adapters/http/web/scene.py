@@ -16,10 +16,11 @@ from gamehall.core.clock import ClockView
 from gamehall.core.debug.statediff import change_lines, event_changes
 from gamehall.core.events import Command, MatchStarted, Recorded
 from gamehall.core.hall import Hall
+from gamehall.core.narration import Narrator
 from gamehall.core.registry import Ruleset
 from gamehall.core.replay import fork_points
 from gamehall.core.rules import Decision, Outcome
-from gamehall.core.words import Narrator, seat_names
+from gamehall.core.words import seat_names
 
 
 class Scene(msgspec.Struct, frozen=True):

@@ -23,7 +23,8 @@ from gamehall.core import (
     engine,
 )
 from gamehall.core.conformance import Case, cases, check_playout
-from gamehall.core.words import Narrator, menu, outcome_lines
+from gamehall.core.narration import Narrator
+from gamehall.core.words import menu, outcome_lines
 from gamehall.plugins.ehre_der_samurai.commands import Draw, Play
 from gamehall.plugins.ehre_der_samurai.state import State
 

@@ -12,7 +12,8 @@ import msgspec
 import pytest
 from gamehall.core import RandomBot, Registry, Table, default_registry
 from gamehall.core.conformance import Case, cases, check_playout, strings_in
-from gamehall.core.words import Narrator, menu
+from gamehall.core.narration import Narrator
+from gamehall.core.words import menu
 from gamehall.plugins.gunsen import combat
 from gamehall.plugins.gunsen import commands as cmd
 from gamehall.plugins.gunsen.commands import COMMANDS

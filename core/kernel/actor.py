@@ -1,6 +1,6 @@
-"""One actor per active match: the only task that decides and stores the match's events.
+"""One actor per active match: the only writer of the match's events.
 
-The mailbox is drained without awaiting per message: every command waiting is decided in turn
+An actor at rest is its state and no queue: it owns no task. The mailbox is drained without awaiting per message: every command waiting is decided in turn
 against the state its predecessors left, then all their events go to the journal in one batch
 with the expected version, and only when they are durable does the actor take the new state,
 publish the events and answer. A refused command changes nothing; an unexpected error rebuilds
@@ -10,18 +10,15 @@ the match from the store, so no half-applied state survives.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-import anyio
-import anyio.abc
 import msgspec
 import structlog
 
-from . import clock as clocks
-from . import engine, seating
-from .bots.driver import from_info
-from .errors import (
+from .. import engine
+from ..errors import (
     CommandIdConflict,
     ConcurrencyError,
     CorruptRecord,
@@ -30,14 +27,12 @@ from .errors import (
     MatchFailed,
     StoreClosed,
 )
-from .events import Clock, Command, Event, LobbyCommand, LobbyEvent, Meta, Recorded, TakenBack
-from .journal import FuturePending, Pending, new_pending
-from .registry import Ruleset
-from .rules import Context
-from .store.base import AppendRequest, Snapshot, batch_command_ids
-
-if TYPE_CHECKING:
-    from .hall import Hall
+from ..events import Clock, Command, Event, LobbyCommand, LobbyEvent, Meta, Recorded, TakenBack
+from ..registry import Ruleset
+from ..rules import Context
+from ..store.base import AppendRequest, Snapshot, Store, batch_command_ids
+from .context import Committed, Metrics, Projection, Subscriber, Timing
+from .journal import FuturePending, Journal, Pending, new_pending
 
 log = structlog.get_logger("gamehall.actor")
 MAX_CONFLICTS = 50  # a command beaten this often by other nodes' commits is refused, not lost
@@ -79,11 +74,123 @@ class Loaded(msgspec.Struct):
     """The match's listing entry (who sits where) as of ``version``."""
 
 
-class Actor:
-    """The task that owns one match."""
+class ActorContext:
+    """What every actor of a hall is given: one object, shared, never the Hall itself.
 
-    def __init__(self, hall: Hall, match: str, loaded: Loaded) -> None:
-        self.hall = hall
+    ``store`` is read (catching up, duplicates); ``journal`` takes the appends; ``publish``
+    hands committed records to the live streams; ``now`` is the clock turn clocks read;
+    ``quarantine`` stops serving a match whose rows fail their checks; ``load`` rebuilds a
+    match from the store; ``spawn`` schedules work on the hall's task group; ``forget`` and
+    ``kept`` ask the supervisor about an actor. The features declare themselves here: the
+    ``projection`` committed with the events (the lobby's seating), the ``timing`` of turn
+    clocks, and the ``subscribers`` told of every durable batch.
+    """
+
+    __slots__ = (
+        "forget",
+        "journal",
+        "kept",
+        "load",
+        "mailbox_size",
+        "metrics",
+        "now",
+        "projection",
+        "publish",
+        "quarantine",
+        "shared",
+        "snapshot_every",
+        "snapshot_key",
+        "spawn",
+        "store",
+        "subscribers",
+        "timing",
+    )
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        journal: Journal,
+        publish: Callable[[str, list[Recorded]], None],
+        now: Callable[[], float],
+        metrics: Metrics,
+        quarantine: Callable[[str, CorruptRecord], object],
+        load: Callable[[str], Loaded],
+        spawn: Callable[..., None],
+        projection: Projection,
+        timing: Timing,
+        snapshot_every: int,
+        snapshot_key: Callable[[Ruleset], str],
+        mailbox_size: int,
+    ) -> None:
+        self.store = store
+        self.shared = store.shared
+        self.journal = journal
+        self.publish = publish
+        self.now = now
+        self.metrics = metrics
+        self.quarantine = quarantine
+        self.load = load
+        self.spawn = spawn
+        self.projection = projection
+        self.timing = timing
+        self.snapshot_every = snapshot_every
+        self.snapshot_key = snapshot_key
+        self.mailbox_size = mailbox_size
+        self.subscribers: list[Subscriber] = []
+        self.forget: Callable[[Actor], None] = _unsupervised
+        self.kept: Callable[[Actor], bool] = _never_kept
+
+    def committed(self, event: Committed) -> None:
+        """Tell every subscriber of a durable batch."""
+        for subscriber in self.subscribers:
+            subscriber(event)
+
+
+def _unsupervised(actor: Actor) -> None:
+    raise RuntimeError("an actor runs under a supervisor")
+
+
+def _never_kept(actor: Actor) -> bool:
+    return False
+
+
+class Actor:
+    """The state of one active match and its mailbox; it owns no task while it rests.
+
+    A command that finds the actor free is decided at once in the sender's task; one that
+    finds it busy waits in the mailbox, and the first such command schedules one drain on the
+    hall's task group, which decides every waiting command in arrival order and ends when the
+    mailbox is empty. At most one batch is decided or committed at a time: a drain waits for
+    the commit before it (``committing``) to be durable before deciding on its state.
+    """
+
+    __slots__ = (
+        "_draining",
+        "_mailbox",
+        "_versions_recorded",
+        "_waiters",
+        "behind",
+        "busy",
+        "clock",
+        "commands",
+        "committing",
+        "ctx",
+        "finished",
+        "info",
+        "match",
+        "players",
+        "queued",
+        "ruleset",
+        "seed",
+        "state",
+        "stopped",
+        "touched",
+        "version",
+    )
+
+    def __init__(self, ctx: ActorContext, match: str, loaded: Loaded) -> None:
+        self.ctx = ctx
         self.match = match
         self.ruleset = loaded.ruleset
         self.seed = loaded.seed
@@ -97,50 +204,63 @@ class Actor:
         self._versions_recorded = False
         self.busy = False
         self.committing = False
+        self.stopped = False
         self.behind = 0  # the last seq another node is known to have stored (shared stores)
         self.queued = 0
-        self._waiter: Pending | FuturePending | None = None
         self.touched = time.monotonic()
-        self.send, self._receive = anyio.create_memory_object_stream[SendCommand](hall.mailbox_size)
+        self._mailbox: deque[SendCommand] | None = None  # made when a command has to wait
+        self._draining = False  # a drain of the mailbox is scheduled or running
+        self._waiters: list[Pending | FuturePending] | None = None
 
     @property
     def log(self) -> Any:
         """Return the actor's logger, bound to its match (made on first use: logs are rare)."""
         return log.bind(match=self.match, ruleset=self.ruleset.name)
 
-    async def run(self) -> None:
-        """Handle commands until the hall closes the mailbox (at shutdown or when idle)."""
-        receive = self._receive
-        with receive, self.send:
-            while True:
-                try:
-                    message = receive.receive_nowait()
-                except anyio.WouldBlock:
-                    try:
-                        message = await receive.receive()
-                    except anyio.EndOfStream:
-                        return
-                except anyio.EndOfStream:
-                    return
-                batch = [message]
-                while True:
-                    try:
-                        batch.append(receive.receive_nowait())
-                    except (anyio.WouldBlock, anyio.EndOfStream):
-                        break
-                self.queued -= len(batch)
-                self.busy = True
-                try:
-                    await self.handle(batch)
-                finally:
-                    self.busy = False
-                    self.touched = time.monotonic()
-        await self._committed_yet()
+    # -- scheduling --------------------------------------------------------------------------
+
+    async def _wait(self) -> None:
+        """Wait until the actor's flags change (a commit is durable, a batch was taken)."""
+        waiter = new_pending()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        await waiter.wait()
+
+    def _changed(self) -> None:
+        """Wake every task waiting on the actor: each looks at the flags again."""
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            waiter.resolve(None)
 
     async def _committed_yet(self) -> None:
         while self.committing:  # a commit beaten by another node is decided and sent again
-            waiter = self._waiter = new_pending()
-            await waiter.wait()
+            await self._wait()
+
+    async def quiet(self) -> None:
+        """Wait until nothing is queued, decided or committed (a stopping actor's last work)."""
+        while self.working or self._draining:
+            await self._wait()
+
+    async def _drain(self) -> None:
+        """Decide what waits in the mailbox, batch by batch, in order; end when it is empty."""
+        try:
+            while self._mailbox:
+                await self._committed_yet()  # decide only on a state whose events are durable
+                batch = list(self._mailbox)
+                self._mailbox.clear()
+                self.queued -= len(batch)
+                self._changed()  # senders waiting for room may put theirs in now
+                self.busy = True
+                try:
+                    self.decide(batch)
+                finally:
+                    self.busy = False
+                    self.touched = time.monotonic()
+        finally:
+            self._draining = False
+            self._mailbox = None  # a resting actor keeps no queue
+            self._changed()
 
     def idle_since(self, now: float) -> float:
         """Return for how long the actor has had nothing to do (0 while it works)."""
@@ -164,18 +284,30 @@ class Actor:
 
     async def post(self, message: SendCommand) -> None:
         """Put a command in the mailbox; a full mailbox makes the sender wait."""
-        try:
-            try:
-                self.send.send_nowait(message)
-            except anyio.WouldBlock:
-                await self.send.send(message)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            raise StoreClosed("the hall is shutting down") from None
+        while True:
+            if self.stopped:
+                raise ActorStopped("the hall is shutting down")
+            if self._mailbox is None:
+                self._mailbox = deque()
+            if len(self._mailbox) < self.ctx.mailbox_size:
+                break
+            await self._wait()
+        self._mailbox.append(message)
         self.queued += 1
+        if not self._draining:
+            self._draining = True
+            try:
+                self.ctx.spawn(self._drain)
+            except (StoreClosed, RuntimeError):  # not scheduled (closing): the command is not kept
+                self._draining = False
+                self._mailbox.pop()
+                self.queued -= 1
+                raise
 
     def stop(self) -> None:
-        """Close the mailbox: the actor finishes what it holds, then its task ends."""
-        self.send.close()
+        """Take no new command: what the mailbox holds is still decided and committed."""
+        self.stopped = True
+        self._changed()
 
     def can_decide_now(self) -> bool:
         """Tell whether a command may be decided at once, in the sender's task.
@@ -188,17 +320,16 @@ class Actor:
 
     def decide_now(self, message: SendCommand) -> None:
         """Decide one command in the caller's task (only when :meth:`can_decide_now`)."""
+        if self.stopped:
+            raise ActorStopped("the hall is shutting down")
         self.busy = True
         try:
             self.decide([message])
         finally:
             self.busy = False
             self.touched = time.monotonic()
-
-    async def handle(self, batch: Sequence[SendCommand]) -> None:
-        """Wait until earlier events are durable, then decide a drained batch."""
-        await self._committed_yet()  # decide only on a state whose events are durable
-        self.decide(batch)
+            if not self.working:
+                self._changed()
 
     def decide(self, batch: Sequence[SendCommand], current: bool = False) -> None:
         """Decide every command of a batch, store their events together, answer each.
@@ -225,7 +356,7 @@ class Actor:
                     # Who sits where: decided against the seating the earlier ones left.
                     if self.finished or self.ruleset.rules.outcome(state) is not None:
                         info = {**info, "finished": True}
-                    decided, made = seating.decide(
+                    decided, made = self.ctx.projection.decide(
                         self.match, self.players, info, message.command, version
                     )
                     events = decided
@@ -236,8 +367,9 @@ class Actor:
                         if isinstance(seat, int):
                             tokens.append((seat, message.credential))
                 else:
-                    if seating.ending(info):  # abandoned or expired: over, its game not
-                        seating.check_live(self.match, info, "it takes no more commands")
+                    projection = self.ctx.projection
+                    if projection.ending(info):  # abandoned or expired: over, its game not
+                        projection.check_live(self.match, info, "it takes no more commands")
                     events, state = engine.decide(
                         self.ruleset, state, message.seat, message.command, ctx
                     )
@@ -252,7 +384,7 @@ class Actor:
                 current = True
                 message.reply.fail(exc)
                 continue
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a plugin's bug fails this command only
                 self.log.exception("rules error", seq=version, command=repr(message.command))
                 message.reply.fail(MatchFailed(f"the rules failed on this command: {exc!r}"))
                 self._submit(accepted, state, version, clocked, rebuild=True)
@@ -260,7 +392,7 @@ class Actor:
             accepted.append((message, events))
             if clock is not None and not isinstance(message.command, LobbyCommand):
                 running = self.ruleset.rules.awaiting(state)
-                clock = clocks.advance(clock, self.hall.now(), message.seat, running)
+                clock = self.ctx.timing.advance(clock, self.ctx.now(), message.seat, running)
             clocked.append(clock)  # a lobby batch carries the clock as it stands
             version += len(events)
             if cid is not None:
@@ -311,9 +443,7 @@ class Actor:
                     self.finished = self.finished or ends
                     if info:
                         self.info = {**self.info, **info}
-                        if "bots" in info:  # a seat given to a bot: the driver plays it
-                            self.hall.bots.attach(self.match, from_info(self.info))
-                again = self._committed(accepted, state, version, result)
+                again = self._committed(accepted, state, version, result, info)
                 if rebuild:
                     self.rebuild()
             finally:
@@ -321,12 +451,10 @@ class Actor:
                 if again:
                     self.decide(again)  # before any waiter runs: the commands keep their order
                 if not self.committing:
-                    waiter, self._waiter = self._waiter, None
-                    if waiter is not None:
-                        waiter.resolve(None)
+                    self._changed()
 
         request = AppendRequest(self.match, self.version, events, metas, info, tuple(tokens))
-        self.hall.journal.submit(request, done)
+        self.ctx.journal.submit(request, done)
 
     def _committed(
         self,
@@ -334,9 +462,10 @@ class Actor:
         state: Any,
         version: int,
         result: list[Recorded] | GamehallError,
+        info: Mapping[str, Any] | None = None,
     ) -> list[SendCommand]:
         """Take a commit's outcome; return the commands to decide again (another node won)."""
-        if isinstance(result, ConcurrencyError) and self.hall.store.shared:
+        if isinstance(result, ConcurrencyError) and self.ctx.shared:
             return self._beaten(accepted, result)
         if isinstance(result, GamehallError):
             self.log.warning("append refused", seq=self.version, error=str(result))
@@ -345,13 +474,13 @@ class Actor:
             self.rebuild()
             return []
         previous = self.version
-        self.hall.metrics.appends += 1
+        self.ctx.metrics.appends += 1
         self.state, self.version = state, version
         self._versions_recorded = True
         self._answer(accepted, result)
-        self.hall.hub.publish(self.match, result)
+        self.ctx.publish(self.match, result)
         self._maybe_snapshot(previous)
-        self.hall.bots.wake(self.match)
+        self.ctx.committed(Committed(self.match, result, self.info, frozenset(info or ())))
         if self.behind > self.version:
             self.catch_up()
         return []
@@ -362,7 +491,7 @@ class Actor:
         # Another node stored the next seq first: nothing of this batch was stored. Catch up
         # on what it stored, then decide the commands again (a retry it already stored is
         # then a duplicate), so every acknowledged command is stored exactly once.
-        self.hall.metrics.conflicts += 1
+        self.ctx.metrics.conflicts += 1
         again = []
         for message, _ in accepted:
             message.conflicts += 1
@@ -370,7 +499,7 @@ class Actor:
                 message.reply.fail(error)
             else:
                 again.append(message)
-        self.hall.metrics.retries += len(again)
+        self.ctx.metrics.retries += len(again)
         if not self.catch_up():
             for message in again:
                 message.reply.fail(error)
@@ -378,7 +507,7 @@ class Actor:
         return again
 
     def _behind_the_store(self) -> bool:
-        store = self.hall.store
+        store = self.ctx.store
         if not store.shared:
             return False
         try:
@@ -401,47 +530,46 @@ class Actor:
         reloads on its next use).
         """
         try:
-            records = self.hall.store.read(self.match, self.version)
+            records = self.ctx.store.read(self.match, self.version)
         except CorruptRecord as exc:
-            self.hall.quarantine(self.match, exc)
+            self.ctx.quarantine(self.match, exc)
             return False
         except Exception as exc:  # noqa: BLE001 - the store failed: reload on the next use
             self.log.error("catching up failed: the match reloads on its next use", error=repr(exc))
-            self.hall.actors.forget(self)
+            self.ctx.forget(self)
             return False
         if not records:
             return True
         if any(type(r.event) is TakenBack for r in records):  # it voids what came before
             self.rebuild()
-            return self.hall.kept(self)
+            return self.ctx.kept(self)
         try:
             self.state = engine.fold(self.ruleset, self.state, (r.event for r in records))
         except Exception:  # noqa: BLE001 - rules that fail on stored events: rebuild whole
             self.log.exception("catching up failed: rebuilding", seq=self.version)
             self.rebuild()
-            return self.hall.kept(self)
+            return self.ctx.kept(self)
         self.version = records[-1].seq
-        self.clock = clocks.last_clock(records) or self.clock
+        self.clock = self.ctx.timing.last_clock(records) or self.clock
         self.finished = self.ruleset.rules.outcome(self.state) is not None
         bots = self.info.get("bots")
         for record in records:
             if isinstance(record.event, LobbyEvent):
-                self.info = seating.apply(self.info, self.players, record.event)
-        if self.info.get("bots") != bots:  # another node gave a seat to a bot
-            self.hall.bots.attach(self.match, from_info(self.info))
+                self.info = self.ctx.projection.apply(self.info, self.players, record.event)
+        changed = frozenset({"bots"}) if self.info.get("bots") != bots else frozenset()
         if self.finished:
             self.info = {**self.info, "finished": True}
-        self.hall.metrics.caught_up += len(records)
+        self.ctx.metrics.caught_up += len(records)
         self.commands.update(batch_command_ids(records))
-        self.hall.hub.publish(self.match, records)
-        self.hall.bots.wake(self.match)
+        self.ctx.publish(self.match, records)
+        self.ctx.committed(Committed(self.match, records, self.info, changed))
         return True
 
     def _answer(
         self, accepted: Sequence[tuple[SendCommand, Sequence[Event]]], records: list[Recorded]
     ) -> None:
         start = 0
-        self.hall.metrics.commands += len(accepted)
+        self.ctx.metrics.commands += len(accepted)
         for message, batch in accepted:
             mine = records[start : start + len(batch)]
             start += len(batch)
@@ -458,11 +586,11 @@ class Actor:
             if refusal is not None:
                 message.reply.fail(refusal)
                 return
-            self.hall.spawn(_forward, first.reply, message.reply)
+            self.ctx.spawn(_forward, first.reply, message.reply)
             return
         assert message.command_id is not None
         low, high = self.commands[message.command_id]
-        records = self.hall.store.read(self.match, low - 1, high)
+        records = self.ctx.store.read(self.match, low - 1, high)
         head = records[0].meta if records else Meta(seat=message.seat, command=message.command)
         refusal = _conflict(message, head.seat, head.command, low)
         if refusal is not None:
@@ -480,8 +608,8 @@ class Actor:
         Refuse it if the match has moved past ``expected``; the actor decides nothing while
         it is being committed, then takes ``state`` as the match's state.
         """
-        while self.busy or self.committing or self.queued:
-            await anyio.sleep(0.001)
+        while self.working:
+            await self._wait()
         if self.version != expected:
             raise MatchMoved("the match moved on: ask again")
         pending = new_pending()
@@ -501,33 +629,31 @@ class Actor:
                     if record.meta.command_id is not None:
                         self.commands[record.meta.command_id] = (result[0].seq, result[-1].seq)
                 pending.resolve(result)
-                self.hall.hub.publish(self.match, result)
+                self.ctx.publish(self.match, result)
                 self._maybe_snapshot(previous)
-                self.hall.bots.wake(self.match)
+                self.ctx.committed(Committed(self.match, result, self.info))
             finally:
                 self.committing = False
-                waiter, self._waiter = self._waiter, None
-                if waiter is not None:
-                    waiter.resolve(None)
+                self._changed()
 
-        self.hall.journal.submit(AppendRequest(self.match, expected, events, metas), done)
+        self.ctx.journal.submit(AppendRequest(self.match, expected, events, metas), done)
         records: list[Recorded] = await pending.wait()
         return records
 
     def _maybe_snapshot(self, previous: int) -> None:
-        every = self.hall.snapshot_every
+        every = self.ctx.snapshot_every
         if every and self.version // every > previous // every:
             data = msgspec.msgpack.encode(self.state)
-            key = self.hall.snapshot_key(self.ruleset)
-            self.hall.journal.snapshot(Snapshot(self.match, self.version, key, data))
+            key = self.ctx.snapshot_key(self.ruleset)
+            self.ctx.journal.snapshot(Snapshot(self.match, self.version, key, data))
 
     def rebuild(self) -> None:
         """Reload the match from the store after an error (no in-memory state is trusted)."""
         try:
-            loaded = self.hall.load(self.match)
+            loaded = self.ctx.load(self.match)
         except Exception as exc:  # noqa: BLE001 - the store failed too: start afresh next time
             self.log.error("rebuild failed: the match reloads on its next use", error=repr(exc))
-            self.hall.actors.forget(self)
+            self.ctx.forget(self)
             return
         before = self.version
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
@@ -538,9 +664,14 @@ class Actor:
         self.log.info("rebuilt from the store", seq=self.version)
         if self.version > before:  # stored meanwhile (another node, a commit that was lost)
             try:
-                self.hall.hub.publish(self.match, self.hall.store.read(self.match, before))
+                self.ctx.publish(self.match, self.ctx.store.read(self.match, before))
             except Exception:  # noqa: BLE001, S110 - watchers then read the gap themselves
                 pass
+
+
+class ActorStopped(StoreClosed):
+    """A command reached an actor that takes no more (stopped since it was found): nothing of
+    it was kept, so the hall gives it to the match's next actor."""
 
 
 class MatchMoved(IllegalCommand):
@@ -576,90 +707,3 @@ async def _forward(source: Pending | FuturePending, target: Pending | FuturePend
         target.fail(exc)
         return
     target.resolve(msgspec.structs.replace(ack, duplicate=True))
-
-
-class Supervisor:
-    """The running actors of a hall, one per active match: starts, stops and drops them.
-
-    The hall asks it for a match's actor; it stops actors that rest (nothing queued, decided
-    or committed) for a while, and drops one whose state cannot be trusted, so that its match
-    reloads from the store on the next use.
-    """
-
-    def __init__(
-        self,
-        on_stop: Callable[[str], None] | None = None,
-        on_rest: Callable[[Actor], None] | None = None,
-    ) -> None:
-        self._actors: dict[str, Actor] = {}
-        self._on_stop = on_stop  # told the match of every actor that stops or is dropped
-        self._on_rest = on_rest  # told every actor stopped for resting, before it stops
-
-    def __len__(self) -> int:
-        return len(self._actors)
-
-    def get(self, match: str) -> Actor | None:
-        """Return the running actor of a match, if any."""
-        return self._actors.get(match)
-
-    def start(self, hall: Hall, match: str, loaded: Loaded, tg: anyio.abc.TaskGroup) -> Actor:
-        """Start the actor of a match in the hall's task group."""
-        actor = Actor(hall, match, loaded)
-        self._actors[match] = actor
-        tg.start_soon(self._run, actor)
-        return actor
-
-    async def _run(self, actor: Actor) -> None:
-        try:
-            await actor.run()
-        finally:
-            if self._actors.get(actor.match) is actor:
-                self._remove(actor)
-
-    def _remove(self, actor: Actor) -> None:
-        del self._actors[actor.match]
-        if self._on_stop is not None:
-            self._on_stop(actor.match)
-
-    def forget(self, actor: Actor) -> None:
-        """Drop an actor whose state cannot be trusted; its match reloads on the next use."""
-        if self._actors.get(actor.match) is actor:
-            self._remove(actor)
-            actor.stop()
-
-    def stop(self, match: str) -> None:
-        """Stop a match's actor, if it runs (a quarantined match)."""
-        actor = self._actors.get(match)
-        if actor is not None:
-            self._remove(actor)
-            actor.stop()
-
-    def passivate(self, idle_for: float) -> int:
-        """Stop every actor that has rested for ``idle_for`` seconds; return how many.
-
-        A timed match rests too: ``on_rest`` keeps its next expiry, which wakes it.
-        """
-        now = time.monotonic()
-        stopped = 0
-        for actor in list(self._actors.values()):
-            if not actor.working and actor.idle_since(now) >= idle_for:
-                if self._on_rest is not None:
-                    self._on_rest(actor)
-                self._remove(actor)
-                actor.stop()
-                stopped += 1
-        return stopped
-
-    def all(self) -> list[Actor]:
-        """Return the running actors."""
-        return list(self._actors.values())
-
-    def __contains__(self, match: object) -> bool:
-        return match in self._actors
-
-    async def stop_all(self) -> None:
-        """Close every mailbox and wait until every actor has finished."""
-        for actor in list(self._actors.values()):
-            actor.stop()
-        while self._actors:
-            await anyio.sleep(0.001)

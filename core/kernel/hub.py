@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 from anyio.streams.memory import MemoryObjectSendStream
 
-from .events import Recorded
+from ..events import Recorded
 
 
 class Hub:

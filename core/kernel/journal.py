@@ -15,9 +15,9 @@ from typing import Any
 import anyio
 import structlog
 
-from .errors import GamehallError, StoreClosed
-from .events import Recorded
-from .store.base import AppendRequest, Encoded, Snapshot, Store, Written
+from ..errors import GamehallError, StoreClosed
+from ..events import Recorded
+from ..store.base import AppendRequest, Encoded, Snapshot, Store, Written
 
 log = structlog.get_logger("gamehall.journal")
 Done = Callable[[list[Recorded] | GamehallError], None]
@@ -150,17 +150,16 @@ class Journal:
             self.open()
         try:
             while True:
-                await self._wake.wait()
+                if not (self._queue or self._snapshots):
+                    if self._closing:
+                        return
+                    await self._wake.wait()  # nothing queued: the next submit wakes it
                 self._wake = anyio.Event()
                 batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
-                if self._queue:
-                    self._wake.set()  # the rest goes in the next commit
                 snapshots, self._snapshots = self._snapshots, []
                 if batch or snapshots:
                     with anyio.CancelScope(shield=True):
                         await self._commit(batch, snapshots)
-                elif self._closing:
-                    return
         finally:
             self._stopped.set()
 
@@ -179,7 +178,7 @@ class Journal:
         for (_, done), result in zip(batch, results, strict=True):
             try:
                 done(result)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a subscriber's (a plugin's) bug: the others go on
                 log.exception("commit callback failed", error=repr(exc))
 
     async def _write(

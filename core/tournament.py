@@ -20,11 +20,11 @@ from typing import Any
 
 import msgspec
 
-from ..errors import InvalidOptions
-from ..registry import Registry
-from ..table import Table
-from .driver import bot_seed
-from .spec import check_bot, make_bot, parse_bot
+from .bots.driver import bot_seed
+from .bots.spec import check_bot, make_bot, parse_bot
+from .errors import InvalidOptions
+from .registry import Registry
+from .table import Table
 
 MEAN = 1500.0
 BOOTSTRAP = 200

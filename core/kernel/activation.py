@@ -1,0 +1,109 @@
+"""Activation: a match rebuilt from the store, from a snapshot and the events after it.
+
+The store is read in one go (``Store.load_stream``); the events are folded on the state of a
+usable snapshot, or from the first event. Off the loop, the read runs in a worker thread and
+the fold on the loop in chunks of ``FOLD_CHUNK`` events with a turn of the loop between them
+(the fold holds the GIL: in a thread it would stall the loop as much).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import msgspec
+import structlog
+
+from .. import engine
+from ..errors import UnknownMatch
+from ..events import MatchStarted
+from ..registry import Registry, Ruleset
+from ..store.base import Loaded as StoredStream
+from ..store.base import Snapshot, Store
+from .actor import Loaded
+from .context import Timing
+
+log = structlog.get_logger("gamehall.hall")
+FOLD_CHUNK = 500  # events folded between two turns of the loop while a match activates
+
+
+def snapshot_key(ruleset: Ruleset) -> str:
+    """Return the key that ties a snapshot to the plugin versions that wrote it."""
+    return ",".join(f"{k}={v}" for k, v in sorted(ruleset.versions.items()))
+
+
+class Loader:
+    """Rebuild matches of one store for their actors."""
+
+    def __init__(
+        self, store: Store, registry: Registry, snapshot_every: int, timing: Timing
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.snapshot_every = snapshot_every
+        self.timing = timing
+
+    def load(self, match: str) -> Loaded:
+        """Rebuild a match from its events, starting from a snapshot where one helps."""
+        stored, ruleset, state = self._read_stored(match)
+        state = engine.fold(ruleset, state, engine.live(stored.events, stored.after + 1))
+        return self._loaded(match, stored, ruleset, state)
+
+    async def load_off_loop(self, match: str) -> Loaded:
+        """:meth:`load` with the store read in a worker thread and the fold on the loop in
+        chunks that let the other matches run between them (the fold holds the GIL: in a
+        thread it would stall the loop as much)."""
+        stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
+        events = engine.live(stored.events, stored.after + 1)
+        for start in range(0, len(events), FOLD_CHUNK):
+            state = engine.fold(ruleset, state, events[start : start + FOLD_CHUNK])
+            if len(events) > FOLD_CHUNK:
+                await anyio.sleep(0)
+        return await anyio.to_thread.run_sync(self._loaded, match, stored, ruleset, state)
+
+    def _read_stored(self, match: str) -> tuple[StoredStream, Ruleset, Any]:
+        """Read what activation needs and the state to fold it onto (a snapshot's or the
+        initial one)."""
+        stored = self.store.load_stream(match, snapshot=self.snapshot_every > 0)
+        started = stored.first
+        if not isinstance(started, MatchStarted):
+            raise UnknownMatch(match)
+        ruleset = self.registry.ruleset_of(started, match)
+        state = None
+        if stored.snapshot is not None:
+            # The store read only the rows after the snapshot (and the others' seqs and
+            # command ids). Without a usable snapshot, or when a take-back reaches into it,
+            # the match is read again from its first event.
+            state = self._from_snapshot(stored.snapshot, ruleset)
+            if state is None or engine.voids_before(stored.events, stored.after):
+                state, stored = None, self.store.load_stream(match)
+        if state is None:
+            state = engine.initial_state(ruleset, started)
+        return stored, ruleset, state
+
+    def _loaded(self, match: str, stored: StoredStream, ruleset: Ruleset, state: Any) -> Loaded:
+        """Return the loaded match once its events are folded (reads the clock and entry)."""
+        started = stored.first
+        assert isinstance(started, MatchStarted)
+        version = stored.after + len(stored.events)
+        if stored.last is not None:  # a timed match's clock is in its last event's metadata
+            clock = stored.last.clock
+        else:  # the snapshot stands for the end of the match: its last event was not read
+            clock = self.timing.last_clock(self.store.read(match, max(0, version - 1)))
+        seed = started.seed or 0
+        # Read after the events: the entry is written in the same transaction as them, so it
+        # is at least as new (an entry ahead of them makes the next append conflict and retry).
+        entry = self.store.stream_info(match)
+        info = dict(entry.info) if entry is not None else {}
+        return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock, info)
+
+    def _from_snapshot(self, snapshot: Snapshot, ruleset: Ruleset) -> Any:
+        if snapshot.key != snapshot_key(ruleset):
+            return None
+        try:
+            return msgspec.msgpack.decode(snapshot.data, type=ruleset.game.state)
+        except msgspec.DecodeError:
+            log.warning(
+                "snapshot ignored: it does not decode", match=snapshot.stream, seq=snapshot.seq
+            )
+            return None

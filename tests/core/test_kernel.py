@@ -1,0 +1,42 @@
+"""The kernel's shape: an actor at rest owns no task, and its face is a context, not the Hall."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import anyio
+import pytest
+from gamehall.core import Registry
+from gamehall.core.hall import Hall
+from gamehall.core.kernel.actor import Actor, ActorContext
+from gamehall.core.store import SQLiteStore
+from gamehall.plugins.tictactoe import PlaceMark
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_resting_actors_own_no_task(registry: Registry, tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "rest.db", registry.codec)
+    try:
+        async with Hall(store, registry, idle_seconds=3600) as hall:
+            await anyio.sleep(0.05)  # the hall's own tasks have started
+            before = len(asyncio.all_tasks())
+            matches = [await hall.create("tictactoe", seed=n) for n in range(40)]
+            async with anyio.create_task_group() as tg:
+                for match in matches:  # the retry waits in the mailbox while the first commits
+                    for _ in range(2):
+                        tg.start_soon(hall.send, match, 0, PlaceMark(cell=4), "first")
+            await anyio.sleep(0.05)
+            assert hall.active == 40
+            assert all(not a.working for a in hall.actors.all())
+            assert len(asyncio.all_tasks()) <= before  # forty active matches, no task of theirs
+            assert all(hall.view(m, None).seq == 2 for m in matches)
+    finally:
+        store.close()
+
+
+def test_an_actor_is_given_a_context_never_the_hall() -> None:
+    assert "hall" not in Actor.__slots__
+    assert "ctx" in Actor.__slots__
+    assert not any("hall" in name for name in ActorContext.__slots__)
