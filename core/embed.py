@@ -8,7 +8,6 @@ is in :mod:`gamehall.core`, re-exported here only where an embedder needs it too
 
 from __future__ import annotations
 
-from .actor import Ack
 from .clock import ClockView
 from .errors import (
     ConcurrencyError,
@@ -25,11 +24,13 @@ from .errors import (
 )
 from .events import Command, Event, MatchStarted, Recorded
 from .hall import Hall, MatchInfo, SeatView, Turn
+from .kernel.actor import Ack
 from .lobby import Forbidden, LobbyEntry, LobbyPage, Player, SeatEntry, Spectator
 from .registry import Registry, Ruleset, default_registry
 from .seating import NoFreeSeat, SeatAlreadyTaken
 from .store import MemoryStore, SQLiteStore, Store
-from .store.url import BadStoreURL, open_store_url
+from .store.opening import open_store_url
+from .store.url import BadStoreURL
 from .undo import UndoRefused, UndoStatus
 
 __all__ = [

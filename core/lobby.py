@@ -147,6 +147,8 @@ class LobbyHost(Protocol):
     """What the lobby asks of the hall it serves (the Hall provides it)."""
 
     store: Store
+    now: Callable[[], float]
+    retain_for: float | None
 
     async def activate(self, match: str) -> Actor:
         """Return a match's actor, loading it if needed."""

@@ -187,6 +187,10 @@ class UndoHost(Protocol):
         """Store a take-back once nothing else is under way in the match."""
         ...
 
+    def seating(self, match: str) -> dict[str, Any]:
+        """Return a match's listing entry as its actor holds it."""
+        ...
+
 
 class Undos:
     """The take-backs asked for in a hall's matches, one at a time per match."""
