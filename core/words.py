@@ -120,11 +120,12 @@ def describe_event(ruleset: Ruleset, event: Event, view: Any, seat: int | None) 
 
 def _lobby(event: LobbyEvent, seat: int | None) -> str:
     if isinstance(event, SeatTaken):
-        who = "You took" if event.seat == seat else f"Seat {event.seat} was taken"
-        by = "" if event.seat == seat else " by a player" if event.player else " by a seat token"
-        return f"{who}{' seat ' + str(event.seat) if event.seat == seat else ''}{by}."
+        if event.seat == seat:
+            return f"You took {seat_label(event.seat)}."
+        by = " by a player" if event.player else " by a seat token"
+        return f"{seat_label(event.seat).capitalize()} was taken{by}."
     if isinstance(event, SeatGivenToBot):
-        return f"Seat {event.seat} was given to a bot ({event.bot})."
+        return f"{seat_label(event.seat).capitalize()} was given to a bot ({event.bot})."
     if isinstance(event, RematchLinked):
         return f"A rematch was started: match {event.rematch}."
     return plain(event)

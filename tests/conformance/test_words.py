@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from gamehall.core import Context, RandomBot, Registry, engine
 from gamehall.core.conformance import Case, cases, table_for
-from gamehall.core.events import tag_of
+from gamehall.core.errors import NotAwaited
+from gamehall.core.events import SeatGivenToBot, SeatTaken, tag_of
 from gamehall.core.registry import builtin_registry
-from gamehall.core.words import outcome_lines
+from gamehall.core.words import describe_event, outcome_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = ROOT / "tests" / "snapshots"
@@ -252,6 +253,41 @@ def test_boards_and_endings_count_seats_from_one_and_say_1_thing(case: Case) -> 
     names = ruleset.seat_names(table.view(None), case.players)
     for line in [*names, *outcome_lines(outcome, names)]:
         assert not counted_from_zero(line), f"{case.name}: {line!r}"
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.name)
+def test_engine_and_lobby_messages_count_seats_from_one(case: Case) -> None:
+    """What the engine says to a person about seats (a command out of turn, a seat taken or
+    given to a bot) counts them from 1, as the game's words do."""
+    registry = builtin_registry()
+    table = table_for(registry, case, 1)
+    ruleset = table.ruleset
+    bot = RandomBot(1)
+    refusals = 0
+    for _ in range(60):
+        asked = table.awaiting()
+        if not asked:
+            break
+        mover = sorted(asked)[0]
+        command = bot.choose(mover, table.legal(mover), lambda: None)
+        for seat in [s for s in range(case.players) if s not in asked] + [None]:
+            if seat is not None and type(command) in ruleset.rules.free(table.state, seat):
+                continue
+            with pytest.raises(NotAwaited) as refused:
+                engine.check(ruleset, table.state, seat, command)
+            said = str(refused.value)
+            assert not counted_from_zero(said), f"{case.name}: {said!r}"
+            if 0 in asked:  # the first seat, awaited, is "seat 1"
+                assert "waiting for seat 1:" in said, said
+            refusals += 1
+        table.send(mover, command)
+    assert refusals, f"{case.name}: no command out of turn was tried"
+    view = table.view(None)
+    for event in (SeatTaken(seat=0, player="p"), SeatGivenToBot(seat=0, bot="random", seed=1)):
+        for reader in (0, 1, None):
+            said = describe_event(ruleset, event, view, reader)
+            assert not counted_from_zero(said), f"{case.name}: {said!r}"
+            assert "seat 1" in said.lower(), said
 
 
 def _option_owners() -> list[tuple[str, Any]]:
