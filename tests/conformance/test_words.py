@@ -312,6 +312,31 @@ def test_every_option_has_a_label_and_help_in_words(owner: str, schema: Any) -> 
         assert option.default is not None
 
 
+@pytest.mark.parametrize("game", sorted(builtin_registry().games))
+def test_no_option_is_free_text(game: str) -> None:
+    """Every option of a built-in game (and its expansions) is a choice, a number with its
+    range or a switch: a closed set of text values is one the ruleset lists, and each of
+    them starts a match."""
+    from gamehall.core.words import option_help
+
+    registry = builtin_registry()
+    ruleset = registry.ruleset(game)
+    owners = [(registry.games[game].options, ruleset.rules.option_choices())]
+    for expansion in registry.expansions_of(game):
+        added = registry.ruleset(game, [expansion.id]).rules.option_choices()
+        owners.append((expansion.options, added))
+    for schema, choices in owners:
+        for option in option_help(schema, choices):
+            assert option.values or option.low is not None, f"{game}: {option.name} is free text"
+    for name, values in ruleset.rules.option_choices().items():
+        low = registry.games[game].min_players
+        for value, shown in values:
+            assert shown and not counted_from_zero(shown)
+            players = max(low, value + 1) if name == "start_seat" else low
+            table = table_for(registry, Case(game, (), players, {name: value}), 1)
+            assert table.state is not None
+
+
 def test_gamehall_games_prints_types_and_defaults_in_words() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "gamehall.adapters.cli", "games"],
@@ -323,6 +348,8 @@ def test_gamehall_games_prints_types_and_defaults_in_words() -> None:
     assert "option honour_target (Honour to win): a whole number from 1; default 400" in out
     assert "option dishonour_ends_alliance (Dishonour that ends an alliance): one of: any, " in out
     assert "option river-of-gold-patrons:setup (How patrons are dealt): one of: draft, " in out
+    assert "option terrain (Terrain): one of: castle = Castle Field / Kasteelland, pool = " in out
+    assert "option start_seat (Starting player): one of: 0 = seat 1 (Owari), 1 = seat 2 " in out
     options = [line for line in out.splitlines() if line.strip().startswith("option ")]
     # Every option of every installed game and expansion (outside plugins included: the
     # command lists what is installed) has its line.
