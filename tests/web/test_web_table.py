@@ -42,11 +42,13 @@ def phone(browser: Any) -> Any:
 
 
 def check_readable(page: Page, game: str) -> None:
-    """Fail if the frame shows text under 11 CSS px or a place to tap under 32 px."""
+    """Fail if the frame shows text under 11 CSS px, a place to tap under 32 px, or text
+    overflowing its box."""
     font, target = smallest_font(page), smallest_target(page)
     assert font["size"] >= FONT, f"{game}: text {font['text']!r} at {font['size']:.1f} px"
     assert target["size"] >= TARGET, f"{game}: {target['text']!r} is {target['size']:.1f} px"
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert overflowing(page) == [], f"{game} at 390 px"
 
 
 Page = Any
