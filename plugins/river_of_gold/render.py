@@ -76,14 +76,14 @@ def _river(view: State) -> list[str]:
     return lines
 
 
-def _ships(view: State) -> list[str]:
+def _ships(view: State) -> str:
     if not view.started:
-        return []
+        return ""
     fleets = []
     for seat, p in enumerate(view.players):
         spaces = [f"{at}{'*' if p.royal == i else ''}" for i, at in enumerate(p.ships)]
         fleets.append(f"{clan(view, seat)} {' and '.join(spaces)}")
-    return [f"Ships on river spaces (* imperial): {'; '.join(fleets)}."]
+    return f" Ships on river spaces (* imperial): {'; '.join(fleets)}."
 
 
 def _row(view: State) -> list[str]:
@@ -99,8 +99,8 @@ def _row(view: State) -> list[str]:
 
 
 def _supplies(view: State) -> list[str]:
-    stacks = f"era 1 stack {plural(len(view.era1), 'tile')}, era 2 stack {len(view.era2)}"
-    lines = [f"River of Gold - era {view.era} of 2; {stacks}, customer deck {len(view.deck)}."]
+    stacks = f"tiles {len(view.era1)}/{len(view.era2)}, customers {len(view.deck)}"
+    lines = [f"River of Gold, era {view.era} of 2 (left: {stacks}).{_ships(view)}"]
     if view.discard:
         lines.append(f"Discarded customers: {listed([customer_name(c) for c in view.discard])}.")
     return lines
@@ -148,6 +148,7 @@ def _legend(view: State, seat: int | None) -> list[str]:
     """Return what the board's short lines mean and what each building and customer pays."""
     lines = [
         "Legend:",
+        "  Left: tiles in the era 1 and era 2 stacks, customers in the deck.",
         "  Shore, by region: its track good and score tile (points for 1st/2nd/3rd place), then",
         "  its spaces: Nk is empty, building there costs N koku; else its building [owners].",
         "  Masteries: points for the 1st/2nd/3rd clan to meet the goal. > marks the clan to play.",
@@ -181,7 +182,6 @@ def render(view: State, seat: int | None = None) -> str:
     lines = _legend(view, seat)
     lines += _supplies(view)
     lines += _regions(view)
-    lines += _ships(view)
     lines += _row(view)
     lines += _masteries(view)
     for index, player in enumerate(view.players):
