@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from gamehall.core.registry import builtin_registry
 
-from .measure import overflowing, smallest_font, smallest_target
+from .measure import overflowing, smallest_font, smallest_target, word_problems
 from .play import (
     create_in_lobby,
     ended,
@@ -42,13 +42,14 @@ def phone(browser: Any) -> Any:
 
 
 def check_readable(page: Page, game: str) -> None:
-    """Fail if the frame shows text under 11 CSS px, a place to tap under 32 px, or text
-    overflowing its box."""
+    """Fail if the frame shows text under 11 CSS px, a place to tap under 32 px, text
+    overflowing its box, or words counting a seat from 0 or "1 <plural>" on the page."""
     font, target = smallest_font(page), smallest_target(page)
     assert font["size"] >= FONT, f"{game}: text {font['text']!r} at {font['size']:.1f} px"
     assert target["size"] >= TARGET, f"{game}: {target['text']!r} is {target['size']:.1f} px"
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert overflowing(page) == [], f"{game} at 390 px"
+    assert word_problems(page) == [], game
 
 
 Page = Any
