@@ -147,8 +147,17 @@ def _spot(
         shape(
             "g",
             # A badge of its own, so that the count reads over the lines and stays in its box.
-            shape("rect", x=x + 16, y=y - 40, width=30, height=20, rx=10, fill="#fff",
-                  stroke="#222", stroke_width=1.5),  # fmt: skip
+            shape(
+                "rect",
+                x=x + 16,
+                y=y - 40,
+                width=30,
+                height=20,
+                rx=10,
+                fill="#fff",
+                stroke="#222",
+                stroke_width=1.5,
+            ),
             label(x + 31, y - 30, f"×{len(stack)}", 13, font_weight="bold", fill="#222"),
         )
         if len(stack) > 1
