@@ -43,6 +43,12 @@ from .events import Command, Event, MatchStarted, Recorded
 from .registry import Registry, Ruleset
 from .rules import Context, LazyRandom
 from .table import Table
+from .words import seat_label
+
+
+def _who(seat: int | None) -> str:
+    """Return a seat as people count it, or "a spectator"."""
+    return "a spectator" if seat is None else seat_label(seat)
 
 
 class Case(msgspec.Struct, frozen=True):
@@ -192,15 +198,15 @@ class _Checker:
         for seat in range(self.players):
             legal = self.rules.legal(state, seat)
             if seat in asked and not legal:
-                raise self.fail(f"seat {seat} is awaited but has no legal command")
+                raise self.fail(f"{seat_label(seat)} is awaited but has no legal command")
             if seat not in asked and legal:
                 if not asked:
-                    raise self.fail(f"the match is over but seat {seat} has legal commands")
+                    raise self.fail(f"the match is over but {seat_label(seat)} has legal commands")
                 free = self.rules.free(state, seat)
                 stray = [c for c in legal if type(c) not in free]
                 if stray:
                     raise self.fail(
-                        f"seat {seat} is not awaited but has legal commands that are not "
+                        f"{seat_label(seat)} is not awaited but has legal commands that are not "
                         f"free actions: {stray[:3]!r}"
                     )
                 free_seats.append(seat)
@@ -219,12 +225,12 @@ class _Checker:
                 events, _ = engine.decide(self.ruleset, state, seat, command, ctx)
             except GamehallError as exc:
                 raise self.fail(
-                    f"legal command {command!r} of seat {seat} refused: {exc}"
+                    f"legal command {command!r} of {seat_label(seat)} refused: {exc}"
                 ) from None
             if ctx.drew and not any(self.rules.reveals(e) for e in events):
                 # Undo would let the seat draw again: the game must name the event that shows it.
                 raise self.fail(
-                    f"{command!r} of seat {seat} drew from the generator, but Rules.reveals "
+                    f"{command!r} of {seat_label(seat)} drew from the generator, but Rules.reveals "
                     f"names none of its events {[type(e).__name__ for e in events]}"
                 )
 
@@ -252,9 +258,10 @@ class _Checker:
         except (IllegalCommand, InvalidCommand):
             pass
         except Exception as exc:  # noqa: BLE001 - any other error is a contract breach
-            raise self.fail(f"{command!r} from seat {seat} raised {exc!r}, not IllegalCommand")
+            who = seat_label(seat)
+            raise self.fail(f"{command!r} from {who} raised {exc!r}, not IllegalCommand")
         else:
-            raise self.fail(f"{command!r} from seat {seat} was accepted but is not in legal")
+            raise self.fail(f"{command!r} from {seat_label(seat)} was accepted but is not in legal")
         if self.table.state is not state or msgspec.msgpack.encode(state) != before:
             raise self.fail(f"refusing {command!r} changed the state")
 
@@ -303,9 +310,9 @@ class _Checker:
             data = self.codec.to_json(view)
             leaked = shown_among(hidden, data)
             if leaked:
-                raise self.fail(f"the view of seat {seat} shows hidden {sorted(leaked)[:5]}")
+                raise self.fail(f"the view of {_who(seat)} shows hidden {sorted(leaked)[:5]}")
             if self.seed is not None and _seed_shown(data, self.seed):
-                raise self.fail(f"the view of seat {seat} shows the seed")
+                raise self.fail(f"the view of {_who(seat)} shows the seed")
 
     def check_redaction(self, events: Sequence[Event], state: Any) -> None:
         for seat in [*range(self.players), None]:
@@ -319,7 +326,7 @@ class _Checker:
                 leaked = shown_among(hidden, self.codec.to_json(shown))
                 if leaked:
                     raise self.fail(
-                        f"seat {seat} sees hidden {sorted(leaked)[:5]} in {type(event).__name__}"
+                        f"{_who(seat)} sees hidden {sorted(leaked)[:5]} in {type(event).__name__}"
                     )
 
     def check_samples(self) -> None:
@@ -343,7 +350,7 @@ class _Checker:
                 if msgspec.msgpack.encode(back) != expected:
                     where = _first_difference(msgspec.to_builtins(view), msgspec.to_builtins(back))
                     raise self.fail(
-                        f"a state sampled from seat {seat}'s view does not give that view back "
+                        f"a state sampled from {seat_label(seat)}'s view does not give that view back "
                         f"(first difference at {where})"
                     )
                 drawn.append(msgspec.msgpack.encode(sampled))

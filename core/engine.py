@@ -19,6 +19,7 @@ from .events import (
 )
 from .registry import Ruleset
 from .rules import Context, LazyRandom, MatchConfig, Rules
+from .words import seat_label
 
 
 def begin(
@@ -61,8 +62,8 @@ def check(ruleset: Ruleset, state: Any, seat: int | None, command: Command) -> N
         raise MatchOver("the match is over")
     if seat is not None and type(command) in rules.free(state, seat):
         return
-    asked = "; ".join(f"seat {s}: {d.prompt or d.kind}" for s, d in sorted(awaiting.items()))
-    who = "a spectator" if seat is None else f"seat {seat}"
+    asked = "; ".join(f"{seat_label(s)}: {d.prompt or d.kind}" for s, d in sorted(awaiting.items()))
+    who = "a spectator" if seat is None else seat_label(seat)
     raise NotAwaited(f"{who} is not asked to act now (waiting for {asked})")
 
 

@@ -221,6 +221,17 @@ class Rules(Generic[S]):
         """
         return ()
 
+    def option_choices(self) -> Mapping[str, Sequence[tuple[Any, str]]]:
+        """Return, by option name, the closed set of values an option takes in this ruleset
+        and each value's name for people, where the options Struct alone cannot say it.
+
+        For an option whose values the ruleset knows only once its expansions are loaded
+        (Toy Battle's terrains: an expansion adds some), typed as text in the Struct. Forms
+        offer these values as a select and refuse any other; ``gamehall games`` lists them.
+        A ``Literal`` or an ``Enum`` in the Struct needs nothing here.
+        """
+        return {}
+
 
 class Emitter(Generic[S]):
     """Collect the events a command causes, applying each one as it is emitted.

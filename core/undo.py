@@ -236,7 +236,7 @@ class Undos:
         if status is None:
             raise UndoRefused("no take-back is waiting for an answer in this match")
         if seat not in status.needed:
-            raise UndoRefused(f"seat {seat} is not asked about this take-back")
+            raise UndoRefused(f"seat {seat + 1} is not asked about this take-back")
         if not agree:
             del self.pending[match]
             return msgspec.structs.replace(status, state="declined")

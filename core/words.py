@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -329,11 +329,16 @@ def _kind(info: Any) -> tuple[str, tuple[Any, ...] | None, Any, Any]:
     return "a value", None, None, None
 
 
-def option_help(schema: type[msgspec.Struct] | None) -> list[OptionHelp]:
+def option_help(
+    schema: type[msgspec.Struct] | None,
+    choices: Mapping[str, Sequence[tuple[Any, str]]] | None = None,
+) -> list[OptionHelp]:
     """Return every option of an options Struct for people, in field order.
 
     Labels and help come from the field's ``Annotated[..., msgspec.Meta(title=..., description=...)]``
     (the one place a game names its options); a field without them is labelled by its key.
+    ``choices`` are the ruleset's closed sets of values of text options
+    (:meth:`Rules.option_choices`), listed with their names.
     """
     if schema is None:
         return []
@@ -353,6 +358,10 @@ def option_help(schema: type[msgspec.Struct] | None) -> list[OptionHelp]:
         if values is not None and typing.get_origin(hint) is typing.Literal:
             values = typing.get_args(hint)
             kind = "one of: " + ", ".join(_shown(v) for v in values)
+        named = (choices or {}).get(field.encode_name)
+        if named:
+            values = tuple(value for value, _ in named)
+            kind = "one of: " + ", ".join(f"{_shown(v)} = {shown}" for v, shown in named)
         examples = extra.get("examples")
         if values is None and examples:
             kind += ", such as " + ", ".join(_shown(v) for v in examples)

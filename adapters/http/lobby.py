@@ -32,6 +32,7 @@ from .schemas import (
     SpectatorsOut,
     UndoOut,
 )
+from .web import bots as strengths
 
 Req = Request[Any, Any, Any]
 MatchPath = Annotated[str, Parameter(description=f"the match id: {MATCH_ID_RULE}")]
@@ -195,11 +196,24 @@ async def rematch(request: Req, match: MatchPath, data: JSONBody[Rematch]) -> Cr
         raise ApiError(403, "forbidden", "only the admin token may choose the seed")
     hall = gateway.hall
     known = hall.lobby.entry(match).rematch
-    new = await hall.rematch(match, seed=data.seed)
+    new = await hall.rematch(match, seed=data.seed, bots=_bots_of(hall, match, data.bots))
     info = hall.info(new)
     if known == new:  # already seated
         return Created(new, info.game, info.players, "open", [], info.bots)
     return gateway.created(new, info.game, info.players, "open", {})
+
+
+def _bots_of(hall: Any, match: str, strength: str | None) -> dict[int, Any] | None:
+    """Return the rematch's bots of a strength, by its seats (rotated by one); ``None`` keeps
+    the same bots."""
+    if strength is None:
+        return None
+    info = hall.info(match)
+    if not info.bots:
+        raise ApiError(400, "invalid_options", "the match had no bots whose strength to choose")
+    hidden = hall.registry.games[info.game].hidden_information
+    bot = strengths.spec(info.game, strength, hidden)
+    return {(seat + 1) % info.players: bot for seat in info.bots}
 
 
 @delete(

@@ -95,6 +95,17 @@ class Rematch(Request, frozen=True):
     """Start a rematch of a finished match (the seed: admin only)."""
 
     seed: Seed | None = None
+    bots: (
+        Annotated[
+            Literal["easy", "medium", "strong"],
+            msgspec.Meta(
+                description="The strength of the rematch's bots, as the lobby offers them: "
+                "easy plays at random, medium and strong search with a budget that suits the "
+                "game. Absent: the same bots play again."
+            ),
+        ]
+        | None
+    ) = None
 
 
 class ClaimSeat(Request, frozen=True):

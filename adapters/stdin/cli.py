@@ -141,7 +141,8 @@ def run_games(args: argparse.Namespace) -> int:
         )
         if game.description:
             print(f"    {game.description}")
-        for line in describe_options(game.options):
+        choices = registry.ruleset(game_id).rules.option_choices()
+        for line in describe_options(game.options, choices=choices):
             print(f"    {'    ' if line.startswith(' ') else 'option '}{line.strip()}")
         for expansion in sorted(registry.expansions_of(game_id), key=lambda e: e.id):
             print(f"  + {expansion.id}  {expansion.name} {expansion.version}")
@@ -150,7 +151,8 @@ def run_games(args: argparse.Namespace) -> int:
             low, high = expansion.min_players, expansion.max_players
             if low is not None or high is not None:
                 print(f"      {_players(low or game.min_players, high or game.max_players)}")
-            for line in describe_options(expansion.options, f"{expansion.id}:"):
+            added = registry.ruleset(game_id, [expansion.id]).rules.option_choices()
+            for line in describe_options(expansion.options, f"{expansion.id}:", added):
                 print(f"      {'    ' if line.startswith(' ') else 'option '}{line.strip()}")
             for needed in expansion.requires:
                 print(f"      requires {needed}")

@@ -70,12 +70,13 @@ def bots_of(roles: Mapping[int, str]) -> dict[int, str]:
     return {seat: role[4:] or "random" for seat, role in roles.items() if role.startswith("bot")}
 
 
-def describe_options(schema: Any, prefix: str = "") -> list[str]:
+def describe_options(schema: Any, prefix: str = "", choices: Any = None) -> list[str]:
     """Return, for each option of an options Struct, a line ``KEY (Label): kind, default X``
     and, when the game gives one, its one-line help indented below: types and defaults in
-    words, never a Python type."""
+    words, never a Python type. ``choices``: the ruleset's closed sets of values
+    (``Rules.option_choices``)."""
     out = []
-    for option in words.option_help(schema):
+    for option in words.option_help(schema, choices):
         label = "" if option.label == option.name.replace("_", " ") else f" ({option.label})"
         default = "required" if option.default is None else f"default {option.default}"
         out.append(f"{prefix}{option.name}{label}: {option.kind}; {default}")

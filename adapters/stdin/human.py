@@ -36,13 +36,13 @@ CLEAR = "\033[2J\033[H"
 
 def fold_legend(board: list[str]) -> list[str]:
     """Return a text board without its legend (a line starting "Legend" or "legend" and the
-    indented lines under it), with a note where it was: the terminal shows it on request."""
+    indented lines under it): the terminal shows it on request, as the hint under the menu
+    says."""
     out: list[str] = []
     folding = False
     for line in board:
         if line.lower().startswith("legend"):
             folding = True
-            out.append("(legend folded: type 'legend' to show it)")
             continue
         if folding and line.startswith(" "):
             continue

@@ -690,7 +690,9 @@ def game_entry(registry: Any, game_id: str) -> dict[str, Any]:
         "name": game.name,
         "version": game.version,
         "players": [game.min_players, game.max_players],
-        "options": describe_options(game.options),
+        "options": describe_options(
+            game.options, choices=registry.ruleset(game_id).rules.option_choices()
+        ),
         "description": game.description,
         "expansions": [
             {

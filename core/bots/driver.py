@@ -312,7 +312,7 @@ class BotDriver:
             if self.hall.view(match, None).seq != seen.seq:
                 return True  # another command came first: decide again on the new state
             # The rules refused a command they listed: a game bug; say so once and stop.
-            self.failed[match] = f"the bot of seat {seat} was refused: {exc}"
+            self.failed[match] = f"the bot of seat {seat + 1} was refused: {exc}"
             log.warning("bot refused", match=match, seat=seat, error=str(exc))
             self._tell(match)
             return False

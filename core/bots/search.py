@@ -106,7 +106,7 @@ class Search:
         if len(legal) == 1:
             return legal[0]
         if not legal:
-            raise ValueError(f"seat {self.seat} has no legal command to choose from")
+            raise ValueError(f"seat {self.seat + 1} has no legal command to choose from")
         root = Node(self.seat, None)
         deadline = None if seconds is None else time.perf_counter() + seconds
         budget = iterations if iterations is not None else 1 << 62

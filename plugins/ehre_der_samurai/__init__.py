@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 from gamehall.core import GameSpec, Invariant, hookimpl
+from gamehall.core.words import seat_label
 
 from .cards import SHOGUN, box
 from .commands import COMMANDS
@@ -113,9 +114,11 @@ def alliances_pair_a_ronin_with_a_daimyo(state: State) -> str | None:
             continue
         other = state.players[p.ally]
         if other.ally != seat or p.ally == seat:
-            return f"seat {seat} is allied with {p.ally}, who is allied with {other.ally}"
+            theirs = "nobody" if other.ally is None else seat_label(other.ally)
+            ally = seat_label(p.ally)
+            return f"{seat_label(seat)} is allied with {ally}, who is allied with {theirs}"
         if p.is_ronin == other.is_ronin:
-            return f"seats {seat} and {p.ally} are allied but not a Ronin and a Daimyo"
+            return f"seats {seat + 1} and {p.ally + 1} are allied but not a Ronin and a Daimyo"
     return None
 
 
@@ -129,9 +132,9 @@ def castles_in_daimyo_houses(state: State) -> str | None:
     kinds = _kinds()
     for seat, p in enumerate(state.players):
         if any(kinds.get(c) == "castle" for c in p.samurai_house):
-            return f"a castle lies in the Samurai house of seat {seat}"
+            return f"a castle lies in the Samurai house of {seat_label(seat)}"
         if sum(kinds.get(c) == "castle" for c in p.daimyo_house) > 1:
-            return f"the Daimyo house of seat {seat} holds two castles"
+            return f"the Daimyo house of {seat_label(seat)} holds two castles"
     return None
 
 

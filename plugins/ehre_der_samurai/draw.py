@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from gamehall.core import Command
 from gamehall.core.drawing import Drawing, Shape, canvas, group, label, shape
+from gamehall.core.words import plural
 
 from .cards import card
 from .naming import house_name, name, province
@@ -101,7 +102,7 @@ def _board(view: View, p: PlayerView, x: float, y: float, legal: Sequence[Comman
         ),
         _house(view, p, "daimyo", x + 10, y + 42, legal),
         _house(view, p, "samurai", x + 10, y + 136, legal),
-        label(x + 16, y + BOARD_H - 14, f"{p.hand_size} cards in hand{ally}", 11,
+        label(x + 16, y + BOARD_H - 14, f"{plural(p.hand_size, 'card')} in hand{ally}", 11,
               text_anchor="start", fill="#555"),
     )  # fmt: skip
 

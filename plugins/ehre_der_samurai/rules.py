@@ -19,6 +19,7 @@ from gamehall.core import (
     merge_by_key,
 )
 from gamehall.core.rules import MatchConfig
+from gamehall.core.words import seat_label
 
 from . import actions, declarations, reactions
 from . import commands as cmd
@@ -82,6 +83,11 @@ class EhreDerSamurai(Rules[State]):
         self.values = Values(self.cards)
         self._evolve = evolve_.table(self.numbers.dishonour_actions)
 
+    def option_choices(self) -> Mapping[str, Sequence[tuple[Any, str]]]:
+        """Offer the starting player as people count seats (the log keeps 0 for seat 1)."""
+        seats = [(seat, f"{seat_label(seat)} ({name})") for seat, name in enumerate(PROVINCES)]
+        return {"start_seat": seats}
+
     # -- setup (EDS-SETUP) ---------------------------------------------------------------------
 
     def initial(self, config: MatchConfig) -> State:
@@ -89,9 +95,9 @@ class EhreDerSamurai(Rules[State]):
         options = config.options if isinstance(config.options, Options) else Options()
         if options.start_seat >= config.players:
             raise InvalidOptions(
-                f"start_seat {options.start_seat} names seat {options.start_seat + 1}, and a "
-                f"{config.players}-player match has seats 1 to {config.players} (start_seat 0 "
-                f"to {config.players - 1})"
+                f"the starting player is {seat_label(options.start_seat)}, and a "
+                f"{config.players}-player match has seats 1 to {config.players} (start_seat "
+                f"{options.start_seat} in the API, which counts seats from 0)"
             )
         samurai = self.cards.samurai
         return State(options=options, players=tuple(map(Player, samurai[: config.players])))

@@ -32,8 +32,8 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         msgspec.Meta(
             ge=0,
             le=5,
-            title="Starting player (0 is seat 1)",
-            description="The oldest player, who starts, counted from 0: 0 is seat 1, 1 is seat 2.",
+            title="Starting player",
+            description="The oldest player, who starts (the API counts from 0: 0 is seat 1).",
         ),
     ] = 0
     """The seat of the oldest player, who starts (EDS-SETUP-5)."""

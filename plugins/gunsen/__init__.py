@@ -6,6 +6,7 @@ from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
 from gamehall.core.drawing import Drawing
+from gamehall.core.words import seat_label
 
 from . import draw
 from .commands import COMMANDS
@@ -58,7 +59,7 @@ def troops_conserved(state: State) -> str | None:
     """Check that every clan's fifteen troops are on the board or on its clan board."""
     for seat, player in enumerate(state.players):
         if state.troops and player.clan and sum(state.troops[seat]) + player.supply != 15:
-            return f"seat {seat} has {sum(state.troops[seat])} troops out and {player.supply} home"
+            return f"{seat_label(seat)} has {sum(state.troops[seat])} troops out and {player.supply} home"
     return None
 
 
@@ -78,9 +79,9 @@ def one_clan_per_space(state: State) -> str | None:
         spaces = [s for _, s in player.heroes]
         outside = [s for s in spaces if s != state.forts[seat]]
         if len(outside) != len(set(outside)):
-            return f"seat {seat} has two heroes on one space outside its fort"
+            return f"{seat_label(seat)} has two heroes on one space outside its fort"
         if state.combat is None and any(not state.troops[seat][s] for s in outside):
-            return f"a hero of seat {seat} stands without troops outside its fort"
+            return f"a hero of {seat_label(seat)} stands without troops outside its fort"
     return None
 
 

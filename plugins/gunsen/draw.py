@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from gamehall.core import Command
 from gamehall.core.drawing import Drawing, Shape, canvas, group, label, shape
+from gamehall.core.words import plural
 
 from .components import COLUMN_NAMES
 from .names import box, card_text, seat_name, space_name
@@ -138,8 +139,9 @@ def _clan(view: State, seat: int, x: float, y: float, asking: int | None) -> Sha
         label(x + 10, y + 40, f"{player.koku} koku · {player.wood} wood · {player.influence} "
               f"influence · {player.supply} in supply", 11, text_anchor="start", fill="#333"),
         *columns,
-        label(x + 10, y + 135, f"{hand} tactic{'s' if hand != 1 else ''} in hand"
-              + (" (hidden)" if hidden else "") + f" · {len(player.heroes)} heroes", 11,
+        label(x + 10, y + 135, f"{plural(hand, 'tactic')} in hand"
+              + (" (hidden)" if hidden else "")
+              + f" · {plural(len(player.heroes), 'hero', 'heroes')}", 11,
               text_anchor="start", fill="#333"),
     )  # fmt: skip
 

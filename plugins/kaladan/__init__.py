@@ -12,6 +12,7 @@ from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
 from gamehall.core.calculators import Calculator
 from gamehall.core.drawing import Drawing
 from gamehall.core.registry import Ruleset
+from gamehall.core.words import seat_label
 
 from . import draw, odds, words
 from .commands import COMMANDS
@@ -118,7 +119,7 @@ def two_armies_never_share(catalogue: Catalogue, state: State) -> str | None:
         if holder != NOBODY and state.realms[holder]:
             foreign = [u for u in units if not _belongs(state, holder, u)]
             if foreign:
-                return f"tile {tile} of seat {holder} holds {foreign[0]}"
+                return f"tile {tile} of {seat_label(holder)} holds {foreign[0]}"
         cap = capacity(catalogue, state, tile)
         if len(units) > cap:
             return f"tile {tile} holds {len(units)} units, more than its capacity {cap}"

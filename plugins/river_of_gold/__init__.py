@@ -6,6 +6,7 @@ from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
 from gamehall.core.drawing import Drawing
+from gamehall.core.words import seat_label
 
 from . import draw, narration, words
 from .commands import COMMANDS
@@ -55,9 +56,9 @@ def supplies_in_range(state: State) -> str | None:
     """Check that no clan holds negative supplies or favour above its cap."""
     for seat, p in enumerate(state.players):
         if p.koku < 0 or min(p.goods) < 0 or not 0 <= p.favour <= p.favour_cap <= 6:
-            return f"seat {seat} holds {p.koku} koku, goods {p.goods}, favour {p.favour}/{p.favour_cap}"
+            return f"{seat_label(seat)} holds {p.koku} koku, goods {p.goods}, favour {p.favour}/{p.favour_cap}"
         if not all(0 <= i <= COMPONENTS.track.top for i in p.influence):
-            return f"seat {seat} has influence {p.influence} off the tracks"
+            return f"{seat_label(seat)} has influence {p.influence} off the tracks"
     return None
 
 

@@ -18,6 +18,7 @@ from .words import (
     listed,
     mastery_words,
     plural,
+    request_words,
     tile_kind,
     tile_words,
 )
@@ -48,10 +49,7 @@ def _space(view: State, space: int) -> str:
 
 
 def _regions(view: State) -> list[str]:
-    lines = [
-        "Shore, by region (track good; score tile points for 1st/2nd/3rd place), then each",
-        "  space: Nk = empty, building there costs N koku; or a building [its owners]:",
-    ]
+    lines = []
     for region in COMPONENTS.regions:
         values = ""
         if view.score_tiles:
@@ -66,40 +64,43 @@ def _buildings(view: State) -> list[str]:
     lines = []
     for space, tile in enumerate(view.tiles, start=1):
         if tile is not None:
-            lines.append(f"  space {space}: {tile_words(tile, SPACES[space].region)}")
-    return ["Buildings on the shore:", *lines] if lines else []
+            lines.append(f"    space {space}: {tile_words(tile, SPACES[space].region)}")
+    return ["  Buildings on the shore:", *lines] if lines else []
 
 
 def _river(view: State) -> list[str]:
-    cells = []
-    for river, shore in TOUCHES.items():
-        ships = [
-            clan(view, seat) + ("*" if p.royal == i else "")
-            for seat, p in enumerate(view.players)
-            for i, at in enumerate(p.ships)
-            if at == river and view.started
-        ]
-        here = f" [{', '.join(ships)}]" if ships else ""
-        cells.append(f"{river}: {' '.join(map(str, shore))}{here}")
-    lines = ["River (each river space: the shore spaces it touches [ships there, * imperial]):"]
-    for start in range(0, len(cells), 5):
-        lines.append("  " + " | ".join(cells[start : start + 5]))
+    cells = [f"{river}: {' '.join(map(str, shore))}" for river, shore in TOUCHES.items()]
+    lines = ["  River spaces, each with the shore spaces it touches:"]
+    for start in range(0, len(cells), 7):
+        lines.append("    " + " | ".join(cells[start : start + 7]))
     return lines
+
+
+def _ships(view: State) -> str:
+    if not view.started:
+        return ""
+    fleets = []
+    for seat, p in enumerate(view.players):
+        spaces = [f"{at}{'*' if p.royal == i else ''}" for i, at in enumerate(p.ships)]
+        fleets.append(f"{clan(view, seat)} {' and '.join(spaces)}")
+    return f" Ships on river spaces (* imperial): {'; '.join(fleets)}."
 
 
 def _row(view: State) -> list[str]:
     if not view.row:
         return ["Row: empty."]
-    lines = ["Row (tiles enter at slot 1; building from slot 4, the end slot, gives 1 favour):"]
+    lines = []
     first = COMPONENTS.setup.row - len(view.row) + 1
     for offset, tile in enumerate(view.row):
-        lines.append(f"  slot {first + offset}: {tile_words(tile)}")
+        slot = first + offset
+        end = " (the end slot: 1 favour)" if slot == COMPONENTS.setup.row else ""
+        lines.append(f"Row slot {slot}{end}: {tile_words(tile)}")
     return lines
 
 
 def _supplies(view: State) -> list[str]:
-    stacks = f"era 1 stack {plural(len(view.era1), 'tile')}, era 2 stack {len(view.era2)}"
-    lines = [f"River of Gold - era {view.era} of 2; {stacks}, customer deck {len(view.deck)}."]
+    stacks = f"tiles {len(view.era1)}/{len(view.era2)}, customers {len(view.deck)}"
+    lines = [f"River of Gold, era {view.era} of 2 (left: {stacks}).{_ships(view)}"]
     if view.discard:
         lines.append(f"Discarded customers: {listed([customer_name(c) for c in view.discard])}.")
     return lines
@@ -109,12 +110,12 @@ def _masteries(view: State) -> list[str]:
     if not view.masteries:
         return []
     points = "/".join(map(str, mastery_points(view)))
-    lines = [f"Masteries (points for the 1st/2nd/3rd clan to meet the goal: {points}):"]
+    shown = []
     for index, mastery in enumerate(view.masteries):
         claims = [clan(view, s) for s in view.claims[index]]
-        who = f"; claimed by {listed(claims)}" if claims else ""
-        lines.append(f"  {mastery_words(mastery)}{who}")
-    return lines
+        named = mastery_words(mastery).removeprefix("Mastery of ")
+        shown.append(named + (f", claimed by {listed(claims)}" if claims else ""))
+    return [f"Masteries ({points}): {'; '.join(shown)}."]
 
 
 def _player(view: State, seat: int, p: Player, asking: int | None) -> list[str]:
@@ -128,20 +129,36 @@ def _player(view: State, seat: int, p: Player, asking: int | None) -> list[str]:
     you = ", you" if seat == asking else ""
     head = f"{mark} {clan(view, seat)} (seat {seat + 1}{you}): {plural(p.points, 'point')}"
     lines = [f"{head}, {p.koku} koku, favour {p.favour} (cap {p.favour_cap}), {goods}{die}"]
-    if view.started:
-        ships = " and ".join(
-            f"{'imperial ship' if p.royal == i else 'ship'} on river space {at}"
-            for i, at in enumerate(p.ships)
-        )
-        lines.append(f"    {ships}")
     influence = ", ".join(f"{r}: {n}" for r, n in enumerate(p.influence, start=1) if n)
-    lines.append(f"    influence by region: {influence or 'none yet'}")
+    line = f"    influence by region: {influence or 'none yet'}"
     if p.hand and p.hand[0] == HIDDEN:
-        lines.append(f"    hand: {plural(len(p.hand), 'customer')} (hidden)")
+        line += f"; hand: {plural(len(p.hand), 'customer')} (hidden)"
     elif p.hand:
-        lines += ["    hand:"] + [f"      {customer_words(c, view)}" for c in p.hand]
+        lines.append(line + "; hand:")
+        line = ""
+        lines += [f"      {customer_name(c)}, wanting {request_words(c)}" for c in p.hand]
+    if line:
+        lines.append(line)
     if p.delivered:
         lines.append(f"    delivered to: {listed([customer_name(c) for c in p.delivered])}")
+    return lines
+
+
+def _legend(view: State, seat: int | None) -> list[str]:
+    """Return what the board's short lines mean and what each building and customer pays."""
+    lines = [
+        "Legend:",
+        "  Left: tiles in the era 1 and era 2 stacks, customers in the deck.",
+        "  Shore, by region: its track good and score tile (points for 1st/2nd/3rd place), then",
+        "  its spaces: Nk is empty, building there costs N koku; else its building [owners].",
+        "  Masteries: points for the 1st/2nd/3rd clan to meet the goal. > marks the clan to play.",
+    ]
+    lines += [f"  {line}" for line in TRACK.splitlines()]
+    lines += _buildings(view) + _river(view)
+    hand = view.players[seat].hand if seat is not None and seat < len(view.players) else ()
+    if hand and hand[0] != HIDDEN:
+        lines.append("  Your customers:")
+        lines += [f"    {customer_words(c, view)}" for c in hand]
     return lines
 
 
@@ -160,15 +177,13 @@ def _asked(view: State) -> str:
 
 
 def render(view: State, seat: int | None = None) -> str:
-    """Return the board, the row, the river, masteries and every clan as text."""
-    lines = _supplies(view)
+    """Return the legend (what buildings and customers pay, the river's spaces, the tracks;
+    a terminal folds it), then the board short: the shore, ships, row, masteries and clans."""
+    lines = _legend(view, seat)
+    lines += _supplies(view)
     lines += _regions(view)
-    lines += _buildings(view)
-    lines += _river(view)
     lines += _row(view)
     lines += _masteries(view)
-    lines.append(TRACK)
-    lines.append("Clans (> is to play):")
     for index, player in enumerate(view.players):
         lines += _player(view, index, player, seat)
     lines.append(_asked(view))

@@ -32,7 +32,7 @@ from .events import (
 from .evolve import EVOLVE, new_player
 from .scoring import score_lines
 from .state import Options, State
-from .words import ending
+from .words import clan, ending
 
 PROMPTS = {
     "action": "turn the die with favour, trade, then build, sail or deliver",
@@ -117,7 +117,9 @@ class RiverOfGold(Rules[State]):
         ahead = self.hook.river_of_gold_decision(state=state)
         seat = ahead[0] if ahead is not None else self._asked(state)
         if ctx.seat is not None and ctx.seat != seat:
-            raise IllegalCommand(f"seat {seat} is to act, not seat {ctx.seat}", "ROG-TURN-1")
+            raise IllegalCommand(
+                f"{clan(state, seat)} is to act, not {clan(state, ctx.seat)}", "ROG-TURN-1"
+            )
         handler = None if ahead is not None else HANDLERS.get(type(command))
         if handler is None:
             if not self.hook.river_of_gold_decide(turn=turn, seat=seat, command=command):

@@ -267,12 +267,15 @@ def _build(view: State, seat: int, command: cmd.Build) -> str:
     space = SPACES[command.space]
     cost = _COSTS.river_of_gold_build_cost(state=view, seat=seat, space=command.space)
     if index is None:
-        return f"Build on space {command.space} from the empty row slot {command.slot}"
-    tile = tile_words(view.row[index], space.region)
+        return f"Build on space {command.space} from the empty row slot {command.slot + 1}"
+    # The tile's rewards for visitors and owners are on the board's row; the build bonus is
+    # what building pays at once.
+    tile = TILES[view.row[index]]
     end = " and take 1 favour for the end slot" if command.slot == COMPONENTS.setup.row - 1 else ""
     return (
-        f"Build the {tile} from row slot {command.slot + 1} on space {command.space} in "
-        f"{region_name(space.region)} for {cost} koku{end}"
+        f"Build the {tile_kind(view.row[index])} (build bonus {tile.bonus} influence) from row "
+        f"slot {command.slot + 1} on space {command.space} in {region_name(space.region)} for "
+        f"{cost} koku{end}"
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
 from gamehall.core.drawing import Drawing
+from gamehall.core.words import seat_label
 
 from . import draw, words
 from .commands import COMMANDS
@@ -70,7 +71,7 @@ def no_troop_twice(state: State) -> str | None:
     for name, pair in (("supply", state.supply), ("removed", state.removed), ("rack", state.racks)):
         for seat in (0, 1):
             for troop in pair[seat]:
-                places.setdefault(troop, []).append(f"seat {seat}'s {name}")
+                places.setdefault(troop, []).append(f"{seat_label(seat)}'s {name}")
     for troop, where in places.items():
         if len(where) > 1:
             return f"{troop} is in two places at once: {' and '.join(where)}"
@@ -81,11 +82,11 @@ def racks_hold_own_troops(state: State) -> str | None:
     """Check rack limits, colours on racks and supplies, and face-down troops on racks."""
     for seat in (0, 1):
         if len(state.racks[seat]) > RACK_LIMIT:
-            return f"seat {seat} has {len(state.racks[seat])} troops on its rack"
+            return f"{seat_label(seat)} has {len(state.racks[seat])} troops on its rack"
         if any(seat_of(state, t) != seat for t in (*state.racks[seat], *state.supply[seat])):
-            return f"seat {seat} holds a troop of the other colour"
+            return f"{seat_label(seat)} holds a troop of the other colour"
         if not set(state.face_down[seat]) <= set(state.racks[seat]):
-            return f"a face-down troop of seat {seat} is not on its rack"
+            return f"a face-down troop of {seat_label(seat)} is not on its rack"
     return None
 
 
@@ -100,7 +101,7 @@ def medals_match_regions(state: State) -> str | None:
     for seat in (0, 1):
         earned = sum(board.terrain.regions[r].medals for r, s in state.taken if s == seat)
         if state.medals[seat] != earned:
-            return f"seat {seat} has {state.medals[seat]} medals but took regions worth {earned}"
+            return f"{seat_label(seat)} has {state.medals[seat]} medals but took regions worth {earned}"
     return None
 
 

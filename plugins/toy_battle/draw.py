@@ -144,7 +144,22 @@ def _spot(
         tag = label(x, y + 47, str(spot) + (" ★" if special else ""), 13, fill="#4a4030")
     top = _tile(view, army, stack[-1], x, y) if stack else None
     depth = (
-        label(x + 30, y - 30, f"×{len(stack)}", 13, font_weight="bold", fill="#222")
+        shape(
+            "g",
+            # A badge of its own, so that the count reads over the lines and stays in its box.
+            shape(
+                "rect",
+                x=x + 16,
+                y=y - 40,
+                width=30,
+                height=20,
+                rx=10,
+                fill="#fff",
+                stroke="#222",
+                stroke_width=1.5,
+            ),
+            label(x + 31, y - 30, f"×{len(stack)}", 13, font_weight="bold", fill="#222"),
+        )
         if len(stack) > 1
         else None
     )

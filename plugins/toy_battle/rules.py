@@ -90,6 +90,14 @@ class ToyBattle(Rules[State]):
         }
         self._evolve = Evolver(self.boards).evolve
 
+    def option_choices(self) -> Mapping[str, Sequence[tuple[Any, str]]]:
+        """Offer the ruleset's terrains (the box's and its expansions') by name (TB-SETUP-1)."""
+        terrains = [
+            (key, f"{board.terrain.name} / {board.terrain.name_nl}")
+            for key, board in self.boards.items()
+        ]
+        return {"terrain": terrains}
+
     def evolve(self, state: State, event: Event) -> State:
         """Apply one event (see ``evolve.py``)."""
         return self._evolve(state, event)

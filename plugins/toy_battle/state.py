@@ -6,8 +6,6 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from .terrain import BOXED
-
 Pair = tuple[tuple[str, ...], tuple[str, ...]]
 EMPTY_PAIR: Pair = ((), ())
 
@@ -19,12 +17,12 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         str,
         msgspec.Meta(
             title="Terrain",
-            description="The board to play on: a terrain's key or its English or Dutch name.",
-            examples=list(BOXED),
+            description="The board to play on (its English and Dutch names).",
         ),
     ] = "castle"
-    """Which terrain to play on (TB-SETUP-1); Dutch names are accepted too. Open: expansions add
-    terrains (``toy_battle_terrains``), so the boxed keys are examples, not the only values."""
+    """Which terrain to play on (TB-SETUP-1): its key, or its English or Dutch name. Text, not
+    a ``Literal``: expansions add terrains (``toy_battle_terrains``), so the ruleset knows the
+    closed set (``ToyBattle.option_choices``), which forms offer as a select."""
     colour: Annotated[
         Literal["blue", "red", "random"],
         msgspec.Meta(

@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 from gamehall.core import Context, RandomBot, Registry, engine
 from gamehall.core.conformance import Case, cases, table_for
-from gamehall.core.events import tag_of
+from gamehall.core.errors import NotAwaited
+from gamehall.core.events import SeatGivenToBot, SeatTaken, tag_of
 from gamehall.core.registry import builtin_registry
-from gamehall.core.words import outcome_lines
+from gamehall.core.testing.words import counted_from_zero, one_of_many
+from gamehall.core.words import describe_event, outcome_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = ROOT / "tests" / "snapshots"
@@ -52,31 +54,6 @@ def unreadable(text: str, tags: set[str]) -> list[str]:
         problems.append("it shows a snake_case key")
     problems += counted_from_zero(text) + one_of_many(text)
     return problems
-
-
-ONE_PLURAL = re.compile(r"(\S+ )?\b1 ([a-z]+s|dice|men)\b")
-# Words after which "1" is a number of a thing, not a count: "seat 1 plays", "space 1 gains".
-NUMBERED = {"seat", "space", "tile", "cell", "region", "level", "column", "row", "round", "spot",
-            "step", "era", "slot", "ship", "track", "deck", "card", "action", "noble", "d",
-            "player", "turn", "phase", "base", "line", "number", "no.", "of", "to", "and"}  # fmt: skip
-
-
-def one_of_many(text: str) -> list[str]:
-    """Return a problem for a count of one with a plural noun: "1 units", "(1 dice)"."""
-    for found in ONE_PLURAL.finditer(text):
-        before = (found.group(1) or "").strip(" (:,;").lower()
-        if before not in NUMBERED:
-            return [f"it says {found.group().strip()!r}"]
-    return []
-
-
-SEAT_ZERO = re.compile(r"\b(?:seat|player)s? 0\b", re.I)
-
-
-def counted_from_zero(text: str) -> list[str]:
-    """Return a problem when a text counts seats from 0: people count them from 1."""
-    found = SEAT_ZERO.search(text)
-    return [f"it counts seats from 0 ({found.group()!r})"] if found else []
 
 
 def _words(registry: Registry, case: Case, seed: int) -> Iterator[tuple[str, str, str]]:
@@ -254,6 +231,41 @@ def test_boards_and_endings_count_seats_from_one_and_say_1_thing(case: Case) -> 
         assert not counted_from_zero(line), f"{case.name}: {line!r}"
 
 
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.name)
+def test_engine_and_lobby_messages_count_seats_from_one(case: Case) -> None:
+    """What the engine says to a person about seats (a command out of turn, a seat taken or
+    given to a bot) counts them from 1, as the game's words do."""
+    registry = builtin_registry()
+    table = table_for(registry, case, 1)
+    ruleset = table.ruleset
+    bot = RandomBot(1)
+    refusals = 0
+    for _ in range(60):
+        asked = table.awaiting()
+        if not asked:
+            break
+        mover = sorted(asked)[0]
+        command = bot.choose(mover, table.legal(mover), lambda: None)
+        for seat in [s for s in range(case.players) if s not in asked] + [None]:
+            if seat is not None and type(command) in ruleset.rules.free(table.state, seat):
+                continue
+            with pytest.raises(NotAwaited) as refused:
+                engine.check(ruleset, table.state, seat, command)
+            said = str(refused.value)
+            assert not counted_from_zero(said), f"{case.name}: {said!r}"
+            if 0 in asked:  # the first seat, awaited, is "seat 1"
+                assert "waiting for seat 1:" in said, said
+            refusals += 1
+        table.send(mover, command)
+    assert refusals, f"{case.name}: no command out of turn was tried"
+    view = table.view(None)
+    for event in (SeatTaken(seat=0, player="p"), SeatGivenToBot(seat=0, bot="random", seed=1)):
+        for reader in (0, 1, None):
+            said = describe_event(ruleset, event, view, reader)
+            assert not counted_from_zero(said), f"{case.name}: {said!r}"
+            assert "seat 1" in said.lower(), said
+
+
 def _option_owners() -> list[tuple[str, Any]]:
     registry = builtin_registry()
     owners = [(game.id, game.options) for game in registry.games.values()]
@@ -276,6 +288,31 @@ def test_every_option_has_a_label_and_help_in_words(owner: str, schema: Any) -> 
         assert option.default is not None
 
 
+@pytest.mark.parametrize("game", sorted(builtin_registry().games))
+def test_no_option_is_free_text(game: str) -> None:
+    """Every option of a built-in game (and its expansions) is a choice, a number with its
+    range or a switch: a closed set of text values is one the ruleset lists, and each of
+    them starts a match."""
+    from gamehall.core.words import option_help
+
+    registry = builtin_registry()
+    ruleset = registry.ruleset(game)
+    owners = [(registry.games[game].options, ruleset.rules.option_choices())]
+    for expansion in registry.expansions_of(game):
+        added = registry.ruleset(game, [expansion.id]).rules.option_choices()
+        owners.append((expansion.options, added))
+    for schema, choices in owners:
+        for option in option_help(schema, choices):
+            assert option.values or option.low is not None, f"{game}: {option.name} is free text"
+    for name, values in ruleset.rules.option_choices().items():
+        low = registry.games[game].min_players
+        for value, shown in values:
+            assert shown and not counted_from_zero(shown)
+            players = max(low, value + 1) if name == "start_seat" else low
+            table = table_for(registry, Case(game, (), players, {name: value}), 1)
+            assert table.state is not None
+
+
 def test_gamehall_games_prints_types_and_defaults_in_words() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "gamehall.adapters.cli", "games"],
@@ -287,6 +324,8 @@ def test_gamehall_games_prints_types_and_defaults_in_words() -> None:
     assert "option honour_target (Honour to win): a whole number from 1; default 400" in out
     assert "option dishonour_ends_alliance (Dishonour that ends an alliance): one of: any, " in out
     assert "option river-of-gold-patrons:setup (How patrons are dealt): one of: draft, " in out
+    assert "option terrain (Terrain): one of: castle = Castle Field / Kasteelland, pool = " in out
+    assert "option start_seat (Starting player): one of: 0 = seat 1 (Owari), 1 = seat 2 " in out
     options = [line for line in out.splitlines() if line.strip().startswith("option ")]
     # Every option of every installed game and expansion (outside plugins included: the
     # command lists what is installed) has its line.

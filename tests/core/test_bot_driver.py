@@ -161,7 +161,7 @@ async def test_a_bot_the_rules_refuse_stops_alone_and_says_why() -> None:
     registry = Registry([SamplePlugin(spec)], entry_points=False)
     async with Hall(MemoryStore(registry.codec), registry) as hall:
         match = await hall.create("secrets", 2, seed=1, bots={0: "random"})
-        with pytest.raises(GamehallError, match="the bot of seat 0 was refused: revealing"):
+        with pytest.raises(GamehallError, match="the bot of seat 1 was refused: revealing"):
             with anyio.fail_after(5):
                 await hall.bots.settled(match)
         other = await hall.create("secrets", 2, seed=2)

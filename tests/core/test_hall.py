@@ -114,7 +114,7 @@ async def test_same_command_id_twice_in_one_batch(store: SQLiteStore) -> None:
         ),
         (1, {"type": "tictactoe.Nope"}, InvalidCommand, "Invalid value 'tictactoe.Nope'"),
         (1, {"type": "secrets.Reveal"}, InvalidCommand, "not part of tictactoe"),
-        (0, PlaceMark(cell=1), NotAwaited, "seat 0 is not asked to act now"),
+        (0, PlaceMark(cell=1), NotAwaited, "seat 1 is not asked to act now"),
         (5, PlaceMark(cell=1), InvalidCommand, "seat 5 does not exist"),
     ],
 )

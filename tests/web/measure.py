@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamehall.core.testing.words import counted_from_zero, one_of_many
+
 Page = Any
 
 # The smallest rendered font of the visible text in the frame, and which text it is. An SVG
@@ -80,6 +82,22 @@ OVERFLOWING = """() => {
   }
   return out;
 }"""
+
+
+# Every piece of text of the page, one per line (an SVG's texts too), as a person reads it.
+TEXTS = """() => Array.from(document.querySelectorAll("body *"))
+  .filter((el) => !el.closest("script, style, .sr-only"))
+  .flatMap((el) => Array.from(el.childNodes).filter((n) => n.nodeType === 3)
+    .map((n) => n.textContent.replace(/\\s+/g, " ").trim()))
+  .filter(Boolean).join("\\n")"""
+
+
+def word_problems(page: Page) -> list[str]:
+    """Return what a page says that people should not read: a seat counted from 0, or a
+    count of one with a plural noun ("1 units")."""
+    text: str = page.evaluate(TEXTS)
+    return [f"{p} in {line!r}" for line in text.splitlines()
+            for p in counted_from_zero(line) + one_of_many(line)]  # fmt: skip
 
 
 def smallest_font(page: Page) -> dict[str, Any]:

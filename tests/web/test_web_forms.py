@@ -77,6 +77,30 @@ def test_fields_come_from_the_options_struct() -> None:
     }  # fmt: skip
 
 
+async def test_toy_battle_offers_the_rulesets_terrains_as_a_select() -> None:
+    async with client(builtin_registry()) as web:
+        page = (await web.get("/")).text
+        toy = page[page.index('id="game-toy-battle"') :]
+        toy = toy[: toy.index("</details>")]
+        select = re.search(r'<select name="o.terrain"[^>]*>(.*?)</select>', toy, re.S)
+        assert select, "the terrain is not a select"
+        assert '<option value="castle" selected>Castle Field / Kasteelland</option>' in select[1]
+        assert select[1].count("<option") == 8  # the box's terrains
+        sent = form(web, "toy-battle", players="2", seat0="me", seat1="bot")
+        refused = await web.post("/lobby/matches", data={**sent, "o.terrain": "moon"})
+        assert refused.status_code == 400 and web.hall.lobby.find().total == 0
+        field = refused.text[refused.text.index('data-field="o.terrain"') :]
+        field = field[: field.index("</div>")]
+        assert "moon" in field and "is not one of Castle Field / Kasteelland, Tropical" in field
+        made = await web.post("/lobby/matches", data={**sent, "o.terrain": "pool"})
+        assert made.status_code == 303
+        match = made.headers["location"].split("/")[2]
+        assert web.hall.view(match, 0).view.terrain == "pool"
+    # A terrain an expansion adds is offered beside the box's, named with its expansion.
+    added = forms.fields(Choices, {"board": [("small", "Small"), ("lane", "Lane (with Lane)")]})
+    assert added[1].kind == "select" and added[1].names == ("Small", "Lane (with Lane)")
+
+
 async def test_the_lobby_shows_options_in_words_and_sends_a_refused_value_back() -> None:
     async with client(builtin_registry()) as web:
         page = (await web.get("/")).text
@@ -109,7 +133,8 @@ async def test_the_lobby_shows_options_in_words_and_sends_a_refused_value_back()
                          seat2="bot"), "o.start_seat": "5"},
         )  # fmt: skip
         assert wrong.status_code == 400 and 'class="problem"' in wrong.text
-        assert re.search(r'<input[^>]*value="5"[^>]*name="o.start_seat"', wrong.text)
+        assert '<option value="5" selected>seat 6 (Aki)</option>' in wrong.text
+        assert "the starting player is seat 6" in wrong.text
         assert web.hall.lobby.find().total == 0
 
 

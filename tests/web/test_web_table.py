@@ -3,7 +3,8 @@ under a prefix, and no text overflowing its box.
 
 On a phone (390 CSS px) no text of the frame is under 11 CSS px and no place to tap under 32 px:
 the board keeps a readable size and scrolls sideways, the moves and the log follow below it. At
-1280×800 the whole board is in view. Screenshots of every game at both widths go to
+1280×800 the whole board is in view; where its text is then under 11 px, one click on
+"Readable size" zooms it to a readable size. Screenshots of every game at both widths go to
 build/screenshots/ (every game in the long run; tic-tac-toe in every run).
 """
 
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 from gamehall.core.registry import builtin_registry
 
-from .measure import overflowing, smallest_font, smallest_target
+from .measure import overflowing, smallest_font, smallest_target, word_problems
 from .play import (
     create_in_lobby,
     ended,
@@ -41,14 +42,31 @@ def phone(browser: Any) -> Any:
 
 
 def check_readable(page: Page, game: str) -> None:
-    """Fail if the frame shows text under 11 CSS px or a place to tap under 32 px."""
+    """Fail if the frame shows text under 11 CSS px, a place to tap under 32 px, text
+    overflowing its box, or words counting a seat from 0 or "1 <plural>" on the page."""
     font, target = smallest_font(page), smallest_target(page)
     assert font["size"] >= FONT, f"{game}: text {font['text']!r} at {font['size']:.1f} px"
     assert target["size"] >= TARGET, f"{game}: {target['text']!r} is {target['size']:.1f} px"
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert overflowing(page) == [], f"{game} at 390 px"
+    assert word_problems(page) == [], game
 
 
 Page = Any
+
+
+def check_readable_on_a_desktop(page: Page, game: str, screenshots: Path) -> None:
+    """At 1280×800 the whole board is in view first; where its text comes out under 11 CSS
+    px, "Readable size" (over the board's corner) zooms it until no text is under 11 px."""
+    toggle = page.locator(".fit-toggle")
+    if toggle.count() and toggle.is_visible():
+        assert toggle.text_content() == "Readable size"
+        toggle.click()
+        wait_until(page, lambda: page.locator(".board-wrap.zoomed").count() == 1, "the zoom")
+        assert toggle.text_content() == "Whole board"
+    font = smallest_font(page)
+    assert font["size"] >= FONT, f"{game} at 1280: {font['text']!r} at {font['size']:.1f} px"
+    page.screenshot(path=str(screenshots / f"{game}-1280-readable.png"))
 
 
 def tap_to_end(page: Page, game: str, seed: int, limit: int = 3000) -> int:
@@ -244,6 +262,7 @@ def test_every_game_on_a_phone_by_taps_and_on_a_desktop(
     _a_few_moves(desk, 4, 1)
     assert overflowing(desk) == [], game
     desk.screenshot(path=str(screenshots / f"{game}-1280.png"))
+    check_readable_on_a_desktop(desk, game, screenshots)
     desk.context.close()
     page = phone(browser)
     create_in_lobby(page, server.url, game, ["me", *bots])

@@ -2,7 +2,9 @@
 
 A field's label is its ``Meta(title=...)`` (else its name in words), its help line its
 ``Meta(description=...)``; a ``Literal`` or an ``Enum`` becomes a select, a boolean a checkbox,
-a number an input with its range (``ge``/``le``/``gt``/``lt``). What a person typed is read
+a number an input with its range (``ge``/``le``/``gt``/``lt``); an option whose closed set of
+values only the ruleset knows (``Rules.option_choices``: terrains an expansion adds) a select
+of those values, by their names. What a person typed is read
 back with the same description and checked by the Struct itself, so an error names the field
 it belongs to and the form comes back filled in, the error beside that field.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 import enum
 import re
 import typing
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -28,6 +31,8 @@ class Field(msgspec.Struct, frozen=True):
     """``bool``, ``int``, ``float``, ``select`` or ``text``."""
     default: Any
     choices: tuple[Any, ...] = ()
+    names: tuple[str, ...] = ()
+    """What a person reads for each choice (its value when the game gives no name)."""
     low: float | None = None
     high: float | None = None
     required: bool = False
@@ -86,8 +91,12 @@ def _declared(struct: type[Any], name: str) -> tuple[Any, ...] | None:
     return None
 
 
-def fields(struct: type[Any] | None) -> list[Field]:
-    """Return the fields of an options Struct as the form shows them (none for no options)."""
+Choices = Mapping[str, Sequence[tuple[Any, str]]]
+
+
+def fields(struct: type[Any] | None, given: Choices | None = None) -> list[Field]:
+    """Return the fields of an options Struct as the form shows them (none for no options);
+    ``given``: the ruleset's closed sets of values of text options, with their names."""
     if struct is None:
         return []
     info = mi.type_info(struct)
@@ -109,7 +118,11 @@ def fields(struct: type[Any] | None) -> list[Field]:
         choices = _choices(kind)
         if isinstance(kind, mi.LiteralType):
             choices = _declared(struct, field.name) or choices
-        if isinstance(kind, mi.BoolType):
+        named = (given or {}).get(field.encode_name)
+        if named:
+            values, names = zip(*named, strict=True)
+            out.append(Field(kind="select", choices=values, names=names, **common))
+        elif isinstance(kind, mi.BoolType):
             out.append(Field(kind="bool", **common))
         elif choices is not None:
             out.append(Field(kind="select", choices=choices, **common))
@@ -135,17 +148,20 @@ def _choice(field: Field, text: str) -> Any:
     for value in field.choices:
         if str(value) == text:
             return value
-    allowed = ", ".join(str(v) for v in field.choices)
+    allowed = ", ".join(field.names or [str(v) for v in field.choices])
     raise FormError(field.name, f"{text!r} is not one of {allowed}")
 
 
-def read(struct: type[Any] | None, form: dict[str, list[str]], prefix: str) -> dict[str, Any]:
-    """Return the options a form gives (fields under ``prefix``), checked by the Struct.
+def read(
+    struct: type[Any] | None, form: dict[str, list[str]], prefix: str, given: Choices | None = None
+) -> dict[str, Any]:
+    """Return the options a form gives (fields under ``prefix``), checked by the Struct and
+    by the ruleset's closed sets (``given``).
 
     Raises :class:`FormError` naming the field whose value the Struct refuses.
     """
     out: dict[str, Any] = {}
-    for field in fields(struct):
+    for field in fields(struct, given):
         values = form.get(prefix + field.name)
         if not values:
             continue

@@ -296,8 +296,9 @@ def _option(name: str, field: Field, filled: Filled | None) -> Html:
         "aria_invalid": "true" if error else None,
     }  # fmt: skip
     if field.kind == "select":
-        options = [tag("option", str(v), value=v, selected=str(v) == str(value))
-                   for v in field.choices]  # fmt: skip
+        names = field.names or tuple(str(v) for v in field.choices)
+        options = [tag("option", shown, value=v, selected=str(v) == str(value))
+                   for v, shown in zip(field.choices, names, strict=True)]  # fmt: skip
         control = tag("select", options, **common)
     elif field.kind == "bool":
         on = value == "true" if isinstance(value, str) else bool(value)

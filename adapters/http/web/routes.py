@@ -127,10 +127,27 @@ def _game_forms(gateway: Gateway) -> list[pages.GameForm]:
         spec = registry.games[game.id]
         known = {e.id: e for e in registry.expansions_of(game.id)}
         expansions = {x.id: forms.fields(known[x.id].options) for x in game.expansions}
+        given = _choices_of(registry, game.id)
         out.append(
-            pages.GameForm(game, forms.fields(spec.options), expansions, strengths.choices())
+            pages.GameForm(game, forms.fields(spec.options, given), expansions, strengths.choices())
         )
     return out
+
+
+def _choices_of(registry: Any, game: str) -> forms.Choices:
+    """Return the closed sets of values the game's options take: the game's own, and those
+    each installed expansion adds, named with the expansion that brings them."""
+    given = {k: list(v) for k, v in registry.ruleset(game).rules.option_choices().items()}
+    for expansion in registry.expansions_of(game):
+        added = registry.ruleset(game, [expansion.id]).rules.option_choices()
+        for name, values in added.items():
+            known = {value for value, _ in given.get(name, [])}
+            given.setdefault(name, []).extend(
+                (value, f"{shown} (with {expansion.name})")
+                for value, shown in values
+                if value not in known
+            )
+    return given
 
 
 def _player(request: Req) -> Player | None:
@@ -214,7 +231,8 @@ async def create(request: Req) -> Response[Any]:
     roles = _roles(form, players)
     known = {e.id: e for e in registry.expansions_of(game.id)}
     try:
-        options = forms.read(spec.options, form, "o.")
+        given = registry.ruleset(game.id, expansions).rules.option_choices()
+        options = forms.read(spec.options, form, "o.", given)
         xopts = {x: forms.read(known[x].options, form, f"x.{x}.") for x in expansions
                  if x in known}  # fmt: skip
     except forms.FormError as exc:

@@ -280,7 +280,13 @@ async def test_bad_commands_are_4xx_that_name_the_problem_and_store_nothing(serv
             "unauthorized",
             "Bearer",
         ),
-        ({"command": place(1), "command_id": "a"}, bearer(tokens[1]), 409, "not_awaited", "seat 0"),
+        (
+            {"command": place(1), "command_id": "a"},
+            bearer(tokens[1]),
+            409,
+            "not_awaited",
+            "waiting for seat 1",
+        ),
         (
             {"command": place(1), "command_id": "x" * 5000},
             bearer(t0),

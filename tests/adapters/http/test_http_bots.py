@@ -86,3 +86,25 @@ async def test_mcts_is_refused_for_a_game_with_hidden_information(served: Served
         "/matches", json={"game": "toy-battle", "seats": ["token", "bot:ismcts:20"]}
     )
     assert fine.status_code == 201 and fine.json()["bots"] == {"1": "ismcts:20"}
+
+
+async def test_a_rematch_chooses_its_bots_by_strength(served: Served) -> None:
+    created = (await create(served, seats=["token", "bot"])).json()
+    match, token = created["match"], created["seats"][0]["token"]
+    while True:
+        view = (await served.client.get(f"/matches/{match}/view", headers=bearer(token))).json()
+        if view["outcome"] is not None:
+            break
+        if "0" not in view["awaiting"]:
+            await anyio.sleep(0.01)
+            continue
+        body = {"command": view["legal"][0], "command_id": f"c{view['seq']}"}
+        await served.client.post(f"/matches/{match}/commands", json=body, headers=bearer(token))
+    url = f"/matches/{match}/rematch"
+    refused = await served.client.post(url, json={"bots": "clever"}, headers=bearer(token))
+    assert refused.status_code == 400 and "bots" in refused.json()["message"]
+    again = await served.client.post(url, json={"bots": "strong"}, headers=bearer(token))
+    assert again.status_code == 201, again.text
+    assert again.json()["bots"] == {"0": "mcts:5000"}  # the strong bot of tic-tac-toe, rotated
+    described = (await served.client.get(f"/matches/{again.json()['match']}")).json()
+    assert described["seats"][0]["name"] == "bot (mcts:5000)"

@@ -389,6 +389,17 @@ def test_a_terminal_redraws_in_place_and_keeps_the_bots_move_and_the_question_in
         if number == 0 or game == "toy-battle":  # the bot's move (in Toy Battle every time)
             assert ", bot): " in in_sight, "the bot's move scrolled away"
         assert "Legend:" not in screen
+    if game == "river-of-gold":
+        # The board is short (the legend folded): the shore, ships, row, masteries and clans
+        # in at most 20 rows of 120 columns, so that on a 40-line terminal it stays in sight
+        # with the bot's move, the question and a turn's usual menu (66 lines before).
+        for screen in screens:
+            lines = screen.splitlines()
+            board = lines[: next(i for i, line in enumerate(lines) if " to act: " in line) + 1]
+            assert sum(-(-len(line) // 120) or 1 for line in board) <= 20, "\n".join(board)
+            assert "visitors get" not in "\n".join(lines[len(board) :])  # details on the row
+        first = screens[0].splitlines()
+        assert sum(-(-len(line) // 120) or 1 for line in first) <= 42
     # Toy Battle fits its first question on one screen: board beside the menu.
     if game == "toy-battle":
         first = screens[0].splitlines()

@@ -104,7 +104,7 @@ def test_EDS_SETUP_4_honour_starts_at_zero() -> None:
 def test_EDS_SETUP_5_the_start_seat_is_an_option() -> None:
     assert _table(4).state.turn == 0
     assert _table(4, start_seat=3).state.turn == 3
-    with pytest.raises(InvalidOptions, match="start_seat 4"):
+    with pytest.raises(InvalidOptions, match="the starting player is seat 5"):
         _table(4, start_seat=4)
 
 

@@ -155,7 +155,7 @@ def test_the_invariant_names_the_troop_found_in_two_places() -> None:
 
     state = State(terrain="castle", racks=((B("roxy"),), ()), stacks={11: (B("roxy"),)}, ready=True)
     assert (
-        no_troop_twice(state) == "blue-roxy-1 is in two places at once: spot 11 and seat 0's rack"
+        no_troop_twice(state) == "blue-roxy-1 is in two places at once: spot 11 and seat 1's rack"
     )
     assert no_troop_twice(msgspec.structs.replace(state, stacks={})) is None
 

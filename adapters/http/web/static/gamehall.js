@@ -104,8 +104,10 @@
   // or tap:
   // it keeps a readable size instead (no text under 12 CSS px, no place under 34 px) and
   // scrolls sideways in its frame; "Whole board" shows it fitted to the screen for a glance.
+  // On a desktop the whole board is in view first, and where its text comes out under that
+  // size, "Readable size" zooms it the same way (the choice holds from frame to frame).
   const NARROW = 700, FONT = 12, TAP = 34;
-  let fitted = false;
+  let fitted = null;  // the person's choice; null: the screen's default
   function readable() {
     const board = box.querySelector("svg.board");
     const wrap = board && board.closest(".board-wrap");
@@ -115,7 +117,7 @@
     wrap.classList.remove("zoomed");
     let toggle = wrap.querySelector(".fit-toggle");
     const touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
-    if (window.innerWidth > NARROW && !touch) { if (toggle) toggle.hidden = true; return; }
+    const desk = window.innerWidth > NARROW && !touch;
     let factor = 1;
     for (const text of board.querySelectorAll("text")) {
       if (!text.textContent.trim()) continue;
@@ -124,21 +126,27 @@
       if (size > 0) factor = Math.max(factor, FONT / size);
     }
     for (const place of board.querySelectorAll(".place")) {
+      if (desk) break;  // a mouse points finer than a finger
       const r = place.getBoundingClientRect();
       const side = Math.min(r.width, r.height);
       if (side > 0) factor = Math.max(factor, TAP / side);
     }
-    if (factor <= 1.01) return;
+    if (factor <= 1.01) { if (toggle) toggle.hidden = true; return; }
+    const whole = fitted === null ? desk : fitted;
     if (!toggle) {
       toggle = document.createElement("button");
       toggle.type = "button";
       toggle.className = "fit-toggle";
-      toggle.addEventListener("click", () => { fitted = !fitted; readable(); });
+      toggle.addEventListener("click", () => {
+        fitted = toggle.textContent === "Whole board";
+        readable();
+      });
       wrap.insertBefore(toggle, wrap.firstChild);
     }
     toggle.hidden = false;
-    toggle.textContent = fitted ? "Readable size" : "Whole board";
-    if (fitted) return;
+    toggle.classList.toggle("over", desk);  // above the board's corner: the board stays in view
+    toggle.textContent = whole ? "Readable size" : "Whole board";
+    if (whole) return;
     board.style.width = Math.ceil(board.getBoundingClientRect().width * factor) + "px";
     board.style.maxWidth = "none";
     wrap.classList.add("zoomed");
