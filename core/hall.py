@@ -107,6 +107,9 @@ class MatchInfo(msgspec.Struct, frozen=True):
     bots: dict[int, str] = {}
 
 
+MAX_ACTIVE = 10_000  # running actors (about 10 KB each) before the least recently used rest
+
+
 class Hall:
     """Run matches as actors over a store."""
 
@@ -122,12 +125,17 @@ class Hall:
         clock: Callable[[], float] = time.time,
         clock_guard: Callable[[str], bool] | None = None,
         clock_poll: float = 1.0,
+        max_active: int = MAX_ACTIVE,
     ) -> None:
         """``clock`` is what turn clocks read (tests give a fake one); ``clock_guard`` says
         whether this hall may fire a match's expired clock (on several nodes: whether it holds
         the match's lease); without one, the hall holding the actor fires it, or on a shared
         store the node holding the match's lease. ``clock_poll`` is the longest real time
-        between two looks at the clocks."""
+        between two looks at the clocks. ``max_active`` caps the running actors: past it, the
+        least recently used resting ones are passivated (a timed one leaves a timer entry)."""
+        if isinstance(max_active, bool) or not isinstance(max_active, int) or max_active < 1:
+            raise ValueError(f"max_active is a whole number of at least 1, not {max_active!r}")
+        self.max_active = max_active
         self.store = store
         self.now = clock
         if clock_guard is None and store.shared:
@@ -697,7 +705,10 @@ class Hall:
 
     def _start_actor(self, match: str, loaded: Loaded) -> Actor:
         assert self._tg is not None
-        return self.actors.start(self, match, loaded, self._tg)
+        actor = self.actors.start(self, match, loaded, self._tg)
+        if len(self.actors) > self.max_active:
+            self.actors.trim(self.max_active)
+        return actor
 
     async def _passivate_idle(self) -> None:
         # One sweep for all actors instead of a timeout around every mailbox read.

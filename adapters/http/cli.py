@@ -20,7 +20,7 @@ import anyio
 import uvicorn
 from gamehall.adapters.cli.common import add_db_option, int_arg, open_store
 from gamehall.core import GamehallError, default_registry
-from gamehall.core.hall import Hall
+from gamehall.core.hall import MAX_ACTIVE, Hall
 from gamehall.core.runtime import (
     GC_ENV,
     LOOP_ENV,
@@ -122,6 +122,11 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--max-bot-seconds", type=_seconds, default=bots.seconds, metavar="SECONDS",
         help=f"largest time budget of a bot a decision (default {bots.seconds:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-active", type=int_arg(1, 10**7), default=MAX_ACTIVE, metavar="N",
+        help="matches kept active at once; past it the least recently used resting ones are "
+        f"passivated (default {MAX_ACTIVE:,})",
     )  # fmt: skip
     parser.add_argument(
         "--shutdown-deadline", type=_seconds, default=SHUTDOWN_DEADLINE, metavar="SECONDS",
@@ -312,7 +317,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
     store = open_store(args.db, registry)
     try:
         app = create_app(
-            Hall(store, registry),
+            Hall(store, registry, max_active=args.max_active),
             admin_token=os.environ.get(ADMIN_TOKEN_ENV) or None,
             metrics_token=os.environ.get(METRICS_TOKEN_ENV) or None,
             max_body=args.max_body,

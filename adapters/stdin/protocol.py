@@ -21,6 +21,7 @@ import structlog
 from anyio.abc import TaskGroup
 from gamehall.core import GamehallError, Recorded, limits
 from gamehall.core.bots import parse_role
+from gamehall.core.bots.spec import BudgetLimit
 from gamehall.core.errors import DuplicateMatch
 from gamehall.core.events import MatchStarted
 from gamehall.core.hall import Hall, Turn
@@ -202,8 +203,11 @@ class ProtocolError(GamehallError):
 class Server:
     """Answer requests against a running hall, writing one JSON line per answer or event."""
 
-    def __init__(self, hall: Hall, out: BinaryIO, tg: TaskGroup) -> None:
+    def __init__(
+        self, hall: Hall, out: BinaryIO, tg: TaskGroup, bot_limit: BudgetLimit | None = None
+    ) -> None:
         self.hall = hall
+        self.bot_limit = bot_limit or BudgetLimit()
         self.out = out
         self.tg = tg
         self.codec = hall.registry.codec
@@ -353,7 +357,7 @@ class Server:
             expansion_options=req.expansion_options,
             seed=req.seed,
             match_id=req.match,
-            bots=_bots(req.seats),
+            bots=_bots(req.seats, self.bot_limit),
             bot_seed=req.seed,
             clock=req.clock,
             undo=req.undo,
@@ -571,8 +575,9 @@ class _Watch:
                 await anyio.sleep(0.001)
 
 
-def _bots(seats: dict[str, str]) -> dict[int, str]:
-    """Return the bot of each seat whose role in a create request is a bot."""
+def _bots(seats: dict[str, str], limit: BudgetLimit) -> dict[int, str]:
+    """Return the bot of each seat whose role in a create request is a bot, each within the
+    server's maximum budget."""
     bots: dict[int, str] = {}
     for key, role in seats.items():
         try:
@@ -583,7 +588,7 @@ def _bots(seats: dict[str, str]) -> dict[int, str]:
             ) from None
         spec = parse_role(role)
         if spec is not None:
-            bots[seat] = str(spec)
+            bots[seat] = str(limit.check(spec))
     return bots
 
 
@@ -660,13 +665,24 @@ def game_entry(registry: Any, game_id: str) -> dict[str, Any]:
 
 
 async def serve(
-    store: Store, registry: Any, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
+    store: Store,
+    registry: Any,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    *,
+    bot_limit: BudgetLimit | None = None,
+    max_active: int = 10_000,
 ) -> int:
-    """Answer requests from ``stdin`` until it ends; return the exit code (always 0)."""
+    """Answer requests from ``stdin`` until it ends; return the exit code (always 0).
+    ``bot_limit`` is the largest bot budget a create may ask for; ``max_active`` caps the
+    running matches (see :class:`Hall`)."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
-    async with Hall(store, registry) as hall, anyio.create_task_group() as tg:
-        server = Server(hall, stdout, tg)
+    async with (
+        Hall(store, registry, max_active=max_active) as hall,
+        anyio.create_task_group() as tg,
+    ):
+        server = Server(hall, stdout, tg, bot_limit)
         number = 0
         while True:
             line = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)

@@ -107,7 +107,9 @@ class _Slot:
         self.owner._release()
 
 
-def _advance(thought: Generator[None, None, Command], seconds: float) -> tuple[bool, Command | None]:
+def _advance(
+    thought: Generator[None, None, Command], seconds: float
+) -> tuple[bool, Command | None]:
     """Run a bot's thinking for about ``seconds`` (in a worker thread); return whether it is
     done, and its command when it is."""
     end = time.perf_counter() + seconds

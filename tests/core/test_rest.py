@@ -105,3 +105,24 @@ async def test_soak_full(registry: Registry, tmp_path: Path) -> None:
     # timer entry, the store's version cache, tables Python never shrinks).
     assert (active - start) / matches > 5_000, (start, active, after)
     assert (after - start) / matches < 1_000, (start, active, after)
+
+
+async def test_active_matches_are_capped_least_recently_used_first(
+    registry: Registry, tmp_path: Path
+) -> None:
+    store = SQLiteStore(tmp_path / "cap.db", registry.codec)
+    try:
+        async with Hall(store, registry, max_active=10, clock_poll=3600) as hall:
+            first = await hall.create("tictactoe", seed=0, clock="move:2592000")
+            await hall.send(first, 0, PlaceMark(cell=4), "a")
+            await hall.request_undo(first, 0)
+            others = [await hall.create("tictactoe", seed=n) for n in range(1, 25)]
+            assert hall.active <= 10
+            assert first not in hall.actors and others[-1] in hall.actors  # the oldest went
+            assert first in hall.timers  # a timed one rests as its timer entry
+            assert first not in hall.undos.pending  # its pending request went with it
+            assert hall.view(first, None).seq == 2 and hall.view(others[0], None).seq == 1
+            with pytest.raises(ValueError, match="max_active"):
+                Hall(store, registry, max_active=0)
+    finally:
+        store.close()

@@ -231,7 +231,10 @@ def test_a_flipped_stream_key_quarantines_the_match_and_export_refuses_it(
     done = gamehall("export", "m0", "-o", str(out), "--db", str(path))
     assert done.returncode != 0 and not out.exists()
     assert "missing" in done.stderr + done.stdout and "Traceback" not in done.stderr
-    assert gamehall("export", "m1", "-o", str(tmp_path / "m1.jsonl"), "--db", str(path)).returncode == 0
+    assert (
+        gamehall("export", "m1", "-o", str(tmp_path / "m1.jsonl"), "--db", str(path)).returncode
+        == 0
+    )
     if where == "last":  # the flip left no gap: only the recorded version tells
         assert "written up to seq" in done.stderr + done.stdout
 
@@ -247,7 +250,9 @@ def test_a_store_without_recorded_versions_gets_them_from_its_rows(
     db.close()
     SQLiteStore(path, registry.codec).close()
     db = sqlite3.connect(path)
-    assert db.execute("SELECT version FROM streams WHERE stream='m0'").fetchone() == (len(MOVES) + 1,)
+    assert db.execute("SELECT version FROM streams WHERE stream='m0'").fetchone() == (
+        len(MOVES) + 1,
+    )
     db.close()
 
 
