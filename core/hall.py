@@ -682,6 +682,7 @@ class Hall:
             self.store.release_lease(match)
         if self.actors.get(match) is None:
             self.undos.pending.pop(match, None)  # a pending take-back goes with the actor
+            self.store.forget(match)  # and what the store caches for it
 
     def _rest(self, actor: Actor) -> None:
         # A timed match at rest is a timer entry, not an actor: its expiry wakes it.

@@ -619,6 +619,10 @@ class Store(EventLog, Snapshots, LobbyReadModel, Checks, Coordination):
 
     codec: Codec
 
+    def forget(self, stream: str) -> None:
+        """Drop what the store keeps in memory for a match whose actor stopped (a cached
+        version): a match at rest costs the node nothing. Nothing by default."""
+
     def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
         """Return what activating a match needs: its first event, the events after ``after``
         and its command ids (``first`` is ``None`` for a stream that does not exist).

@@ -454,6 +454,10 @@ class SQLiteStore(Store):
             db.executemany("INSERT OR REPLACE INTO seat_tokens VALUES (?, ?, ?, ?)", tokens)
         return results
 
+    def forget(self, stream: str) -> None:
+        """Drop the cached version of a match at rest (its next write reads it again)."""
+        self._versions.pop(stream, None)
+
     def _known_version(self, db: sqlite3.Connection, stream: str) -> int:
         version = self._versions.get(stream)
         if version is None:
