@@ -29,6 +29,7 @@ from gamehall.core.runtime import (
     GcPolicy,
     apply_gc_policy,
     gc_policy_from_env,
+    give_back_rested_memory,
     loop_options,
 )
 
@@ -316,8 +317,9 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
     proxies = trusted_proxies(args)
     store = open_store(args.db, registry)
     try:
+        hall = Hall(store, registry, max_active=args.max_active)
         app = create_app(
-            Hall(store, registry, max_active=args.max_active),
+            hall,
             admin_token=os.environ.get(ADMIN_TOKEN_ENV) or None,
             metrics_token=os.environ.get(METRICS_TOKEN_ENV) or None,
             max_body=args.max_body,
@@ -350,6 +352,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
         async with anyio.create_task_group() as tg:
             shown = str(store) if store.shared else args.db
             tg.start_soon(_announce, server, sock, shown, args.gc_policy)
+            tg.start_soon(give_back_rested_memory, lambda: hall.active)
             await server.serve(sockets=[sock])
             tg.cancel_scope.cancel()
     finally:

@@ -26,6 +26,7 @@ from gamehall.core.errors import DuplicateMatch
 from gamehall.core.events import MatchStarted
 from gamehall.core.hall import Hall, Turn
 from gamehall.core.limits import CommandId, Count, MatchId, Players, Seat, Seed, Seq
+from gamehall.core.runtime import give_back_rested_memory
 from gamehall.core.store import Store
 
 from . import debugging
@@ -683,6 +684,7 @@ async def serve(
         anyio.create_task_group() as tg,
     ):
         server = Server(hall, stdout, tg, bot_limit)
+        tg.start_soon(give_back_rested_memory, lambda: hall.active)
         number = 0
         while True:
             line = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)

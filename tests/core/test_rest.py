@@ -67,7 +67,8 @@ async def soak(registry: Registry, path: Path, matches: int) -> tuple[int, int, 
     the matches active, and after passivation."""
     store = SQLiteStore(path, registry.codec)
     try:
-        async with Hall(store, registry, idle_seconds=3600, clock_poll=3600) as hall:
+        hall = Hall(store, registry, idle_seconds=3600, clock_poll=3600, max_active=matches + 1)
+        async with hall:
             await hall.create("tictactoe", seed=0, clock="move:2592000")  # warm every cache
             hall.passivate(0.0)
             hall.timers.clear()
