@@ -12,7 +12,8 @@ from pathlib import Path
 import anyio
 import pytest
 from gamehall.adapters.cli import main
-from gamehall.core import DamagedStore, MatchQuarantined, Registry
+from gamehall.adapters.file import tools
+from gamehall.core import CorruptRecord, DamagedStore, MatchQuarantined, Registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
 from gamehall.core.store.base import checksum
@@ -228,15 +229,19 @@ def test_a_flipped_stream_key_quarantines_the_match_and_export_refuses_it(
 
     anyio.run(go)
     out = tmp_path / "m0.jsonl"
-    done = gamehall("export", "m0", "-o", str(out), "--db", str(path))
-    assert done.returncode != 0 and not out.exists()
-    assert "missing" in done.stderr + done.stdout and "Traceback" not in done.stderr
-    assert (
-        gamehall("export", "m1", "-o", str(tmp_path / "m1.jsonl"), "--db", str(path)).returncode
-        == 0
-    )
+    store = SQLiteStore(path, registry.codec)
+    try:
+        with pytest.raises(CorruptRecord, match=f"seq {seq}"):
+            tools.export(store, registry, "m0", None, str(out))
+        assert tools.export(store, registry, "m1", None, str(tmp_path / "m1.jsonl")) == 7
+    finally:
+        store.close()
+    assert not out.exists()
     if where == "last":  # the flip left no gap: only the recorded version tells
-        assert "written up to seq" in done.stderr + done.stdout
+        done = gamehall("export", "m0", "-o", str(out), "--db", str(path))
+        assert done.returncode != 0 and not out.exists() and "Traceback" not in done.stderr
+        said = done.stderr + done.stdout
+        assert "events after seq 5 are missing: the match was written up to seq 6" in said
 
 
 def test_a_store_without_recorded_versions_gets_them_from_its_rows(

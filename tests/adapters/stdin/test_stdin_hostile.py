@@ -131,13 +131,29 @@ def test_a_create_sent_again_with_its_request_id_gets_the_first_answer(tmp_path:
     assert len(answers[7]["result"]["matches"]) == 3
 
 
-def test_bot_budgets_have_a_server_maximum(tmp_path: Path) -> None:
-    answers = serve_stdio(tmp_path / "b.db", [
+def test_bot_budgets_have_a_server_maximum() -> None:
+    import io
+
+    import anyio
+    from gamehall.adapters.stdin.protocol import serve
+    from gamehall.core import default_registry
+    from gamehall.core.store import MemoryStore
+
+    lines = [
         {"id": 1, "op": "create", "game": "tictactoe", "seats": {"1": "bot:mcts:10000000"}},
         {"id": 2, "op": "create", "game": "tictactoe", "seats": {"1": "bot:mcts:600s"}},
         {"id": 3, "op": "create", "game": "tictactoe", "seats": {"1": "bot:mcts:2000"}},
         {"id": 4, "op": "matches"},
-    ])  # fmt: skip
+    ]
+    registry = default_registry()
+    stdin = io.BytesIO("".join(json.dumps(line) + "\n" for line in lines).encode())
+    stdout = io.BytesIO()
+    anyio.run(serve, MemoryStore(registry.codec), registry, stdin, stdout)
+    answers = {}
+    for line in stdout.getvalue().decode().splitlines():
+        answer = json.loads(line)
+        if "event" not in answer:
+            answers.setdefault(answer["id"], answer)
     refused(answers[1], "invalid_bot", "at most 50,000 iterations")
     refused(answers[2], "invalid_bot", "at most 5 s")
     assert answers[3]["ok"], answers[3]
