@@ -719,6 +719,17 @@ class Hall:
                 await anyio.sleep(max(min(self.idle_seconds / 4, 5.0), 0.005))
                 self.passivate(self.idle_seconds)
 
+    def compact(self) -> None:
+        """Copy what resting matches keep (their timer entries) into fresh objects.
+
+        Python gives a block of memory back only once nothing in it lives; an entry made with
+        its match keeps the block of everything the match's actor used. Copied after the
+        actors are gone, the entries pack into few blocks and the rest can go back to the
+        system (see :func:`gamehall.core.runtime.give_back_rested_memory`)."""
+        fresh = {match.encode().decode(): deadline + 0.0 for match, deadline in self.timers.items()}
+        self.timers.clear()
+        self.timers.update(fresh)
+
     def passivate(self, idle_for: float = 0.0) -> int:
         """Stop every actor idle for at least ``idle_for`` seconds; return how many stopped.
 

@@ -111,6 +111,7 @@ async def give_back_rested_memory(
     every: float = TRIM_EVERY,
     after: int = TRIM_AFTER,
     trim: Callable[[int], Any] | None = None,
+    compact: Callable[[], None] | None = None,
 ) -> None:
     """Hand the memory of passivated matches back to the system while a server runs.
 
@@ -118,7 +119,8 @@ async def give_back_rested_memory(
     pages for reuse, so a node's resident memory stays at its peak. Every ``every`` seconds,
     once ``active()`` (the active matches) is at least ``after`` below its peak since the last
     time, ask the allocator to return its free pages (glibc's ``malloc_trim``, in a worker
-    thread; without glibc this does nothing).
+    thread; without glibc this does nothing). ``compact`` runs first (``Hall.compact``: what
+    resting matches keep, copied so that it pins no freed block).
     """
     trim = trim or malloc_trim()
     if trim is None:
@@ -128,6 +130,8 @@ async def give_back_rested_memory(
         await anyio.sleep(every)
         now = active()
         if peak - now >= after:
+            if compact is not None:
+                compact()
             await anyio.to_thread.run_sync(trim, 0)
             peak = now
         peak = max(peak, now)

@@ -13,6 +13,7 @@ import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from functools import partial
 from types import FrameType
 from typing import Any
 
@@ -352,7 +353,9 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
         async with anyio.create_task_group() as tg:
             shown = str(store) if store.shared else args.db
             tg.start_soon(_announce, server, sock, shown, args.gc_policy)
-            tg.start_soon(give_back_rested_memory, lambda: hall.active)
+            tg.start_soon(
+                partial(give_back_rested_memory, lambda: hall.active, compact=hall.compact)
+            )
             await server.serve(sockets=[sock])
             tg.cancel_scope.cancel()
     finally:

@@ -684,7 +684,7 @@ async def serve(
         anyio.create_task_group() as tg,
     ):
         server = Server(hall, stdout, tg, bot_limit)
-        tg.start_soon(give_back_rested_memory, lambda: hall.active)
+        tg.start_soon(partial(give_back_rested_memory, lambda: hall.active, compact=hall.compact))
         number = 0
         while True:
             line = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)

@@ -129,3 +129,22 @@ async def test_active_matches_are_capped_least_recently_used_first(
                 Hall(store, registry, max_active=0)
     finally:
         store.close()
+
+
+async def test_compacting_keeps_every_timer(registry: Registry, tmp_path: Path) -> None:
+    clock = FakeClock()
+    store = SQLiteStore(tmp_path / "compact.db", registry.codec)
+    try:
+        async with Hall(store, registry, clock=clock, clock_poll=3600) as hall:
+            matches = [await hall.create("tictactoe", seed=n, clock="move:60") for n in range(5)]
+            hall.passivate(0.0)
+            timers = hall.timers
+            before = dict(timers)
+            hall.compact()
+            assert hall.timers is timers and hall.timers == before
+            assert all(a is not b for a, b in zip(hall.timers, before, strict=True))  # copies
+            clock.now += 61
+            assert await hall.fire_expired() == 5
+            assert all(hall.view(m, None).seq == 2 for m in matches)
+    finally:
+        store.close()

@@ -100,11 +100,15 @@ def test_memory_is_given_back_once_many_matches_have_rested() -> None:
 
     active = [5_000]
     trims: list[int] = []
+    compacted: list[int] = []
     seen: list[int] = []
 
     async def go() -> None:
         async with anyio.create_task_group() as tg:
-            tg.start_soon(give_back_rested_memory, lambda: active[0], 0.001, 1_000, trims.append)
+            tg.start_soon(
+                give_back_rested_memory, lambda: active[0], 0.001, 1_000, trims.append,
+                lambda: compacted.append(len(trims)),
+            )  # fmt: skip
             for count in (5_500, 4_800, 4_600, 4_700, 3_000, 3_000, 9_000, 7_999):
                 active[0] = count
                 await anyio.sleep(0.02)
@@ -114,5 +118,6 @@ def test_memory_is_given_back_once_many_matches_have_rested() -> None:
     anyio.run(go)
     # peak 5,500: 4,600 is not 1,000 below it, 3,000 is; then peak 9,000: 7,999 is
     assert seen == [0, 0, 0, 0, 1, 1, 1, 2] and trims == [0, 0]
+    assert compacted == [0, 1]  # before each trim
     if sys.platform == "linux":
         assert malloc_trim() is not None
