@@ -101,7 +101,7 @@ def malloc_trim() -> Callable[[int], Any] | None:
     """Return the C library's ``malloc_trim`` (glibc), or ``None`` where there is none."""
     name = ctypes.util.find_library("c")
     try:
-        return ctypes.CDLL(name).malloc_trim if name else None  # type: ignore[no-any-return]
+        return ctypes.CDLL(name).malloc_trim if name else None
     except (OSError, AttributeError):
         return None
 
