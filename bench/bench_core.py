@@ -373,7 +373,8 @@ def match_memory(folder: Path, count: int) -> tuple[float, float]:
     figures: list[float] = []
 
     async def main() -> None:
-        async with Hall(store, registry, idle_seconds=3600) as hall:
+        # every match stays active however many there are: the figure is per active match
+        async with Hall(store, registry, idle_seconds=3600, max_active=count + 1) as hall:
             gc.collect()
             tracemalloc.start()
             base = tracemalloc.get_traced_memory()[0]

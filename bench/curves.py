@@ -161,7 +161,8 @@ def memory_child(kind: str, count: int, db: str) -> dict[str, float]:
     out: dict[str, float] = {}
 
     async def main() -> None:
-        async with Hall(store, registry, idle_seconds=3600) as hall:
+        # active: every match stays active however many there are (past --max-active's default)
+        async with Hall(store, registry, idle_seconds=3600, max_active=count + 1) as hall:
             base = rss_bytes()
 
             async def one(seed: int) -> None:

@@ -67,6 +67,9 @@ from .words import Narrated, seat_label, seat_names
 log = structlog.get_logger("gamehall.hall")
 
 
+MAX_ACTIVE = 10_000  # running actors (about 10 KB each) before the least recently used rest
+
+
 class Hall:
     """Run matches as actors over a store."""
 
@@ -85,6 +88,7 @@ class Hall:
         expire_after: float | None = lifecycle.EXPIRE_AFTER,
         retain_for: float | None = lifecycle.RETAIN_FOR,
         sweep_every: float = lifecycle.SWEEP_EVERY,
+        max_active: int = MAX_ACTIVE,
     ) -> None:
         """``clock`` is what turn clocks read (tests give a fake one); ``clock_guard`` says
         whether this hall may fire a match's expired clock (on several nodes: whether it holds
@@ -93,7 +97,11 @@ class Hall:
         between two looks at the clocks. A match waiting for players with no event for
         ``expire_after`` seconds expires (looked for every ``sweep_every`` real seconds); a
         match that is over leaves the listings ``retain_for`` seconds after its last event
-        (``None``: never)."""
+        (``None``: never). ``max_active`` caps the running actors: past it, the least
+        recently used resting ones are passivated (a timed one leaves a timer entry)."""
+        if isinstance(max_active, bool) or not isinstance(max_active, int) or max_active < 1:
+            raise ValueError(f"max_active is a whole number of at least 1, not {max_active!r}")
+        self.max_active = max_active
         self.store = store
         self.now = clock
         if clock_guard is None and store.shared:
@@ -701,6 +709,7 @@ class Hall:
             self.store.release_lease(match)
         if self.actors.get(match) is None:
             self.undos.pending.pop(match, None)  # a pending take-back goes with the actor
+            self.store.forget(match)  # and what the store caches for it
 
     def _check_quarantine(self, match: str) -> None:
         reason = self.quarantined.get(match)
@@ -717,7 +726,10 @@ class Hall:
         return MatchQuarantined(match, reason)
 
     def _start_actor(self, match: str, loaded: Loaded) -> Actor:
-        return self.actors.start(match, loaded)
+        actor = self.actors.start(match, loaded)
+        if len(self.actors) > self.max_active:
+            self.actors.trim(self.max_active)
+        return actor
 
     async def _passivate_idle(self) -> None:
         # One sweep for all actors instead of a timeout around every mailbox read.
@@ -726,6 +738,17 @@ class Hall:
             while not self._closed:
                 await anyio.sleep(max(min(self.idle_seconds / 4, 5.0), 0.005))
                 self.passivate(self.idle_seconds)
+
+    def compact(self) -> None:
+        """Copy what resting matches keep (their timer entries) into fresh objects.
+
+        Python gives a block of memory back only once nothing in it lives; an entry made with
+        its match keeps the block of everything the match's actor used. Copied after the
+        actors are gone, the entries pack into few blocks and the rest can go back to the
+        system (see :func:`gamehall.core.runtime.give_back_rested_memory`)."""
+        fresh = {match.encode().decode(): deadline + 0.0 for match, deadline in self.timers.items()}
+        self.timers.clear()
+        self.timers.update(fresh)
 
     def passivate(self, idle_for: float = 0.0) -> int:
         """Stop every actor idle for at least ``idle_for`` seconds; return how many stopped.

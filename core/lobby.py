@@ -220,8 +220,35 @@ class Lobby:
         record = self.hall.store.player(player_id)
         if record is None:
             raise UnknownPlayer(f"unknown player {player_id[:40]!r}")
+        if clean is not None:
+            await self._io(self._check_distinct, player_id, clean)
         await self._io(self.hall.store.save_player, msgspec.structs.replace(record, name=clean))
         return Player(record.id, clean)
+
+    def _check_distinct(self, player_id: str, name: str) -> None:
+        """Refuse a new name that looks like that of another seat's holder in a running match
+        where the player holds a seat (as taking a seat does)."""
+        cursor: str | None = None
+        seen: dict[str, str | None] = {}
+        while True:
+            page = self.hall.store.find_matches(
+                MatchQuery(finished=False, player=player_id, cursor=cursor, limit=200)
+            )
+            for entry in page.matches:
+                listed = self._listed(entry, seen)
+                others = [
+                    s.name for s in listed.seats
+                    if s.player is not None and s.player != player_id and s.name
+                ]  # fmt: skip
+                like = names.look_alike(name, others)
+                if like is not None:
+                    raise names.LookAlikeName(
+                        f"the name {name!r} looks like {like!r}, who holds another seat of "
+                        f"match {entry.stream}: choose another name"
+                    )
+            if page.next is None:
+                return
+            cursor = page.next
 
     # -- seats -------------------------------------------------------------------------------
 

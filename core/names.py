@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from .errors import InvalidOptions
+
 MAX_MARKS = 2
 # Characters that are letters to Unicode but drawn as nothing at all.
 BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
@@ -32,6 +34,12 @@ LOOKALIKES = str.maketrans(
 
 class NameProblem(ValueError):
     """Why a display name cannot be used, in words."""
+
+
+class LookAlikeName(InvalidOptions):
+    """A name that looks like that of another seat's holder in a match the player sits in."""
+
+    code = "look_alike_name"
 
 
 def check_shows(name: str) -> str:

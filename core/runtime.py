@@ -25,9 +25,14 @@ command's CPU time, within the noise of a shared machine, so it is not the defau
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
 import os
+from collections.abc import Callable
 from typing import Any
+
+import anyio
 
 GC_ENV = "GAMEHALL_GC"
 LOOP_ENV = "GAMEHALL_LOOP"
@@ -86,6 +91,50 @@ def apply_gc_policy(policy: GcPolicy) -> None:
         gc.collect()
         gc.freeze()
     gc.set_threshold(*policy.thresholds)
+
+
+TRIM_AFTER = 1_000  # matches gone to rest since the allocator last gave memory back
+TRIM_EVERY = 30.0  # seconds between two looks
+
+
+def malloc_trim() -> Callable[[int], Any] | None:
+    """Return the C library's ``malloc_trim`` (glibc), or ``None`` where there is none."""
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
+
+
+async def give_back_rested_memory(
+    active: Callable[[], int],
+    every: float = TRIM_EVERY,
+    after: int = TRIM_AFTER,
+    trim: Callable[[int], Any] | None = None,
+    compact: Callable[[], None] | None = None,
+) -> None:
+    """Hand the memory of passivated matches back to the system while a server runs.
+
+    Python frees what a match at rest no longer needs, but the C allocator keeps the freed
+    pages for reuse, so a node's resident memory stays at its peak. Every ``every`` seconds,
+    once ``active()`` (the active matches) is at least ``after`` below its peak since the last
+    time, ask the allocator to return its free pages (glibc's ``malloc_trim``, in a worker
+    thread; without glibc this does nothing). ``compact`` runs first (``Hall.compact``: what
+    resting matches keep, copied so that it pins no freed block).
+    """
+    trim = trim or malloc_trim()
+    if trim is None:
+        return
+    peak = active()
+    while True:
+        await anyio.sleep(every)
+        now = active()
+        if peak - now >= after:
+            if compact is not None:
+                compact()
+            await anyio.to_thread.run_sync(trim, 0)
+            peak = now
+        peak = max(peak, now)
 
 
 def loop_options(option: str | None = None) -> dict[str, Any]:

@@ -27,6 +27,44 @@ def open_store(path: str, registry: Registry | None = None) -> Store:
         raise GamehallError(f"cannot open the store {path!r}: {exc}") from None
 
 
+def add_server_limits(parser: argparse.ArgumentParser) -> None:
+    """Add the options every server shares: the largest bot budget a match may ask for and
+    how many matches stay active at once (``--max-bot-iterations``, ``--max-bot-seconds``,
+    ``--max-active``)."""
+    from gamehall.core.bots.spec import MAX_ITERATIONS, MAX_SECONDS, BudgetLimit
+    from gamehall.core.hall import MAX_ACTIVE
+
+    limit = BudgetLimit()
+    parser.add_argument(
+        "--max-bot-iterations", type=int_arg(1, MAX_ITERATIONS), default=limit.iterations,
+        metavar="N", help=f"largest iteration budget of a bot a decision (default {limit.iterations:,})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-bot-seconds", type=float_arg(0.001, MAX_SECONDS), default=limit.seconds,
+        metavar="SECONDS", help=f"largest time budget of a bot a decision (default {limit.seconds:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-active", type=int_arg(1, 10**7), default=MAX_ACTIVE, metavar="N",
+        help="matches kept active at once; past it the least recently used resting ones are "
+        f"passivated (default {MAX_ACTIVE:,})",
+    )  # fmt: skip
+
+
+def float_arg(low: float, high: float) -> Callable[[str], float]:
+    """Return an argparse type taking a number within ``low..high``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} must be from {low:g} to {high:g}")
+        return value
+
+    return parse
+
+
 def int_arg(low: int = 0, high: int = INT64_MAX) -> Callable[[str], int]:
     """Return an argparse type taking a whole number within ``low..high``."""
 

@@ -13,6 +13,7 @@ import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from functools import partial
 from types import FrameType
 from typing import Any
 
@@ -20,7 +21,7 @@ import anyio
 import uvicorn
 from gamehall.adapters.cli.common import add_db_option, int_arg, open_store
 from gamehall.core import GamehallError, default_registry, lifecycle
-from gamehall.core.hall import Hall
+from gamehall.core.hall import MAX_ACTIVE, Hall
 from gamehall.core.runtime import (
     GC_ENV,
     LOOP_ENV,
@@ -29,6 +30,7 @@ from gamehall.core.runtime import (
     GcPolicy,
     apply_gc_policy,
     gc_policy_from_env,
+    give_back_rested_memory,
     loop_options,
 )
 
@@ -122,6 +124,11 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--max-bot-seconds", type=_seconds, default=bots.seconds, metavar="SECONDS",
         help=f"largest time budget of a bot a decision (default {bots.seconds:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-active", type=int_arg(1, 10**7), default=MAX_ACTIVE, metavar="N",
+        help="matches kept active at once; past it the least recently used resting ones are "
+        f"passivated (default {MAX_ACTIVE:,})",
     )  # fmt: skip
     parser.add_argument(
         "--shutdown-deadline", type=_seconds, default=SHUTDOWN_DEADLINE, metavar="SECONDS",
@@ -328,8 +335,15 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
     proxies = trusted_proxies(args)
     store = open_store(args.db, registry)
     try:
+        hall = Hall(
+            store,
+            registry,
+            max_active=args.max_active,
+            expire_after=args.expire_after,
+            retain_for=args.retain_for,
+        )
         app = create_app(
-            Hall(store, registry, expire_after=args.expire_after, retain_for=args.retain_for),
+            hall,
             admin_token=os.environ.get(ADMIN_TOKEN_ENV) or None,
             metrics_token=os.environ.get(METRICS_TOKEN_ENV) or None,
             max_body=args.max_body,
@@ -362,6 +376,9 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
         async with anyio.create_task_group() as tg:
             shown = str(store) if store.shared else args.db
             tg.start_soon(_announce, server, sock, shown, args.gc_policy)
+            tg.start_soon(
+                partial(give_back_rested_memory, lambda: hall.active, compact=hall.compact)
+            )
             await server.serve(sockets=[sock])
             tg.cancel_scope.cancel()
     finally:

@@ -35,6 +35,7 @@ from gamehall.core.errors import (
 from gamehall.core.kernel.actor import MatchMoved
 from gamehall.core.limits import InvalidInput
 from gamehall.core.lobby import Forbidden
+from gamehall.core.names import LookAlikeName
 from gamehall.core.undo import UndoRefused
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
@@ -61,6 +62,7 @@ STATUS: dict[type[GamehallError], int] = {
     MatchMoved: 409,
     IllegalCommand: 409,
     NoFreeSeat: 409,
+    LookAlikeName: 409,
     ConcurrencyError: 409,
     CommandIdConflict: 409,
     # A match the store cannot serve is refused alone; the server and the other matches go on.

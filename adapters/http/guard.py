@@ -24,6 +24,8 @@ from typing import Any
 import msgspec
 from gamehall.core import limits
 from gamehall.core.bots import parse_bot
+from gamehall.core.bots.base import BotError
+from gamehall.core.bots.spec import BudgetLimit
 from litestar import Request, Response
 
 from .caller import address, credential
@@ -44,29 +46,20 @@ class RateLimits(msgspec.Struct, frozen=True):
     token_burst: int = 120
 
 
-class BotLimits(msgspec.Struct, frozen=True):
+class BotLimits(BudgetLimit, frozen=True):
     """The largest budget a bot of a match created over HTTP may think with, per decision.
 
-    A match's bots share the server's few thinking slots with every other match's: a budget
-    this large keeps one match's bot from holding a slot for long.
+    A match's bots share the server's few thinking slots with every other match's (in turns,
+    see :mod:`gamehall.core.bots.fair`): a budget this large keeps one decision short.
     """
 
-    iterations: int = 50_000
-    seconds: float = 5.0
-
-    def check(self, role: str) -> None:
+    def check_role(self, role: str) -> None:
         """Refuse a bot role (``bot:KIND:BUDGET``) over the server's maximum, naming it."""
         spec = parse_bot(role.removeprefix("bot").removeprefix(":") or "random")
-        if spec.iterations is not None and spec.iterations > self.iterations:
-            raise ApiError(
-                400, "invalid_bot", f"{role}: this server lets a bot think at most "
-                f"{self.iterations:,} iterations a decision",
-            )  # fmt: skip
-        if spec.seconds is not None and spec.seconds > self.seconds:
-            raise ApiError(
-                400, "invalid_bot", f"{role}: this server lets a bot think at most "
-                f"{self.seconds:g} s a decision",
-            )  # fmt: skip
+        try:
+            self.check(spec)
+        except BotError as exc:
+            raise ApiError(400, "invalid_bot", f"{role}: {str(exc).partition(': ')[2]}") from None
 
 
 class Bucket:

@@ -207,7 +207,7 @@ async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | 
     budgets: BotLimits = request.app.state.get("bot_limits") or BotLimits()
     for role in data.seats or ():
         if role.startswith("bot"):
-            budgets.check(role)
+            budgets.check_role(role)
     count = data.players if data.players is not None else None
     roles = _roles(data, hall, count)
     seat_players: dict[int, str] = {}

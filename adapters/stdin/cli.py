@@ -6,14 +6,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from functools import partial
 from typing import Any
 
 import anyio
-from gamehall.adapters.cli.common import add_db_option, outcome_text
+from gamehall.adapters.cli.common import add_db_option, add_server_limits, outcome_text
 from gamehall.adapters.cli.terminal import Progress
 from gamehall.core import GamehallError, UnknownMatch, default_registry
 from gamehall.core.bots import check_bot, parse_bot
 from gamehall.core.bots.driver import from_info
+from gamehall.core.bots.spec import BudgetLimit
 from gamehall.core.hall import Hall
 from gamehall.core.replay import ruleset_for, started_of, state_at
 from gamehall.core.seating import ENDED
@@ -89,6 +91,7 @@ def register(sub: Any) -> None:
     stdio = sub.add_parser("serve-stdio", help="answer JSON-line requests on stdin (machine mode)")
     add_db_option(stdio)
     stdio.add_argument("--memory", action="store_true", help="keep matches in memory only")
+    add_server_limits(stdio)
     stdio.set_defaults(func=run_serve_stdio)
 
     sim = sub.add_parser("simulate", help="play bot-vs-bot matches and summarise them")
@@ -320,7 +323,10 @@ def run_serve_stdio(args: argparse.Namespace) -> int:
     registry = default_registry()
     store: Store = MemoryStore(registry.codec) if args.memory else open_store(args.db, registry)
     try:
-        return anyio.run(serve, store, registry)
+        limit = BudgetLimit(args.max_bot_iterations, args.max_bot_seconds)
+        return anyio.run(
+            partial(serve, store, registry, bot_limit=limit, max_active=args.max_active)
+        )
     finally:
         store.close()
 

@@ -21,10 +21,12 @@ import structlog
 from anyio.abc import TaskGroup
 from gamehall.core import GamehallError, Recorded, limits
 from gamehall.core.bots import parse_role
+from gamehall.core.bots.spec import BudgetLimit
 from gamehall.core.errors import DuplicateMatch
 from gamehall.core.events import MatchStarted
 from gamehall.core.hall import Hall, Turn
 from gamehall.core.limits import CommandId, Count, MatchId, Players, Seat, Seed, Seq
+from gamehall.core.runtime import give_back_rested_memory
 from gamehall.core.store import Store
 
 from . import debugging
@@ -222,8 +224,11 @@ class ProtocolError(GamehallError):
 class Server:
     """Answer requests against a running hall, writing one JSON line per answer or event."""
 
-    def __init__(self, hall: Hall, out: BinaryIO, tg: TaskGroup) -> None:
+    def __init__(
+        self, hall: Hall, out: BinaryIO, tg: TaskGroup, bot_limit: BudgetLimit | None = None
+    ) -> None:
         self.hall = hall
+        self.bot_limit = bot_limit or BudgetLimit()
         self.out = out
         self.tg = tg
         self.codec = hall.registry.codec
@@ -376,7 +381,7 @@ class Server:
             expansion_options=req.expansion_options,
             seed=req.seed,
             match_id=req.match,
-            bots=_bots(req.seats),
+            bots=_bots(req.seats, self.bot_limit),
             bot_seed=req.seed,
             clock=req.clock,
             undo=req.undo,
@@ -619,8 +624,9 @@ class _Watch:
                 await self._moved.wait()
 
 
-def _bots(seats: dict[str, str]) -> dict[int, str]:
-    """Return the bot of each seat whose role in a create request is a bot."""
+def _bots(seats: dict[str, str], limit: BudgetLimit) -> dict[int, str]:
+    """Return the bot of each seat whose role in a create request is a bot, each within the
+    server's maximum budget."""
     bots: dict[int, str] = {}
     for key, role in seats.items():
         try:
@@ -631,7 +637,7 @@ def _bots(seats: dict[str, str]) -> dict[int, str]:
             ) from None
         spec = parse_role(role)
         if spec is not None:
-            bots[seat] = str(spec)
+            bots[seat] = str(limit.check(spec))
     return bots
 
 
@@ -710,13 +716,25 @@ def game_entry(registry: Any, game_id: str) -> dict[str, Any]:
 
 
 async def serve(
-    store: Store, registry: Any, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
+    store: Store,
+    registry: Any,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    *,
+    bot_limit: BudgetLimit | None = None,
+    max_active: int = 10_000,
 ) -> int:
-    """Answer requests from ``stdin`` until it ends; return the exit code (always 0)."""
+    """Answer requests from ``stdin`` until it ends; return the exit code (always 0).
+    ``bot_limit`` is the largest bot budget a create may ask for; ``max_active`` caps the
+    running matches (see :class:`Hall`)."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
-    async with Hall(store, registry) as hall, anyio.create_task_group() as tg:
-        server = Server(hall, stdout, tg)
+    async with (
+        Hall(store, registry, max_active=max_active) as hall,
+        anyio.create_task_group() as tg,
+    ):
+        server = Server(hall, stdout, tg, bot_limit)
+        tg.start_soon(partial(give_back_rested_memory, lambda: hall.active, compact=hall.compact))
         number = 0
         while True:
             line = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)

@@ -32,6 +32,7 @@ import structlog
 
 from ..errors import GamehallError, IllegalCommand, StoreClosed
 from .base import BotError
+from .fair import FairThinkers
 from .spec import BotSpec, check_bot, make_bot, parse_bot
 
 if TYPE_CHECKING:
@@ -148,7 +149,7 @@ class BotDriver:
         self._again: set[str] = set()
         self._scopes: dict[str, anyio.CancelScope] = {}
         self._changes: dict[str, anyio.Event] = {}  # what step and settled wait on
-        self._limiter = anyio.CapacityLimiter(THINKERS)
+        self.thinkers = FairThinkers(THINKERS)
 
     # -- which seats are bots ----------------------------------------------------------------
 
@@ -300,10 +301,7 @@ class BotDriver:
             return False
         ruleset = self.hall.ruleset(match)
         bot = make_bot(bot_seat.bot, ruleset, f"{bot_seat.seed}:{seat}:{seen.seq}")
-        async with self._limiter:
-            command = await anyio.to_thread.run_sync(
-                bot.choose, seat, seen.legal, lambda: seen.view, abandon_on_cancel=True
-            )
+        command = await self.thinkers.think(match, bot, seat, seen.legal, lambda: seen.view)
         if self.hall.closed or self.hall.view(match, None).seq != seen.seq:
             return True  # the match moved while the bot thought: decide again on the new state
         try:

@@ -8,14 +8,14 @@ reproducible; a time budget (``seconds``) plays as well as the machine allows an
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from ..events import Command
 from ..registry import Ruleset
 from ..rules import Rules
 from .base import BotError
-from .search import Search
+from .search import Search, finish
 
 
 def can_sample(ruleset: Ruleset) -> bool:
@@ -54,6 +54,13 @@ class SearchBot:
 
     def choose(self, seat: int, legal: Sequence[Command], view: Callable[[], Any]) -> Command:
         """Return the command the search finds best for ``seat``."""
+        return finish(self.thinking(seat, legal, view))
+
+    def thinking(
+        self, seat: int, legal: Sequence[Command], view: Callable[[], Any]
+    ) -> Generator[None, None, Command]:
+        """:meth:`choose` one search iteration at a time (see :meth:`Search.steps`): a server
+        shares its thinking slots between matches by running it in slices."""
         if len(legal) == 1:
             return legal[0]
         search = Search(
@@ -64,9 +71,10 @@ class SearchBot:
             playout=self.playout,
         )
         determinize = self.determinizer(seat, view())
-        command = search.choose(legal, determinize, self.iterations, self.seconds)
-        self.last_iterations = search.iterations
-        return command
+        try:
+            return (yield from search.steps(legal, determinize, self.iterations, self.seconds))
+        finally:
+            self.last_iterations = search.iterations
 
     def determinizer(self, seat: int, view: Any) -> Callable[[], Any]:
         """Return what hands each iteration the state it starts from."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from ..events import Command
@@ -34,6 +34,15 @@ from ..rules import Context, Rules
 DRAW = 0.5  # what a match ended without a winner is worth to every seat
 ROLLOUT_LIMIT = 2_000  # commands in one playout before it counts as a draw
 ESTIMATED_PLAYOUT = 0  # commands in one playout when the game estimates positions
+
+
+def finish(steps: Generator[None, None, Command]) -> Command:
+    """Run a search's :meth:`Search.steps` to its end and return its command."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
 
 
 class Node:
@@ -103,19 +112,38 @@ class Search:
         seconds: float | None = None,
     ) -> Command:
         """Return the most tried of ``legal`` after ``iterations`` (or ``seconds``) of search."""
+        return finish(self.steps(legal, determinize, iterations, seconds))
+
+    def steps(
+        self,
+        legal: Sequence[Command],
+        determinize: Callable[[], Any],
+        iterations: int | None = None,
+        seconds: float | None = None,
+    ) -> Generator[None, None, Command]:
+        """:meth:`choose` one iteration at a time: yield after each, return the command.
+
+        Whoever drives it may stop between iterations and go on later (in another thread):
+        the thinking slots of a server are shared this way. A time budget counts the time
+        spent iterating only, not the pauses, so the same search is made however it is cut.
+        """
         if len(legal) == 1:
             return legal[0]
         if not legal:
             raise ValueError(f"seat {self.seat + 1} has no legal command to choose from")
         root = Node(self.seat, None)
-        deadline = None if seconds is None else time.perf_counter() + seconds
         budget = iterations if iterations is not None else 1 << 62
-        done = 0
+        clock = time.perf_counter
+        done, spent = 0, 0.0
         while done < budget:
+            began = clock()
             self.iterate(root, legal, determinize())
             done += 1
-            if deadline is not None and time.perf_counter() >= deadline:
+            self.iterations = done
+            spent += clock() - began
+            if seconds is not None and spent >= seconds:
                 break
+            yield
         self.iterations = done
         return self.best(root, legal)
 

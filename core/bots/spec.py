@@ -42,6 +42,28 @@ class BotSpec(msgspec.Struct, frozen=True):
         return self.seconds is None
 
 
+class BudgetLimit(msgspec.Struct, frozen=True):
+    """The largest budget a bot of a match created through a server may think with, per
+    decision (each adapter that serves others has one, configurable): the server's few
+    thinking slots are shared in slices, and a budget this large keeps a decision short."""
+
+    iterations: int = 50_000
+    seconds: float = 5.0
+
+    def check(self, spec: BotSpec) -> BotSpec:
+        """Return ``spec``, or raise :class:`BotError` naming the maximum it is over."""
+        if spec.iterations is not None and spec.iterations > self.iterations:
+            raise BotError(
+                f"{spec}: this server lets a bot think at most {self.iterations:,} iterations "
+                "a decision"
+            )
+        if spec.seconds is not None and spec.seconds > self.seconds:
+            raise BotError(
+                f"{spec}: this server lets a bot think at most {self.seconds:g} s a decision"
+            )
+        return spec
+
+
 def parse_bot(text: str) -> BotSpec:
     """Read a bot spec such as ``mcts:2000``, ``ismcts:2s`` or ``random`` (``""`` is random)."""
     kind, _, budget = text.strip().partition(":")

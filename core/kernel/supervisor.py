@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable
 
@@ -79,6 +80,23 @@ class Supervisor:
                 self._remove(actor)
                 actor.stop()
                 stopped += 1
+        return stopped
+
+    def trim(self, limit: int) -> int:
+        """Passivate the least recently used resting actors while more than ``limit`` run, down
+        to nine tenths of it (so that it is not done again at the next start); return how many
+        stopped. Actors at work stay, even past the limit."""
+        if len(self._actors) <= limit:
+            return 0
+        excess = len(self._actors) - max(limit * 9 // 10, 1)
+        resting = [a for a in self._actors.values() if not a.working]
+        stopped = 0
+        for actor in heapq.nsmallest(excess, resting, key=lambda a: a.touched):
+            if self._on_rest is not None:
+                self._on_rest(actor)
+            self._remove(actor)
+            actor.stop()
+            stopped += 1
         return stopped
 
     def all(self) -> list[Actor]:

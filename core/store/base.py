@@ -93,6 +93,18 @@ def checked_rows(stream: str, rows: Sequence[tuple[Any, ...]], after: int) -> li
     return out
 
 
+def check_recorded(stream: str, last: int, recorded: int | None) -> None:
+    """Raise :class:`CorruptRecord` if a stream's rows end (at ``last``) before the version
+    its last write recorded: its tail was lost (a flipped stream key, a row deleted by hand),
+    and the match would otherwise serve as a shorter one and refuse every command."""
+    if recorded is not None and last < recorded:
+        raise CorruptRecord(
+            stream,
+            last + 1,
+            f"the events after seq {last} are missing: the match was written up to seq {recorded}",
+        )
+
+
 def check_snapshot(stream: str, snapshot: Snapshot, version: int) -> None:
     """Raise :class:`CorruptRecord` if a snapshot follows the stream's last event: it is written
     after its events are committed, so the events up to its seq were lost."""
@@ -621,6 +633,10 @@ class Store(EventLog, Snapshots, LobbyReadModel, Checks, Coordination):
     :mod:`gamehall.core.testing.store`."""
 
     codec: Codec
+
+    def forget(self, stream: str) -> None:
+        """Drop what the store keeps in memory for a match whose actor stopped (a cached
+        version): a match at rest costs the node nothing. Nothing by default."""
 
     def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
         """Return what activating a match needs: its first event, the events after ``after``

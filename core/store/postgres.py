@@ -46,6 +46,7 @@ from .base import (
     StreamInfo,
     Written,
     check_query,
+    check_recorded,
     check_row,
     check_seqs,
     checked_rows,
@@ -202,7 +203,8 @@ SELECT e.seq,
     e.cmd,
     CASE WHEN e.seq = 1 THEN at.seq END,
     CASE WHEN e.seq = 1 THEN at.key END,
-    CASE WHEN e.seq = 1 THEN at.data END
+    CASE WHEN e.seq = 1 THEN at.data END,
+    CASE WHEN e.seq = 1 THEN (SELECT version FROM streams WHERE stream = %(stream)s) END
 FROM at CROSS JOIN events AS e WHERE e.stream = %(stream)s ORDER BY e.seq
 """
 
@@ -494,9 +496,20 @@ class PostgresStore(Store):
         if limit is not None:
             query += " LIMIT %s"
             args.append(max(limit, 0))
+        whole = upto is None and limit is None
+        if whole:  # one statement: the rows and the version their last write recorded
+            query = query.replace(
+                f"SELECT {_COLUMNS} FROM",
+                f"SELECT {_COLUMNS}, (SELECT version FROM streams WHERE stream = %s) FROM",
+            )
+            args.insert(0, stream)
         rows = self._rows(query, args)
+        recorded = rows[0][-1] if whole and rows else None
+        if whole:
+            rows = [row[:-1] for row in rows]
         if rows:
             check_seqs(stream, (row[0] for row in rows), rows[0][0] - 1)
+            check_recorded(stream, rows[-1][0], recorded)
         return self._decode(stream, rows)
 
     @_db_errors
@@ -516,6 +529,7 @@ class PostgresStore(Store):
         rows = self._rows(_LOAD_STREAM, {"stream": stream, "after": after, "snap": snapshot})
         snap = None
         if rows and rows[0][0] == 1:
+            check_recorded(stream, rows[-1][0], rows[0][10])
             after = rows[0][7]
             if rows[0][8] is not None:
                 snap = Snapshot(stream, after, rows[0][8], rows[0][9])

@@ -49,6 +49,7 @@ from .base import (
     StreamInfo,
     Written,
     check_query,
+    check_recorded,
     check_row,
     check_rows,
     check_seqs,
@@ -145,14 +146,24 @@ _LOAD_ROWS = (
     "SELECT seq, type, v, data, meta, crc, cmd FROM events WHERE stream=? AND (seq=1 OR seq>?) "
     "ORDER BY seq"
 )
+# The seq a stream's last write ended at, kept beside its listing: rows that end before it
+# lost their tail (a flipped stream key, a row deleted by hand).
+_RECORDED = "(SELECT version FROM streams WHERE stream=?1)"
+_LOAD_ROWS_RECORDED = (
+    f"SELECT seq, type, v, data, meta, crc, cmd, {_RECORDED} FROM events WHERE stream=?1 "
+    "AND (seq=1 OR seq>?2) ORDER BY seq"
+)
 _LOAD_MARKS = "SELECT seq, cmd FROM events WHERE stream=? AND seq>1 AND seq<=? ORDER BY seq"
 # The rows _LOAD_ROWS reads past the snapshot, if any, each with the snapshot's seq (NULL
 # without one): a match without a snapshot, as most are, is read in this one query.
 _SNAPSHOT_SEQ = "(SELECT seq FROM snapshots WHERE stream=?1 AND seq>?2)"
 _LOAD_ROWS_PAST_SNAPSHOT = (
-    f"SELECT seq, type, v, data, meta, crc, cmd, {_SNAPSHOT_SEQ} FROM events WHERE stream=?1 "
+    f"SELECT seq, type, v, data, meta, crc, cmd, {_SNAPSHOT_SEQ}, {_RECORDED} FROM events "
+    "WHERE stream=?1 "
     f"AND (seq=1 OR seq>max(?2, coalesce({_SNAPSHOT_SEQ}, 0))) ORDER BY seq"
 )
+# The same for a file opened read-only by a gamehall that has not added the column yet.
+_LOAD_ROWS_PAST_SNAPSHOT_UNRECORDED = _LOAD_ROWS_PAST_SNAPSHOT.replace(_RECORDED, "NULL")
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
 _NEXT_POSITION = """SELECT max(
     (SELECT coalesce(max(position), 0) FROM events),
@@ -215,10 +226,13 @@ class SQLiteStore(Store):
             self._writer = self._connect()
         except sqlite3.Error as exc:  # a missing folder, no permission, a busy file
             raise StoreFailed(f"cannot open the store {self.path}: {exc}") from None
+        self._has_recorded = False
         try:
             self._open_check(quick_check_bytes)
             if not readonly:
                 self._migrate()
+            columns = {r[1] for r in self._writer.execute("PRAGMA table_info(streams)")}
+            self._has_recorded = "version" in columns
         except BaseException:
             self._writer.close()
             raise
@@ -321,6 +335,7 @@ class SQLiteStore(Store):
                     if statement.strip():
                         db.execute(statement)
                 _add_listed_columns(db)
+                _add_recorded_versions(db)
                 db.execute(INDEXES)
                 version = self._schema_version(db)
                 if version is None:
@@ -427,6 +442,15 @@ class SQLiteStore(Store):
         db.executemany(
             "INSERT INTO streams (stream, created) VALUES (?, ?)", [c[:2] for c in created]
         )
+        if self._has_recorded:
+            db.executemany(
+                "UPDATE streams SET version=? WHERE stream=?",
+                [
+                    (b.expected + len(b.rows), b.stream)
+                    for b, r in zip(encoded, results, strict=True)
+                    if isinstance(b, Encoded) and isinstance(r, Written)
+                ],
+            )
         for stream, _, info in created:
             _set_info(db, stream, info)
         for stream, changes in changed:
@@ -434,6 +458,10 @@ class SQLiteStore(Store):
         if tokens:
             db.executemany("INSERT OR REPLACE INTO seat_tokens VALUES (?, ?, ?, ?)", tokens)
         return results
+
+    def forget(self, stream: str) -> None:
+        """Drop the cached version of a match at rest (its next write reads it again)."""
+        self._versions.pop(stream, None)
 
     def _known_version(self, db: sqlite3.Connection, stream: str) -> int:
         version = self._versions.get(stream)
@@ -459,6 +487,11 @@ class SQLiteStore(Store):
                 results.append(conflict(batch.stream, batch.expected, version))
             db.execute("RELEASE batch")
         return results
+
+    @staticmethod
+    def _recorded_version(db: sqlite3.Connection, stream: str) -> int | None:
+        row = db.execute("SELECT version FROM streams WHERE stream=?", (stream,)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
 
     @staticmethod
     def _version(db: sqlite3.Connection, stream: str) -> int:
@@ -491,9 +524,19 @@ class SQLiteStore(Store):
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        rows = self._reader().execute(sql, args).fetchall()
+        db = self._reader()
+        whole = upto is None and limit is None and self._has_recorded
+        if whole:
+            db.execute("BEGIN")
+        try:
+            rows = db.execute(sql, args).fetchall()
+            recorded = self._recorded_version(db, stream) if whole else None
+        finally:
+            if whole:
+                db.execute("COMMIT")
         if rows:
             check_seqs(stream, (row[0] for row in rows), rows[0][0] - 1)
+        check_recorded(stream, rows[-1][0] if rows else after, recorded)
         return self._decode(stream, rows)
 
     @_sql_errors
@@ -516,8 +559,12 @@ class SQLiteStore(Store):
         those after the snapshot in full and the seq and command id of the rows before it, in
         one read transaction (without a snapshot, one query reads the whole match)."""
         db = self._reader()
-        query = _LOAD_ROWS_PAST_SNAPSHOT if snapshot else _LOAD_ROWS
+        if not self._has_recorded:
+            query = _LOAD_ROWS_PAST_SNAPSHOT_UNRECORDED if snapshot else _LOAD_ROWS
+        else:
+            query = _LOAD_ROWS_PAST_SNAPSHOT if snapshot else _LOAD_ROWS_RECORDED
         rows = db.execute(query, (stream, after)).fetchall()
+        recorded = rows[0][-1] if rows and self._has_recorded else None
         found = None
         if snapshot and rows and rows[0][7] is not None:
             found = db.execute(_LOAD_SNAPSHOT, (stream, after)).fetchone()
@@ -525,6 +572,8 @@ class SQLiteStore(Store):
             if snapshot and rows and rows[0][7] is not None:  # replaced meanwhile: read again
                 return self.load_stream(stream, after, snapshot)
             marks = db.execute(_LOAD_MARKS, (stream, after)).fetchall() if after > 1 else []
+            if rows:  # the rows before ``after`` never change: the marks agree with the rows
+                check_recorded(stream, max(rows[-1][0], marks[-1][0] if marks else 0), recorded)
             return loaded(self.codec, stream, rows, marks, after)
         # The snapshot holds whatever the rows up to its seq make, and those rows never change
         # (a deleted stream reads as none), so it may be read before the transaction.
@@ -533,8 +582,11 @@ class SQLiteStore(Store):
         try:
             rows = db.execute(_LOAD_ROWS, (stream, snap.seq)).fetchall()
             marks = db.execute(_LOAD_MARKS, (stream, snap.seq)).fetchall()
+            recorded = self._recorded_version(db, stream) if self._has_recorded else None
         finally:
             db.execute("COMMIT")
+        if rows:
+            check_recorded(stream, max(rows[-1][0], marks[-1][0] if marks else 0), recorded)
         return loaded(self.codec, stream, rows, marks, snap.seq, snap)
 
     @_sql_errors
@@ -805,6 +857,21 @@ def _set_info(db: sqlite3.Connection, stream: str, info: Mapping[str, Any]) -> N
     db.execute("DELETE FROM stream_players WHERE stream=?", (stream,))
     db.executemany(
         "INSERT INTO stream_players VALUES (?, ?)", [(player, stream) for player in players]
+    )
+
+
+def _add_recorded_versions(db: sqlite3.Connection) -> None:
+    """Give a streams table the seq each stream's last write ended at, from its rows.
+
+    A gamehall that does not know the column leaves it behind when it writes: a stream's rows
+    may then end after it (never checked), but never before it unless rows were lost.
+    """
+    columns = {r[1] for r in db.execute("PRAGMA table_info(streams)")}
+    if "version" in columns:
+        return
+    db.execute("ALTER TABLE streams ADD COLUMN version INTEGER")
+    db.execute(
+        "UPDATE streams SET version=(SELECT max(seq) FROM events e WHERE e.stream=streams.stream)"
     )
 
 

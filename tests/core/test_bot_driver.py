@@ -166,3 +166,47 @@ async def test_a_bot_the_rules_refuse_stops_alone_and_says_why() -> None:
                 await hall.bots.settled(match)
         other = await hall.create("secrets", 2, seed=2)
         assert hall.view(other, None).seq >= 1  # the hall goes on
+
+
+async def test_a_cheap_bot_moves_while_two_matches_think_for_ever(registry: Registry) -> None:
+    """Thinking is shared in slices: two matches whose bots would think for minutes take
+    every slot, and a third match's random bot still answers its person at once."""
+    endless = "mcts:10000000"
+    async with Hall(MemoryStore(registry.codec), registry) as hall:
+        thinkers = hall.bots.thinkers
+        heavy = [
+            await hall.create("tictactoe", seed=n, bots={0: endless, 1: endless}, bot_seed=n)
+            for n in range(2)
+        ]
+        with anyio.fail_after(30):
+            while not (thinkers.busy == thinkers.slots and set(heavy) <= set(thinkers.thinking)):
+                await anyio.sleep(0.005)
+        light = await hall.create("tictactoe", seed=3, bots={1: "random"}, bot_seed=3)
+        await hall.send(light, 0, PlaceMark(cell=4), "p1")
+        with anyio.fail_after(30):
+            await hall.bots.settled(light)
+        assert hall.view(light, None).seq == 3  # the random bot answered
+        # … while both heavy matches were still in their first decision, taking turns
+        assert all(hall.view(m, None).seq == 1 for m in heavy)
+        assert set(heavy) <= set(thinkers.thinking)
+        with anyio.fail_after(30):
+            while min(thinkers.thinking[m] for m in heavy) < 3:
+                await anyio.sleep(0.005)
+        assert all(hall.view(m, None).seq == 1 for m in heavy)
+
+
+async def test_a_sliced_search_decides_as_a_whole_one(registry: Registry) -> None:
+    from gamehall.core.bots.fair import FairThinkers
+    from gamehall.core.bots.spec import make_bot
+    from gamehall.core.table import Table
+
+    ruleset = registry.ruleset("tictactoe")
+    table = Table.new("tictactoe", seed=5, registry=registry)
+    table.send(0, PlaceMark(cell=0))
+    legal = table.legal(1)
+    whole = make_bot("mcts:300", ruleset, 7).choose(1, legal, lambda: table.view(1))
+    thinkers = FairThinkers(1, slice_seconds=0.0)  # a slice of one iteration
+    sliced = await thinkers.think(
+        "m", make_bot("mcts:300", ruleset, 7), 1, legal, lambda: table.view(1)
+    )
+    assert sliced == whole and thinkers.slices >= 300 and thinkers.busy == 0

@@ -10,7 +10,7 @@ import time
 import anyio
 import pytest
 from gamehall.core import Registry
-from gamehall.core.errors import StoreFailed
+from gamehall.core.errors import CorruptRecord, StoreFailed
 from gamehall.core.hall import Hall
 from gamehall.core.store.url import BadStoreURL, parse_store_url
 from gamehall.plugins.tictactoe.events import MarkPlaced
@@ -163,3 +163,37 @@ def test_check_store_reads_a_postgres_store(pg_url: str, registry: Registry) -> 
         db.execute("DELETE FROM events WHERE seq = 1")
     done = subprocess.run(run, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "match 'a' seq 1: events 1 are missing" in done.stdout
+
+
+def test_a_match_whose_rows_end_before_its_version_is_quarantined(
+    pg_url: str, registry: Registry
+) -> None:
+    """A last row that left its match (a flipped stream key) is found by the match's
+    recorded version: the match is quarantined, not served as a shorter one."""
+    from gamehall.core import MatchQuarantined
+    from gamehall.core.store.postgres import PostgresStore
+    from gamehall.plugins.tictactoe.commands import PlaceMark
+
+    async def play() -> None:
+        with PostgresStore(pg_url, registry.codec) as store:
+            async with Hall(store, registry) as hall:
+                for match in ("m0", "m1"):
+                    await hall.create("tictactoe", seed=1, match_id=match)
+                    await hall.send(match, 0, PlaceMark(cell=4), "a")
+                    await hall.send(match, 1, PlaceMark(cell=0), "b")
+
+    async def serve_again() -> None:
+        with PostgresStore(pg_url, registry.codec) as store:
+            async with Hall(store, registry) as hall:
+                with pytest.raises(MatchQuarantined, match="written up to seq 3"):
+                    hall.view("m0", None)
+                with pytest.raises(MatchQuarantined):
+                    await hall.send("m0", 0, PlaceMark(cell=8), "c")
+                await hall.send("m1", 0, PlaceMark(cell=8), "c")  # the other plays on
+            with pytest.raises(CorruptRecord, match="after seq 2 are missing"):
+                store.read("m0")  # as export reads it
+
+    anyio.run(play)
+    with PostgresStore(pg_url, registry.codec) as store, store.connect() as db:
+        db.execute("UPDATE events SET stream = 'l0' WHERE stream = 'm0' AND seq = 3")
+    anyio.run(serve_again)

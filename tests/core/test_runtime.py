@@ -92,3 +92,32 @@ def test_the_event_loop_is_asyncio_unless_uvloop_is_asked_for(
     else:
         monkeypatch.setenv("GAMEHALL_LOOP", "uvloop")
         assert loop_options(None)["backend_options"] == {"use_uvloop": True}
+
+
+def test_memory_is_given_back_once_many_matches_have_rested() -> None:
+    import anyio
+    from gamehall.core.runtime import give_back_rested_memory, malloc_trim
+
+    active = [5_000]
+    trims: list[int] = []
+    compacted: list[int] = []
+    seen: list[int] = []
+
+    async def go() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(
+                give_back_rested_memory, lambda: active[0], 0.001, 1_000, trims.append,
+                lambda: compacted.append(len(trims)),
+            )  # fmt: skip
+            for count in (5_500, 4_800, 4_600, 4_700, 3_000, 3_000, 9_000, 7_999):
+                active[0] = count
+                await anyio.sleep(0.02)
+                seen.append(len(trims))
+            tg.cancel_scope.cancel()
+
+    anyio.run(go)
+    # peak 5,500: 4,600 is not 1,000 below it, 3,000 is; then peak 9,000: 7,999 is
+    assert seen == [0, 0, 0, 0, 1, 1, 1, 2] and trims == [0, 0]
+    assert compacted == [0, 1]  # before each trim
+    if sys.platform == "linux":
+        assert malloc_trim() is not None

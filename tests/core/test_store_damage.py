@@ -12,7 +12,8 @@ from pathlib import Path
 import anyio
 import pytest
 from gamehall.adapters.cli import main
-from gamehall.core import DamagedStore, MatchQuarantined, Registry
+from gamehall.adapters.file import tools
+from gamehall.core import CorruptRecord, DamagedStore, MatchQuarantined, Registry
 from gamehall.core.hall import Hall
 from gamehall.core.store import SQLiteStore
 from gamehall.core.store.base import checksum
@@ -199,6 +200,65 @@ def test_a_damaged_match_is_quarantined_and_the_others_serve(
             store.close()
 
     anyio.run(go)
+
+
+@pytest.mark.parametrize("where", ["last", "middle"])
+def test_a_flipped_stream_key_quarantines_the_match_and_export_refuses_it(
+    registry: Registry, tmp_path: Path, where: str
+) -> None:
+    """One bit flipped in a row's stream key ('m0' to 'l0') takes the row out of its match:
+    the match is quarantined, never served as a shorter one, and export refuses it in words."""
+    path = tmp_path / "flip.db"
+    played(registry, path, 2)
+    last = len(MOVES) + 1
+    seq = last if where == "last" else 3
+    sql(path, "UPDATE events SET stream='l0' WHERE stream='m0' AND seq=?", seq)
+
+    async def go() -> None:
+        store = SQLiteStore(path, registry.codec)
+        try:
+            async with Hall(store, registry) as hall:
+                with pytest.raises(MatchQuarantined, match="'m0' is quarantined") as caught:
+                    hall.view("m0", None)
+                assert f"seq {seq}" in str(caught.value) and "missing" in str(caught.value)
+                with pytest.raises(MatchQuarantined):
+                    await hall.send("m0", 1, PlaceMark(cell=8))
+                await hall.send("m1", 1, PlaceMark(cell=8))  # the other match plays on
+        finally:
+            store.close()
+
+    anyio.run(go)
+    out = tmp_path / "m0.jsonl"
+    store = SQLiteStore(path, registry.codec)
+    try:
+        with pytest.raises(CorruptRecord, match=f"seq {seq}"):
+            tools.export(store, registry, "m0", None, str(out))
+        assert tools.export(store, registry, "m1", None, str(tmp_path / "m1.jsonl")) == 7
+    finally:
+        store.close()
+    assert not out.exists()
+    if where == "last":  # the flip left no gap: only the recorded version tells
+        done = gamehall("export", "m0", "-o", str(out), "--db", str(path))
+        assert done.returncode != 0 and not out.exists() and "Traceback" not in done.stderr
+        said = done.stderr + done.stdout
+        assert "events after seq 5 are missing: the match was written up to seq 6" in said
+
+
+def test_a_store_without_recorded_versions_gets_them_from_its_rows(
+    registry: Registry, tmp_path: Path
+) -> None:
+    path = tmp_path / "old-streams.db"
+    played(registry, path, 1)
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE streams DROP COLUMN version")  # as an earlier gamehall wrote it
+    db.commit()
+    db.close()
+    SQLiteStore(path, registry.codec).close()
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT version FROM streams WHERE stream='m0'").fetchone() == (
+        len(MOVES) + 1,
+    )
+    db.close()
 
 
 # -- migration ---------------------------------------------------------------------------------

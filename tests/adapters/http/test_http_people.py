@@ -75,6 +75,27 @@ async def test_a_look_alike_of_another_seat_holders_name_is_refused(served: Serv
     assert (await client.post(f"/matches/{match}/seats", json={}, headers=bob)).status_code == 201
 
 
+async def test_a_rename_into_a_look_alike_of_another_seat_holder_is_refused(
+    served: Served,
+) -> None:
+    client = served.client
+    anna = bearer(await player(served, "Anna"))
+    made = await client.post(
+        "/matches", json={"game": "tictactoe", "seating": "open"}, headers=anna
+    )
+    match = made.json()["match"]
+    bob = bearer(await player(served, "Bob"))
+    assert (await client.post(f"/matches/{match}/seats", json={}, headers=bob)).status_code == 201
+    refused = await client.put("/players/me/name", json={"name": "\u0410nna"}, headers=bob)
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["error"] == "look_alike_name"
+    assert "looks like 'Anna'" in refused.json()["message"] and match in refused.json()["message"]
+    assert (await client.get("/players/me", headers=bob)).json()["name"] == "Bob"
+    # Anna herself may write her name otherwise; a name nobody else shows is fine
+    assert (await client.put("/players/me/name", json={"name": "ANNA"}, headers=anna)).is_success
+    assert (await client.put("/players/me/name", json={"name": "Bobby"}, headers=bob)).is_success
+
+
 def test_skeletons_fold_the_common_look_alikes() -> None:
     assert skeleton("Ｐａｕｌ") == skeleton("paul") == skeleton("раul")  # full-width, Cyrillic
     assert skeleton("Zoë") == skeleton("Zoe") and skeleton("rn") == skeleton("m")

@@ -129,3 +129,44 @@ def test_a_create_sent_again_with_its_request_id_gets_the_first_answer(tmp_path:
     assert answers[4]["ok"] and answers[4]["result"]["match"] != first["match"]
     refused(answers[6], "duplicate_match")  # a chosen match id without a request id: as before
     assert len(answers[7]["result"]["matches"]) == 3
+
+
+def test_bot_budgets_have_a_server_maximum() -> None:
+    import io
+
+    import anyio
+    from gamehall.adapters.stdin.protocol import serve
+    from gamehall.core import default_registry
+    from gamehall.core.store import MemoryStore
+
+    lines = [
+        {"id": 1, "op": "create", "game": "tictactoe", "seats": {"1": "bot:mcts:10000000"}},
+        {"id": 2, "op": "create", "game": "tictactoe", "seats": {"1": "bot:mcts:600s"}},
+        {"id": 3, "op": "create", "game": "tictactoe", "seats": {"1": "bot:mcts:2000"}},
+        {"id": 4, "op": "matches"},
+    ]
+    registry = default_registry()
+    stdin = io.BytesIO("".join(json.dumps(line) + "\n" for line in lines).encode())
+    stdout = io.BytesIO()
+    anyio.run(serve, MemoryStore(registry.codec), registry, stdin, stdout)
+    answers = {}
+    for line in stdout.getvalue().decode().splitlines():
+        answer = json.loads(line)
+        if "event" not in answer:
+            answers.setdefault(answer["id"], answer)
+    refused(answers[1], "invalid_bot", "at most 50,000 iterations")
+    refused(answers[2], "invalid_bot", "at most 5 s")
+    assert answers[3]["ok"], answers[3]
+    assert len(answers[4]["result"]["matches"]) == 1, answers[4]  # nothing stored for the refused
+
+
+def test_the_bot_budget_maximum_is_configurable(tmp_path: Path) -> None:
+    request = {"id": 1, "op": "create", "game": "tictactoe", "seats": {"1": "bot:mcts:2000"}}
+    done = subprocess.run(
+        [sys.executable, "-m", "gamehall.adapters.cli", "serve-stdio", "--memory",
+         "--max-bot-iterations", "1000", "--max-active", "50"],
+        cwd=ROOT, input=json.dumps(request) + "\n", capture_output=True, text=True, timeout=60,
+        check=False,
+    )  # fmt: skip
+    answer = json.loads(done.stdout.splitlines()[0])
+    refused(answer, "invalid_bot", "at most 1,000 iterations")
