@@ -92,7 +92,10 @@ async def test_soak_short(registry: Registry, tmp_path: Path) -> None:
     start, active, after = await soak(registry, tmp_path / "soak.db", 300)
     grown = active - start
     assert grown > 0
-    assert after - start < 0.10 * grown, (start, active, after)  # all but a tenth is back
+    # What stays is each timed match's timer entry (its id and next expiry, about 180 bytes):
+    # measured 12.6% of what a lean active match takes (about 1.4 KB). Nothing else stays.
+    assert (after - start) / 300 < 250, (start, active, after)
+    assert after - start < 0.15 * grown, (start, active, after)
 
 
 @pytest.mark.long
@@ -103,8 +106,8 @@ async def test_soak_full(registry: Registry, tmp_path: Path) -> None:
     # an actor at rest owns no task and no queue), about 150 bytes a match once they rest (the
     # timer entry, the store's version cache, tables Python never shrinks).
     assert (active - start) / matches > 500, (start, active, after)
-    assert (after - start) / matches < 1_000, (start, active, after)
-    assert after - start < 0.10 * (active - start), (start, active, after)
+    assert (after - start) / matches < 250, (start, active, after)  # the timer entries
+    assert after - start < 0.15 * (active - start), (start, active, after)
 
 
 async def test_active_matches_are_capped_least_recently_used_first(
