@@ -29,6 +29,7 @@ from gamehall.core import (
     UnknownEventType,
     limits,
 )
+from gamehall.core.events import CORE_COMMANDS
 from gamehall.core.logformat import (
     FORMAT,
     FORMAT_VERSION,
@@ -349,7 +350,8 @@ def _check_events(log: Log) -> None:
                 log.path, line, f"event type {tag!r} is not part of {ruleset.name}", log.unit
             )
         command = record.meta.command
-        if command is not None and not ruleset.accepts(command):
+        core = type(command) in CORE_COMMANDS  # a seat taken, a rematch linked: the engine's
+        if command is not None and not core and not ruleset.accepts(command):
             tag = type(command).__struct_config__.tag
             raise LogError(
                 log.path, line, f"command type {tag!r} is not part of {ruleset.name}", log.unit
