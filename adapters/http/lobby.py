@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
+from gamehall.core import reads
 from gamehall.core.limits import MATCH_ID_RULE
 from gamehall.core.lobby import LobbyPage
 from gamehall.core.store.base import MAX_PAGE
@@ -188,9 +189,9 @@ async def rematch(request: Req, match: MatchPath, data: JSONBody[Rematch]) -> Cr
     if data.seed is not None and not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token may choose the seed")
     hall = gateway.hall
-    known = hall.lobby.entry(match).rematch
+    known = (await reads.entry(hall, match)).rematch
     new = await hall.rematch(match, seed=data.seed)
-    info = hall.info(new)
+    info = await reads.info(hall, new)
     if known == new:  # already seated
         return Created(new, info.game, info.players, "open", [], info.bots)
     return gateway.created(new, info.game, info.players, "open", {})

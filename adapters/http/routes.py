@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 from gamehall.core import calculators as calc
+from gamehall.core import reads
 from gamehall.core.errors import DuplicateMatch, InvalidOptions
 from gamehall.core.limits import INT64_MAX, MATCH_ID_RULE
 from gamehall.core.logformat import header_for, log_lines
@@ -249,7 +250,7 @@ async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | 
             409, "already_created", f"request_id {data.request_id!r} already created match "
             f"{match_id!r}: its seat tokens were in that answer",
         ) from None  # fmt: skip
-    players = hall.info(match).players
+    players = (await reads.info(hall, match)).players
     return gateway.created(match, data.game, players, data.seating, tokens)
 
 
@@ -282,11 +283,10 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
     them, the clocks, how many follow it, and the rematch links."""
     gateway = gateway_of(request)
     hall = gateway.hall
-    await hall.activate(check_id(match))  # loaded off the event loop, once
-    info = hall.info(match)
-    public = hall.view(match, None)
+    public = await reads.view(hall, check_id(match), None)  # activated off the loop, once
+    info = await reads.info(hall, match)
     tokens = gateway.seats.seats(match)
-    entry = hall.lobby.entry(match)
+    entry = await reads.entry(hall, match)
     return MatchOut(
         match, info.game, info.expansions, info.players, info.version, info.created,
         info.updated, public.awaiting, public.outcome,
@@ -345,7 +345,7 @@ async def get_view(request: Req, match: MatchPath) -> ViewOut:
     gateway = gateway_of(request)
     await gateway.hall.activate(check_id(match))  # loaded off the event loop, once
     asker = gateway.asker(request, match)
-    seen = gateway.hall.view(match, asker.seat)
+    seen = await reads.view(gateway.hall, match, asker.seat)
     legal = [msgspec.to_builtins(c) for c in seen.legal]
     undo = undo_out(gateway.hall.undo_status(match))
     return ViewOut(
@@ -402,8 +402,8 @@ async def get_history(
     gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     hall = gateway.hall
-    stored = hall.store.version(match)  # read before: every event up to it is in the answer
-    told = hall.narrated_history(match, asker.seat, after, limit)
+    stored = await reads.version(hall, match)  # first: every event up to it is in the answer
+    told = await reads.narrated_history(hall, match, asker.seat, after, limit)
     upto = max(after, min(after + limit, stored), *(t.record.seq for t in told[-1:]))
     line = hall.registry.codec.event_line
     return HistoryOut(match, asker.seat, after, upto, [line(t.record, t.text) for t in told])
@@ -456,13 +456,13 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
     gateway.may_see_all(asker, match, "a fork")
     if data.seed is not None and not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token may choose the seed of a fork")
-    players = gateway.hall.info(match).players
+    players = (await reads.info(gateway.hall, match)).players
     free = range(players) if data.seating == "open" else ()
     tokens, digests = gateway.seats.issue([] if free else list(range(players)))
     new = await gateway.hall.fork(
         match, data.at_seq, seed=data.seed, open_seats=free, seat_tokens=digests
     )
-    info = gateway.hall.info(new)
+    info = await reads.info(gateway.hall, new)
     return gateway.created(new, info.game, info.players, data.seating, tokens)
 
 
@@ -478,8 +478,8 @@ async def export_log(request: Req, match: MatchPath) -> Response[bytes]:
     gateway = gateway_of(request)
     asker = gateway.asker(request, match)
     gateway.may_see_all(asker, match, "the full log")
-    records = gateway.hall.read(match)
-    header = header_for(match, None, records, gateway.hall.lobby.names(match))
+    records = await reads.read(gateway.hall, match)
+    header = header_for(match, None, records, await reads.names(gateway.hall, match))
     lines = b"".join(
         line + b"\n" for line in log_lines(gateway.hall.registry.codec, header, records)
     )
