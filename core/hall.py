@@ -50,6 +50,7 @@ from .hub import Hub
 from .journal import Journal, new_pending
 from .lobby import Lobby, seat_info
 from .nodes import Follower, Metrics
+from .reads import loop_first
 from .registry import Registry, Ruleset, default_registry
 from .replay import check_fork_point, check_sequence, started_of
 from .rules import Decision, Outcome
@@ -937,7 +938,8 @@ class Hall:
         """:meth:`load` with the store read in a worker thread and the fold on the loop in
         chunks that let the other matches run between them (the fold holds the GIL: in a
         thread it would stall the loop as much)."""
-        stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
+        with loop_first():  # the reading thread gives the GIL back to the loop sooner
+            stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
         events = engine.live(stored.events, stored.after + 1)
         for start in range(0, len(events), FOLD_CHUNK):
             state = engine.fold(ruleset, state, events[start : start + FOLD_CHUNK])

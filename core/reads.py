@@ -11,7 +11,10 @@ adapter's blocking paths).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
@@ -27,6 +30,34 @@ if TYPE_CHECKING:
     from .store.base import StreamInfo
 
 T = TypeVar("T")
+SWITCH_INTERVAL = 0.0005  # seconds a thread holds the GIL while the loop waits for it
+_favoured = threading.Lock()
+_loads = 0  # loads running now
+_restore = 0.005  # the interval before the first of them
+
+
+@contextmanager
+def loop_first() -> Iterator[None]:
+    """Hand the GIL back to a waiting event loop sooner while a worker thread reads for it.
+
+    Turning rows into Python objects holds the GIL; a thread keeps it for Python's switch
+    interval (5 ms) each time the loop asks, and a command's answer asks several times. For
+    the length of a cold load the interval is 0.5 ms; loads at once share the setting, and the
+    last one to end restores what was there before.
+    """
+    global _loads, _restore
+    with _favoured:
+        if _loads == 0:
+            _restore = sys.getswitchinterval()
+            sys.setswitchinterval(min(_restore, SWITCH_INTERVAL))
+        _loads += 1
+    try:
+        yield
+    finally:
+        with _favoured:
+            _loads -= 1
+            if _loads == 0:
+                sys.setswitchinterval(_restore)
 
 
 async def io(hall: Hall, fn: Callable[..., T], *args: Any) -> T:
