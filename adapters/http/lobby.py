@@ -183,7 +183,7 @@ async def rematch(request: Req, match: MatchPath, data: JSONBody[Rematch]) -> Cr
     rotated by one. Asked again, it answers the same rematch. Seats held by a seat token
     (not a player) are open in the rematch, to be claimed."""
     gateway = gw(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     if not asker.admin and asker.seat is None:
         raise ApiError(403, "forbidden", "a rematch is asked by a seat of the match")
     if data.seed is not None and not asker.admin:
@@ -204,7 +204,7 @@ async def rematch(request: Req, match: MatchPath, data: JSONBody[Rematch]) -> Cr
 async def delete_match(request: Req, match: MatchPath) -> DeletedOut:
     """Delete a finished match and its events (admin only): for retention."""
     gateway = gw(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     if not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token deletes a match")
     await gateway.hall.lobby.delete(match)  # its seat tokens go with it
@@ -221,7 +221,7 @@ async def delete_match(request: Req, match: MatchPath) -> DeletedOut:
 async def request_undo(request: Req, match: MatchPath) -> UndoOut:
     """Ask to take back your last command; it is done once every seat concerned agreed."""
     gateway = gw(request)
-    seat = gateway.seat_of(request, match)
+    seat = await gateway.seat_of_off_loop(request, match)
     status = await gateway.hall.request_undo(match, seat)
     return UndoOut(**msgspec.structs.asdict(status))
 
@@ -232,7 +232,7 @@ async def request_undo(request: Req, match: MatchPath) -> UndoOut:
 async def answer_undo(request: Req, match: MatchPath, data: JSONBody[AnswerUndo]) -> UndoOut:
     """Agree to the take-back waiting in a match, or decline it."""
     gateway = gw(request)
-    seat = gateway.seat_of(request, match)
+    seat = await gateway.seat_of_off_loop(request, match)
     status = await gateway.hall.answer_undo(match, seat, data.agree)
     return UndoOut(**msgspec.structs.asdict(status))
 

@@ -344,7 +344,7 @@ async def get_view(request: Req, match: MatchPath) -> ViewOut:
     """Return the asker's view, the decisions awaited and the asker's legal commands."""
     gateway = gateway_of(request)
     await gateway.hall.activate(check_id(match))  # loaded off the event loop, once
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     seen = await reads.view(gateway.hall, match, asker.seat)
     legal = [msgspec.to_builtins(c) for c in seen.legal]
     undo = undo_out(gateway.hall.undo_status(match))
@@ -364,7 +364,7 @@ async def get_view(request: Req, match: MatchPath) -> ViewOut:
 async def get_board(request: Req, match: MatchPath) -> str:
     """Return the asker's board as text."""
     gateway = gateway_of(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     return str(gateway.hall.render(match, asker.seat)) + "\n"
 
 
@@ -378,7 +378,7 @@ async def get_board(request: Req, match: MatchPath) -> str:
 async def post_command(request: Req, match: MatchPath, data: JSONBody[PostCommand]) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gateway_of(request)
-    seat = gateway.seat_of(request, match, data.seat)
+    seat = await gateway.seat_of_off_loop(request, match, data.seat)
     # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
     # refuses another seat's id, so no seat reads another's answer by reusing it.
     ack = await gateway.hall.send(match, seat, data.command, data.command_id)
@@ -400,7 +400,7 @@ async def get_history(
 ) -> HistoryOut:
     """Return the asker's redacted events after a seq, at most ``limit`` stored events."""
     gateway = gateway_of(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     hall = gateway.hall
     stored = await reads.version(hall, match)  # first: every event up to it is in the answer
     told = await reads.narrated_history(hall, match, asker.seat, after, limit)
@@ -431,7 +431,7 @@ async def get_events(
     reconnects to the same URL resumes where it was.
     """
     gateway = gateway_of(request)
-    asker = gateway.asker(request, match, query_token=True)
+    asker = await gateway.asker_off_loop(request, match, query_token=True)
     start = max(after, last_event_id)
     release = request.app.state.streams.take(address(request))
     messages = stream.messages(
@@ -452,7 +452,7 @@ async def get_events(
 async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) -> Created:
     """Start a new match from the first ``at_seq`` events (admin, or once the match ended)."""
     gateway = gateway_of(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     gateway.may_see_all(asker, match, "a fork")
     if data.seed is not None and not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token may choose the seed of a fork")
@@ -476,7 +476,7 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
 async def export_log(request: Req, match: MatchPath) -> Response[bytes]:
     """Export the whole log as a log file: header, then JSON Lines (admin, or after the end)."""
     gateway = gateway_of(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     gateway.may_see_all(asker, match, "the full log")
     records = await reads.read(gateway.hall, match)
     header = header_for(match, None, records, await reads.names(gateway.hall, match))
