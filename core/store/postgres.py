@@ -5,9 +5,9 @@ trip, one transaction): it takes the head row ``gamehall_head`` for update, chec
 expected version against the stream's last seq, inserts the rows of the batches that are at
 their version, writes their listing entries (a created stream's, or a later batch's changes
 merged in by ``gamehall_info_merge``, with the indexed columns and players) and seat tokens,
-moves the head and notifies the listening nodes. Nothing else runs while the head is held. The head row is the one lock
-every append takes and holds until commit, so global positions are given in commit order and
-without gaps: a reader that follows positions never skips an event that commits late (the gap
+moves the head and notifies the listening nodes: nothing else runs while the head is held.
+The head row is the one lock every append takes and holds until commit, so global positions
+are given in commit order and without gaps: a reader that follows positions never skips an event that commits late (the gap
 problem of a plain sequence). The (stream, seq) primary key makes a double write impossible
 even for a writer that bypassed the head. A conflict fails only its own batch.
 
