@@ -7,9 +7,10 @@ their version, writes their listing entries (a created stream's, or a later batc
 merged in by ``gamehall_info_merge``, with the indexed columns and players) and seat tokens,
 moves the head and notifies the listening nodes: nothing else runs while the head is held.
 The head row is the one lock every append takes and holds until commit, so global positions
-are given in commit order and without gaps: a reader that follows positions never skips an event that commits late (the gap
-problem of a plain sequence). The (stream, seq) primary key makes a double write impossible
-even for a writer that bypassed the head. A conflict fails only its own batch.
+are given in commit order and without gaps: a reader that follows positions never skips an
+event that commits late (the gap problem of a plain sequence). The (stream, seq) primary key
+makes a double write impossible even for a writer that bypassed the head. A conflict fails
+only its own batch.
 
 Rows carry the same CRC-32 as SQLite's, checked on every read. The schema lives in the URL's
 schema (``?schema=name``, ``public`` by default), is created and migrated by the store under an
