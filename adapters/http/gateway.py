@@ -123,6 +123,21 @@ class Gateway:
         self.accepted(request, token)
         return player
 
+    async def player_of_off_loop(
+        self, request: Request[Any, Any, Any], required: bool = True
+    ) -> Player | None:
+        """:meth:`player_of`, with the player record read in a worker thread."""
+        token = bearer(request)
+        if token is None or not self.hall.lobby.is_player_token(token):
+            return self.player_of(request, required)  # refused or ``None``: nothing to read
+        player = await reads.io(self.hall, self.player, token)
+        self.accepted(request, token)
+        return player
+
+    async def check_match_off_loop(self, match: str) -> None:
+        """:meth:`check_match`, with the store read in a worker thread."""
+        await reads.io(self.hall, self.check_match, match)
+
     def accepted(self, request: Request[Any, Any, Any] | None, token: str) -> None:
         """Let the rate limiter count this token's requests against the token from now on."""
         if self.limiter is not None:

@@ -66,7 +66,7 @@ async def create_player(request: Req, data: JSONBody[NewPlayer]) -> PlayerCreate
 @get("/players/me", tags=["players"], security=PLAYER, responses=errors(400, 401))
 async def get_me(request: Req) -> PlayerOut:
     """Return the player of the token: the id others see and the display name."""
-    player = gw(request).player_of(request)
+    player = await gw(request).player_of_off_loop(request)
     assert player is not None
     return PlayerOut(player.player, player.name)
 
@@ -75,7 +75,7 @@ async def get_me(request: Req) -> PlayerOut:
 async def rename_me(request: Req, data: JSONBody[Rename]) -> PlayerOut:
     """Change your display name; every view shows the new one at once."""
     gateway = gw(request)
-    player = gateway.player_of(request)
+    player = await gateway.player_of_off_loop(request)
     assert player is not None
     renamed = await gateway.hall.lobby.rename(player.player, data.name)
     return PlayerOut(renamed.player, renamed.name)
@@ -88,7 +88,7 @@ async def rename_me(request: Req, data: JSONBody[Rename]) -> PlayerOut:
 async def erase_my_name(request: Req) -> PlayerOut:
     """Erase your display name (retention): your seats stay yours, no view shows the name."""
     gateway = gw(request)
-    player = gateway.player_of(request)
+    player = await gateway.player_of_off_loop(request)
     assert player is not None
     erased = await gateway.hall.lobby.rename(player.player, None)
     return PlayerOut(erased.player, erased.name)
@@ -149,7 +149,7 @@ async def list_matches(
     """List matches, newest first, one page at a time, with every filter given applied."""
     gateway = gw(request)
     if mine:
-        me = gateway.player_of(request)
+        me = await gateway.player_of_off_loop(request)
         assert me is not None
         if player is not None and player != me.player:
             raise ApiError(400, "invalid_request", "'mine' and another 'player' contradict")
@@ -165,7 +165,7 @@ async def list_matches(
 async def list_spectators(request: Req, match: MatchPath) -> SpectatorsOut:
     """Return how many follow a match without a seat now, and who (named players)."""
     gateway = gw(request)
-    gateway.check_match(match)
+    await gateway.check_match_off_loop(match)
     watching = gateway.hall.lobby.watching(check_id(match))
     shown = [SpectatorOut(s.player, s.name) for s in watching]
     return SpectatorsOut(match, len(shown), shown)
@@ -241,7 +241,7 @@ async def answer_undo(request: Req, match: MatchPath, data: JSONBody[AnswerUndo]
 async def get_undo(request: Req, match: MatchPath) -> UndoOut:
     """Return the take-back waiting for answers in a match (404 when none waits)."""
     gateway = gw(request)
-    gateway.check_match(match)
+    await gateway.check_match_off_loop(match)
     status = gateway.hall.undo_status(check_id(match))
     if status is None:
         raise ApiError(404, "not_found", f"no take-back is waiting in match {match!r}")

@@ -182,7 +182,7 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     bot's by default) and acts there with the player token; ``clock`` makes the match timed.
     """
     gateway = gateway_of(request)
-    player = gateway.player_of(request, required=False)
+    player = await gateway.player_of_off_loop(request, required=False)
     if data.request_id is None:
         return await _create(request, data, player, None)
     scope = player.player if player is not None else "anonymous"
@@ -324,13 +324,13 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
     shows the player's name, and the player token acts for it as well as the seat token.
     """
     gateway = gateway_of(request)
-    gateway.check_match(match)
-    player = gateway.player_of(request, required=False)
+    await gateway.check_match_off_loop(match)
+    player = await gateway.player_of_off_loop(request, required=False)
     lobby = gateway.hall.lobby
     if player is not None and data.seat is not None:
-        lobby.player(player.player)
+        await reads.io(gateway.hall, lobby.player, player.player)
     if player is not None:
-        gateway.check_distinct(match, player.name, player.player)
+        await reads.io(gateway.hall, gateway.check_distinct, match, player.name, player.player)
     # The match's actor decides who wins the seat (one of any number of takers); the token
     # is stored with the winner's seat, in the same transaction.
     held = player.player if player is not None else None
