@@ -11,6 +11,7 @@ adapter's blocking paths).
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -34,6 +35,7 @@ SWITCH_INTERVAL = 0.0005  # seconds a thread holds the GIL while the loop waits 
 _favoured = threading.Lock()
 _loads = 0  # loads running now
 _restore = 0.005  # the interval before the first of them
+_collecting = True  # whether the garbage collector ran before the first of them
 
 
 @contextmanager
@@ -42,14 +44,17 @@ def loop_first() -> Iterator[None]:
 
     Turning rows into Python objects holds the GIL; a thread keeps it for Python's switch
     interval (5 ms) each time the loop asks, and a command's answer asks several times. For
-    the length of a cold load the interval is 0.5 ms; loads at once share the setting, and the
-    last one to end restores what was there before.
+    the length of a cold load the interval is 0.5 ms, and the cyclic garbage collector waits
+    (the rows read are 100 000s of new tuples: collections while they are made took most of a
+    load); loads at once share the setting, and the last one to end restores what was there.
     """
-    global _loads, _restore
+    global _loads, _restore, _collecting
     with _favoured:
         if _loads == 0:
             _restore = sys.getswitchinterval()
             sys.setswitchinterval(min(_restore, SWITCH_INTERVAL))
+            _collecting = gc.isenabled()
+            gc.disable()
         _loads += 1
     try:
         yield
@@ -58,6 +63,8 @@ def loop_first() -> Iterator[None]:
             _loads -= 1
             if _loads == 0:
                 sys.setswitchinterval(_restore)
+                if _collecting:
+                    gc.enable()
 
 
 async def io(hall: Hall, fn: Callable[..., T], *args: Any) -> T:

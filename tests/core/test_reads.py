@@ -109,15 +109,18 @@ def test_a_damaged_match_read_off_the_loop_is_quarantined(
 
 
 def test_a_cold_load_shortens_the_switch_interval_and_the_last_restores_it() -> None:
+    import gc
     import sys
 
     before = sys.getswitchinterval()
+    assert gc.isenabled()
     with reads.loop_first():
         assert sys.getswitchinterval() == pytest.approx(reads.SWITCH_INTERVAL)
+        assert not gc.isenabled()
         with reads.loop_first():  # another load at once
             assert sys.getswitchinterval() == pytest.approx(reads.SWITCH_INTERVAL)
         assert sys.getswitchinterval() == pytest.approx(reads.SWITCH_INTERVAL)
-    assert sys.getswitchinterval() == before
+    assert sys.getswitchinterval() == before and gc.isenabled()
     with pytest.raises(RuntimeError), reads.loop_first():
         raise RuntimeError("a load that fails restores it too")
-    assert sys.getswitchinterval() == before
+    assert sys.getswitchinterval() == before and gc.isenabled()
