@@ -365,8 +365,10 @@ class Hall:
         """Return a match's listing entry as its actor holds it (who sits where, now)."""
         return dict(self._actor(match).info)
 
-    def view(self, match: str, seat: int | None) -> SeatView:
-        """Return a seat's view of a match (``None`` is a spectator)."""
+    def view(self, match: str, seat: int | None, names: list[str | None] | None = None) -> SeatView:
+        """Return a seat's view of a match (``None`` is a spectator); ``names`` are the seats'
+        names when the caller read them already (:func:`gamehall.core.reads.view` does, off
+        the event loop)."""
         actor = self._actor(match)
         rules, state = actor.ruleset.rules, actor.state
         live = not seating.ending(actor.info)  # an abandoned or expired match awaits nobody
@@ -379,7 +381,7 @@ class Hall:
             dict(rules.awaiting(state)) if live else {},
             legal,
             rules.outcome(state),
-            self.lobby.names(match),
+            self.lobby.names(match) if names is None else names,
             clocks.view(actor.clock, self.now()),
         )
 
@@ -432,8 +434,10 @@ class Hall:
 
     def info(self, match: str) -> MatchInfo:
         """Return a match's game, players and version."""
-        started = self._started(match)
-        entry = self.store.stream_info(match)
+        return self.match_info(match, self._started(match), self.store.stream_info(match))
+
+    def match_info(self, match: str, started: MatchStarted, entry: Any) -> MatchInfo:
+        """Return :meth:`info` from what the store holds: the first event and the entry."""
         assert entry is not None
         return MatchInfo(
             match,

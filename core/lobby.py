@@ -173,6 +173,35 @@ class LobbyHost(Protocol):
         ...
 
 
+def seated(info: Mapping[str, Any]) -> list[str]:
+    """Return the ids of the players holding a seat in a listing entry."""
+    held = seating.holders(info, int(info.get("players") or 0))
+    return [player for player in held if player is not None]
+
+
+def player_names(store: Store, players: Sequence[str]) -> dict[str, str | None]:
+    """Return the display name of each player id (``None``: erased or unknown); reads the
+    player records, so call it off the event loop where the store blocks."""
+    out: dict[str, str | None] = {}
+    for player in players:
+        record = store.player(player)
+        out[player] = record.name if record is not None else None
+    return out
+
+
+def names_of_seats(info: Mapping[str, Any], names: Mapping[str, str | None]) -> list[str | None]:
+    """Return each seat's name from a listing entry: its player's, its bot's, or ``None``."""
+    players = int(info.get("players") or 0)
+    bots = {int(s): b.get("bot") for s, b in (info.get("bots") or {}).items()}
+    out: list[str | None] = []
+    for seat, player in enumerate(seating.holders(info, players)):
+        if player is not None:
+            out.append(names.get(player))
+        else:
+            out.append(f"bot ({bots[seat]})" if seat in bots else None)
+    return out
+
+
 class Lobby:
     """Players, seats and the match listing of a hall."""
 
@@ -360,18 +389,7 @@ class Lobby:
         shows at once: no cache here can disagree with the store.
         """
         info = self.hall.seating(match)
-        players = int(info.get("players") or 0)
-        held = seating.holders(info, players)
-        bots = {int(s): b.get("bot") for s, b in (info.get("bots") or {}).items()}
-        names: list[str | None] = []
-        for seat in range(players):
-            player = held[seat]
-            if player is not None:
-                record = self.hall.store.player(player)
-                names.append(record.name if record is not None else None)
-            else:
-                names.append(f"bot ({bots[seat]})" if seat in bots else None)
-        return names
+        return names_of_seats(info, player_names(self.hall.store, seated(info)))
 
     def undo_policy(self, match: str) -> str:
         """Return a match's take-back policy: ``consent``, ``free`` or ``off``."""

@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 import anyio
 import msgspec
-from gamehall.core import names
+from gamehall.core import names, reads
 from gamehall.core.errors import UnknownGame, UnknownMatch, UnknownPlayer
 from gamehall.core.hall import Hall
 from gamehall.core.limits import known_match_id
@@ -64,24 +64,41 @@ class Gateway:
         token = bearer(request)
         if token is None and query_token:
             token = request.query_params.get("token") or None
+        asker = self._who(match, token)
+        if token is not None:
+            self.accepted(request, token)
+        return asker
+
+    async def asker_off_loop(
+        self, request: Request[Any, Any, Any], match: str, *, query_token: bool = False
+    ) -> Asker:
+        """:meth:`asker`, with the store read in a worker thread (the match, the player, the
+        seat tokens)."""
+        token = bearer(request)
+        if token is None and query_token:
+            token = request.query_params.get("token") or None
+        asker = await reads.io(self.hall, self._who, match, token)
+        if token is not None:
+            self.accepted(request, token)
+        return asker
+
+    def _who(self, match: str, token: str | None) -> Asker:
+        """Return who holds ``token`` for ``match``, or refuse it (reads the store only)."""
         if token is None:
             self.check_match(match)
             return SPECTATOR
         if self.admin_token is not None and same_secret(token, self.admin_token):
             self.check_match(match)
-            self.accepted(request, token)
             return ADMIN
         if self.hall.lobby.is_player_token(token):
             player = self.player(token)
             self.check_match(match)
-            self.accepted(request, token)
             held = self.hall.lobby.seats_of(match, player.player)
             return Asker(held[0] if held else None, player=player)
         seat = self.seats.seat_of(check_id(match), token)
         if seat is None:
             self.check_match(match)
             raise ApiError(401, "unauthorized", f"the token is not a seat token of match {match!r}")
-        self.accepted(request, token)
         return Asker(seat)
 
     def player(self, token: str) -> Player:
@@ -106,6 +123,21 @@ class Gateway:
         self.accepted(request, token)
         return player
 
+    async def player_of_off_loop(
+        self, request: Request[Any, Any, Any], required: bool = True
+    ) -> Player | None:
+        """:meth:`player_of`, with the player record read in a worker thread."""
+        token = bearer(request)
+        if token is None or not self.hall.lobby.is_player_token(token):
+            return self.player_of(request, required)  # refused or ``None``: nothing to read
+        player = await reads.io(self.hall, self.player, token)
+        self.accepted(request, token)
+        return player
+
+    async def check_match_off_loop(self, match: str) -> None:
+        """:meth:`check_match`, with the store read in a worker thread."""
+        await reads.io(self.hall, self.check_match, match)
+
     def accepted(self, request: Request[Any, Any, Any] | None, token: str) -> None:
         """Let the rate limiter count this token's requests against the token from now on."""
         if self.limiter is not None:
@@ -120,7 +152,18 @@ class Gateway:
         ``wanted`` when the request names one, else the seat awaited now (the first held seat
         when none of them is), so a player holding two seats acts for either.
         """
-        asker = self.asker(request, match)
+        return self._acts_for(self.asker(request, match), match, wanted)
+
+    async def seat_of_off_loop(
+        self, request: Request[Any, Any, Any], match: str, wanted: int | None = None
+    ) -> int:
+        """:meth:`seat_of`, with the store read in a worker thread (the match activated
+        first, once)."""
+        await self.hall.activate(check_id(match))
+        asker = await self.asker_off_loop(request, match)
+        return await reads.io(self.hall, self._acts_for, asker, match, wanted)
+
+    def _acts_for(self, asker: Asker, match: str, wanted: int | None) -> int:
         if asker.player is not None and not asker.admin:
             held = self.hall.lobby.seats_of(match, asker.player.player)
             if wanted is not None:

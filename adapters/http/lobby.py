@@ -6,6 +6,7 @@ import time
 from typing import Annotated, Any, Literal
 
 import msgspec
+from gamehall.core import reads
 from gamehall.core.limits import MATCH_ID_RULE
 from gamehall.core.lobby import LobbyEntry, LobbyPage
 from gamehall.core.store.base import MAX_PAGE
@@ -69,7 +70,7 @@ async def create_player(request: Req, data: JSONBody[NewPlayer]) -> PlayerCreate
 @get("/players/me", tags=["players"], security=PLAYER, responses=errors(400, 401))
 async def get_me(request: Req) -> PlayerOut:
     """Return the player of the token: the id others see and the display name."""
-    player = gw(request).player_of(request)
+    player = await gw(request).player_of_off_loop(request)
     assert player is not None
     return PlayerOut(player.player, player.name)
 
@@ -78,7 +79,7 @@ async def get_me(request: Req) -> PlayerOut:
 async def rename_me(request: Req, data: JSONBody[Rename]) -> PlayerOut:
     """Change your display name; every view shows the new one at once."""
     gateway = gw(request)
-    player = gateway.player_of(request)
+    player = await gateway.player_of_off_loop(request)
     assert player is not None
     renamed = await gateway.hall.lobby.rename(player.player, data.name)
     return PlayerOut(renamed.player, renamed.name)
@@ -91,7 +92,7 @@ async def rename_me(request: Req, data: JSONBody[Rename]) -> PlayerOut:
 async def erase_my_name(request: Req) -> PlayerOut:
     """Erase your display name (retention): your seats stay yours, no view shows the name."""
     gateway = gw(request)
-    player = gateway.player_of(request)
+    player = await gateway.player_of_off_loop(request)
     assert player is not None
     erased = await gateway.hall.lobby.rename(player.player, None)
     return PlayerOut(erased.player, erased.name)
@@ -155,7 +156,7 @@ async def list_matches(
     """List matches, newest first, one page at a time, with every filter given applied."""
     gateway = gw(request)
     if mine:
-        me = gateway.player_of(request)
+        me = await gateway.player_of_off_loop(request)
         assert me is not None
         if player is not None and player != me.player:
             raise ApiError(400, "invalid_request", "'mine' and another 'player' contradict")
@@ -171,7 +172,7 @@ async def list_matches(
 async def list_spectators(request: Req, match: MatchPath) -> SpectatorsOut:
     """Return how many follow a match without a seat now, and who (named players)."""
     gateway = gw(request)
-    gateway.check_match(match)
+    await gateway.check_match_off_loop(match)
     watching = gateway.hall.lobby.watching(check_id(match))
     shown = [SpectatorOut(s.player, s.name) for s in watching]
     return SpectatorsOut(match, len(shown), shown)
@@ -189,15 +190,15 @@ async def rematch(request: Req, match: MatchPath, data: JSONBody[Rematch]) -> Cr
     rotated by one. Asked again, it answers the same rematch. Seats held by a seat token
     (not a player) are open in the rematch, to be claimed."""
     gateway = gw(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     if not asker.admin and asker.seat is None:
         raise ApiError(403, "forbidden", "a rematch is asked by a seat of the match")
     if data.seed is not None and not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token may choose the seed")
     hall = gateway.hall
-    known = hall.lobby.entry(match).rematch
+    known = (await reads.entry(hall, match)).rematch
     new = await hall.rematch(match, seed=data.seed, bots=_bots_of(hall, match, data.bots))
-    info = hall.info(new)
+    info = await reads.info(hall, new)
     if known == new:  # already seated
         return Created(new, info.game, info.players, "open", [], info.bots)
     return gateway.created(new, info.game, info.players, "open", {})
@@ -223,7 +224,7 @@ def _bots_of(hall: Any, match: str, strength: str | None) -> dict[int, Any] | No
 async def delete_match(request: Req, match: MatchPath) -> DeletedOut:
     """Delete a finished match and its events (admin only): for retention."""
     gateway = gw(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     if not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token deletes a match")
     await gateway.hall.lobby.delete(match)  # its seat tokens go with it
@@ -272,7 +273,7 @@ async def leave_seat(request: Req, match: MatchPath, seat: SeatPath) -> LobbyMat
 async def request_undo(request: Req, match: MatchPath) -> UndoOut:
     """Ask to take back your last command; it is done once every seat concerned agreed."""
     gateway = gw(request)
-    seat = gateway.seat_of(request, match)
+    seat = await gateway.seat_of_off_loop(request, match)
     status = await gateway.hall.request_undo(match, seat)
     return UndoOut(**msgspec.structs.asdict(status))
 
@@ -283,7 +284,7 @@ async def request_undo(request: Req, match: MatchPath) -> UndoOut:
 async def answer_undo(request: Req, match: MatchPath, data: JSONBody[AnswerUndo]) -> UndoOut:
     """Agree to the take-back waiting in a match, or decline it."""
     gateway = gw(request)
-    seat = gateway.seat_of(request, match)
+    seat = await gateway.seat_of_off_loop(request, match)
     status = await gateway.hall.answer_undo(match, seat, data.agree)
     return UndoOut(**msgspec.structs.asdict(status))
 
@@ -292,7 +293,7 @@ async def answer_undo(request: Req, match: MatchPath, data: JSONBody[AnswerUndo]
 async def get_undo(request: Req, match: MatchPath) -> UndoOut:
     """Return the take-back waiting for answers in a match (404 when none waits)."""
     gateway = gw(request)
-    gateway.check_match(match)
+    await gateway.check_match_off_loop(match)
     status = gateway.hall.undo_status(check_id(match))
     if status is None:
         raise ApiError(404, "not_found", f"no take-back is waiting in match {match!r}")

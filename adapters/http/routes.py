@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 from gamehall.core import calculators as calc
+from gamehall.core import reads
 from gamehall.core.errors import DuplicateMatch, InvalidOptions
 from gamehall.core.limits import INT64_MAX, MATCH_ID_RULE
 from gamehall.core.logformat import header_for, log_lines
@@ -183,7 +184,7 @@ async def create_match(request: Req, data: JSONBody[CreateMatch]) -> Created:
     bot's by default) and acts there with the player token; ``clock`` makes the match timed.
     """
     gateway = gateway_of(request)
-    player = gateway.player_of(request, required=False)
+    player = await gateway.player_of_off_loop(request, required=False)
     if data.request_id is None:
         return await _create(request, data, player, None)
     scope = player.player if player is not None else "anonymous"
@@ -252,7 +253,7 @@ async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | 
             409, "already_created", f"request_id {data.request_id!r} already created match "
             f"{match_id!r}: its seat tokens were in that answer",
         ) from None  # fmt: skip
-    players = hall.info(match).players
+    players = (await reads.info(hall, match)).players
     return gateway.created(match, data.game, players, data.seating, tokens)
 
 
@@ -285,11 +286,10 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
     them, the clocks, how many follow it, and the rematch links."""
     gateway = gateway_of(request)
     hall = gateway.hall
-    await hall.activate(check_id(match))  # loaded off the event loop, once
-    info = hall.info(match)
-    public = hall.view(match, None)
+    public = await reads.view(hall, check_id(match), None)  # activated off the loop, once
+    info = await reads.info(hall, match)
     tokens = gateway.seats.seats(match)
-    entry = hall.lobby.entry(match)
+    entry = await reads.entry(hall, match)
     return MatchOut(
         match, info.game, info.expansions, info.players, info.version, info.created,
         info.updated, public.awaiting, public.outcome,
@@ -328,13 +328,13 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
     shows the player's name, and the player token acts for it as well as the seat token.
     """
     gateway = gateway_of(request)
-    gateway.check_match(match)
-    player = gateway.player_of(request, required=False)
+    await gateway.check_match_off_loop(match)
+    player = await gateway.player_of_off_loop(request, required=False)
     lobby = gateway.hall.lobby
     if player is not None and data.seat is not None:
-        lobby.player(player.player)
+        await reads.io(gateway.hall, lobby.player, player.player)
     if player is not None:
-        gateway.check_distinct(match, player.name, player.player)
+        await reads.io(gateway.hall, gateway.check_distinct, match, player.name, player.player)
     # The match's actor decides who wins the seat (one of any number of takers); the token
     # is stored with the winner's seat, in the same transaction.
     held = player.player if player is not None else None
@@ -348,8 +348,8 @@ async def get_view(request: Req, match: MatchPath) -> ViewOut:
     """Return the asker's view, the decisions awaited and the asker's legal commands."""
     gateway = gateway_of(request)
     await gateway.hall.activate(check_id(match))  # loaded off the event loop, once
-    asker = gateway.asker(request, match)
-    seen = gateway.hall.view(match, asker.seat)
+    asker = await gateway.asker_off_loop(request, match)
+    seen = await reads.view(gateway.hall, match, asker.seat)
     legal = [msgspec.to_builtins(c) for c in seen.legal]
     undo = undo_out(gateway.hall.undo_status(match))
     return ViewOut(
@@ -368,7 +368,7 @@ async def get_view(request: Req, match: MatchPath) -> ViewOut:
 async def get_board(request: Req, match: MatchPath) -> str:
     """Return the asker's board as text."""
     gateway = gateway_of(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     return str(gateway.hall.render(match, asker.seat)) + "\n"
 
 
@@ -382,7 +382,7 @@ async def get_board(request: Req, match: MatchPath) -> str:
 async def post_command(request: Req, match: MatchPath, data: JSONBody[PostCommand]) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gateway_of(request)
-    seat = gateway.seat_of(request, match, data.seat)
+    seat = await gateway.seat_of_off_loop(request, match, data.seat)
     # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
     # refuses another seat's id, so no seat reads another's answer by reusing it.
     ack = await gateway.hall.send(match, seat, data.command, data.command_id)
@@ -404,10 +404,10 @@ async def get_history(
 ) -> HistoryOut:
     """Return the asker's redacted events after a seq, at most ``limit`` stored events."""
     gateway = gateway_of(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     hall = gateway.hall
-    stored = hall.store.version(match)  # read before: every event up to it is in the answer
-    told = hall.narrated_history(match, asker.seat, after, limit)
+    stored = await reads.version(hall, match)  # first: every event up to it is in the answer
+    told = await reads.narrated_history(hall, match, asker.seat, after, limit)
     upto = max(after, min(after + limit, stored), *(t.record.seq for t in told[-1:]))
     line = hall.registry.codec.event_line
     return HistoryOut(match, asker.seat, after, upto, [line(t.record, t.text) for t in told])
@@ -435,7 +435,7 @@ async def get_events(
     reconnects to the same URL resumes where it was.
     """
     gateway = gateway_of(request)
-    asker = gateway.asker(request, match, query_token=True)
+    asker = await gateway.asker_off_loop(request, match, query_token=True)
     start = max(after, last_event_id)
     release = request.app.state.streams.take(address(request))
     messages = stream.messages(
@@ -456,17 +456,17 @@ async def get_events(
 async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) -> Created:
     """Start a new match from the first ``at_seq`` events (admin, or once the match ended)."""
     gateway = gateway_of(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     gateway.may_see_all(asker, match, "a fork")
     if data.seed is not None and not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token may choose the seed of a fork")
-    players = gateway.hall.info(match).players
+    players = (await reads.info(gateway.hall, match)).players
     free = range(players) if data.seating == "open" else ()
     tokens, digests = gateway.seats.issue([] if free else list(range(players)))
     new = await gateway.hall.fork(
         match, data.at_seq, seed=data.seed, open_seats=free, seat_tokens=digests
     )
-    info = gateway.hall.info(new)
+    info = await reads.info(gateway.hall, new)
     return gateway.created(new, info.game, info.players, data.seating, tokens)
 
 
@@ -480,10 +480,10 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
 async def export_log(request: Req, match: MatchPath) -> Response[bytes]:
     """Export the whole log as a log file: header, then JSON Lines (admin, or after the end)."""
     gateway = gateway_of(request)
-    asker = gateway.asker(request, match)
+    asker = await gateway.asker_off_loop(request, match)
     gateway.may_see_all(asker, match, "the full log")
-    records = gateway.hall.read(match)
-    header = header_for(match, None, records, gateway.hall.lobby.names(match))
+    records = await reads.read(gateway.hall, match)
+    header = header_for(match, None, records, await reads.names(gateway.hall, match))
     lines = b"".join(
         line + b"\n" for line in log_lines(gateway.hall.registry.codec, header, records)
     )

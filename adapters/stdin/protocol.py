@@ -19,7 +19,7 @@ import anyio
 import msgspec
 import structlog
 from anyio.abc import TaskGroup
-from gamehall.core import GamehallError, Recorded, limits
+from gamehall.core import GamehallError, Recorded, limits, reads
 from gamehall.core.bots import parse_role
 from gamehall.core.bots.spec import BudgetLimit
 from gamehall.core.errors import DuplicateMatch
@@ -328,7 +328,7 @@ class Server:
         return {"games": [game_entry(registry, g) for g in sorted(registry.games)]}
 
     async def matches(self, req: Matches) -> Any:
-        rows = self.hall.matches(req.after, req.limit)
+        rows = await reads.io(self.hall, self.hall.matches, req.after, req.limit)
         return {
             "matches": [{"match": r.stream, "version": r.version, **_shown(r.info)} for r in rows]
         }
@@ -341,16 +341,16 @@ class Server:
         try:
             return await self._create(req)
         except DuplicateMatch:
-            retried = self._retried(req) if req.request_id is not None else None
+            retried = await self._retried(req) if req.request_id is not None else None
             if retried is None:
                 raise
             return retried
 
-    def _retried(self, req: Create) -> dict[str, Any] | None:
+    async def _retried(self, req: Create) -> dict[str, Any] | None:
         """Return the first answer of a create sent again with its match id, or ``None`` when
         the match of that id was made by another request (another game, seed or count)."""
         assert req.match is not None
-        head = self.hall.read(req.match, 0, limit=CREATE_BATCH_MAX)
+        head = await reads.read(self.hall, req.match, 0, limit=CREATE_BATCH_MAX)
         started = head[0].event if head else None
         if not isinstance(started, MatchStarted) or started.game != req.game:
             return None
@@ -363,7 +363,7 @@ class Server:
             if record.meta.command_id is not None:
                 break
             seq = record.seq
-        bots = self.hall.info(req.match).bots
+        bots = (await reads.info(self.hall, req.match)).bots
         return {
             "match": req.match,
             "seq": seq,
@@ -389,15 +389,15 @@ class Server:
             open_seats=req.open,
             creator=creator,
         )
-        bots = self.hall.info(match).bots
+        bots = (await reads.info(self.hall, match)).bots
         return {
             "match": match,
-            "seq": self.hall.view(match, None).seq,
+            "seq": (await reads.view(self.hall, match, None)).seq,
             "bots": {str(seat): bot for seat, bot in bots.items()},
         }
 
     async def command(self, req: SendCommand) -> Any:
-        self._seat(req.match, req.seat)
+        await self._seat(req.match, req.seat)
         ack = await self.hall.send(req.match, req.seat, req.command, req.command_id)
         return {
             "first_seq": ack.first_seq,
@@ -407,8 +407,8 @@ class Server:
         }
 
     async def view(self, req: View) -> Any:
-        self._seat(req.match, req.seat)
-        seen = self.hall.view(req.match, req.seat)
+        await self._seat(req.match, req.seat)
+        seen = await reads.view(self.hall, req.match, req.seat)
         return {
             "seq": seen.seq,
             "seat": seen.seat,
@@ -425,9 +425,9 @@ class Server:
     async def lobby(self, req: Lobby) -> Any:
         player = req.player
         if req.token is not None:
-            player = self.hall.lobby.player_of(req.token).player
+            player = (await reads.io(self.hall, self.hall.lobby.player_of, req.token)).player
         finished = None if req.state is None else req.state == "finished"
-        page = self.hall.lobby.find(
+        page = await self.hall.lobby.listing(
             game=req.game, finished=finished, open_seats=req.open, player=player,
             cursor=req.cursor, limit=req.limit,
         )  # fmt: skip
@@ -438,11 +438,11 @@ class Server:
         return {"player": player.player, "name": player.name, "token": token}
 
     async def rename(self, req: Rename) -> Any:
-        player = self.hall.lobby.player_of(req.token)
+        player = await reads.io(self.hall, self.hall.lobby.player_of, req.token)
         return await self.hall.lobby.rename(player.player, req.name)
 
     async def take_seat(self, req: TakeSeat) -> Any:
-        player = self.hall.lobby.player_of(req.token)
+        player = await reads.io(self.hall, self.hall.lobby.player_of, req.token)
         seat = await self.hall.lobby.take_seat(req.match, player.player, req.seat)
         return {"match": req.match, "seat": seat, "player": player.player}
 
@@ -466,7 +466,7 @@ class Server:
         return {"match": await self.hall.rematch(req.match), "rematch_of": req.match}
 
     async def spectators(self, req: MatchRef) -> Any:
-        watching = self.hall.lobby.watching(self.hall.lobby.entry(req.match).match)
+        watching = self.hall.lobby.watching((await reads.entry(self.hall, req.match)).match)
         return {"match": req.match, "count": len(watching), "spectators": watching}
 
     async def delete(self, req: MatchRef) -> Any:
@@ -474,8 +474,8 @@ class Server:
         return {"deleted": req.match}
 
     async def legal(self, req: Legal) -> Any:
-        self._seat(req.match, req.seat)
-        seen = self.hall.view(req.match, req.seat)
+        await self._seat(req.match, req.seat)
+        seen = await reads.view(self.hall, req.match, req.seat)
         ruleset = self.hall.ruleset(req.match)
         return {
             "seq": seen.seq,
@@ -485,12 +485,12 @@ class Server:
         }
 
     async def history(self, req: History) -> Any:
-        self._seat(req.match, req.seat)
-        told = self.hall.narrated_history(req.match, req.seat, req.after, req.limit)
+        await self._seat(req.match, req.seat)
+        told = await reads.narrated_history(self.hall, req.match, req.seat, req.after, req.limit)
         return {"events": [self.encode_record(t.record, t.text) for t in told]}
 
     async def watch(self, req: Watch) -> Any:
-        self._seat(req.match, req.seat)
+        await self._seat(req.match, req.seat)
         request_id = self._current_id
         if request_id in self.watches:
             raise ProtocolError("duplicate_watch", f"a watch with id {request_id!r} is running")
@@ -512,8 +512,8 @@ class Server:
 
     _current_id: RequestId = 0
 
-    def _seat(self, match: str, seat: int | None) -> None:
-        players = self.hall.info(match).players
+    async def _seat(self, match: str, seat: int | None) -> None:
+        players = (await reads.info(self.hall, match)).players
         if seat is not None and not 0 <= seat < players:
             raise ProtocolError(
                 "invalid_seat", f"seat {seat} does not exist: seats are 0 to {players - 1}"
@@ -613,7 +613,7 @@ class _Watch:
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait until every event stored so far that this seat may see has been pushed."""
-        shown = self.server.hall.history(self.req.match, self.req.seat, self.last)
+        shown = await reads.history(self.server.hall, self.req.match, self.req.seat, self.last)
         if not shown:
             return
         target = shown[-1].seq

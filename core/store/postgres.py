@@ -3,11 +3,14 @@
 Every group commit is one call of the function ``gamehall_append`` (one statement, one round
 trip, one transaction): it takes the head row ``gamehall_head`` for update, checks each batch's
 expected version against the stream's last seq, inserts the rows of the batches that are at
-their version, moves the head and notifies the listening nodes. The head row is the one lock
-every append takes and holds until commit, so global positions are given in commit order and
-without gaps: a reader that follows positions never skips an event that commits late (the gap
-problem of a plain sequence). The (stream, seq) primary key makes a double write impossible
-even for a writer that bypassed the head. A conflict fails only its own batch.
+their version, writes their listing entries (a created stream's, or a later batch's changes
+merged in by ``gamehall_info_merge``, with the indexed columns and players) and seat tokens,
+moves the head and notifies the listening nodes: nothing else runs while the head is held.
+The head row is the one lock every append takes and holds until commit, so global positions
+are given in commit order and without gaps: a reader that follows positions never skips an
+event that commits late (the gap problem of a plain sequence). The (stream, seq) primary key
+makes a double write impossible even for a writer that bypassed the head. A conflict fails
+only its own batch.
 
 Rows carry the same CRC-32 as SQLite's, checked on every read. The schema lives in the URL's
 schema (``?schema=name``, ``public`` by default), is created and migrated by the store under an
@@ -55,7 +58,6 @@ from .base import (
     listed,
     loaded,
     match_filters,
-    merged,
     page_of,
     position_ranges,
 )
@@ -139,17 +141,145 @@ DO $$ BEGIN
     END IF;
 END $$;
 """
+# The listing entry of a stream is its info, a msgpack map: a later batch's changes are merged
+# into it inside the append, key by key, without decoding anything but the map's outline.
+MSGPACK = """
+CREATE OR REPLACE FUNCTION gamehall_info_merge(entry bytea, keys bytea[], pairs bytea[])
+RETURNS bytea LANGUAGE plpgsql IMMUTABLE AS $$
+-- ``entry`` (a msgpack map, or NULL) without the pairs of ``keys`` (encoded keys), then ``pairs``
+-- (an encoded key and value each; NULL for a key that goes away): the merge of ``merged()``.
+-- The map is walked item by item (its values are skipped, never decoded) and the pairs kept
+-- are copied as runs between the ones left out: linear in the entry's size.
+DECLARE
+    old bytea := entry || ''::bytea;  -- a plain copy: a compressed one is unpacked once
+    size integer := coalesce(length(old), 0);
+    t integer;
+    items bigint := 0;
+    pending bigint;
+    pos integer := 0;
+    run integer;
+    key_start integer;
+    key_end integer;
+    count bigint := 0;
+    body bytea := ''::bytea;
+BEGIN
+    keys := coalesce(keys, '{}');
+    IF size > 0 THEN
+        t := get_byte(old, 0);
+        IF t BETWEEN 128 AND 143 THEN
+            items := 2 * (t - 128);
+            pos := 1;
+        ELSIF t = 222 THEN
+            items := 2 * (get_byte(old, 1) << 8 | get_byte(old, 2));
+            pos := 3;
+        ELSIF t = 223 THEN
+            items := 2 * ('x' || encode(substring(old FROM 2 FOR 4), 'hex'))::bit(32)::bigint;
+            pos := 5;
+        ELSE
+            RAISE EXCEPTION 'a listing entry is not a msgpack map (byte %)', t;
+        END IF;
+        run := pos;
+        FOR item IN 1 .. items LOOP
+            IF item % 2 = 1 THEN
+                key_start := pos;
+            END IF;
+            pending := 1;  -- the values still to pass over to reach the item's end
+            WHILE pending > 0 LOOP
+                IF pos >= size THEN
+                    RAISE EXCEPTION 'a listing entry is cut short (% bytes)', size;
+                END IF;
+                t := get_byte(old, pos);
+                pos := pos + 1;
+                pending := pending - 1;
+                IF t <= 127 OR t >= 224 OR t IN (192, 194, 195) THEN
+                    NULL;  -- fixint, nil, false, true
+                ELSIF t <= 143 THEN pending := pending + 2 * (t - 128);  -- fixmap
+                ELSIF t <= 159 THEN pending := pending + (t - 144);  -- fixarray
+                ELSIF t <= 191 THEN pos := pos + (t - 160);  -- fixstr
+                ELSIF t IN (204, 208) THEN pos := pos + 1;
+                ELSIF t IN (205, 209) THEN pos := pos + 2;
+                ELSIF t IN (202, 206, 210) THEN pos := pos + 4;
+                ELSIF t IN (203, 207, 211) THEN pos := pos + 8;
+                ELSIF t IN (196, 217) THEN pos := pos + 1 + get_byte(old, pos);  -- bin/str 8
+                ELSIF t IN (197, 218) THEN  -- bin 16, str 16
+                    pos := pos + 2 + (get_byte(old, pos) << 8 | get_byte(old, pos + 1));
+                ELSIF t IN (198, 219) THEN  -- bin 32, str 32
+                    pos := pos + 4
+                        + ('x' || encode(substring(old FROM pos + 1 FOR 4), 'hex'))::bit(32)::int;
+                ELSIF t = 220 THEN  -- array 16
+                    pending := pending + (get_byte(old, pos) << 8 | get_byte(old, pos + 1));
+                    pos := pos + 2;
+                ELSIF t = 221 THEN  -- array 32
+                    pending := pending
+                        + ('x' || encode(substring(old FROM pos + 1 FOR 4), 'hex'))::bit(32)::int;
+                    pos := pos + 4;
+                ELSIF t = 222 THEN  -- map 16
+                    pending := pending + 2 * (get_byte(old, pos) << 8 | get_byte(old, pos + 1));
+                    pos := pos + 2;
+                ELSIF t = 223 THEN  -- map 32
+                    pending := pending + 2
+                        * ('x' || encode(substring(old FROM pos + 1 FOR 4), 'hex'))::bit(32)::int;
+                    pos := pos + 4;
+                ELSIF t BETWEEN 212 AND 216 THEN pos := pos + 1 + (1 << (t - 212));  -- fixext
+                ELSIF t = 199 THEN pos := pos + 2 + get_byte(old, pos);  -- ext 8
+                ELSIF t = 200 THEN  -- ext 16
+                    pos := pos + 3 + (get_byte(old, pos) << 8 | get_byte(old, pos + 1));
+                ELSIF t = 201 THEN  -- ext 32
+                    pos := pos + 5
+                        + ('x' || encode(substring(old FROM pos + 1 FOR 4), 'hex'))::bit(32)::int;
+                ELSE
+                    RAISE EXCEPTION 'a listing entry is not msgpack (byte % at %)', t, pos - 1;
+                END IF;
+            END LOOP;
+            IF pos > size THEN
+                RAISE EXCEPTION 'a listing entry is cut short (% bytes)', size;
+            END IF;
+            IF item % 2 = 1 THEN
+                key_end := pos;
+            ELSIF substring(old FROM key_start + 1 FOR key_end - key_start) = ANY(keys) THEN
+                body := body || substring(old FROM run + 1 FOR key_start - run);  -- left out
+                run := pos;
+            ELSE
+                count := count + 1;
+            END IF;
+        END LOOP;
+        body := body || substring(old FROM run + 1 FOR pos - run);
+    END IF;
+    FOR i IN 1 .. coalesce(array_length(pairs, 1), 0) LOOP
+        IF pairs[i] IS NOT NULL THEN
+            body := body || pairs[i];
+            count := count + 1;
+        END IF;
+    END LOOP;
+    IF count < 16 THEN
+        RETURN set_byte('\\x00'::bytea, 0, 128 + count::int) || body;
+    ELSIF count < 65536 THEN
+        RETURN '\\xde'::bytea || substring(int4send(count::int) FROM 3 FOR 2) || body;
+    END IF;
+    RETURN '\\xdf'::bytea || int4send(count::int) || body;
+END $$;
+"""
 APPEND = """
 CREATE OR REPLACE FUNCTION gamehall_append(
     b_stream text[], b_expected bigint[], b_count integer[], b_info bytea[],
     b_now double precision, channel text,
     r_batch integer[], r_k integer[], r_type text[], r_v integer[], r_data bytea[],
-    r_meta bytea[], r_cmd text[], r_crc bigint[]
+    r_meta bytea[], r_cmd text[], r_crc bigint[],
+    l_mask integer[], l_game text[], l_finished boolean[], l_open integer[],
+    k_batch integer[], k_key bytea[], k_pair bytea[],
+    p_batch integer[], p_player text[],
+    t_batch integer[], t_seat integer[], t_digest bytea[]
 ) RETURNS bigint[] LANGUAGE plpgsql AS $$
+-- One group commit: the events of every batch at its expected version and, in the same
+-- statement, the listing entry (``b_info`` of a created stream; ``k_`` changes merged into a
+-- later one's; ``l_`` the indexed columns a batch sets, by ``l_mask`` bits 1 game, 2 finished,
+-- 4 open seats, 8 players, ``p_`` the players) and the seat tokens (``t_``).
 DECLARE
     head bigint;
     actual bigint[];
     first bigint[] := '{}';
+    created text[];
+    listed text[] := '{}';
     n integer := coalesce(array_length(b_stream, 1), 0);
 BEGIN
     -- The lock of every append, held until commit: positions follow commit order, no gaps.
@@ -172,14 +302,46 @@ BEGIN
     JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY AS b(stream, expected, first, i)
       ON b.i = r.b
     WHERE b.first > 0;
-    INSERT INTO streams (stream, version, created, updated, info)
-    SELECT b.stream, b.n, b_now, b_now, b.info
-    FROM unnest(b_stream, b_expected, b_count, b_info, first) AS b(stream, expected, n, info, first)
-    WHERE b.first > 0 AND b.expected = 0
-    ON CONFLICT (stream) DO NOTHING;  -- an empty first batch left the row before
+    WITH made AS (
+        INSERT INTO streams (stream, version, created, updated, info, game, finished, open_seats)
+        SELECT b.stream, b.n, b_now, b_now, b.info, b.game, coalesce(b.finished, false),
+               coalesce(b.open, 0)
+        FROM unnest(b_stream, b_expected, b_count, b_info, first, l_game, l_finished, l_open)
+             AS b(stream, expected, n, info, first, game, finished, open)
+        WHERE b.first > 0 AND b.expected = 0
+        ON CONFLICT (stream) DO NOTHING  -- an empty first batch left the row before
+        RETURNING stream)
+    SELECT coalesce(array_agg(stream), '{}') INTO created FROM made;
     UPDATE streams s SET version = b.expected + b.n, updated = b_now
     FROM unnest(b_stream, b_expected, b_count, first) AS b(stream, expected, n, first)
     WHERE s.stream = b.stream AND b.first > 0 AND b.expected > 0;
+    FOR i IN 1 .. n LOOP  -- the later batches that change their stream's listing entry
+        CONTINUE WHEN first[i] <= 0 OR b_expected[i] = 0;
+        CONTINUE WHEN NOT i = ANY(k_batch);
+        UPDATE streams SET
+            info = gamehall_info_merge(info,
+                ARRAY(SELECT k.key FROM unnest(k_batch, k_key) AS k(b, key) WHERE k.b = i),
+                ARRAY(SELECT k.pair FROM unnest(k_batch, k_pair) AS k(b, pair) WHERE k.b = i)),
+            game = CASE WHEN l_mask[i] & 1 <> 0 THEN l_game[i] ELSE game END,
+            finished = CASE WHEN l_mask[i] & 2 <> 0 THEN l_finished[i] ELSE finished END,
+            open_seats = CASE WHEN l_mask[i] & 4 <> 0 THEN l_open[i] ELSE open_seats END
+        WHERE stream = b_stream[i];
+        IF l_mask[i] & 8 <> 0 THEN
+            listed := listed || b_stream[i];
+        END IF;
+    END LOOP;
+    listed := listed || created;
+    IF cardinality(listed) > 0 THEN
+        DELETE FROM stream_players WHERE stream = ANY(listed);
+        INSERT INTO stream_players (player, stream)
+        SELECT DISTINCT p.player, b_stream[p.b] FROM unnest(p_batch, p_player) AS p(b, player)
+        WHERE b_stream[p.b] = ANY(listed) AND first[p.b] > 0;
+    END IF;
+    INSERT INTO seat_tokens (stream, seat, digest, created)
+    SELECT b_stream[t.b], t.seat, t.digest, b_now
+    FROM unnest(t_batch, t_seat, t_digest) AS t(b, seat, digest)
+    WHERE first[t.b] > 0
+    ON CONFLICT (stream, seat) DO UPDATE SET digest = excluded.digest;
     UPDATE gamehall_head SET position = head WHERE id = 1;
     PERFORM pg_notify(channel, head::text);
     RETURN first;
@@ -330,7 +492,10 @@ class PostgresStore(Store):
                     (self.schema,),
                 ).fetchone()
                 version = self._schema_version(db) if found else None
-                db.execute(APPEND)  # the function of this gamehall, whatever wrote it before
+                # The functions of this gamehall, whatever wrote them before (an older one's
+                # append, with fewer arguments, stays for its nodes until they are upgraded).
+                db.execute(MSGPACK)
+                db.execute(APPEND)
                 if version is None or version < SCHEMA_VERSION:
                     db.execute(TABLES)
                     db.execute(APPEND)
@@ -397,19 +562,11 @@ class PostgresStore(Store):
             if db is None or db.closed:
                 db = self._writer = self.connect()
             try:
-                listing = any(
-                    b.expected == 0 or b.info or b.tokens for batches in rounds for _, b in batches
-                )
-                if len(rounds) == 1 and not listing:
+                if len(rounds) == 1:  # one statement: events, listing and seat tokens
                     firsts = [self._append(db, rounds[0], now)]
-                else:
-                    # The info of the batches commits with their events, in one transaction.
+                else:  # a stream twice in a group commit: one call per round, one transaction
                     with db.transaction():
-                        firsts = []
-                        for batches in rounds:
-                            found = self._append(db, batches, now)
-                            firsts.append(found)
-                            _apply_infos(db, batches, found)
+                        firsts = [self._append(db, batches, now) for batches in rounds]
             except psycopg.Error as exc:
                 lost = isinstance(exc, psycopg.OperationalError) or db.closed
                 if lost:
@@ -440,11 +597,13 @@ class PostgresStore(Store):
     ) -> list[int]:
         streams, expected, counts, infos = [], [], [], []
         r_batch, r_k, types, versions, datas, metas, cmds, crcs = [], [], [], [], [], [], [], []
+        listing = _Listing()
         for number, (_, batch) in enumerate(batches, 1):
             streams.append(batch.stream)
             expected.append(batch.expected)
             counts.append(len(batch.rows))
             infos.append(msgspec.msgpack.encode(batch.info or {}) if batch.expected == 0 else None)
+            listing.add(number, batch)
             for k, (tag, version, data, meta, mark, crc) in enumerate(batch.rows, 1):
                 r_batch.append(number)
                 r_k.append(k)
@@ -459,10 +618,12 @@ class PostgresStore(Store):
         row = db.execute(
             "SELECT gamehall_append(%s::text[], %s::bigint[], %s::integer[], %s::bytea[], %s, %s, "
             "%s::integer[], %s::integer[], %s::text[], %s::integer[], %s::bytea[], %s::bytea[], "
-            "%s::text[], %s::bigint[])",
+            "%s::text[], %s::bigint[], %s::integer[], %s::text[], %s::boolean[], %s::integer[], "
+            "%s::integer[], %s::bytea[], %s::bytea[], %s::integer[], %s::text[], "
+            "%s::integer[], %s::integer[], %s::bytea[])",
             (_texts(streams), _numbers(expected), _numbers(counts), _blobs(infos), now,
              self.channel, _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
-             _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs)),
+             _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs), *listing.arrays()),
         ).fetchone()  # fmt: skip
         assert row is not None
         return list(row[0])
@@ -886,27 +1047,62 @@ def _set_info(db: psycopg.Connection[Any], stream: str, info: Mapping[str, Any])
             )
 
 
-def _apply_infos(
-    db: psycopg.Connection[Any], batches: Sequence[tuple[int, Encoded]], firsts: Sequence[int]
-) -> None:
-    """Index the info of created streams and merge later batches' changes (same transaction)."""
-    for (_, batch), first in zip(batches, firsts, strict=True):
-        if first > 0 and batch.tokens:
-            with db.cursor() as cursor:
-                cursor.executemany(
-                    "INSERT INTO seat_tokens VALUES (%s, %s, %s, extract(epoch from now())) "
-                    "ON CONFLICT (stream, seat) DO UPDATE SET digest = excluded.digest",
-                    [(batch.stream, seat, digest) for seat, digest in batch.tokens],
-                )
-        if first <= 0 or (batch.expected != 0 and not batch.info):
-            continue
-        row = db.execute(
-            "SELECT info FROM streams WHERE stream = %s FOR UPDATE", (batch.stream,)
-        ).fetchone()
-        if row is None:
-            continue
-        info = _decoded(row[0])
-        _set_info(db, batch.stream, info if batch.expected == 0 else merged(info, batch.info or {}))
+class _Listing:
+    """The listing part of a group commit, as the arrays ``gamehall_append`` takes: for each
+    batch the indexed columns it sets (all of them for a created stream), the changes merged
+    into a later batch's info (encoded key, and key and value; ``None`` for a key removed),
+    the player ids of each batch that sets them, and the seat tokens."""
+
+    BITS = {"game": 1, "finished": 2, "open_seats": 4, "seat_players": 8}
+
+    def __init__(self) -> None:
+        self.mask: list[int] = []
+        self.game: list[str | None] = []
+        self.finished: list[str] = []
+        self.open: list[int] = []
+        self.k_batch: list[int] = []
+        self.k_key: list[bytes] = []
+        self.k_pair: list[bytes | None] = []
+        self.p_batch: list[int] = []
+        self.p_player: list[str] = []
+        self.t_batch: list[int] = []
+        self.t_seat: list[int] = []
+        self.t_digest: list[bytes] = []
+
+    def add(self, number: int, batch: Encoded) -> None:
+        """Add the listing of the ``number``th batch (from 1) of the call."""
+        encode = msgspec.msgpack.encode
+        if batch.expected == 0:
+            changes: Mapping[str, Any] = batch.info or {}
+            mask = 15
+        else:
+            changes = batch.info or {}
+            mask = sum(bit for key, bit in self.BITS.items() if key in changes)
+            for key, value in changes.items():
+                self.k_batch.append(number)
+                self.k_key.append(encode(key))
+                self.k_pair.append(None if value is None else encode(key) + encode(value))
+        game, finished, open_seats, players = listed({key: changes.get(key) for key in self.BITS})
+        self.mask.append(mask)
+        self.game.append(game)
+        self.finished.append("t" if finished else "f")
+        self.open.append(open_seats)
+        if mask & 8:
+            self.p_batch.extend([number] * len(players))
+            self.p_player.extend(players)
+        for seat, digest in batch.tokens:
+            self.t_batch.append(number)
+            self.t_seat.append(seat)
+            self.t_digest.append(digest)
+
+    def arrays(self) -> tuple[str, ...]:
+        """Return the array literals, in the order of the function's arguments."""
+        return (
+            _numbers(self.mask), _texts(self.game), "{" + ",".join(self.finished) + "}",
+            _numbers(self.open), _numbers(self.k_batch), _blobs(self.k_key),
+            _blobs(self.k_pair), _numbers(self.p_batch), _texts(self.p_player),
+            _numbers(self.t_batch), _numbers(self.t_seat), _blobs(self.t_digest),
+        )  # fmt: skip
 
 
 def _rounds(encoded: Sequence[Encoded | GamehallError]) -> list[list[tuple[int, Encoded]]]:

@@ -1,10 +1,11 @@
 """SIGKILL at any moment under load loses no acknowledged command.
 
 A driver process opens an SQLite store (``synchronous=FULL``, the default) and a Hall, plays
-many tic-tac-toe matches concurrently, and prints one line per acknowledgement the moment it
-has it. The test kills the driver with SIGKILL — right at start, or after some acknowledgements
+many tic-tac-toe matches concurrently (half of them with open seats, taken one by one before
+play), and prints one line per acknowledgement the moment it has it. The test kills the driver with SIGKILL — right at start, or after some acknowledgements
 and a random short delay — and then checks the file: every acknowledged command is there with
-its seqs, every stored match verifies, and the store reopens and keeps working.
+its seqs, every seat taken is held and never also listed open, every stored match verifies,
+and the store reopens and keeps working.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from pathlib import Path
 import anyio
 import pytest
 from gamehall.core import MatchStarted, Registry, default_registry, replay
+from gamehall.core.events import SeatTaken
 from gamehall.core.hall import Hall
+from gamehall.core.seating import rebuild_lobby
 from gamehall.core.store import SQLiteStore
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
@@ -55,8 +58,15 @@ DRIVER = textwrap.dedent(
     async def player(hall, rng, n):
         k = 0
         while True:
-            match = await hall.create("tictactoe", seed=rng.randrange(1 << 30))
+            seated = rng.random() < 0.5  # open seats, taken one at a time before play
+            match = await hall.create(
+                "tictactoe", seed=rng.randrange(1 << 30), open_seats=[0, 1] if seated else ()
+            )
             say(f"created {match} 1")
+            if seated:
+                for seat in rng.sample([0, 1], 2):
+                    await hall.lobby.take_seat(match, None, seat, rng.randbytes(32))
+                    say(f"seat {match} {seat}")
             while True:
                 asked = hall.awaiting(match)
                 if not asked:
@@ -168,6 +178,22 @@ def check_store(db: Path, registry: Registry, lines: list[str], note: str) -> di
             assert head.meta.command_id == cid and head.meta.command is not None, note
             assert last_acked.get(match, 0) < int(first), f"{note}: acks of {match} out of order"
             last_acked[match] = int(last)
+        seats = [line.split()[1:] for line in lines if line.startswith("seat ")]
+        for match, seat in seats:
+            taken = [r.event.seat for r in store.read(match) if isinstance(r.event, SeatTaken)]
+            assert int(seat) in taken, f"{note}: the acknowledged seat {seat} of {match} is lost"
+        for match in streams:
+            entry = store.stream_info(match)
+            assert entry is not None, note
+            taken = {r.event.seat for r in store.read(match) if isinstance(r.event, SeatTaken)}
+            opened = set(entry.info.get("open") or [])
+            assert not taken & opened, (
+                f"{note}: {match} lists seats {taken & opened} open and taken"
+            )
+            if taken or opened:
+                assert taken | opened == {0, 1}, f"{note}: {match} lost a seat"
+            assert set(store.seat_tokens(match)) == taken, f"{note}: {match}'s tokens"
+        assert rebuild_lobby(store, registry).changed == [], note
         for match, version in streams.items():
             assert version >= last_acked.get(match, 1), note
             records = store.read(match)
@@ -240,6 +266,8 @@ def test_sigkill_loses_no_acknowledged_command(driver: Path, tmp_path: Path, pla
     acks = sum(line.startswith("ack ") for line in lines)
     if after_acks:
         assert acks >= after_acks, note
+    if acks >= 150:  # half the matches take their seats: some were taken by then
+        assert any(line.startswith("seat ") for line in lines), note
     streams = check_store(db, registry, lines, note)
     if acks:
         assert streams, note
@@ -256,7 +284,7 @@ def test_the_check_finds_a_lost_acknowledgement(driver: Path, tmp_path: Path) ->
     lines = run.kill()
     check_store(db, registry, lines, "as written")
     match = next(line.split()[1] for line in lines if line.startswith("ack "))
-    for forged in (f"ack {match} never-sent 2 2", "created not-a-match 1"):
+    for forged in (f"ack {match} never-sent 2 2", "created not-a-match 1", f"seat {match} 7"):
         with pytest.raises(AssertionError):
             check_store(db, registry, [*lines, forged], "forged")
     ack = next(line for line in lines if line.startswith("ack "))

@@ -35,6 +35,11 @@ class TestPostgresStore(StoreContract):
         yield made
         made.close()
 
+    def other_node(self, store: Store) -> Store:
+        from gamehall.core.store.postgres import PostgresStore
+
+        return PostgresStore(self.url, self.registry.codec)
+
     def damage(self, store: Store, stream: str, seq: int) -> None:
         with store.connect() as db:  # type: ignore[attr-defined]
             sql = "UPDATE events SET data = '\\xc1ff' WHERE stream = %s AND seq = %s"

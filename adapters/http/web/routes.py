@@ -10,6 +10,7 @@ from importlib import resources
 from typing import Annotated, Any
 
 import msgspec
+from gamehall.core import reads
 from gamehall.core.bots.spec import BotSpec
 from gamehall.core.errors import (
     DuplicateMatch,
@@ -616,7 +617,7 @@ async def _fork(request: Req, match: str) -> Response[Any]:
         at = int_text("the fork point", _last(form, "at_seq") or "", 1)
     except InvalidInput as exc:
         raise ApiError(400, "invalid_fork", str(exc)) from None
-    players = gateway.hall.info(match).players
+    players = (await reads.info(gateway.hall, match)).players
     new = await gateway.hall.fork(match, at, open_seats=range(players))
     return redirect(request, f"/join/{new}")
 
@@ -639,7 +640,7 @@ async def play_rematch(request: Req, match: FromPath[str], seat: FromPath[int]) 
     hall = gateway.hall
     if not gateway.ended(match):
         raise ApiError(409, "not_over", "a rematch follows a finished match")
-    info = hall.info(match)
+    info = await reads.info(hall, match)
     n = info.players
     strength = _last(form, "bots") or ""
     chosen = None
@@ -647,7 +648,7 @@ async def play_rematch(request: Req, match: FromPath[str], seat: FromPath[int]) 
         hidden = hall.registry.games[info.game].hidden_information
         bot = strengths.spec(info.game, strength, hidden)
         chosen = {(s + 1) % n: bot for s in info.bots}
-    known = hall.lobby.entry(check_id(match)).rematch
+    known = (await reads.entry(hall, check_id(match))).rematch
     # The rematch's seats (players, bots, open) are stored with its first events.
     new = await hall.rematch(match, bots=chosen if known is None else None)
     return Response(
@@ -665,7 +666,7 @@ async def watch_whatif(
     gateway.check_match(match)
     hall = gateway.hall
     admin = gateway.asker(request, match).admin if bearer(request) is not None else False
-    if hall.view(match, None).outcome is None and not admin:
+    if (await reads.view(hall, match, None)).outcome is None and not admin:
         body = pages.problem(
             "Not finished yet",
             "What if… is offered once a match has ended (or to the operator): trying moves "
@@ -674,7 +675,8 @@ async def watch_whatif(
             root(request),
         )
         return html(body, 403)
-    return html(whatif.page(hall.ruleset(match), hall.read(match), match, at, move, root(request)))
+    records = await reads.read(hall, match)
+    return html(whatif.page(hall.ruleset(match), records, match, at, move, root(request)))
 
 
 @post("/watch/{match:str}/fork", opt=FORM, include_in_schema=False, status_code=303)

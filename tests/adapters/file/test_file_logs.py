@@ -206,3 +206,34 @@ def test_export_refuses_unknown_matches_seats_and_extensions(
     assert main(["export", "m", "-o", str(logs / "g.txt"), "--db", db]) == 1
     assert "unknown extension '.txt'" in capsys.readouterr().err
     assert not list(logs.glob("g.*")) and not list(logs.glob(".g.*"))
+
+
+def test_a_match_whose_seats_were_taken_exports_and_verifies(
+    tmp_path: Path, registry: Registry
+) -> None:
+    import anyio
+    from gamehall.adapters.file import tools
+    from gamehall.core.events import SeatTaken, TakeSeat
+    from gamehall.core.hall import Hall
+
+    store = SQLiteStore(tmp_path / "s.db", registry.codec)
+
+    async def play() -> str:
+        async with Hall(store, registry) as hall:
+            match = await hall.create("tictactoe", open_seats=[0, 1], seed=2)
+            await hall.lobby.take_seat(match, None, 1, b"d" * 32)
+            await hall.lobby.take_seat(match, None, 0, b"e" * 32)
+            await hall.send(match, 0, hall.legal(match, 0)[0])
+            return match
+
+    try:
+        match = anyio.run(play)
+        path = tmp_path / "seated.jsonl"
+        tools.export(store, registry, match, None, str(path))
+    finally:
+        store.close()
+    log = tools.load(str(path), registry)
+    assert [r.event.seat for r in log.records if isinstance(r.event, SeatTaken)] == [1, 0]
+    assert any(isinstance(r.meta.command, TakeSeat) for r in log.records)
+    ok, report = tools.verify(log)
+    assert ok, report

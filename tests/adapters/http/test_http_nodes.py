@@ -5,6 +5,10 @@ when theirs dies; every seat watches its match's SSE stream, reconnecting to ano
 with ``after`` when its node dies. At the end every acknowledged command is stored once, no
 match has a gap or a duplicate, every match verifies, and every stream saw every event of
 its seat, in order.
+
+Half the matches are created with open seats, each raced for by two players on random nodes
+while the nodes are killed: exactly one holds each seat, every claim answered 201 is stored,
+and no seat is both open and taken (the seat, its listing entry and its token share a commit).
 """
 
 from __future__ import annotations
@@ -26,11 +30,23 @@ pytestmark = pytest.mark.anyio
 
 
 @dataclass
+class Claim:
+    """A player's claim of a seat: its answer, and whether an answer was lost on the way."""
+
+    seat: int
+    player: str
+    token: str
+    status: int = 0
+    lost: bool = False
+
+
+@dataclass
 class Played:
     """One match as its clients saw it."""
 
     match: str
     tokens: list[str]
+    claims: list[Claim] = field(default_factory=list)
     acks: dict[str, tuple[int, int]] = field(default_factory=dict)
     seen: dict[int, list[int]] = field(default_factory=dict)
     ended: set[int] = field(default_factory=set)
@@ -80,6 +96,8 @@ class Cluster:
 
 async def _watch(cluster: Cluster, client: httpx.AsyncClient, played: Played, seat: int) -> None:
     seen = played.seen.setdefault(seat, [])
+    while len(played.tokens) < 2:  # an open match: its seats are being claimed
+        await anyio.sleep(0.05)
     while True:
         url = cluster.pick()
         after = seen[-1] if seen else 0
@@ -100,9 +118,55 @@ async def _watch(cluster: Cluster, client: httpx.AsyncClient, played: Played, se
         await anyio.sleep(0.05)
 
 
+NAMES = ("Kestrel", "Otter", "Birch", "Quartz")
+
+
+async def _claim(cluster: Cluster, client: httpx.AsyncClient, played: Played, claim: Claim) -> None:
+    """Claim a seat on random nodes until one answers; a lost answer may have taken it."""
+    path = f"/matches/{played.match}/seats"
+    while True:
+        url = cluster.pick()
+        if url:
+            try:
+                got = await client.post(
+                    url + path, json={"seat": claim.seat}, headers=bearer(claim.token)
+                )
+            except httpx.TransportError:
+                claim.lost = True
+            else:
+                if got.status_code < 500:
+                    claim.status = got.status_code
+                    assert got.status_code in (201, 409), got.text
+                    if got.status_code == 409:
+                        assert got.json()["error"] == "seat_taken", got.text
+                    return
+                claim.lost = True
+        await anyio.sleep(0.05)
+
+
+async def _seat(cluster: Cluster, client: httpx.AsyncClient, played: Played, delay: float) -> None:
+    """Race two players for each seat of an open match, then learn who holds each."""
+    await anyio.sleep(delay)
+    async with anyio.create_task_group() as tg:
+        for claim in played.claims:
+            tg.start_soon(_claim, cluster, client, played, claim)
+    holders: dict[int, str] = {}
+    while len(holders) < 2:  # a node may not have heard of the other node's commit yet
+        for claim in played.claims:
+            view = await cluster.request(
+                client, "GET", f"/matches/{played.match}/view", headers=bearer(claim.token)
+            )
+            if view.status_code == 200 and view.json()["seat"] == claim.seat:
+                holders[claim.seat] = claim.token
+        await anyio.sleep(0.05)
+    played.tokens = [holders[0], holders[1]]
+
+
 async def _play(cluster: Cluster, client: httpx.AsyncClient, played: Played, seed: int) -> None:
     rng = random.Random(seed)
     number = 0
+    while len(played.tokens) < 2:
+        await anyio.sleep(0.05)
     while True:
         view = (await cluster.request(
             client, "GET", f"/matches/{played.match}/view", headers=bearer(played.tokens[0])
@@ -132,6 +196,7 @@ async def _play(cluster: Cluster, client: httpx.AsyncClient, played: Played, see
 async def run_cluster(pg_url: str, matches: int, kills: int, every: float, seed: int) -> None:
     from gamehall.adapters.file import tools
     from gamehall.core.registry import builtin_registry
+    from gamehall.core.seating import rebuild_lobby
     from gamehall.core.store.postgres import PostgresStore
 
     cluster = Cluster(pg_url, 3, seed)
@@ -142,12 +207,23 @@ async def run_cluster(pg_url: str, matches: int, kills: int, every: float, seed:
     try:
         async with httpx.AsyncClient(timeout=30, limits=limits) as client:
             for i in range(matches):
-                made = await cluster.request(
-                    client, "POST", "/matches", json={"game": "tictactoe", "seed": i}
-                )
+                body: dict[str, Any] = {"game": "tictactoe", "seed": i}
+                if i % 2:
+                    body["seating"] = "open"
+                made = await cluster.request(client, "POST", "/matches", json=body)
                 assert made.status_code == 201, made.text
                 created = made.json()
-                games.append(Played(created["match"], [s["token"] for s in created["seats"]]))
+                played = Played(created["match"], [s["token"] for s in created["seats"]])
+                if i % 2:
+                    assert played.tokens == []
+                    for k, name in enumerate(NAMES):
+                        joined = await cluster.request(
+                            client, "POST", "/players", json={"name": name}
+                        )
+                        assert joined.status_code == 201, joined.text
+                        player = joined.json()
+                        played.claims.append(Claim(k % 2, player["player"], player["token"]))
+                games.append(played)
             with anyio.fail_after(max(120, matches * 3)):
                 async with anyio.create_task_group() as tg:
                     for played in games:
@@ -155,6 +231,11 @@ async def run_cluster(pg_url: str, matches: int, kills: int, every: float, seed:
                             tg.start_soon(_watch, cluster, client, played, seat)
                     async with anyio.create_task_group() as players:
                         players.start_soon(cluster.killer, every, kills)
+                        rng = random.Random(seed)
+                        for played in games:
+                            if played.claims:  # claimed while nodes are being killed
+                                spread = rng.uniform(0, every * kills + 0.5)
+                                players.start_soon(_seat, cluster, client, played, spread)
                         for i, played in enumerate(games):
                             players.start_soon(_play, cluster, client, played, seed * 1000 + i)
     finally:
@@ -166,6 +247,11 @@ async def run_cluster(pg_url: str, matches: int, kills: int, every: float, seed:
     store = PostgresStore(pg_url, registry.codec)
     try:
         assert store.check() == []  # no gap, no duplicate, every checksum sound
+        claimed = [played for played in games if played.claims]
+        assert claimed and any(c.status == 201 for p in claimed for c in p.claims)
+        for played in claimed:
+            check_seats(store, played)
+        assert rebuild_lobby(store, registry).changed == []  # the listing is the log's
         tmp = Path(tempfile.mkdtemp())
         for played in games:
             records = store.read(played.match)
@@ -188,6 +274,26 @@ async def run_cluster(pg_url: str, matches: int, kills: int, every: float, seed:
                 assert seat in played.ended
     finally:
         store.close()
+
+
+def check_seats(store: Any, played: Played) -> None:
+    """Each seat was taken once, by a claimant; a claim answered 201 holds its seat; no seat
+    is listed open and taken; each seat taken has its token, recorded with it."""
+    from gamehall.core.events import SeatTaken
+
+    taken = [r.event for r in store.read(played.match) if isinstance(r.event, SeatTaken)]
+    assert sorted(e.seat for e in taken) == [0, 1], (played.match, taken)
+    by_seat = {e.seat: e.player for e in taken}
+    for claim in played.claims:
+        holds = by_seat[claim.seat] == claim.player
+        if claim.status == 201:
+            assert holds, (played.match, claim)  # acknowledged: never lost
+        elif not claim.lost:
+            assert not holds, (played.match, claim)  # refused and never stored
+    entry = store.stream_info(played.match)
+    assert not set(entry.info.get("open") or []) & {0, 1}, entry.info
+    assert entry.info["seat_players"] == [by_seat[0], by_seat[1]], entry.info
+    assert set(store.seat_tokens(played.match)) == {0, 1}
 
 
 async def test_three_nodes_one_killed_every_command_stored_once(pg_url: str) -> None:

@@ -241,7 +241,7 @@ def test_an_unexpected_error_is_an_answer(
                 logged.append((args, kw))
 
         monkeypatch.setattr(protocol, "log", Log())
-        monkeypatch.setattr(s.server.hall, "narrated_history", broken)
+        monkeypatch.setattr(protocol.reads, "narrated_history", broken)  # what history reads
         [answer] = await s.ask({"id": 2, "op": "history", "match": "m"})
         error = answer["error"]
         assert error["code"] == "internal_error" and error["line"] == 2

@@ -1,0 +1,192 @@
+"""PostgreSQL's append is one round trip: the events, the listing entry and the seat tokens.
+
+The listing entry (a msgpack map) is merged inside the database by ``gamehall_info_merge``;
+its result is checked here against :func:`merged`, the merge every store means, over random
+entries of every msgpack type and random changes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import msgspec
+import psycopg
+import pytest
+from gamehall.core.errors import ConcurrencyError, StoreFailed
+from gamehall.core.store import MatchQuery
+from gamehall.core.store.base import listed, merged
+from gamehall.core.testing.events import ContractPlugins, marks
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.postgres import drop_schema, need_postgres, schema_url
+
+
+@pytest.fixture(scope="module")
+def store() -> Iterator[Any]:
+    need_postgres()
+    from gamehall.core.store.postgres import PostgresStore
+
+    schema = f"test_{secrets.token_hex(6)}"
+    try:
+        with PostgresStore(schema_url(schema), ContractPlugins().codec) as opened:
+            yield opened
+    finally:
+        drop_schema(schema)
+
+
+def round_trips(store: Any, action: Callable[[], object]) -> int:
+    """Return how many times the writer's connection waited for the server during ``action``:
+    the Sync and Query messages it sent (libpq's trace of the protocol)."""
+    with store._lock:
+        store._writer = store._writer if store._writer is not None else store.connect()
+        writer = store._writer
+    fd, path = tempfile.mkstemp()
+    try:
+        writer.pgconn.trace(fd)
+        try:
+            action()
+        finally:
+            writer.pgconn.untrace()
+        with open(path) as trace:
+            return len(re.findall(r"\tF\t\d+\t(?:Sync|Query)\b", trace.read()))
+    finally:
+        os.close(fd)
+        os.unlink(path)
+
+
+def test_a_seat_taken_with_its_token_is_one_round_trip(store: Any) -> None:
+    stream = f"m_{secrets.token_hex(4)}"
+    created = {"game": "g", "open": [0, 1], "seat_players": [None, None], "open_seats": 2}
+    assert round_trips(store, lambda: store.append(stream, 0, marks(1), info=created)) == 1
+    taken = {"open": [1], "seat_players": ["p1", None], "open_seats": 1}
+    assert (
+        round_trips(
+            store, lambda: store.append(stream, 1, marks(1), info=taken, tokens=[(0, b"t")])
+        )
+        == 1
+    )
+    assert round_trips(store, lambda: store.append(stream, 2, marks(1))) == 1
+    entry = store.stream_info(stream)
+    assert entry.version == 3
+    assert entry.info == merged(created, taken)
+    assert store.seat_tokens(stream) == {0: b"t"}
+    assert [e.stream for e in store.find_matches(MatchQuery(player="p1")).matches] == [stream]
+
+
+def test_a_group_commit_of_many_streams_is_one_round_trip(store: Any) -> None:
+    from gamehall.core.events import Meta
+    from gamehall.core.store.base import AppendRequest
+
+    names = [f"g_{secrets.token_hex(4)}" for _ in range(5)]
+    requests = [
+        AppendRequest(n, 0, marks(2), [Meta()] * 2, {"game": "g", "seat_players": [n]}, [(0, b"x")])
+        for n in names
+    ]
+    assert round_trips(store, lambda: store.append_many(requests)) == 1
+    for n in names:
+        assert store.find_matches(MatchQuery(player=n)).total == 1
+        assert store.seat_tokens(n) == {0: b"x"}
+
+
+def test_a_conflicting_batch_changes_nothing_of_the_listing(store: Any) -> None:
+    stream = f"c_{secrets.token_hex(4)}"
+    store.append(stream, 0, marks(1), info={"game": "g", "seat_players": [None]})
+    with pytest.raises(ConcurrencyError):
+        store.append(stream, 5, marks(1), info={"seat_players": ["p9"]}, tokens=[(0, b"z")])
+    assert store.stream_info(stream).info == {"game": "g", "seat_players": [None]}
+    assert store.seat_tokens(stream) == {}
+    assert store.find_matches(MatchQuery(player="p9")).total == 0
+
+
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=40)
+    | st.binary(max_size=40)
+    | st.sampled_from(["x" * 300, b"z" * 300])
+    | st.builds(msgspec.msgpack.Ext, st.integers(0, 127), st.binary(max_size=20))
+    | st.sampled_from([msgspec.msgpack.Ext(5, b"e" * n) for n in (1, 2, 4, 8, 16, 300)])
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: (
+        st.lists(inner, max_size=20)
+        | st.dictionaries(st.text(max_size=5) | st.integers(-5, 300), inner, max_size=20)
+    ),
+    max_leaves=30,
+)
+# The listing's indexed keys hold what the lobby puts there; any other key holds anything.
+_listed = {
+    "game": st.none() | st.text(max_size=10),
+    "finished": st.none() | st.booleans(),
+    "open_seats": st.none() | st.integers(0, 1000),
+    "seat_players": st.none() | st.lists(st.none() | st.sampled_from(["p1", "p2", "p3"])),
+}
+_others = st.dictionaries(
+    st.sampled_from(["open", "bots", "clock"])
+    | st.text(max_size=20).filter(lambda k: k not in _listed),
+    _values,
+    max_size=15,
+)
+_entries = st.builds(
+    lambda listed_part, rest: {**rest, **listed_part},
+    st.fixed_dictionaries({}, optional=_listed),
+    _others,
+)
+
+
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    start=_entries,
+    changes=st.lists(_entries, min_size=1, max_size=3),
+)
+def test_the_listing_merge_in_the_database_is_the_stores_merge(
+    store: Any, start: dict[str, Any], changes: list[dict[str, Any]]
+) -> None:
+    stream = f"p_{secrets.token_hex(6)}"
+    store.append(stream, 0, marks(1), info=start)
+    expected = start
+    for version, change in enumerate(changes, 1):
+        store.append(stream, version, marks(1), info=change)
+        expected = merged(expected, change) if change else expected
+    assert store.stream_info(stream).info == expected
+    game, finished, open_seats, players = listed(expected)
+    row = store._rows(
+        "SELECT game, finished, open_seats FROM streams WHERE stream = %s", (stream,)
+    )[0]
+    assert tuple(row) == (game, finished, open_seats)
+    found = store._rows("SELECT player FROM stream_players WHERE stream = %s", (stream,))
+    assert sorted(p for (p,) in found) == players
+
+
+def test_a_map_of_more_than_sixteen_keys_merges(store: Any) -> None:
+    large = ["y" * 70_000, b"w" * 70_000, msgspec.msgpack.Ext(5, b"e" * 70_000), [0] * 70_000]
+    for size in (15, 16, 17, 70_000):
+        stream = f"big_{secrets.token_hex(4)}"
+        start = {f"k{i}": large[i] if i < len(large) else i for i in range(size)}
+        store.append(stream, 0, marks(1), info=start)
+        store.append(stream, 1, marks(1), info={"k0": None, "new": [1, 2]})
+        assert store.stream_info(stream).info == merged(start, {"k0": None, "new": [1, 2]})
+
+
+def test_an_entry_that_is_not_msgpack_fails_the_append_and_stores_nothing(store: Any) -> None:
+    stream = f"bad_{secrets.token_hex(4)}"
+    store.append(stream, 0, marks(1), info={"game": "g"})
+    store._reader().execute("UPDATE streams SET info = '\\xc1'::bytea WHERE stream = %s", (stream,))
+    with pytest.raises(StoreFailed, match="not a msgpack map"):
+        store.append(stream, 1, marks(1), info={"open": [0]})
+    assert store.version(stream) == 1
+    with pytest.raises(psycopg.Error):  # the function refuses the entry in SQL too
+        store._reader().execute(
+            "SELECT gamehall_info_merge('\\x81a1'::bytea, '{}', '{}')"
+        ).fetchone()
