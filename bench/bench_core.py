@@ -19,7 +19,7 @@ ratios with their min and max:
   with the rounds above (reported: it decides whether uvloop should be the default);
 * ``replay.vs_raw`` and ``replay.vs_eventsourcing``: events/s rebuilding finished matches ÷
   SELECT + decode of the same rows / ``eventsourcing`` replaying the same events (targets
-  >= 0.3 and >= 10);
+  >= 0.5 and >= 20);
 * ``memory.active_match_bytes`` / ``memory.idle_match_bytes`` (reported only);
 * ``durable.checksum_us_per_event``, ``durable.checksum_share`` and ``replay.checksum_share``:
   the CRC-32 every stored row carries, its cost per event and its share of the time of a
@@ -61,8 +61,8 @@ TARGETS = {
     "durable.vs_eventsourcing": (">=", 10.0),
     "durable.vs_raw": (">=", 0.5),
     "durable.scale_10k_vs_peak": (">=", 0.9),
-    "replay.vs_raw": (">=", 0.3),
-    "replay.vs_eventsourcing": (">=", 10.0),
+    "replay.vs_raw": (">=", 0.5),
+    "replay.vs_eventsourcing": (">=", 20.0),
     "activation.cold_load_p99_ratio": ("<=", 2.0),
 }
 SYNCHRONOUS = "FULL"  # the Hall's default durability; every store here uses the same
