@@ -939,7 +939,7 @@ class Hall:
         chunks that let the other matches run between them (the fold holds the GIL: in a
         thread it would stall the loop as much)."""
         stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
-        events = engine.live(stored.events, stored.after + 1)
+        events = stored.events if stored.plain else engine.live(stored.events, stored.after + 1)
         for start in range(0, len(events), FOLD_CHUNK):
             state = engine.fold(ruleset, state, events[start : start + FOLD_CHUNK])
             if len(events) > FOLD_CHUNK:
