@@ -82,7 +82,8 @@ class Codec:
         self.unfolded = frozenset(
             cls for cls in self.event_types.values() if issubclass(cls, (TakenBack, LobbyEvent))
         )
-        self._event_list = msgspec.msgpack.Decoder(list[self.events])
+        events_list: Any = list[self.events]  # type: ignore[name-defined]
+        self._event_list = msgspec.msgpack.Decoder(events_list)
         self._msgpack = msgspec.msgpack.Encoder()
         self._json = msgspec.json.Encoder()
         self._json_command = msgspec.json.Decoder(self.commands)
