@@ -148,3 +148,26 @@ def test_a_row_of_an_older_class_version_is_upcast_not_taken_as_today(
     resign(store, match, 2, v=0)  # an older shape, with no upcaster installed for it
     with pytest.raises(GamehallError, match="no upcaster for .* v0 -> v1"):
         store.load_stream(match)
+
+
+def test_a_long_match_with_batches_with_and_without_ids_reads_the_same(
+    registry: Registry, store: SQLiteStore
+) -> None:
+    from gamehall.plugins.tictactoe.commands import PlaceMark
+    from gamehall.plugins.tictactoe.events import MarkPlaced
+
+    table = Table.new("tictactoe", seed=1, registry=registry)
+    events = [table.events[0]] + [MarkPlaced(seat=i % 2, cell=i % 9) for i in range(39)]
+    metas = [Meta()] + [
+        Meta(f"c{i}", i % 2, PlaceMark(cell=1)) if i % 3 == 0
+        else Meta(None, i % 2, PlaceMark(cell=2)) if i % 7 == 0
+        else Meta(f"c{i - i % 3}", i % 2)
+        for i in range(39)
+    ]  # fmt: skip
+    store.append_many([AppendRequest("long", 0, events, metas)])
+    fast, slow = store.load_stream("long"), row_by_row(store, "long")
+    assert fast.plain and len(fast.events) == 39
+    assert (fast.first, fast.events, fast.commands, fast.last) == (
+        slow.first, slow.events, slow.commands, slow.last  # type: ignore[attr-defined]
+    )  # fmt: skip
+    assert fast.commands["c36"] == (38, 40)
