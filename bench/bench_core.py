@@ -19,7 +19,7 @@ ratios with their min and max:
   with the rounds above (reported: it decides whether uvloop should be the default);
 * ``replay.vs_raw`` and ``replay.vs_eventsourcing``: events/s rebuilding finished matches ÷
   SELECT + decode of the same rows / ``eventsourcing`` replaying the same events (targets
-  >= 0.3 and >= 10);
+  >= 0.5 and >= 20);
 * ``memory.active_match_bytes`` / ``memory.idle_match_bytes``: traced bytes per match of a
   Hall holding 10,000 played matches, active and then passivated (targets <= 6,000 and
   <= 300: an actor at rest owns no task and no queue);
@@ -63,8 +63,8 @@ TARGETS = {
     "durable.vs_eventsourcing": (">=", 10.0),
     "durable.vs_raw": (">=", 0.5),
     "durable.scale_10k_vs_peak": (">=", 0.9),
-    "replay.vs_raw": (">=", 0.3),
-    "replay.vs_eventsourcing": (">=", 10.0),
+    "replay.vs_raw": (">=", 0.5),
+    "replay.vs_eventsourcing": (">=", 20.0),
     "activation.cold_load_p99_ratio": ("<=", 2.0),
     "memory.active_match_bytes": ("<=", 6_000.0),
     "memory.idle_match_bytes": ("<=", 300.0),

@@ -7,13 +7,13 @@ name and position before any decoding, and an old version is upcast on the way i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Union
 
 import msgspec
 
 from .errors import CorruptRecord, InvalidCommand, PluginError, UnknownEventType
-from .events import Clock, Command, Event, Meta, Recorded, tag_of
+from .events import Clock, Command, Event, LobbyEvent, Meta, Recorded, TakenBack, tag_of
 
 Upcast = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -72,6 +72,18 @@ class Codec:
         self._current = {
             (tag, cls.version): self._event_decoders[tag] for tag, cls in self.event_types.items()
         }
+        # Replay's batch path: many payloads decode in one call, and each decoded event's
+        # class gives the part of its row's checksummed head that names its type and version.
+        self.row_heads: dict[type[Event], bytes] = {
+            cls: b"\x00%b\x00%d\x00" % (tag.encode(), cls.version)
+            for tag, cls in self.event_types.items()
+        }
+        # The classes a fold does not simply evolve (see engine.live): take-backs, the lobby's.
+        self.unfolded = frozenset(
+            cls for cls in self.event_types.values() if issubclass(cls, (TakenBack, LobbyEvent))
+        )
+        events_list: Any = list[self.events]  # type: ignore[name-defined]
+        self._event_list = msgspec.msgpack.Decoder(events_list)
         self._msgpack = msgspec.msgpack.Encoder()
         self._json = msgspec.json.Encoder()
         self._json_command = msgspec.json.Decoder(self.commands)
@@ -145,6 +157,27 @@ class Codec:
                 raise CorruptRecord(stream, seq, f"payload is {type(data).__name__}, not bytes")
             out.append(self.decode_event(tag, version, data, stream, seq))
         return out
+
+    def decode_joined(self, payloads: Sequence[bytes]) -> list[Event] | None:
+        """Decode many stored payloads in one call, each as the event its tag names; ``None``
+        when they do not decode (or are not bytes).
+
+        The payloads are joined into one MessagePack array, so nothing here tells which row
+        holds which event, nor that each is of today's class: the caller proves both, as
+        :func:`gamehall.core.store.base.whole_stream` does with every row's checksum.
+        """
+        n = len(payloads)
+        if n < 16:
+            head = bytes((0x90 | n,))
+        elif n < 0x10000:
+            head = b"\xdc" + n.to_bytes(2, "big")
+        else:
+            head = b"\xdd" + n.to_bytes(4, "big")
+        try:
+            events: list[Event] = self._event_list.decode(head + b"".join(payloads))
+        except (msgspec.DecodeError, TypeError):
+            return None
+        return events
 
     def encode_meta(self, meta: Meta) -> bytes:
         """Return the MessagePack of an envelope's metadata as a compact array."""

@@ -87,7 +87,12 @@ class Loader:
     def load(self, match: str) -> Loaded:
         """Rebuild a match from its events, starting from a snapshot where one helps."""
         stored, ruleset, state = self._read_stored(match)
-        state = engine.fold(ruleset, state, engine.live(stored.events, stored.after + 1))
+        if stored.plain:  # no take-back nor lobby event: every event evolves the state
+            evolve = ruleset.rules.evolve
+            for event in stored.events:
+                state = evolve(state, event)
+        else:
+            state = engine.fold(ruleset, state, engine.live(stored.events, stored.after + 1))
         return self._loaded(match, stored, ruleset, state)
 
     async def load_off_loop(self, match: str) -> Loaded:
@@ -96,7 +101,7 @@ class Loader:
         thread it would stall the loop as much)."""
         with loop_first():  # the reading thread gives the GIL back to the loop sooner
             stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
-        events = engine.live(stored.events, stored.after + 1)
+        events = stored.events if stored.plain else engine.live(stored.events, stored.after + 1)
         for start in range(0, len(events), FOLD_CHUNK):
             state = engine.fold(ruleset, state, events[start : start + FOLD_CHUNK])
             if len(events) > FOLD_CHUNK:
@@ -135,8 +140,11 @@ class Loader:
         seed = started.seed or 0
         # Read after the events: the entry is written in the same transaction as them, so it
         # is at least as new (an entry ahead of them makes the next append conflict and retry).
-        entry = self.store.stream_info(match)
-        info = dict(entry.info) if entry is not None else {}
+        if stored.info is not None:  # read with the events, in the same state
+            info = dict(stored.info)
+        else:
+            entry = self.store.stream_info(match)
+            info = dict(entry.info) if entry is not None else {}
         return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock, info)
 
     def _from_snapshot(self, snapshot: Snapshot, ruleset: Ruleset) -> Any:

@@ -63,6 +63,7 @@ from .base import (
     merged,
     page_of,
     position_ranges,
+    whole_stream,
 )
 
 P = ParamSpec("P")
@@ -164,6 +165,20 @@ _LOAD_ROWS_PAST_SNAPSHOT = (
 )
 # The same for a file opened read-only by a gamehall that has not added the column yet.
 _LOAD_ROWS_PAST_SNAPSHOT_UNRECORDED = _LOAD_ROWS_PAST_SNAPSHOT.replace(_RECORDED, "NULL")
+# Replay's fast path (base.whole_stream) reads a match as columns: what the checksums cover
+# that the decoded events do not give back (their seqs, types and versions are checked through
+# the checksums) and the command marks, with the stream's listing info on the first row (never
+# NULL there), read in the same statement as the events, so in the same state. A match with a
+# snapshot gives the rows after it, without seq 1: the row-by-row path then reads it. The
+# sixth column is the version the stream's last write recorded, also on the first row only.
+_LOAD_WHOLE = (
+    "SELECT data, meta, crc, cmd, CASE WHEN seq=1 THEN coalesce((SELECT info FROM streams "
+    f"WHERE stream=?1), x'') END, CASE WHEN seq=1 THEN {_RECORDED} END FROM events "
+    "WHERE stream=?1 AND seq>?2 ORDER BY seq"
+)
+_LOAD_WHOLE_PAST_SNAPSHOT = _LOAD_WHOLE.replace("seq>?2", f"seq>coalesce({_SNAPSHOT_SEQ}, 0)")
+_LOAD_WHOLE_UNRECORDED = _LOAD_WHOLE.replace(_RECORDED, "NULL")
+_LOAD_WHOLE_PAST_SNAPSHOT_UNRECORDED = _LOAD_WHOLE_PAST_SNAPSHOT.replace(_RECORDED, "NULL")
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
 _NEXT_POSITION = """SELECT max(
     (SELECT coalesce(max(position), 0) FROM events),
@@ -559,6 +574,10 @@ class SQLiteStore(Store):
         those after the snapshot in full and the seq and command id of the rows before it, in
         one read transaction (without a snapshot, one query reads the whole match)."""
         db = self._reader()
+        if after <= 1:
+            whole = self._load_whole(db, stream, snapshot)
+            if whole is not None:
+                return whole
         if not self._has_recorded:
             query = _LOAD_ROWS_PAST_SNAPSHOT_UNRECORDED if snapshot else _LOAD_ROWS
         else:
@@ -588,6 +607,24 @@ class SQLiteStore(Store):
         if rows:
             check_recorded(stream, max(rows[-1][0], marks[-1][0] if marks else 0), recorded)
         return loaded(self.codec, stream, rows, marks, snap.seq, snap)
+
+    def _load_whole(self, db: sqlite3.Connection, stream: str, snapshot: bool) -> Loaded | None:
+        """Read a match without a snapshot in one query and check it as columns; ``None``
+        when it has a snapshot (with ``snapshot``), no rows, or a row the fast path leaves to
+        the row-by-row one (which reads it again and says what is wrong)."""
+        if self._has_recorded:
+            query = _LOAD_WHOLE_PAST_SNAPSHOT if snapshot else _LOAD_WHOLE
+        else:
+            query = _LOAD_WHOLE_PAST_SNAPSHOT_UNRECORDED if snapshot else _LOAD_WHOLE_UNRECORDED
+        rows = db.execute(query, (stream, 0)).fetchall()
+        if not rows or rows[0][4] is None:  # no match, or one read from its snapshot
+            return None
+        whole = whole_stream(self.codec, stream, rows)
+        if whole is not None:
+            check_recorded(stream, len(rows), rows[0][5])
+            info = rows[0][4]
+            whole.info = msgspec.msgpack.decode(info) if info else {}
+        return whole
 
     @_sql_errors
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
