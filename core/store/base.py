@@ -170,7 +170,7 @@ def loaded(
 
 def whole_stream(codec: Codec, stream: str, rows: Sequence[tuple[Any, ...]]) -> Loaded | None:
     """Check and decode a whole stream's rows (payload, metadata, checksum, command mark and
-    a fifth column of the backend's own) from seq 1 in seq order: the fast path of replay.
+    a fifth and sixth column of the backend's own) from seq 1 in seq order: the fast path of replay.
     Return it as :func:`loaded` would with ``after`` 1; ``None`` when a row is not sound or
     not of today's class, for :func:`loaded` to upcast it or to say what is wrong.
 
@@ -202,7 +202,7 @@ def whole_stream(codec: Codec, stream: str, rows: Sequence[tuple[Any, ...]]) -> 
     current: str | None = None
     first = seq = 0
     try:
-        for (data, meta, crc, mark, _), event in zip(rows, events, strict=True):
+        for (data, meta, crc, mark, _, _), event in zip(rows, events, strict=True):
             seq += 1
             size = len(data)
             row = (

@@ -12,6 +12,7 @@ import pytest
 from gamehall.core import Registry, reads
 from gamehall.core.errors import MatchQuarantined, UnknownMatch
 from gamehall.core.hall import Hall
+from gamehall.core.kernel import activation
 from gamehall.core.store import SQLiteStore
 
 READS = (
@@ -114,13 +115,13 @@ def test_a_cold_load_shortens_the_switch_interval_and_the_last_restores_it() -> 
 
     before = sys.getswitchinterval()
     assert gc.isenabled()
-    with reads.loop_first():
-        assert sys.getswitchinterval() == pytest.approx(reads.SWITCH_INTERVAL)
+    with activation.loop_first():
+        assert sys.getswitchinterval() == pytest.approx(activation.SWITCH_INTERVAL)
         assert not gc.isenabled()
-        with reads.loop_first():  # another load at once
-            assert sys.getswitchinterval() == pytest.approx(reads.SWITCH_INTERVAL)
-        assert sys.getswitchinterval() == pytest.approx(reads.SWITCH_INTERVAL)
+        with activation.loop_first():  # another load at once
+            assert sys.getswitchinterval() == pytest.approx(activation.SWITCH_INTERVAL)
+        assert sys.getswitchinterval() == pytest.approx(activation.SWITCH_INTERVAL)
     assert sys.getswitchinterval() == before and gc.isenabled()
-    with pytest.raises(RuntimeError), reads.loop_first():
+    with pytest.raises(RuntimeError), activation.loop_first():
         raise RuntimeError("a load that fails restores it too")
     assert sys.getswitchinterval() == before and gc.isenabled()
