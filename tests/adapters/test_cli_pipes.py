@@ -67,6 +67,7 @@ COMMANDS: dict[str, list[str]] = {
     "whatif": ["whatif", "ttt.jsonl", "--at", "2", "--drop"],
     "to-test": ["to-test", "ttt.jsonl", "-o", "test_ttt.py"],
     "rebuild-lobby": ["rebuild-lobby", "--db", "m.db"],
+    "expire-matches": ["expire-matches", "--db", "m.db"],
 }
 STDIN = {
     "play": "1\n" * 20,

@@ -118,7 +118,7 @@ def test_a_free_action_is_accepted_from_a_seat_that_is_not_awaited(registry: Reg
 def test_only_free_actions_pass_for_a_seat_that_is_not_awaited(registry: Registry) -> None:
     table = _table(registry)
     before = table.state
-    with pytest.raises(NotAwaited, match="seat 2 is not asked"):
+    with pytest.raises(NotAwaited, match="seat 3 is not asked"):  # API seat 2, counted from 1
         table.send(2, Strike())
     assert table.state is before
 

@@ -86,8 +86,8 @@ def test_KAL_BATTLE_6_armies_never_share_a_tile() -> None:
     mixed = msgspec.structs.replace(
         state, board=(state.board[0], (*state.board[1], *state.board[2]), *state.board[2:])
     )
-    assert two_armies_never_share(mixed) is not None
-    assert two_armies_never_share(state) is None
+    assert two_armies_never_share(CAT, mixed) is not None
+    assert two_armies_never_share(CAT, state) is None
     refused(state, 0, MoveUnit(origin=1, to=2, kind="sword"), "KAL-DECLARE-1")
 
 
@@ -499,7 +499,7 @@ def test_KAL_EXAMPLE_5_four_attackers_stand_on_a_plain_forest() -> None:
     from gamehall.plugins.kaladan.world import capacity
 
     assert 1 not in state.castles and capacity(CAT, state, 1) == 4  # type: ignore[attr-defined]
-    assert len(state.board[1]) == 4 and check(state) is None  # type: ignore[attr-defined]
+    assert len(state.board[1]) == 4 and check(CAT, state) is None  # type: ignore[arg-type]
     events, after = send(state, 0, Attack(origin=1, target=2), rolls=EXAMPLE_ROLLS)  # type: ignore[arg-type]
     assert [d.source for d in of(events, DiceRolled)[0].defence if d.source == "castle"] == []
     _, after = send(after, 0, ChooseLosses(units=(unit(after, 1, "sword"),)))
@@ -515,8 +515,8 @@ def test_KAL_EXAMPLE_5_under_the_compendiums_figure_the_example_needs_a_castle()
     from gamehall.plugins.kaladan.world import capacity
 
     assert capacity(CAT, state, 1) == 3  # type: ignore[arg-type]
-    assert "more than its capacity 3" in (check(state) or "")  # type: ignore[arg-type]
+    assert "more than its capacity 3" in (check(CAT, state) or "")  # type: ignore[arg-type]
     castle = msgspec.structs.replace(state, castles={1: NOBODY})  # type: ignore[type-var]
-    assert capacity(CAT, castle, 1) == 4 and check(castle) is None  # type: ignore[arg-type]
+    assert capacity(CAT, castle, 1) == 4 and check(CAT, castle) is None  # type: ignore[arg-type]
     events, after = send(castle, 0, Attack(origin=1, target=2), rolls=EXAMPLE_ROLLS)
     assert sorted(d.sides for d in of(events, DiceRolled)[0].attack) == [8, 10, 10, 10, 12]

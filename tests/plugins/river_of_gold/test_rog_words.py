@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from gamehall.core import Command, RandomBot, Table, words
+from gamehall.core.narration import Narrator
 from gamehall.plugins.river_of_gold.commands import (
     COMMANDS,
     Deliver,
@@ -46,7 +47,7 @@ def _clean(text: str) -> None:
     assert text and not IDS.search(text), text
 
 
-def _tell(narrators: dict[int | None, words.Narrator], records: Any) -> dict[str, set[str]]:
+def _tell(narrators: dict[int | None, Narrator], records: Any) -> dict[str, set[str]]:
     said: dict[str, set[str]] = defaultdict(set)
     for record in records:
         for narrator in narrators.values():
@@ -83,7 +84,7 @@ def playout_words(
         "river-of-gold", players, seed=seed, expansions=expansions, expansion_options=options
     )
     readers: list[int | None] = [*range(players), None]
-    narrators = {s: words.Narrator(t.ruleset, s) for s in readers}
+    narrators = {s: Narrator(t.ruleset, s) for s in readers}
     commands: dict[str, set[str]] = defaultdict(set)
     events = _tell(narrators, t.records())
     bot = RandomBot(seed)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from gamehall.core import Command, RandomBot, Table, words
+from gamehall.core.narration import Narrator
 from gamehall.plugins.toy_battle.commands import COMMANDS, DRAW, ChooseTarget, MoveTroop, PlaceTroop
 from gamehall.plugins.toy_battle.events import EVENTS, TroopsDrawn
 from gamehall.plugins.toy_battle.terrain import BOXED
@@ -38,7 +39,7 @@ def _clean(text: str) -> None:
     assert text and not TOKEN.search(text) and not INTERNAL.search(text), text
 
 
-def _tell(narrators: dict[int | None, words.Narrator], records: Any) -> dict[str, set[str]]:
+def _tell(narrators: dict[int | None, Narrator], records: Any) -> dict[str, set[str]]:
     said: dict[str, set[str]] = defaultdict(set)
     for record in records:
         for narrator in narrators.values():
@@ -54,9 +55,7 @@ def playout_words(terrain: str, seed: int) -> tuple[dict[str, set[str]], dict[st
     """Play a seeded random match; check and return every command's and event's words by type."""
     table = Table.new("toy-battle", options={"terrain": terrain}, seed=seed)
     hook = table.ruleset.hook
-    narrators: dict[int | None, words.Narrator] = {
-        s: words.Narrator(table.ruleset, s) for s in (0, 1, None)
-    }
+    narrators: dict[int | None, Narrator] = {s: Narrator(table.ruleset, s) for s in (0, 1, None)}
     commands: dict[str, set[str]] = defaultdict(set)
     events = _tell(narrators, table.records())
     bot = RandomBot(seed)
