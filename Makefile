@@ -16,7 +16,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.run: $(BIN)/python $(DEPS)
-	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[http]'
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[http,terminal]'
 	@touch $@
 
 $(VENV)/.test: $(BIN)/python $(DEPS)

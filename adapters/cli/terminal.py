@@ -1,14 +1,25 @@
 """The terminal's plain helpers every command shares: is a stream a terminal, a console on it,
-and a progress bar that stays quiet in pipes."""
+and a progress bar that stays quiet in pipes.
+
+rich comes with the ``terminal`` extra: without it the progress bar stays quiet and the
+commands that draw a board (``play``, ``resume``) say which extra to install.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
-from typing import Self, TextIO
+from typing import TYPE_CHECKING, Self, TextIO
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeRemainingColumn
-from rich.progress import Progress as RichProgress
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
+
+
+def has_rich() -> bool:
+    """Tell whether rich (the ``terminal`` extra) is installed."""
+    return importlib.util.find_spec("rich") is not None
 
 
 def is_terminal(stream: TextIO) -> bool:
@@ -19,6 +30,8 @@ def is_terminal(stream: TextIO) -> bool:
 
 def console(stream: TextIO, *, tty: bool | None = None) -> Console:
     """Return a console on ``stream``: styled on a terminal, plain text otherwise."""
+    from rich.console import Console
+
     styled = is_terminal(stream) if tty is None else tty
     return Console(
         file=stream,
@@ -44,12 +57,16 @@ class Progress:
         self.label = label
         self.total = max(total, 0)
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = force if force is not None else is_terminal(self.stream)
+        wanted = force if force is not None else is_terminal(self.stream)
+        self.enabled = wanted and has_rich()  # without rich: quiet, as in a pipe
         self.done = 0
         self._bar: RichProgress | None = None
         self._task: TaskID | None = None
 
     def _start(self) -> RichProgress:
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+        from rich.progress import Progress as RichProgress
+
         bar = RichProgress(
             TextColumn("{task.description}"),
             BarColumn(),

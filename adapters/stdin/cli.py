@@ -32,7 +32,6 @@ from .common import (
     parse_seats,
     role_of,
 )
-from .human import HumanGame, Terminal, default_roles, roles_from_log
 from .protocol import serve
 from .screen import print_table
 from .simulate import simulate
@@ -173,6 +172,8 @@ def _players(low: int, high: int) -> str:
 
 def run_play(args: argparse.Namespace) -> int:
     """Create a match and play it in the terminal."""
+    from .human import HumanGame, Terminal, default_roles  # rich: the terminal extra
+
     registry = default_registry()
     options, expansion_options = parse_options(args.option)
     ruleset = registry.ruleset(args.game, args.expansion)
@@ -207,6 +208,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 def run_resume(args: argparse.Namespace) -> int:
     """Continue a stored match in the terminal."""
+    from .human import HumanGame, Terminal  # rich: the terminal extra
+
     registry = default_registry()
     store = open_store(args.db, registry)
     try:
@@ -243,6 +246,8 @@ def resumed_roles(
     command was chosen by. A seat that has not acted yet but is awaited now was a person's (a
     bot never leaves a question open); the others get the defaults of ``play``.
     """
+    from .human import default_roles, roles_from_log
+
     roles = default_roles(players)
     awaited = ruleset.rules.awaiting(state_at(ruleset, records))
     roles |= {seat: "human" for seat in awaited if 0 <= seat < players}

@@ -248,7 +248,7 @@ def test_the_core_installs_without_the_server_and_runs_the_embedding_example(
     bare_venv: Path, tmp_path: Path
 ) -> None:
     python = str(bare_venv / "bin" / "python")
-    for package in ("litestar", "uvicorn", "psycopg"):
+    for package in ("litestar", "uvicorn", "psycopg", "rich"):
         done = in_venv(bare_venv, [python, "-c", f"import {package}"], tmp_path)
         assert done.returncode != 0, f"{package} came with the bare install"
     import re
@@ -280,6 +280,21 @@ def test_a_command_whose_extra_is_missing_says_which_to_install(
     assert "Traceback" not in done.stderr
     done = in_venv(bare_venv, [str(bare_venv / "bin" / "gamehall"), "games"], tmp_path)
     assert done.returncode == 0 and "tictactoe" in done.stdout, done.stderr
+    # Without the terminal extra the file and match commands work in plain text; the board
+    # in the terminal says which extra draws it.
+    gamehall = str(bare_venv / "bin" / "gamehall")
+    done = in_venv(bare_venv, [gamehall, "simulate", "tictactoe", "--games", "5"], tmp_path)
+    assert done.returncode == 0 and "tictactoe" in done.stdout, done.stderr
+    done = in_venv(bare_venv, [gamehall, "demo", "--db", "demo.db"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    done = in_venv(bare_venv, [gamehall, "matches", "--db", "demo.db"], tmp_path)
+    assert done.returncode == 0 and done.stdout.strip(), done.stderr
+    done = in_venv(bare_venv, [gamehall, "play", "tictactoe"], tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == (
+        "error: this command needs rich, which comes with the 'terminal' extra: "
+        "pip install 'gamehall[terminal]'"
+    ), done.stderr
 
 
 def test_an_outside_program_type_checks_against_the_installed_wheel(
