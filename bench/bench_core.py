@@ -1,4 +1,4 @@
-"""The engine's figures: playouts, durable commands, replay and memory (issue targets inside).
+"""The engine's figures: playouts, durable commands, replay and memory (targets in TARGETS).
 
 Every ratio compares two things measured in this same run, round by round (interleaved, so a
 burst of other work slows both sides of a round), and is reported as the median of the rounds'
