@@ -204,16 +204,17 @@ def check_depth(data: bytes | str, limit: int = MAX_JSON_DEPTH) -> None:
         raise too_deep(limit)
 
 
-def check_json(data: bytes | str, limit: int = MAX_JSON_DEPTH) -> None:
-    """Refuse JSON that msgspec would take silently: too deep, repeated keys, wild numbers.
+def parse_json(data: bytes | str, limit: int = MAX_JSON_DEPTH) -> Any:
+    """Decode JSON once, refusing what msgspec would take silently: too deep, repeated keys,
+    wild numbers; return the decoded value (a dict, a list, a scalar).
 
     Integers must fit SQLite's signed 64 bits and numbers must be finite; a refusal names
-    the key that holds the value. Syntax errors are left to the real decoder, whose message
-    says where they are.
+    the key that holds the value. A syntax error raises ``json.JSONDecodeError`` (a
+    ``ValueError``) with its line and column. Callers turn the value into their Struct with
+    ``msgspec.convert(value, type=..., strict=True)``, which parses nothing again.
     """
-    check_depth(data, limit)
     try:
-        json.loads(
+        value = json.loads(
             data,
             object_pairs_hook=_checked_object,
             parse_constant=_refuse_constant,
@@ -221,6 +222,22 @@ def check_json(data: bytes | str, limit: int = MAX_JSON_DEPTH) -> None:
         )
     except RecursionError:
         raise too_deep(limit) from None
+    raw = data.encode() if isinstance(data, str) else data
+    if raw.count(b"[") + raw.count(b"{") > limit and depth(value) > limit:
+        raise too_deep(limit)  # only a document with that many brackets can nest so deep
+    for where, number in _numbers("the document", value):  # a bare number or a top list
+        if not INT64_MIN <= number <= INT64_MAX:
+            raise InvalidJson(
+                f"{shown(where)}: {shown(str(number))} is outside the signed 64-bit range"
+            )
+    return value
+
+
+def check_json(data: bytes | str, limit: int = MAX_JSON_DEPTH) -> None:
+    """Refuse JSON that :func:`parse_json` refuses; leave syntax errors to the real decoder,
+    whose message says where they are."""
+    try:
+        parse_json(data, limit)
     except InvalidJson:
         raise
     except ValueError:

@@ -175,3 +175,38 @@ async def test_an_accepted_token_has_its_own_bucket(registry: Registry) -> None:
             for _ in range(5)
         ]
         assert seen[:3] == [200, 200, 200] and seen[-1] == 429  # its own burst, then limited
+
+
+async def test_a_json_body_is_parsed_once(served: Served, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The guard parses the body once (depth, repeated keys, 64-bit integers, finite numbers)
+    # and the route takes its data from that value: the framework's decoder never runs on it.
+    import litestar.connection.request as framework
+    from gamehall.core import limits
+
+    parsed: list[int] = []
+    framework_parses: list[int] = []
+    parse_json, decode_json = limits.parse_json, framework.decode_json
+
+    def counted(data: Any, *args: Any) -> Any:
+        parsed.append(1)
+        return parse_json(data, *args)
+
+    def framework_counted(data: Any, *args: Any, **kwargs: Any) -> Any:
+        framework_parses.append(1)
+        return decode_json(data, *args, **kwargs)
+
+    monkeypatch.setattr(limits, "parse_json", counted)
+    monkeypatch.setattr(framework, "decode_json", framework_counted)
+    match, tokens = await new_match(served, players=2)
+    assert parsed == [1] and framework_parses == []
+    moved = await served.client.post(
+        f"/matches/{match}/commands",
+        json={"command": {"type": "tictactoe.PlaceMark", "cell": 4}, "command_id": "c1"},
+        headers=bearer(tokens[0]),
+    )
+    assert moved.status_code in (200, 201), moved.text
+    assert parsed == [1, 1] and framework_parses == []
+    # Refusals still name the problem, before anything is stored.
+    repeated = b'{"game": "tictactoe", "game": "gunsen"}'
+    headers = {"Content-Type": "application/json"}
+    refused(await served.client.post("/matches", content=repeated, headers=headers), 400, "twice")
