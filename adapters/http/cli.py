@@ -19,9 +19,9 @@ from typing import Any
 
 import anyio
 import uvicorn
-from gamehall.adapters.cli.common import add_db_option, int_arg, open_store
+from gamehall.adapters.cli.common import add_db_option, add_server_limits, int_arg, open_store
 from gamehall.core import GamehallError, default_registry, lifecycle
-from gamehall.core.hall import MAX_ACTIVE, Hall
+from gamehall.core.hall import Hall
 from gamehall.core.runtime import (
     GC_ENV,
     LOOP_ENV,
@@ -116,20 +116,7 @@ def register(sub: Any) -> None:
         "--max-streams-per-address", type=int_arg(1, 10**6), default=STREAMS_PER_ADDRESS,
         metavar="N", help=f"event streams one client address may hold (default {STREAMS_PER_ADDRESS})",
     )  # fmt: skip
-    bots = BotLimits()
-    parser.add_argument(
-        "--max-bot-iterations", type=int_arg(1, 10_000_000), default=bots.iterations,
-        metavar="N", help=f"largest iteration budget of a bot a decision (default {bots.iterations:,})",
-    )  # fmt: skip
-    parser.add_argument(
-        "--max-bot-seconds", type=_seconds, default=bots.seconds, metavar="SECONDS",
-        help=f"largest time budget of a bot a decision (default {bots.seconds:g})",
-    )  # fmt: skip
-    parser.add_argument(
-        "--max-active", type=int_arg(1, 10**7), default=MAX_ACTIVE, metavar="N",
-        help="matches kept active at once; past it the least recently used resting ones are "
-        f"passivated (default {MAX_ACTIVE:,})",
-    )  # fmt: skip
+    add_server_limits(parser)
     parser.add_argument(
         "--shutdown-deadline", type=_seconds, default=SHUTDOWN_DEADLINE, metavar="SECONDS",
         help=f"after a stop signal, end within this whatever still runs (default "
