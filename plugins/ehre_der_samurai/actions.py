@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import commands as cmd
 from .cards import HOUSE_KINDS
 from .events import (
@@ -18,13 +16,11 @@ from .events import (
     HouseTakenOver,
     ThiefSent,
 )
+from .game import Game
 from .houses import bodyguard_of, dishonour_cost, limit_refusal, partners
 from .losses import empty_samurai_house, lose_daimyo_house
 from .state import House, Player, State
 from .turn import Turn, refuse
-
-if TYPE_CHECKING:
-    from .rules import EhreDerSamurai
 
 ACTION_RULES = {
     "thief": ("send a Ninja thief after a warrior or a possession", "EDS-NINJA-1"),
@@ -37,14 +33,14 @@ ACTION_RULES = {
 }
 
 
-def actions_allowed(game: EhreDerSamurai, state: State) -> int:
+def actions_allowed(game: Game, state: State) -> int:
     """Return the card actions of the active seat now: ki / 3, at most five (EDS-ACTION-1)."""
     numbers = game.numbers
     ki = game.values.ki_of(state.players[state.turn])
     return min(numbers.max_actions, ki // numbers.ki_per_action)
 
 
-def actions_left(game: EhreDerSamurai, state: State) -> int:
+def actions_left(game: Game, state: State) -> int:
     """Return the card actions the active seat may still take (EDS-ACTION-1, -5)."""
     return actions_allowed(game, state) - state.actions_used
 
@@ -89,7 +85,7 @@ def discard(turn: Turn, seat: int, command: cmd.Discard) -> None:
     turn.emit(CardDiscarded(seat=seat, card=command.card))
 
 
-def play_refusal(game: EhreDerSamurai, state: State, seat: int, command: cmd.Play) -> None:
+def play_refusal(game: Game, state: State, seat: int, command: cmd.Play) -> None:
     """Refuse a card that may not go into the named house (EDS-ACTION-4, EDS-HOUSE)."""
     kind = game.cards.kind(command.card)
     if kind in ACTION_RULES:
@@ -140,7 +136,7 @@ def where(state: State, card: str) -> tuple[int, House] | None:
     return None
 
 
-def theft_refusal(game: EhreDerSamurai, state: State, seat: int, command: cmd.SendThief) -> None:
+def theft_refusal(game: Game, state: State, seat: int, command: cmd.SendThief) -> None:
     """Refuse loot a thief may not take, or a house it may not go into (EDS-NINJA-1)."""
     found = where(state, command.loot)
     if found is None or game.cards.kind(command.loot) not in ("warrior", "possession"):

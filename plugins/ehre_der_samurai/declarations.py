@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from . import commands as cmd
 from .events import AllianceFormed, AllianceLeaving, AttackDeclared, FightRolled, ShogunDeclared
+from .game import Game
 from .houses import castle_of
 from .state import State
 from .turn import Turn, refuse, shogun_duty
-
-if TYPE_CHECKING:
-    from .rules import EhreDerSamurai
 
 
 def _one_declaration(turn: Turn, shogun: bool = False) -> None:
@@ -37,7 +34,7 @@ def declare_shogun(turn: Turn, seat: int, command: cmd.DeclareShogun) -> None:
     turn.emit(ShogunDeclared(seat=seat))
 
 
-def side_strength(game: EhreDerSamurai, state: State, seat: int) -> int:
+def side_strength(game: Game, state: State, seat: int) -> int:
     """Return a fighting side's strength: its own, its ally's added (EDS-ATTACK-3)."""
     player = state.players[seat]
     strength = game.values.strength_of(player)
@@ -46,14 +43,14 @@ def side_strength(game: EhreDerSamurai, state: State, seat: int) -> int:
     return strength
 
 
-def dice_of(game: EhreDerSamurai, state: State, seat: int) -> tuple[int, int]:
+def dice_of(game: Game, state: State, seat: int) -> tuple[int, int]:
     """Return a side's strength and dice (EDS-ATTACK-3)."""
     strength = side_strength(game, state, seat)
     dice = game.hook.ehre_der_samurai_fight_dice(strength=strength, numbers=game.numbers)
     return strength, int(dice)
 
 
-def attack_refusal(game: EhreDerSamurai, state: State, seat: int, target: int) -> None:
+def attack_refusal(game: Game, state: State, seat: int, target: int) -> None:
     """Refuse an attack on a target that may not be attacked, or by a Ronin (EDS-ATTACK)."""
     if state.players[seat].daimyo is None:
         refuse("a player without a Daimyo may not attack", "EDS-ATTACK-2")

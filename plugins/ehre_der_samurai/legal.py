@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from gamehall.core import Command
 
 from . import commands as cmd
 from .actions import actions_left
 from .declarations import dice_of
+from .game import Game
 from .houses import castle_of, dishonour_cost, limit_refusal, partners
 from .state import HOUSES, WAITING, Player, State
 from .turn import shogun_duty
-
-if TYPE_CHECKING:
-    from .rules import EhreDerSamurai
 
 END = cmd.EndTurn()
 PASS = cmd.Pass()
@@ -22,7 +18,7 @@ PAY = cmd.PayHonour()
 CASTLE = (cmd.TakeCastle(), cmd.LeaveCastle())
 
 
-def legal(game: EhreDerSamurai, state: State, seat: int) -> list[Command]:
+def legal(game: Game, state: State, seat: int) -> list[Command]:
     """Return every command ``seat`` may send now."""
     if state.over:
         return []
@@ -36,12 +32,12 @@ def legal(game: EhreDerSamurai, state: State, seat: int) -> list[Command]:
     return _turn(game, state, seat) if seat == state.turn else []
 
 
-def _saves(game: EhreDerSamurai, state: State, seat: int) -> list[Command]:
+def _saves(game: Game, state: State, seat: int) -> list[Command]:
     by_id = game.cards.by_id
     return [cmd.SaveFace(card=c) for c in state.players[seat].hand if by_id[c].kind == "save-face"]
 
 
-def _dishonour_answers(game: EhreDerSamurai, state: State, seat: int) -> list[Command]:
+def _dishonour_answers(game: Game, state: State, seat: int) -> list[Command]:
     insult = state.insult
     assert insult is not None
     if insult.answers[seat] != WAITING:
@@ -54,7 +50,7 @@ def _dishonour_answers(game: EhreDerSamurai, state: State, seat: int) -> list[Co
     return [PAY, *saves, *seppuku]
 
 
-def _turn(game: EhreDerSamurai, state: State, seat: int) -> list[Command]:
+def _turn(game: Game, state: State, seat: int) -> list[Command]:
     out: list[Command] = []
     left = actions_left(game, state)
     if left >= 1:
@@ -69,7 +65,7 @@ def _turn(game: EhreDerSamurai, state: State, seat: int) -> list[Command]:
     return out
 
 
-def _card_actions(game: EhreDerSamurai, state: State, seat: int, left: int) -> list[Command]:
+def _card_actions(game: Game, state: State, seat: int, left: int) -> list[Command]:
     player = state.players[seat]
     out: list[Command] = []
     if len(player.hand) < game.numbers.hand_limit and (state.deck or state.discard):
@@ -94,7 +90,7 @@ def _card_actions(game: EhreDerSamurai, state: State, seat: int, left: int) -> l
     return out
 
 
-def _plays(game: EhreDerSamurai, state: State, seat: int, card: str) -> list[Command]:
+def _plays(game: Game, state: State, seat: int, card: str) -> list[Command]:
     out: list[Command] = []
     for owner in partners(state, seat):
         player = state.players[owner]
@@ -104,7 +100,7 @@ def _plays(game: EhreDerSamurai, state: State, seat: int, card: str) -> list[Com
     return out
 
 
-def _thefts(game: EhreDerSamurai, state: State, seat: int, card: str) -> list[Command]:
+def _thefts(game: Game, state: State, seat: int, card: str) -> list[Command]:
     own: Player = state.players[seat]
     by_id = game.cards.by_id
     out: list[Command] = []
@@ -130,7 +126,7 @@ def _assassins(state: State, card: str) -> list[Command]:
     ]
 
 
-def _declarations(game: EhreDerSamurai, state: State, seat: int) -> list[Command]:
+def _declarations(game: Game, state: State, seat: int) -> list[Command]:
     player = state.players[seat]
     out: list[Command] = []
     if player.daimyo is not None:

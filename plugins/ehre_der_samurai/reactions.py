@@ -8,7 +8,6 @@ first Save Face saves, every other Save Face stays in its hand (EDS-SAVE-3).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from . import commands as cmd
 from .events import (
@@ -21,13 +20,11 @@ from .events import (
     ShogunPassed,
     WindowClosed,
 )
+from .game import Game
 from .houses import castle_of
 from .losses import empty_samurai_house, lose_daimyo_house
 from .state import PASS, PAY, SEPPUKU, WAITING, State, seat_order
 from .turn import Turn, refuse
-
-if TYPE_CHECKING:
-    from .rules import EhreDerSamurai
 
 
 def window_answers(state: State) -> Sequence[str | None] | None:
@@ -39,7 +36,7 @@ def window_answers(state: State) -> Sequence[str | None] | None:
     return None
 
 
-def first_save(game: EhreDerSamurai, state: State, answers: Sequence[str | None]) -> int | None:
+def first_save(game: Game, state: State, answers: Sequence[str | None]) -> int | None:
     """Return the first seat, from the active one on, that answered with Save Face."""
     by_id = game.cards.by_id
     for seat in seat_order(state, state.turn):

@@ -110,7 +110,7 @@ class EhreDerSamurai(Rules[State]):
         daimyo = tuple(starting[:n])
         deck = [c for c in cards.deck_cards if c not in daimyo]
         rng.shuffle(deck)
-        turn = Turn(self, state, lambda: rng)
+        turn = Turn(self, self, state, lambda: rng)
         turn.emit(
             HousesFounded(daimyo=daimyo, samurai=cards.samurai[:n], reserve=cards.samurai[n:]),
             DeckShuffled(size=len(deck), order=tuple(deck)),
@@ -129,7 +129,7 @@ class EhreDerSamurai(Rules[State]):
         seat = ctx.seat
         if seat is None:
             raise IllegalCommand("a spectator does not play")
-        turn = Turn(self, state, lambda: ctx.rng)
+        turn = Turn(self, self, state, lambda: ctx.rng)
         handler = ANSWERS.get(type(command))
         if handler is None:
             handler = TURN.get(type(command))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
-from gamehall.core import Emitter, IllegalCommand
+from gamehall.core import Emitter, IllegalCommand, Rules
 
 from .events import (
     AllianceEnd,
@@ -17,10 +17,8 @@ from .events import (
     TurnBegan,
     TurnEnded,
 )
+from .game import Game
 from .state import Player, State
-
-if TYPE_CHECKING:
-    from .rules import EhreDerSamurai
 
 
 def refuse(reason: str, rule: str) -> NoReturn:
@@ -34,9 +32,11 @@ class Turn(Emitter[State]):
     __slots__ = ("_rng", "game")
 
     def __init__(
-        self, game: EhreDerSamurai, state: State, rng: Callable[[], random.Random]
+        self, rules: Rules[State], game: Game, state: State, rng: Callable[[], random.Random]
     ) -> None:
-        super().__init__(game, state)
+        """``rules`` applies the events; ``game`` gives the ruleset's parts (the same rules
+        object, seen through :class:`~gamehall.plugins.ehre_der_samurai.game.Game`)."""
+        super().__init__(rules, state)
         self.game = game
         self._rng = rng
 
@@ -56,7 +56,7 @@ class Turn(Emitter[State]):
             self.emit(AllianceEnded(seats=(min(seat, ally), max(seat, ally)), reason=reason))
 
 
-def phase_one_honour(game: EhreDerSamurai, state: State, seat: int) -> tuple[int, HonourSource]:
+def phase_one_honour(game: Game, state: State, seat: int) -> tuple[int, HonourSource]:
     """Return the honour a seat takes in phase 1 and how (EDS-HONOUR-1 … 3)."""
     player = state.players[seat]
     values = game.values
@@ -81,7 +81,7 @@ def begin_turn(turn: Turn, seat: int, round_: int) -> None:
         turn.emit(MatchWon(seat=seat, honour=total))  # EDS-WIN-1
 
 
-def shogun_duty(game: EhreDerSamurai, state: State) -> bool:
+def shogun_duty(game: Game, state: State) -> bool:
     """Tell whether the active seat must still declare its Daimyo Shogun (EDS-SHOGUN-3)."""
     player = state.players[state.turn]
     return (

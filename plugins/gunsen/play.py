@@ -9,18 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from gamehall.core import Emitter
+from gamehall.core import Emitter, Rules
 
 from . import events as ev
 from .board import Board
 from .catalog import Catalog
 from .queries import markers
 from .state import State
-
-if TYPE_CHECKING:
-    from .rules import Gunsen
 
 
 class GameOver(Exception):
@@ -32,10 +28,17 @@ class Play(Emitter[State]):
 
     __slots__ = ("_rng", "cat", "settled", "target")
 
-    def __init__(self, rules: Gunsen, state: State, rng: Callable[[], random.Random]) -> None:
+    def __init__(
+        self,
+        rules: Rules[State],
+        state: State,
+        rng: Callable[[], random.Random],
+        cat: Catalog,
+        target: int,
+    ) -> None:
         super().__init__(rules, state)
-        self.cat: Catalog = rules.cat
-        self.target: int = rules.target
+        self.cat = cat  # the ruleset's catalog (base game and expansions)
+        self.target = target  # achievement markers that win
         # What each seat's achievements were last checked against in this command (see
         # claims.settle); kept per command, since the rules object is shared by every match.
         self.settled: dict[int, tuple[object, ...]] = {}

@@ -114,7 +114,7 @@ class Gunsen(Rules[State]):
 
     def play(self, state: State, rng: Callable[[], random.Random]) -> Play:
         """Return an emitter for one command."""
-        return Play(self, state, rng)
+        return Play(self, state, rng, self.cat, self.target)
 
     def initial(self, config: MatchConfig) -> State:
         """Return the clans before setup."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gamehall.core import Emitter
+from gamehall.core import Emitter, Rules
 
 from .components import COMPONENTS, CUSTOMERS, GOODS, MARKET_SPACES, SPACES, TILES, TOUCHES, Reward
 from .events import (
@@ -19,9 +19,6 @@ from .events import (
 )
 from .state import Choice, Player, State
 
-if TYPE_CHECKING:
-    from .rules import RiverOfGold
-
 ANY_GOOD = ("silk", "rice", "porcelain")
 
 
@@ -33,9 +30,9 @@ class Turn(Emitter[State]):
 
     __slots__ = ("_rng", "hook")
 
-    rules: RiverOfGold
+    rules: Rules[State]
 
-    def __init__(self, rules: RiverOfGold, state: State, rng: Callable[[], random.Random]) -> None:
+    def __init__(self, rules: Rules[State], state: State, rng: Callable[[], random.Random]) -> None:
         super().__init__(rules, state)
         self.hook: Any = rules.hook
         self._rng = rng

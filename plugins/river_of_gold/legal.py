@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from gamehall.core import Command
+from gamehall.core import Command, Rules
 
 from .actions import row_index
 from .commands import (
@@ -26,9 +24,6 @@ from .commands import (
 from .components import CUSTOMERS, GOODS, SPACES_BY_REGION, request_of
 from .effects import royal_abilities
 from .state import Choice, State
-
-if TYPE_CHECKING:
-    from .rules import RiverOfGold
 
 SHIFTS = (ShiftDie(by=1), ShiftDie(by=-1))
 # Keyed by plain names: a choice's options are strings, whatever the choice is about.
@@ -73,7 +68,7 @@ def trades(state: State, seat: int) -> list[Command]:
     return result
 
 
-def actions(rules: RiverOfGold, state: State, seat: int) -> list[Command]:
+def actions(rules: Rules[State], state: State, seat: int) -> list[Command]:
     """Return every build, sail and delivery ``seat`` may choose (ROG-BUILD, -SAIL, -DELIVER)."""
     hook = rules.hook
     player = state.players[seat]
@@ -100,7 +95,7 @@ def actions(rules: RiverOfGold, state: State, seat: int) -> list[Command]:
     return result
 
 
-def legal(rules: RiverOfGold, state: State, seat: int) -> list[Command]:
+def legal(rules: Rules[State], state: State, seat: int) -> list[Command]:
     """Return every command ``seat`` may send now."""
     hook = rules.hook
     if state.over:
