@@ -43,6 +43,7 @@ from .base import (
     MatchPage,
     MatchQuery,
     PlayerRecord,
+    Problem,
     RawRow,
     Snapshot,
     Store,
@@ -50,6 +51,7 @@ from .base import (
     Written,
     check_query,
     check_row,
+    check_rows,
     check_seqs,
     checked_rows,
     command_ranges,
@@ -58,14 +60,14 @@ from .base import (
     loaded,
     match_filters,
     page_of,
-    position_ranges,
 )
 from .url import StoreURL, parse_store_url
 
 P = ParamSpec("P")
 T = TypeVar("T")
-SCHEMA_VERSION = 3  # 2: the lobby (indexed info columns, players, deleted positions);
-# 3: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there)
+SCHEMA_VERSION = 4  # 2: the lobby (indexed info columns, players, deleted positions);
+# 3: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there);
+# 4: no head row: positions from a sequence, the writing transaction's id on every row
 LOCK_CLASS = 0x6761  # advisory lock class of gamehall: 1 migration, 2 leases
 CONNECT_TIMEOUT = 10
 TABLES = """
@@ -117,11 +119,6 @@ CREATE TABLE IF NOT EXISTS snapshots (
     data   bytea  NOT NULL
 );
 CREATE TABLE IF NOT EXISTS gamehall (key text PRIMARY KEY, value text NOT NULL);
-CREATE TABLE IF NOT EXISTS gamehall_head (
-    id       integer PRIMARY KEY CHECK (id = 1),
-    position bigint  NOT NULL
-);
-INSERT INTO gamehall_head VALUES (1, 0) ON CONFLICT DO NOTHING;
 CREATE TABLE IF NOT EXISTS seat_tokens (
     stream  text             NOT NULL,
     seat    integer          NOT NULL,
@@ -129,6 +126,29 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
     created double precision NOT NULL,
     PRIMARY KEY (stream, seat)
 );
+ALTER TABLE events ADD COLUMN IF NOT EXISTS tx xid8 NOT NULL DEFAULT '0';
+CREATE INDEX IF NOT EXISTS events_tx ON events (tx, position);
+ALTER TABLE deleted ADD COLUMN IF NOT EXISTS tx xid8 NOT NULL DEFAULT '0';
+CREATE SEQUENCE IF NOT EXISTS gamehall_positions;
+"""
+# Schema 3 gave positions from the head row, which every append held until its commit; schema
+# 4 takes them from a sequence that starts after every position given (rows of older schemas
+# keep transaction id 0: committed long ago, they come first), and the head row goes.
+DROP_HEAD = """
+DO $$ DECLARE top bigint; BEGIN
+    top := greatest((SELECT max(position) FROM events), (SELECT max(last) FROM deleted), 0);
+    IF to_regclass('gamehall_head') IS NOT NULL THEN
+        top := greatest(top, (SELECT position FROM gamehall_head WHERE id = 1));
+        DROP TABLE gamehall_head;
+    END IF;
+    IF top > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM gamehall_positions) THEN
+        PERFORM setval('gamehall_positions', top);
+    END IF;
+END $$;
+DROP FUNCTION IF EXISTS gamehall_append(
+    text[], bigint[], integer[], bytea[], double precision, text, integer[], integer[], text[],
+    integer[], bytea[], bytea[], text[], bigint[], integer[], text[], boolean[], integer[],
+    integer[], bytea[], bytea[], integer[], text[], integer[], integer[], bytea[]);
 """
 # Schema 2 kept the HTTP adapter's seat tokens in a table of its own; schema 3 moves them.
 MOVE_HTTP_SEATS = """
@@ -261,7 +281,7 @@ END $$;
 APPEND = """
 CREATE OR REPLACE FUNCTION gamehall_append(
     b_stream text[], b_expected bigint[], b_count integer[], b_info bytea[],
-    b_now double precision, channel text,
+    b_now double precision,
     r_batch integer[], r_k integer[], r_type text[], r_v integer[], r_data bytea[],
     r_meta bytea[], r_cmd text[], r_crc bigint[],
     l_mask integer[], l_game text[], l_finished boolean[], l_open integer[],
@@ -274,33 +294,57 @@ CREATE OR REPLACE FUNCTION gamehall_append(
 -- later one's; ``l_`` the indexed columns a batch sets, by ``l_mask`` bits 1 game, 2 finished,
 -- 4 open seats, 8 players, ``p_`` the players) and the seat tokens (``t_``).
 DECLARE
-    head bigint;
+    me xid8 := pg_current_xact_id();  -- on every row: readers follow (tx, position)
     actual bigint[];
     first bigint[] := '{}';
+    positions bigint[];
+    total integer := 0;
+    short text[];
     created text[];
     listed text[] := '{}';
     n integer := coalesce(array_length(b_stream, 1), 0);
 BEGIN
-    -- The lock of every append, held until commit: positions follow commit order, no gaps.
-    SELECT position INTO head FROM gamehall_head WHERE id = 1 FOR UPDATE;
+    -- No lock shared by all streams: each batch is checked against its stream's last seq,
+    -- positions come from a sequence, and the (stream, seq) key settles a race on a stream.
     SELECT array_agg(coalesce(
         (SELECT max(e.seq) FROM events e WHERE e.stream = b.stream), 0) ORDER BY b.i)
     INTO actual FROM unnest(b_stream) WITH ORDINALITY AS b(stream, i);
     FOR i IN 1 .. n LOOP
         IF actual[i] = b_expected[i] THEN
-            first[i] := head + 1;
-            head := head + b_count[i];
+            first[i] := total + 1;  -- an index into positions until the rows are in
+            total := total + b_count[i];
         ELSE
             first[i] := -1 - actual[i];
         END IF;
     END LOOP;
-    INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc)
-    SELECT b.stream, b.expected + r.k, b.first + r.k - 1, b_now, r.t, r.v, r.d, r.m, r.c, r.crc
-    FROM unnest(r_batch, r_k, r_type, r_v, r_data, r_meta, r_cmd, r_crc)
-         AS r(b, k, t, v, d, m, c, crc)
-    JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY AS b(stream, expected, first, i)
-      ON b.i = r.b
-    WHERE b.first > 0;
+    positions := ARRAY(SELECT p FROM (
+        SELECT nextval('gamehall_positions') AS p FROM generate_series(1, total)) AS g ORDER BY p);
+    -- In (stream, seq) order, so that two appends that wait for each other's rows wait in
+    -- the same order (no deadlock); a row another append wrote first is left out.
+    WITH put AS (
+        INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc, tx)
+        SELECT b.stream, b.expected + r.k, positions[b.first + r.k - 1], b_now, r.t, r.v, r.d,
+               r.m, r.c, r.crc, me
+        FROM unnest(r_batch, r_k, r_type, r_v, r_data, r_meta, r_cmd, r_crc)
+             AS r(b, k, t, v, d, m, c, crc)
+        JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY AS b(stream, expected, first, i)
+          ON b.i = r.b
+        WHERE b.first > 0
+        ORDER BY b.stream, r.k
+        ON CONFLICT (stream, seq) DO NOTHING
+        RETURNING stream)
+    SELECT coalesce(array_agg(b.stream), '{}') INTO short
+    FROM unnest(b_stream, b_count, first) AS b(stream, n, first)
+    WHERE b.first > 0 AND b.n > (SELECT count(*) FROM put WHERE put.stream = b.stream);
+    IF cardinality(short) > 0 THEN  -- beaten on these streams: their rows go, a conflict
+        DELETE FROM events WHERE stream = ANY(short) AND tx = me;
+        FOR i IN 1 .. n LOOP
+            IF first[i] > 0 AND b_stream[i] = ANY(short) THEN
+                first[i] := -1 - coalesce(
+                    (SELECT max(e.seq) FROM events e WHERE e.stream = b_stream[i]), 0);
+            END IF;
+        END LOOP;
+    END IF;
     WITH made AS (
         INSERT INTO streams (stream, version, created, updated, info, game, finished, open_seats)
         SELECT b.stream, b.n, b_now, b_now, b.info, b.game, coalesce(b.finished, false),
@@ -341,12 +385,33 @@ BEGIN
     FROM unnest(t_batch, t_seat, t_digest) AS t(b, seat, digest)
     WHERE first[t.b] > 0
     ON CONFLICT (stream, seat) DO UPDATE SET digest = excluded.digest;
-    UPDATE gamehall_head SET position = head WHERE id = 1;
-    PERFORM pg_notify(channel, head::text);
-    RETURN first;
+    RETURN first || positions;
 END $$;
 """
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
+# Global order is (tx, position). A row is read only once its transaction id is below the
+# oldest transaction still running (the watermark): every transaction that could still commit
+# has an id at or above it, so nothing a reader passed can appear behind it later. ``after`` is
+# a position the reader saw last; its transaction id is looked up (a deleted row's is kept).
+_WATERMARK = "(SELECT pg_snapshot_xmin(pg_current_snapshot()))"
+_TX_OF = """coalesce(
+    (SELECT tx FROM events WHERE position = %(after)s),
+    (SELECT tx FROM (SELECT tx, last FROM deleted WHERE first <= %(after)s
+                     ORDER BY first DESC LIMIT 1) AS d WHERE d.last >= %(after)s),
+    (SELECT tx FROM events WHERE position < %(after)s ORDER BY position DESC LIMIT 1),
+    '0'::xid8)"""
+_FOLLOW = f"(tx, position) > (({_TX_OF}), %(after)s) AND tx < {_WATERMARK}"
+_HOLES = """SELECT p + 1, next - 1 FROM (
+    SELECT p, lead(p) OVER (ORDER BY p) AS next FROM (
+        SELECT 0 AS p UNION ALL SELECT position FROM events
+        UNION ALL SELECT generate_series(first, last) FROM deleted) AS given) AS runs
+WHERE next > p + 1"""
+_LAST = f"""SELECT position FROM (
+    (SELECT tx, position FROM events WHERE tx < {_WATERMARK}
+     ORDER BY tx DESC, position DESC LIMIT 1)
+    UNION ALL
+    (SELECT tx, last FROM deleted WHERE tx < {_WATERMARK} ORDER BY tx DESC, last DESC LIMIT 1)
+) AS l ORDER BY tx DESC, position DESC LIMIT 1"""
 # Activation's one query (one statement reads one consistent state): every row of a stream in
 # seq order, with its payload only if it is the first or follows the snapshot (``at``, or
 # ``after`` without one); the first row also carries the snapshot.
@@ -427,6 +492,8 @@ class PostgresStore(Store):
         self._leases: set[str] = set()
         self._lease_conn: psycopg.Connection[Any] | None = None
         self._listener: psycopg.Connection[Any] | None = None
+        self._notifier: threading.Thread | None = None
+        self._notify_wanted = threading.Event()
         self._writer: psycopg.Connection[Any] | None = self.connect()
         self._migrate()
 
@@ -496,8 +563,8 @@ class PostgresStore(Store):
                 db.execute(APPEND)
                 if version is None or version < SCHEMA_VERSION:
                     db.execute(TABLES)
-                    db.execute(APPEND)
                     db.execute(MOVE_HTTP_SEATS)
+                    db.execute(DROP_HEAD)
                     if version is not None and version < 2:
                         # Fill the lobby's columns of an older schema from each stream's info.
                         for stream, info in db.execute(
@@ -561,10 +628,10 @@ class PostgresStore(Store):
                 db = self._writer = self.connect()
             try:
                 if len(rounds) == 1:  # one statement: events, listing and seat tokens
-                    firsts = [self._append(db, rounds[0], now)]
+                    found = [self._append(db, rounds[0], now)]
                 else:  # a stream twice in a group commit: one call per round, one transaction
                     with db.transaction():
-                        firsts = [self._append(db, batches, now) for batches in rounds]
+                        found = [self._append(db, batches, now) for batches in rounds]
             except psycopg.Error as exc:
                 lost = isinstance(exc, psycopg.OperationalError) or db.closed
                 if lost:
@@ -578,21 +645,60 @@ class PostgresStore(Store):
                         f"({_first_line(exc)}): nothing of it is acknowledged"
                     ) from None
                 raise self.failure(exc) from None
+        if any(positions for _, positions in found):
+            self._notify()
         results: list[Written | GamehallError] = [
             b if isinstance(b, GamehallError) else conflict(b.stream, b.expected, 0)
             for b in encoded
         ]
-        for batches, found in zip(rounds, firsts, strict=True):
-            for (index, batch), first in zip(batches, found, strict=True):
+        for batches, (firsts, positions) in zip(rounds, found, strict=True):
+            for (index, batch), first in zip(batches, firsts, strict=True):
                 if first > 0:
-                    results[index] = Written(first, now)
+                    mine = tuple(positions[first - 1 : first - 1 + len(batch.rows)])
+                    results[index] = Written(mine[0] if mine else 0, now, mine)
                 else:
                     results[index] = conflict(batch.stream, batch.expected, -1 - first)
         return results
 
+    def _notify(self) -> None:
+        """Have the listening nodes woken, after the commit and from a connection of its own.
+
+        A NOTIFY inside the append would take PostgreSQL's notification lock, one for the whole
+        database, and hold it through the commit: the lock shared by all streams that this
+        append does without. Sent apart, it costs the append no round trip, and notifications
+        of commits that come while one is sent go as one. A lost one costs a follower a poll.
+        """
+        self._notify_wanted.set()
+        with self._conns_lock:
+            if self._notifier is None or not self._notifier.is_alive():
+                self._notifier = threading.Thread(
+                    target=self._notifying, name="gamehall-notify", daemon=True
+                )
+                self._notifier.start()
+
+    def _notifying(self) -> None:
+        conn: psycopg.Connection[Any] | None = None
+        while not self._closed:
+            if not self._notify_wanted.wait(self.poll):
+                continue
+            self._notify_wanted.clear()
+            try:
+                if conn is None or conn.closed:
+                    conn = self.connect()
+                conn.execute("SELECT pg_notify(%s, '')", (self.channel,))
+            except (psycopg.Error, GamehallError):
+                if conn is not None:
+                    conn.close()
+                conn = None
+                time.sleep(min(self.poll, 0.5))
+        if conn is not None:
+            conn.close()
+
     def _append(
         self, db: psycopg.Connection[Any], batches: Sequence[tuple[int, Encoded]], now: float
-    ) -> list[int]:
+    ) -> tuple[list[int], list[int]]:
+        """Append one round; return each batch's index (from 1) into the positions given,
+        or its conflict (-1 - the stream's version), and the positions given."""
         streams, expected, counts, infos = [], [], [], []
         r_batch, r_k, types, versions, datas, metas, cmds, crcs = [], [], [], [], [], [], [], []
         listing = _Listing()
@@ -614,17 +720,18 @@ class PostgresStore(Store):
         # Array literals built here: psycopg dumps a list element by element in Python, which
         # cost two thirds of a group commit; joined strings cost a tenth of that.
         row = db.execute(
-            "SELECT gamehall_append(%s::text[], %s::bigint[], %s::integer[], %s::bytea[], %s, %s, "
+            "SELECT gamehall_append(%s::text[], %s::bigint[], %s::integer[], %s::bytea[], %s, "
             "%s::integer[], %s::integer[], %s::text[], %s::integer[], %s::bytea[], %s::bytea[], "
             "%s::text[], %s::bigint[], %s::integer[], %s::text[], %s::boolean[], %s::integer[], "
             "%s::integer[], %s::bytea[], %s::bytea[], %s::integer[], %s::text[], "
             "%s::integer[], %s::integer[], %s::bytea[])",
             (_texts(streams), _numbers(expected), _numbers(counts), _blobs(infos), now,
-             self.channel, _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
+             _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
              _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs), *listing.arrays()),
         ).fetchone()  # fmt: skip
         assert row is not None
-        return list(row[0])
+        out = list(row[0])
+        return out[: len(batches)], out[len(batches) :]
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -686,12 +793,13 @@ class PostgresStore(Store):
 
     @_db_errors
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
-        """Return events of every stream in global order."""
-        query = f"SELECT stream, {_COLUMNS} FROM events WHERE position > %s ORDER BY position"
-        args: list[Any] = [after]
+        """Return events of every stream in global order: (transaction id, position), only
+        of transactions older than every one still running (see ``_FOLLOW``)."""
+        query = f"SELECT stream, {_COLUMNS} FROM events WHERE {_FOLLOW} ORDER BY tx, position"
+        args: dict[str, Any] = {"after": after}
         if limit is not None:
-            query += " LIMIT %s"
-            args.append(max(limit, 0))
+            query += " LIMIT %(limit)s"
+            args["limit"] = max(limit, 0)
         out: list[Recorded] = []
         for stream, *row in self._rows(query, args):
             out.extend(self._decode(stream, [tuple(row)]))
@@ -733,20 +841,24 @@ class PostgresStore(Store):
 
     @_db_errors
     def position(self) -> int:
-        """Return the global position of the last committed event (0 for an empty store)."""
-        rows = self._rows("SELECT position FROM gamehall_head WHERE id = 1", ())
+        """Return the position of the last event a follower can read now (0 for none): the
+        last in global order of those settled, deleted ones included."""
+        rows = self._rows(_LAST, ())
         return int(rows[0][0]) if rows else 0
 
     @_db_errors
     def changes(self, after: int, limit: int = 10_000) -> tuple[int, dict[str, int]]:
-        """Return the last position seen and each stream's last seq, of events after ``after``."""
+        """Return the last position seen and each stream's last seq, of events after ``after``
+        in global order (the position to pass next time)."""
         rows = self._rows(
-            "SELECT stream, max(seq), max(position) FROM events "
-            "WHERE position > %s AND position <= %s GROUP BY stream",
-            (after, after + limit),
+            f"SELECT stream, seq, position FROM events WHERE {_FOLLOW} "
+            "ORDER BY tx, position LIMIT %(limit)s",
+            {"after": after, "limit": limit},
         )
-        last = max((row[2] for row in rows), default=after)
-        return last, {stream: seq for stream, seq, _ in rows}
+        heads: dict[str, int] = {}
+        for stream, seq, _ in rows:
+            heads[stream] = max(seq, heads.get(stream, 0))
+        return (int(rows[-1][2]) if rows else after), heads
 
     # -- the lobby --------------------------------------------------------------------------
 
@@ -783,15 +895,15 @@ class PostgresStore(Store):
                 found = db.execute(
                     "SELECT 1 FROM streams WHERE stream = %s FOR UPDATE", (stream,)
                 ).fetchone()
-                positions = [
-                    int(r[0])
-                    for r in db.execute(
-                        "SELECT position FROM events WHERE stream = %s", (stream,)
-                    ).fetchall()
-                ]
+                rows = db.execute(
+                    "SELECT position, tx::text FROM events WHERE stream = %s ORDER BY position",
+                    (stream,),
+                ).fetchall()
+                positions = [int(position) for position, _ in rows]
                 with db.cursor() as cursor:
                     cursor.executemany(
-                        "INSERT INTO deleted VALUES (%s, %s)", position_ranges(positions)
+                        "INSERT INTO deleted (first, last, tx) VALUES (%s, %s, %s::xid8)",
+                        _tx_ranges(rows),
                     )
                 for table in ("events", "streams", "snapshots", "stream_players", "seat_tokens"):
                     db.execute(
@@ -824,8 +936,13 @@ class PostgresStore(Store):
     @_db_errors
     def deleted_positions(self) -> list[tuple[int, int]]:
         """Return the deleted position ranges."""
-        rows = self._rows("SELECT first, last FROM deleted ORDER BY first", ())
-        return [(int(a), int(b)) for a, b in rows]
+        out: list[tuple[int, int]] = []
+        for first, last in self._rows("SELECT first, last FROM deleted ORDER BY first", ()):
+            if out and out[-1][1] + 1 == first:  # one deletion's runs of transactions
+                out[-1] = (out[-1][0], int(last))
+            else:
+                out.append((int(first), int(last)))
+        return out
 
     @_db_errors
     def save_player(self, player: PlayerRecord) -> None:
@@ -962,6 +1079,19 @@ class PostgresStore(Store):
         finally:
             conn.close()
 
+    def check(self, progress: Callable[[int], None] | None = None) -> list[Problem]:
+        """Check every row and the event chains. Positions that no row holds and none was
+        deleted from are not reported: an append that rolled back (a lost connection, a
+        conflict found at its insert) had taken them from the sequence, which gives none back.
+        """
+        try:
+            holes = [(int(a), int(b)) for a, b in self._rows(_HOLES, ())]
+            return check_rows(
+                self.codec, self.raw_rows(), progress, self.deleted_positions() + holes
+            )
+        except psycopg.Error as exc:
+            return [Problem(None, None, f"reading the store failed: {_first_line(exc)}")]
+
     def drop_schema(self) -> None:
         """Remove the store's schema and everything in it (for tests and teardown)."""
         db = self.connect()
@@ -998,6 +1128,17 @@ def _quoted(text: str) -> str:
 
 def _blobs(values: Sequence[bytes | None]) -> str:
     return "{" + ",".join("NULL" if v is None else '"\\\\x' + v.hex() + '"' for v in values) + "}"
+
+
+def _tx_ranges(rows: Sequence[tuple[int, str]]) -> list[tuple[int, int, str]]:
+    """Return (first, last, transaction id) of each run of positions one transaction wrote."""
+    out: list[tuple[int, int, str]] = []
+    for position, tx in rows:
+        if out and out[-1][1] == position - 1 and out[-1][2] == tx:
+            out[-1] = (out[-1][0], position, tx)
+        else:
+            out.append((position, position, tx))
+    return out
 
 
 def lease_key(match: str) -> int:
