@@ -1,16 +1,20 @@
 """The shared store: events in PostgreSQL, for several gamehall nodes serving the same matches.
 
 Every group commit is one call of the function ``gamehall_append`` (one statement, one round
-trip, one transaction): it takes the head row ``gamehall_head`` for update, checks each batch's
-expected version against the stream's last seq, inserts the rows of the batches that are at
-their version, writes their listing entries (a created stream's, or a later batch's changes
-merged in by ``gamehall_info_merge``, with the indexed columns and players) and seat tokens,
-moves the head and notifies the listening nodes: nothing else runs while the head is held.
-The head row is the one lock every append takes and holds until commit, so global positions
-are given in commit order and without gaps: a reader that follows positions never skips an
-event that commits late (the gap problem of a plain sequence). The (stream, seq) primary key
-makes a double write impossible even for a writer that bypassed the head. A conflict fails
-only its own batch.
+trip, one transaction): it checks each batch's expected version against the stream's last seq,
+takes positions for the rows of the batches at their version from the sequence
+``gamehall_positions``, inserts them with the transaction's id (``tx``), writes their listing
+entries (a created stream's, or a later batch's changes merged in by ``gamehall_info_merge``,
+with the indexed columns and players) and seat tokens. No lock is shared by all streams: two
+appends wait for each other only when both insert the same (stream, seq), and the one that finds
+its row written first drops its batch as a conflict (a conflict fails only its own batch).
+
+Readers that follow the global order (``read_all``, ``changes``, ``position``) read it as
+(transaction id, position) and only rows of transactions older than every transaction still
+running (``pg_snapshot_xmin(pg_current_snapshot())``): every transaction that could still commit
+has an id at or above that watermark, so a reader never passes a row that commits later. The
+price: one long write transaction holds every follower back until it ends. Positions have holes
+where an append rolled back; they are unique and increase along each stream.
 
 Rows carry the same CRC-32 as SQLite's, checked on every read. The schema lives in the URL's
 schema (``?schema=name``, ``public`` by default), is created and migrated by the store under an
@@ -18,7 +22,8 @@ advisory lock, and records its version; a schema from a newer gamehall is refuse
 
 Leases: a node runs the work of a match that belongs to no person (bot seats, turn clocks) only
 while it holds the match's lease, a session advisory lock on a connection of its own, which
-PostgreSQL releases when the node dies or loses the connection.
+PostgreSQL releases when the node dies or loses the connection. Its key is a 64-bit hash of the
+schema and the match id.
 """
 
 from __future__ import annotations
@@ -26,7 +31,6 @@ from __future__ import annotations
 import bisect
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
@@ -68,7 +72,10 @@ T = TypeVar("T")
 SCHEMA_VERSION = 4  # 2: the lobby (indexed info columns, players, deleted positions);
 # 3: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there);
 # 4: no head row: positions from a sequence, the writing transaction's id on every row
-LOCK_CLASS = 0x6761  # advisory lock class of gamehall: 1 migration, 2 leases
+LOCK_CLASS = 0x6761  # advisory lock class of gamehall (two 32-bit keys): 1 migration
+# A match's lease: a 64-bit advisory lock key (a key space of its own) from its schema and id,
+# so that the same match id in two schemas, or two ids with one CRC-32, never share a lease.
+LEASE_KEY = "hashtextextended(%s || ':' || %s, 0)"
 CONNECT_TIMEOUT = 10
 TABLES = """
 CREATE TABLE IF NOT EXISTS events (
@@ -1028,7 +1035,7 @@ class PostgresStore(Store):
                     self._leases.clear()  # the locks went with the old connection
                     self._lease_conn = self.connect()
                 row = self._lease_conn.execute(
-                    "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS + 1, lease_key(match))
+                    f"SELECT pg_try_advisory_lock({LEASE_KEY})", (self.schema, match)
                 ).fetchone()
             except (psycopg.Error, GamehallError):
                 if self._lease_conn is not None:
@@ -1050,7 +1057,7 @@ class PostgresStore(Store):
             try:
                 if self._lease_conn is not None and not self._lease_conn.closed:
                     self._lease_conn.execute(
-                        "SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS + 1, lease_key(match))
+                        f"SELECT pg_advisory_unlock({LEASE_KEY})", (self.schema, match)
                     )
             except psycopg.Error:
                 self._lease_conn = None
@@ -1139,11 +1146,6 @@ def _tx_ranges(rows: Sequence[tuple[int, str]]) -> list[tuple[int, int, str]]:
         else:
             out.append((position, position, tx))
     return out
-
-
-def lease_key(match: str) -> int:
-    """Return the advisory lock key of a match's lease (a signed 32-bit number)."""
-    return zlib.crc32(match.encode()) - 2**31
 
 
 def _info(stream: str, version: int, created: float, updated: float, info: Any) -> StreamInfo:

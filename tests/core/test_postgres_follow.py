@@ -239,3 +239,65 @@ def test_a_newer_postgres_schema_is_refused_with_its_number(
         db.execute("UPDATE gamehall SET value = '99' WHERE key = 'schema'")
     with pytest.raises(DamagedStore, match="has store schema 99.*reads schema 4"):
         PostgresStore(pg_url, registry.codec)
+
+
+def crc32_twins() -> tuple[str, str]:
+    """Return two different match ids with the same CRC-32 (a birthday search: ~80k tries).
+
+    The ids are hashes of counters: ids that differ in few bits (m1, m2, ...) never share a
+    CRC-32, which is linear.
+    """
+    import hashlib
+    import zlib
+
+    found: dict[int, str] = {}
+    for n in range(1_000_000):
+        name = "m" + hashlib.sha256(str(n).encode()).hexdigest()[:12]
+        crc = zlib.crc32(name.encode())
+        if crc in found:
+            return found[crc], name
+        found[crc] = name
+    raise AssertionError("no CRC-32 collision found")
+
+
+def test_leases_of_one_match_id_in_two_schemas_are_apart(pg_url: str, registry: Registry) -> None:
+    import secrets
+
+    from gamehall.core.store.postgres import PostgresStore
+
+    from tests.postgres import drop_schema, schema_url
+
+    other_schema = f"test_{secrets.token_hex(6)}"
+    a = PostgresStore(pg_url, registry.codec)
+    a_again = PostgresStore(pg_url, registry.codec)
+    b = PostgresStore(schema_url(other_schema), registry.codec)
+    try:
+        assert a.try_lease("m1")
+        assert b.try_lease("m1")  # another schema's m1 is another match
+        assert not a_again.try_lease("m1")  # the same schema's m1 is held
+        a.release_lease("m1")
+        assert a_again.try_lease("m1")
+    finally:
+        for store in (a, a_again, b):
+            store.close()
+        drop_schema(other_schema)
+
+
+def test_two_match_ids_with_one_crc32_have_their_own_leases(
+    pg_url: str, registry: Registry
+) -> None:
+    import zlib
+
+    from gamehall.core.store.postgres import PostgresStore
+
+    one, two = crc32_twins()
+    assert one != two and zlib.crc32(one.encode()) == zlib.crc32(two.encode())
+    a, b = PostgresStore(pg_url, registry.codec), PostgresStore(pg_url, registry.codec)
+    try:
+        assert a.try_lease(one)
+        assert b.try_lease(two)
+        assert not b.try_lease(one) and not a.try_lease(two)
+        assert (a.leases, b.leases) == (1, 1)
+    finally:
+        a.close()
+        b.close()
