@@ -138,6 +138,14 @@ CREATE INDEX IF NOT EXISTS events_tx ON events (tx, position);
 ALTER TABLE deleted ADD COLUMN IF NOT EXISTS tx xid8 NOT NULL DEFAULT '0';
 CREATE SEQUENCE IF NOT EXISTS gamehall_positions;
 """
+# Rows restored from a dump of another server carry that server's transaction ids, which may
+# be ahead of this one's: readers would not read them until this server's ids pass them. Every
+# visible row has an id below the snapshot's xmax, unless it came from elsewhere: those are
+# committed, and go first, as the rows of older schemas do.
+FOREIGN_TX = """
+UPDATE events SET tx = '0' WHERE tx >= pg_snapshot_xmax(pg_current_snapshot());
+UPDATE deleted SET tx = '0' WHERE tx >= pg_snapshot_xmax(pg_current_snapshot());
+"""
 # Schema 3 gave positions from the head row, which every append held until its commit; schema
 # 4 takes them from a sequence that starts after every position given (rows of older schemas
 # keep transaction id 0: committed long ago, they come first), and the head row goes.
@@ -568,6 +576,8 @@ class PostgresStore(Store):
                 # append, with fewer arguments, stays for its nodes until they are upgraded).
                 db.execute(MSGPACK)
                 db.execute(APPEND)
+                if version is not None and version >= 4:
+                    db.execute(FOREIGN_TX)
                 if version is None or version < SCHEMA_VERSION:
                     db.execute(TABLES)
                     db.execute(MOVE_HTTP_SEATS)

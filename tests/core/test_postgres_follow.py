@@ -301,3 +301,26 @@ def test_two_match_ids_with_one_crc32_have_their_own_leases(
     finally:
         a.close()
         b.close()
+
+
+def test_rows_restored_from_a_server_ahead_of_this_one_are_read(
+    pg_url: str, registry: Registry
+) -> None:
+    """A dump restored on another server keeps the ids of the server that wrote it: ids ahead
+    of this server's are set to 0 when the store opens, so followers read those rows."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url, registry.codec)
+    store.append("a", 0, marks(2))
+    conninfo, schema = store.url.conninfo, store.schema
+    store.close()
+    ahead = "'1000000000000'::xid8"
+    with psycopg.connect(conninfo, autocommit=True, options=f"-c search_path={schema}") as db:
+        db.execute(f"UPDATE events SET tx = {ahead}")  # as if written by a server ahead
+    store = PostgresStore(pg_url, registry.codec)
+    try:
+        until(lambda: [r.seq for r in store.read_all()] == [1, 2])
+        store.append("a", 2, marks(1))
+        until(lambda: [r.seq for r in store.read_all()] == [1, 2, 3])
+    finally:
+        store.close()
