@@ -408,7 +408,17 @@ _COLUMNS = "seq, position, time, type, v, data, meta, crc"
 # oldest transaction still running (the watermark): every transaction that could still commit
 # has an id at or above it, so nothing a reader passed can appear behind it later. ``after`` is
 # a position the reader saw last; its transaction id is looked up (a deleted row's is kept).
-_WATERMARK = "(SELECT pg_snapshot_xmin(pg_current_snapshot()))"
+# The running transactions are those of the reading statement's snapshot, less the ones whose
+# session is seen to be another database's or another application's (not this schema's
+# gamehall, whose connections all carry one application name): they cannot write these rows,
+# and a transaction of another test or another schema then holds no reader back. One whose
+# session is not found (it ended meanwhile, or its details are hidden) still counts.
+_WATERMARK = """(SELECT coalesce((
+    SELECT min(x) FROM pg_snapshot_xip(s) AS x WHERE NOT EXISTS (
+        SELECT 1 FROM pg_stat_activity AS a WHERE a.backend_xid = x::xid
+        AND (a.datname IS DISTINCT FROM current_database()
+             OR a.application_name IS DISTINCT FROM current_setting('application_name')))
+    ), pg_snapshot_xmax(s)) FROM pg_current_snapshot() AS s)"""
 _TX_OF = """coalesce(
     (SELECT tx FROM events WHERE position = %(after)s),
     (SELECT tx FROM (SELECT tx, last FROM deleted WHERE first <= %(after)s
@@ -527,7 +537,7 @@ class PostgresStore(Store):
                 autocommit=autocommit,
                 connect_timeout=CONNECT_TIMEOUT,
                 options=f"-c search_path={self.schema}",
-                application_name="gamehall",
+                application_name=f"gamehall {self.schema}"[:63],
             )
         except psycopg.Error as exc:
             raise StoreUnreachable(f"cannot connect to {self.url}: {_first_line(exc)}") from None

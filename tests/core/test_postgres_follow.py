@@ -324,3 +324,23 @@ def test_rows_restored_from_a_server_ahead_of_this_one_are_read(
         until(lambda: [r.seq for r in store.read_all()] == [1, 2, 3])
     finally:
         store.close()
+
+
+def test_a_transaction_of_another_application_holds_no_reader_back(
+    pg_url: str, registry: Registry
+) -> None:
+    """Only this schema's gamehall sessions can write its rows: an open transaction of any
+    other session (another schema's gamehall, another program) is left out of the watermark."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url, registry.codec)
+    other = psycopg.connect(store.url.conninfo, application_name="another program")
+    try:
+        other.execute("SELECT pg_current_xact_id()")  # open, with a transaction id
+        store.append("a", 0, marks(2))
+        until(lambda: [r.seq for r in store.read_all()] == [1, 2], timeout=10)
+        assert store.position() == store.read("a")[-1].position
+    finally:
+        other.rollback()
+        other.close()
+        store.close()
