@@ -431,6 +431,10 @@ _HOLES = """SELECT p + 1, next - 1 FROM (
         SELECT 0 AS p UNION ALL SELECT position FROM events
         UNION ALL SELECT generate_series(first, last) FROM deleted) AS given) AS runs
 WHERE next > p + 1"""
+_HELD_BACK = f"""WITH w AS (SELECT {_WATERMARK} AS mark)
+SELECT (SELECT count(*) FROM events, w WHERE tx >= w.mark),
+    coalesce((SELECT extract(epoch FROM clock_timestamp() - a.xact_start)::float8
+              FROM pg_stat_activity AS a, w WHERE a.backend_xid = w.mark::xid LIMIT 1), 0)"""
 _LAST = f"""SELECT position FROM (
     (SELECT tx, position FROM events WHERE tx < {_WATERMARK}
      ORDER BY tx DESC, position DESC LIMIT 1)
@@ -872,6 +876,14 @@ class PostgresStore(Store):
         last in global order of those settled, deleted ones included."""
         rows = self._rows(_LAST, ())
         return int(rows[0][0]) if rows else 0
+
+    @_db_errors
+    def held_back(self) -> tuple[int, float]:
+        """Return what the watermark costs now: how many committed events no follower can
+        read yet, and for how many seconds the transaction holding them back has run (0 when
+        none does)."""
+        rows = self._rows(_HELD_BACK, ())
+        return int(rows[0][0]), float(rows[0][1])
 
     @_db_errors
     def changes(self, after: int, limit: int = 10_000) -> tuple[int, dict[str, int]]:

@@ -82,11 +82,14 @@ def test_a_held_transaction_holds_readers_back_and_is_read_when_it_commits(
             assert reader.read_all(after=start) == []
             assert reader.position() == start
             assert reader.changes(start) == (start, {})
+            held_events, held_seconds = reader.held_back()
+            assert held_events == 10 and held_seconds >= 0.2  # what the watermark costs
         finally:
             held.commit()
             held.close()
         seen: Seen = []
         until(lambda: len(reader.read_all(after=start)) == 3 + 5 * 2)
+        until(lambda: reader.held_back() == (0, 0.0))
         for record in reader.read_all(after=start):
             seen.append((record.position, record.stream, record.seq))
         # The held rows come first (its transaction is older), though committed last.
