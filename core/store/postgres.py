@@ -716,6 +716,9 @@ class PostgresStore(Store):
             try:
                 if conn is None or conn.closed:
                     conn = self.connect()
+                    # A NOTIFY gives its transaction an id and a commit record: a wake-up
+                    # need not wait for that record's flush.
+                    conn.execute("SET synchronous_commit = off")
                 conn.execute("SELECT pg_notify(%s, '')", (self.channel,))
             except (psycopg.Error, GamehallError):
                 if conn is not None:
