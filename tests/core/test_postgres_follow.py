@@ -347,3 +347,37 @@ def test_a_transaction_of_another_application_holds_no_reader_back(
         other.rollback()
         other.close()
         store.close()
+
+
+def test_an_append_beaten_at_its_insert_fails_only_its_batch(
+    pg_url: str, registry: Registry
+) -> None:
+    """Two appends race for one stream: the second waits at the insert for the first to
+    commit, finds its seq taken, drops that batch's rows (a conflict) and keeps the others."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    first, second = PostgresStore(pg_url, registry.codec), PostgresStore(pg_url, registry.codec)
+    try:
+        first.append("race", 0, marks(1))
+        held = held_append(first, "race", 1, 2)  # seqs 2 and 3, not committed yet
+        results: list[Any] = []
+        batch = [
+            AppendRequest("race", 1, marks(3), [Meta()] * 3),  # checked at 1: it reads seq 1
+            AppendRequest("calm", 0, marks(2), [Meta()] * 2),
+        ]
+        racer = threading.Thread(target=lambda: results.extend(second.append_many(batch)))
+        racer.start()
+        time.sleep(0.3)
+        assert racer.is_alive()  # waiting at the insert for the held transaction
+        held.commit()
+        held.close()
+        racer.join(30)
+        assert isinstance(results[0], ConcurrencyError) and "3" in str(results[0])
+        assert [r.seq for r in results[1]] == [1, 2]
+        assert [r.seq for r in second.read("race")] == [1, 2, 3]
+        assert [r.seq for r in second.read("calm")] == [1, 2]
+        assert second.stream_info("race").version == 3  # the loser's listing left alone
+        assert second.check() == []
+    finally:
+        first.close()
+        second.close()
