@@ -11,6 +11,13 @@ dropped after, as medians of 3 repeats:
   PostgreSQL recorder saves, one aggregate save at a time as its applications do (target >= 10);
 * ``durable.postgres.vs_raw``: one node ÷ rows/s of raw ``executemany`` inserts into the same
   table, 100 rows a transaction (target >= 0.5);
+* ``durable.postgres.writers_N_appends_per_s`` (N = 1, 2, 8) and ``writers_2_vs_1``,
+  ``writers_8_vs_1``: the contention harness. N processes append at once, each with its own
+  store (connection) and its own streams, one batch an append, every append slowed by
+  ``pg_sleep(0.002)`` inside its transaction; appends/s of all, and N over 1 (target for 8:
+  >= 5). On two cores raw throughput cannot show whether writers wait for each other; the
+  delay inside the transaction can: a lock every append holds until commit keeps N over 1
+  near 1, and appends that do not wait for each other add up;
 * ``lobby.cross_node_lag_ms``: the median time from a seat taken on node A (its append
   acknowledged) to node B's view of the match naming the player who took it (B follows A's
   commits by LISTEN/NOTIFY; no cache stands between), over a number of matches.
@@ -36,10 +43,12 @@ from gamehall.core import Meta, RandomBot, default_registry
 from gamehall.core.hall import Hall
 
 TARGETS = {
+    "durable.postgres.writers_8_vs_1": (">=", 5.0),
     "durable.postgres.vs_eventsourcing": (">=", 10.0),
     "durable.postgres.vs_raw": (">=", 0.5),
 }
 URL = os.environ.get("GAMEHALL_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+SLOW_COMMIT = 0.002  # seconds each append of the contention harness spends in its transaction
 
 
 def median_rate(fn: Callable[[], tuple[int, float]], repeats: int = 3) -> float:
@@ -124,6 +133,64 @@ def three_nodes(schema: str, matches: int, rounds: int) -> tuple[int, float]:
     for proc in procs:
         proc.start()
     time.sleep(1.0)  # every node imported and waiting
+    start.set()
+    results = [out.get(timeout=600) for _ in procs]
+    for proc in procs:
+        proc.join()
+    return sum(c for c, _ in results), max(s for _, s in results)
+
+
+def _slow_store(url: str) -> Any:
+    """Return a store whose appends each spend ``SLOW_COMMIT`` s more inside their transaction.
+
+    A stand-in for a slow commit path (a remote disk, a replica to wait for): it lengthens
+    whatever the append holds until its commit, which a delay outside the database would not.
+    Test-only: it wraps the append of whichever store module is imported.
+    """
+    from gamehall.core.store.postgres import PostgresStore
+
+    class SlowCommits(PostgresStore):
+        def _append(self, db: Any, batches: Any, now: float) -> Any:
+            with db.transaction():
+                found = super()._append(db, batches, now)
+                db.execute("SELECT pg_sleep(%s)", (SLOW_COMMIT,))
+            return found
+
+    return SlowCommits(url, default_registry().codec)
+
+
+def _appender(schema: str, number: int, appends: int, start: Any, out: Any) -> None:
+    from gamehall.plugins.tictactoe.commands import PlaceMark
+    from gamehall.plugins.tictactoe.events import MarkPlaced
+
+    store = _slow_store(f"{URL}?schema={schema}")
+    try:
+        streams = [f"w{number}-{time.monotonic_ns()}-{i}" for i in range(10)]
+        events = [MarkPlaced(seat=0, cell=4)]
+        metas = [Meta("c", 0, PlaceMark(cell=4))]
+        start.wait()
+        started = time.perf_counter()
+        for i in range(appends):
+            stream = streams[i % len(streams)]
+            store.append(stream, i // len(streams), events, metas)
+        out.put((appends, time.perf_counter() - started))
+    finally:
+        store.close()
+
+
+def writers(schema: str, count: int, appends: int) -> tuple[int, float]:
+    """Append in ``count`` processes at once, each with its own store and streams, every
+    append slowed inside its transaction; return all appends and the slowest's time."""
+    context = multiprocessing.get_context("spawn")
+    start, out = context.Event(), context.Queue()
+    _slow_store(f"{URL}?schema={schema}").close()  # the schema exists before they start
+    procs = [
+        context.Process(target=_appender, args=(schema, n, appends, start, out))
+        for n in range(count)
+    ]
+    for proc in procs:
+        proc.start()
+    time.sleep(1.5)  # every process imported and waiting
     start.set()
     results = [out.get(timeout=600) for _ in procs]
     for proc in procs:
@@ -247,7 +314,11 @@ def run(quick: bool) -> dict[str, float]:
     if reason:
         print(f"  PostgreSQL figures skipped: {reason}", file=sys.stderr)
         return {}
-    sizes = {"rounds": 1, "raw": 5, "es": 10} if quick else {"rounds": 5, "raw": 100, "es": 100}
+    sizes = (
+        {"rounds": 1, "raw": 5, "es": 10, "appends": 20}
+        if quick
+        else {"rounds": 5, "raw": 100, "es": 100, "appends": 300}
+    )
     repeats = 1 if quick else 3
     out: dict[str, float] = {}
     schema = _fresh_schema()
@@ -265,7 +336,17 @@ def run(quick: bool) -> dict[str, float]:
         if es:
             out["durable.postgres.eventsourcing_events_per_s"] = es
             out["durable.postgres.vs_eventsourcing"] = one / es
-        lobby = _fresh_schema()  # a store of its own: the raw inserts above bypassed the head
+        slow = {n: 0.0 for n in (1, 2, 8)}
+        for n in slow:
+            contention = _fresh_schema()
+            try:
+                slow[n] = median_rate(lambda n=n: writers(contention, n, sizes["appends"]), repeats)
+            finally:
+                _drop(contention)
+            out[f"durable.postgres.writers_{n}_appends_per_s"] = slow[n]
+        out["durable.postgres.writers_2_vs_1"] = slow[2] / slow[1]
+        out["durable.postgres.writers_8_vs_1"] = slow[8] / slow[1]
+        lobby = _fresh_schema()  # a store of its own: the raw inserts above bypassed the store
         try:
             out["lobby.cross_node_lag_ms"] = cross_node_lag(lobby, 5 if quick else 50)
         finally:

@@ -102,6 +102,12 @@ async def metrics(request: Req) -> Response[str]:
             lag = max(head - hall.follower.position, 0)
         except Exception:  # noqa: BLE001 - the store is down: readiness says so
             lag = hall.follower.lag
+    held = (0, 0.0)
+    if hall.follower is not None and hasattr(hall.store, "held_back"):
+        try:
+            held = await anyio.to_thread.run_sync(hall.store.held_back)
+        except Exception:  # noqa: BLE001 - the store is down: readiness says so
+            pass
     lines: list[str] = []
 
     def add(name: str, kind: str, text: str, value: float) -> None:
@@ -147,6 +153,19 @@ async def metrics(request: Req) -> Response[str]:
         "Events committed in the store that this node has not applied yet.",
         lag,
     )
+    if hasattr(hall.store, "held_back"):
+        add(
+            "gamehall_follow_held_events",
+            "gauge",
+            "Committed events no follower can read yet: an older transaction still runs.",
+            held[0],
+        )
+        add(
+            "gamehall_follow_held_seconds",
+            "gauge",
+            "How long the transaction holding followers back has run (0 when none does).",
+            held[1],
+        )
     add(
         "gamehall_leases_held",
         "gauge",

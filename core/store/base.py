@@ -275,10 +275,16 @@ class Encoded(msgspec.Struct, frozen=True, gc=False):
 
 
 class Written(msgspec.Struct, frozen=True, gc=False):
-    """Where a batch was written: the global position of its first event, and the time."""
+    """Where a batch was written: the global position of its first event, and the time.
+
+    ``positions``, when given, are the positions of all its events (a store whose positions
+    come from a sequence shared by concurrent appends gives them with gaps between); without
+    them the events follow the first one.
+    """
 
     position: int
     time: float
+    positions: tuple[int, ...] = ()
 
 
 def batch_mark(meta: Meta) -> str | None:
@@ -582,17 +588,15 @@ class EventLog(ABC):
             if isinstance(place, GamehallError):
                 out.append(place)
                 continue
-            stream, first, position, at = (
-                request.stream,
-                request.expected + 1,
-                place.position,
-                place.time,
+            stream, first, at = request.stream, request.expected + 1, place.time
+            positions = place.positions or range(
+                place.position, place.position + len(request.events)
             )
             out.append(
                 [
-                    Recorded(stream, first + i, position + i, at, event, meta)
-                    for i, (event, meta) in enumerate(
-                        zip(request.events, request.metas, strict=True)
+                    Recorded(stream, first + i, position, at, event, meta)
+                    for i, (position, event, meta) in enumerate(
+                        zip(positions, request.events, request.metas, strict=True)
                     )
                 ]
             )

@@ -1,16 +1,20 @@
 """The shared store: events in PostgreSQL, for several gamehall nodes serving the same matches.
 
 Every group commit is one call of the function ``gamehall_append`` (one statement, one round
-trip, one transaction): it takes the head row ``gamehall_head`` for update, checks each batch's
-expected version against the stream's last seq, inserts the rows of the batches that are at
-their version, writes their listing entries (a created stream's, or a later batch's changes
-merged in by ``gamehall_info_merge``, with the indexed columns and players) and seat tokens,
-moves the head and notifies the listening nodes: nothing else runs while the head is held.
-The head row is the one lock every append takes and holds until commit, so global positions
-are given in commit order and without gaps: a reader that follows positions never skips an
-event that commits late (the gap problem of a plain sequence). The (stream, seq) primary key
-makes a double write impossible even for a writer that bypassed the head. A conflict fails
-only its own batch.
+trip, one transaction): it checks each batch's expected version against the stream's last seq,
+takes positions for the rows of the batches at their version from the sequence
+``gamehall_positions``, inserts them with the transaction's id (``tx``), writes their listing
+entries (a created stream's, or a later batch's changes merged in by ``gamehall_info_merge``,
+with the indexed columns and players) and seat tokens. No lock is shared by all streams: two
+appends wait for each other only when both insert the same (stream, seq), and the one that finds
+its row written first drops its batch as a conflict (a conflict fails only its own batch).
+
+Readers that follow the global order (``read_all``, ``changes``, ``position``) read it as
+(transaction id, position) and only rows of transactions older than every transaction still
+running (``pg_snapshot_xmin(pg_current_snapshot())``): every transaction that could still commit
+has an id at or above that watermark, so a reader never passes a row that commits later. The
+price: one long write transaction holds every follower back until it ends. Positions have holes
+where an append rolled back; they are unique and increase along each stream.
 
 Rows carry the same CRC-32 as SQLite's, checked on every read. The schema lives in the URL's
 schema (``?schema=name``, ``public`` by default), is created and migrated by the store under an
@@ -18,7 +22,8 @@ advisory lock, and records its version; a schema from a newer gamehall is refuse
 
 Leases: a node runs the work of a match that belongs to no person (bot seats, turn clocks) only
 while it holds the match's lease, a session advisory lock on a connection of its own, which
-PostgreSQL releases when the node dies or loses the connection.
+PostgreSQL releases when the node dies or loses the connection. Its key is a 64-bit hash of the
+schema and the match id.
 """
 
 from __future__ import annotations
@@ -26,7 +31,6 @@ from __future__ import annotations
 import bisect
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
@@ -43,6 +47,7 @@ from .base import (
     MatchPage,
     MatchQuery,
     PlayerRecord,
+    Problem,
     RawRow,
     Snapshot,
     Store,
@@ -51,6 +56,7 @@ from .base import (
     check_query,
     check_recorded,
     check_row,
+    check_rows,
     check_seqs,
     checked_rows,
     command_ranges,
@@ -59,15 +65,18 @@ from .base import (
     loaded,
     match_filters,
     page_of,
-    position_ranges,
 )
 from .url import StoreURL, parse_store_url
 
 P = ParamSpec("P")
 T = TypeVar("T")
-SCHEMA_VERSION = 3  # 2: the lobby (indexed info columns, players, deleted positions);
-# 3: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there)
-LOCK_CLASS = 0x6761  # advisory lock class of gamehall: 1 migration, 2 leases
+SCHEMA_VERSION = 4  # 2: the lobby (indexed info columns, players, deleted positions);
+# 3: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there);
+# 4: no head row: positions from a sequence, the writing transaction's id on every row
+LOCK_CLASS = 0x6761  # advisory lock class of gamehall (two 32-bit keys): 1 migration
+# A match's lease: a 64-bit advisory lock key (a key space of its own) from its schema and id,
+# so that the same match id in two schemas, or two ids with one CRC-32, never share a lease.
+LEASE_KEY = "hashtextextended(%s || ':' || %s, 0)"
 CONNECT_TIMEOUT = 10
 TABLES = """
 CREATE TABLE IF NOT EXISTS events (
@@ -118,11 +127,6 @@ CREATE TABLE IF NOT EXISTS snapshots (
     data   bytea  NOT NULL
 );
 CREATE TABLE IF NOT EXISTS gamehall (key text PRIMARY KEY, value text NOT NULL);
-CREATE TABLE IF NOT EXISTS gamehall_head (
-    id       integer PRIMARY KEY CHECK (id = 1),
-    position bigint  NOT NULL
-);
-INSERT INTO gamehall_head VALUES (1, 0) ON CONFLICT DO NOTHING;
 CREATE TABLE IF NOT EXISTS seat_tokens (
     stream  text             NOT NULL,
     seat    integer          NOT NULL,
@@ -130,6 +134,37 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
     created double precision NOT NULL,
     PRIMARY KEY (stream, seat)
 );
+ALTER TABLE events ADD COLUMN IF NOT EXISTS tx xid8 NOT NULL DEFAULT '0';
+CREATE INDEX IF NOT EXISTS events_tx ON events (tx, position);
+ALTER TABLE deleted ADD COLUMN IF NOT EXISTS tx xid8 NOT NULL DEFAULT '0';
+CREATE SEQUENCE IF NOT EXISTS gamehall_positions;
+"""
+# Rows restored from a dump of another server carry that server's transaction ids, which may
+# be ahead of this one's: readers would not read them until this server's ids pass them. Every
+# visible row has an id below the snapshot's xmax, unless it came from elsewhere: those are
+# committed, and go first, as the rows of older schemas do.
+FOREIGN_TX = """
+UPDATE events SET tx = '0' WHERE tx >= pg_snapshot_xmax(pg_current_snapshot());
+UPDATE deleted SET tx = '0' WHERE tx >= pg_snapshot_xmax(pg_current_snapshot());
+"""
+# Schema 3 gave positions from the head row, which every append held until its commit; schema
+# 4 takes them from a sequence that starts after every position given (rows of older schemas
+# keep transaction id 0: committed long ago, they come first), and the head row goes.
+DROP_HEAD = """
+DO $$ DECLARE top bigint; BEGIN
+    top := greatest((SELECT max(position) FROM events), (SELECT max(last) FROM deleted), 0);
+    IF to_regclass('gamehall_head') IS NOT NULL THEN
+        top := greatest(top, (SELECT position FROM gamehall_head WHERE id = 1));
+        DROP TABLE gamehall_head;
+    END IF;
+    IF top > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM gamehall_positions) THEN
+        PERFORM setval('gamehall_positions', top);
+    END IF;
+END $$;
+DROP FUNCTION IF EXISTS gamehall_append(
+    text[], bigint[], integer[], bytea[], double precision, text, integer[], integer[], text[],
+    integer[], bytea[], bytea[], text[], bigint[], integer[], text[], boolean[], integer[],
+    integer[], bytea[], bytea[], integer[], text[], integer[], integer[], bytea[]);
 """
 # Schema 2 kept the HTTP adapter's seat tokens in a table of its own; schema 3 moves them.
 MOVE_HTTP_SEATS = """
@@ -262,7 +297,7 @@ END $$;
 APPEND = """
 CREATE OR REPLACE FUNCTION gamehall_append(
     b_stream text[], b_expected bigint[], b_count integer[], b_info bytea[],
-    b_now double precision, channel text,
+    b_now double precision,
     r_batch integer[], r_k integer[], r_type text[], r_v integer[], r_data bytea[],
     r_meta bytea[], r_cmd text[], r_crc bigint[],
     l_mask integer[], l_game text[], l_finished boolean[], l_open integer[],
@@ -275,33 +310,58 @@ CREATE OR REPLACE FUNCTION gamehall_append(
 -- later one's; ``l_`` the indexed columns a batch sets, by ``l_mask`` bits 1 game, 2 finished,
 -- 4 open seats, 8 players, ``p_`` the players) and the seat tokens (``t_``).
 DECLARE
-    head bigint;
+    me xid8 := pg_current_xact_id();  -- on every row: readers follow (tx, position)
     actual bigint[];
     first bigint[] := '{}';
+    positions bigint[];
+    total integer := 0;
+    short text[];
     created text[];
     listed text[] := '{}';
     n integer := coalesce(array_length(b_stream, 1), 0);
 BEGIN
-    -- The lock of every append, held until commit: positions follow commit order, no gaps.
-    SELECT position INTO head FROM gamehall_head WHERE id = 1 FOR UPDATE;
+    -- No lock shared by all streams: each batch is checked against its stream's last seq,
+    -- positions come from a sequence, and the (stream, seq) key settles a race on a stream.
     SELECT array_agg(coalesce(
         (SELECT max(e.seq) FROM events e WHERE e.stream = b.stream), 0) ORDER BY b.i)
     INTO actual FROM unnest(b_stream) WITH ORDINALITY AS b(stream, i);
     FOR i IN 1 .. n LOOP
         IF actual[i] = b_expected[i] THEN
-            first[i] := head + 1;
-            head := head + b_count[i];
+            first[i] := total + 1;  -- an index into positions until the rows are in
+            total := total + b_count[i];
         ELSE
             first[i] := -1 - actual[i];
         END IF;
     END LOOP;
-    INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc)
-    SELECT b.stream, b.expected + r.k, b.first + r.k - 1, b_now, r.t, r.v, r.d, r.m, r.c, r.crc
-    FROM unnest(r_batch, r_k, r_type, r_v, r_data, r_meta, r_cmd, r_crc)
-         AS r(b, k, t, v, d, m, c, crc)
-    JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY AS b(stream, expected, first, i)
-      ON b.i = r.b
-    WHERE b.first > 0;
+    positions := ARRAY(SELECT p FROM (
+        SELECT nextval('gamehall_positions') AS p FROM generate_series(1, total)) AS g ORDER BY p);
+    -- In (stream, seq) order, so that two appends that wait for each other's rows wait in
+    -- the same order (no deadlock); a row another append wrote first is left out.
+    WITH put AS (
+        INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc, tx)
+        SELECT b.stream, b.expected + r.k, positions[b.first + r.k - 1], b_now, r.t, r.v, r.d,
+               r.m, r.c, r.crc, me
+        FROM unnest(r_batch, r_k, r_type, r_v, r_data, r_meta, r_cmd, r_crc)
+             AS r(b, k, t, v, d, m, c, crc)
+        JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY AS b(stream, expected, first, i)
+          ON b.i = r.b
+        WHERE b.first > 0
+        ORDER BY b.stream, r.k
+        ON CONFLICT (stream, seq) DO NOTHING
+        RETURNING stream)
+    SELECT coalesce(array_agg(b.stream), '{}') INTO short
+    FROM unnest(b_stream, b_count, first) AS b(stream, n, first)
+    LEFT JOIN (SELECT stream, count(*) AS n FROM put GROUP BY stream) AS p ON p.stream = b.stream
+    WHERE b.first > 0 AND b.n > coalesce(p.n, 0);
+    IF cardinality(short) > 0 THEN  -- beaten on these streams: their rows go, a conflict
+        DELETE FROM events WHERE stream = ANY(short) AND tx = me;
+        FOR i IN 1 .. n LOOP
+            IF first[i] > 0 AND b_stream[i] = ANY(short) THEN
+                first[i] := -1 - coalesce(
+                    (SELECT max(e.seq) FROM events e WHERE e.stream = b_stream[i]), 0);
+            END IF;
+        END LOOP;
+    END IF;
     WITH made AS (
         INSERT INTO streams (stream, version, created, updated, info, game, finished, open_seats)
         SELECT b.stream, b.n, b_now, b_now, b.info, b.game, coalesce(b.finished, false),
@@ -342,12 +402,52 @@ BEGIN
     FROM unnest(t_batch, t_seat, t_digest) AS t(b, seat, digest)
     WHERE first[t.b] > 0
     ON CONFLICT (stream, seat) DO UPDATE SET digest = excluded.digest;
-    UPDATE gamehall_head SET position = head WHERE id = 1;
-    PERFORM pg_notify(channel, head::text);
-    RETURN first;
+    RETURN first || positions;
 END $$;
 """
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
+# Global order is (tx, position). A row is read only once its transaction id is below the
+# oldest transaction still running (the watermark): every transaction that could still commit
+# has an id at or above it, so nothing a reader passed can appear behind it later. ``after`` is
+# a position the reader saw last; its transaction id is looked up (a deleted row's is kept).
+# The running transactions are those of the reading statement's snapshot, less the ones whose
+# session is seen to be another database's or another application's (not this schema's
+# gamehall, whose connections all carry one application name): they cannot write these rows,
+# and a transaction of another test or another schema then holds no reader back. One whose
+# session is not found (it ended meanwhile, or its details are hidden) still counts. Reading
+# pg_stat_activity costs (it halved one node's commands/s when read on every follow), so it is
+# read only when the plain watermark holds a committed row of the schema back.
+_WATERMARK = """(SELECT CASE
+    WHEN NOT EXISTS (SELECT 1 FROM events WHERE tx >= pg_snapshot_xmin(s)) THEN pg_snapshot_xmin(s)
+    ELSE coalesce((
+        SELECT min(x) FROM pg_snapshot_xip(s) AS x WHERE NOT EXISTS (
+            SELECT 1 FROM pg_stat_activity AS a WHERE a.backend_xid = x::xid
+            AND (a.datname IS DISTINCT FROM current_database()
+                 OR a.application_name IS DISTINCT FROM current_setting('application_name')))
+        ), pg_snapshot_xmax(s)) END
+    FROM pg_current_snapshot() AS s)"""
+_TX_OF = """coalesce(
+    (SELECT tx FROM events WHERE position = %(after)s),
+    (SELECT tx FROM (SELECT tx, last FROM deleted WHERE first <= %(after)s
+                     ORDER BY first DESC LIMIT 1) AS d WHERE d.last >= %(after)s),
+    (SELECT tx FROM events WHERE position < %(after)s ORDER BY position DESC LIMIT 1),
+    '0'::xid8)"""
+_FOLLOW = f"(tx, position) > (({_TX_OF}), %(after)s) AND tx < {_WATERMARK}"
+_HOLES = """SELECT p + 1, next - 1 FROM (
+    SELECT p, lead(p) OVER (ORDER BY p) AS next FROM (
+        SELECT 0 AS p UNION ALL SELECT position FROM events
+        UNION ALL SELECT generate_series(first, last) FROM deleted) AS given) AS runs
+WHERE next > p + 1"""
+_HELD_BACK = f"""WITH w AS (SELECT {_WATERMARK} AS mark)
+SELECT (SELECT count(*) FROM events, w WHERE tx >= w.mark),
+    coalesce((SELECT extract(epoch FROM clock_timestamp() - a.xact_start)::float8
+              FROM pg_stat_activity AS a, w WHERE a.backend_xid = w.mark::xid LIMIT 1), 0)"""
+_LAST = f"""SELECT position FROM (
+    (SELECT tx, position FROM events WHERE tx < {_WATERMARK}
+     ORDER BY tx DESC, position DESC LIMIT 1)
+    UNION ALL
+    (SELECT tx, last FROM deleted WHERE tx < {_WATERMARK} ORDER BY tx DESC, last DESC LIMIT 1)
+) AS l ORDER BY tx DESC, position DESC LIMIT 1"""
 # Activation's one query (one statement reads one consistent state): every row of a stream in
 # seq order, with its payload only if it is the first or follows the snapshot (``at``, or
 # ``after`` without one); the first row also carries the snapshot.
@@ -429,6 +529,8 @@ class PostgresStore(Store):
         self._leases: set[str] = set()
         self._lease_conn: psycopg.Connection[Any] | None = None
         self._listener: psycopg.Connection[Any] | None = None
+        self._notifier: threading.Thread | None = None
+        self._notify_wanted = threading.Event()
         self._writer: psycopg.Connection[Any] | None = self.connect()
         self._migrate()
 
@@ -447,7 +549,7 @@ class PostgresStore(Store):
                 autocommit=autocommit,
                 connect_timeout=CONNECT_TIMEOUT,
                 options=f"-c search_path={self.schema}",
-                application_name="gamehall",
+                application_name=f"gamehall {self.schema}"[:63],
             )
         except psycopg.Error as exc:
             raise StoreUnreachable(f"cannot connect to {self.url}: {_first_line(exc)}") from None
@@ -496,10 +598,12 @@ class PostgresStore(Store):
                 # append, with fewer arguments, stays for its nodes until they are upgraded).
                 db.execute(MSGPACK)
                 db.execute(APPEND)
+                if version is not None and version >= 4:
+                    db.execute(FOREIGN_TX)
                 if version is None or version < SCHEMA_VERSION:
                     db.execute(TABLES)
-                    db.execute(APPEND)
                     db.execute(MOVE_HTTP_SEATS)
+                    db.execute(DROP_HEAD)
                     if version is not None and version < 2:
                         # Fill the lobby's columns of an older schema from each stream's info.
                         for stream, info in db.execute(
@@ -563,10 +667,10 @@ class PostgresStore(Store):
                 db = self._writer = self.connect()
             try:
                 if len(rounds) == 1:  # one statement: events, listing and seat tokens
-                    firsts = [self._append(db, rounds[0], now)]
+                    found = [self._append(db, rounds[0], now)]
                 else:  # a stream twice in a group commit: one call per round, one transaction
                     with db.transaction():
-                        firsts = [self._append(db, batches, now) for batches in rounds]
+                        found = [self._append(db, batches, now) for batches in rounds]
             except psycopg.Error as exc:
                 lost = isinstance(exc, psycopg.OperationalError) or db.closed
                 if lost:
@@ -580,21 +684,63 @@ class PostgresStore(Store):
                         f"({_first_line(exc)}): nothing of it is acknowledged"
                     ) from None
                 raise self.failure(exc) from None
+        if any(positions for _, positions in found):
+            self._notify()
         results: list[Written | GamehallError] = [
             b if isinstance(b, GamehallError) else conflict(b.stream, b.expected, 0)
             for b in encoded
         ]
-        for batches, found in zip(rounds, firsts, strict=True):
-            for (index, batch), first in zip(batches, found, strict=True):
+        for batches, (firsts, positions) in zip(rounds, found, strict=True):
+            for (index, batch), first in zip(batches, firsts, strict=True):
                 if first > 0:
-                    results[index] = Written(first, now)
+                    mine = tuple(positions[first - 1 : first - 1 + len(batch.rows)])
+                    results[index] = Written(mine[0] if mine else 0, now, mine)
                 else:
                     results[index] = conflict(batch.stream, batch.expected, -1 - first)
         return results
 
+    def _notify(self) -> None:
+        """Have the listening nodes woken, after the commit and from a connection of its own.
+
+        A NOTIFY inside the append would take PostgreSQL's notification lock, one for the whole
+        database, and hold it through the commit: the lock shared by all streams that this
+        append does without. Sent apart, it costs the append no round trip, and notifications
+        of commits that come while one is sent go as one. A lost one costs a follower a poll.
+        """
+        self._notify_wanted.set()
+        with self._conns_lock:
+            if self._notifier is None or not self._notifier.is_alive():
+                self._notifier = threading.Thread(
+                    target=self._notifying, name="gamehall-notify", daemon=True
+                )
+                self._notifier.start()
+
+    def _notifying(self) -> None:
+        conn: psycopg.Connection[Any] | None = None
+        while not self._closed:
+            if not self._notify_wanted.wait(self.poll):
+                continue
+            self._notify_wanted.clear()
+            try:
+                if conn is None or conn.closed:
+                    conn = self.connect()
+                    # A NOTIFY gives its transaction an id and a commit record: a wake-up
+                    # need not wait for that record's flush.
+                    conn.execute("SET synchronous_commit = off")
+                conn.execute("SELECT pg_notify(%s, '')", (self.channel,))
+            except (psycopg.Error, GamehallError):
+                if conn is not None:
+                    conn.close()
+                conn = None
+                time.sleep(min(self.poll, 0.5))
+        if conn is not None:
+            conn.close()
+
     def _append(
         self, db: psycopg.Connection[Any], batches: Sequence[tuple[int, Encoded]], now: float
-    ) -> list[int]:
+    ) -> tuple[list[int], list[int]]:
+        """Append one round; return each batch's index (from 1) into the positions given,
+        or its conflict (-1 - the stream's version), and the positions given."""
         streams, expected, counts, infos = [], [], [], []
         r_batch, r_k, types, versions, datas, metas, cmds, crcs = [], [], [], [], [], [], [], []
         listing = _Listing()
@@ -616,17 +762,18 @@ class PostgresStore(Store):
         # Array literals built here: psycopg dumps a list element by element in Python, which
         # cost two thirds of a group commit; joined strings cost a tenth of that.
         row = db.execute(
-            "SELECT gamehall_append(%s::text[], %s::bigint[], %s::integer[], %s::bytea[], %s, %s, "
+            "SELECT gamehall_append(%s::text[], %s::bigint[], %s::integer[], %s::bytea[], %s, "
             "%s::integer[], %s::integer[], %s::text[], %s::integer[], %s::bytea[], %s::bytea[], "
             "%s::text[], %s::bigint[], %s::integer[], %s::text[], %s::boolean[], %s::integer[], "
             "%s::integer[], %s::bytea[], %s::bytea[], %s::integer[], %s::text[], "
             "%s::integer[], %s::integer[], %s::bytea[])",
             (_texts(streams), _numbers(expected), _numbers(counts), _blobs(infos), now,
-             self.channel, _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
+             _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
              _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs), *listing.arrays()),
         ).fetchone()  # fmt: skip
         assert row is not None
-        return list(row[0])
+        out = list(row[0])
+        return out[: len(batches)], out[len(batches) :]
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -700,12 +847,13 @@ class PostgresStore(Store):
 
     @_db_errors
     def read_all(self, after: int = 0, limit: int | None = None) -> list[Recorded]:
-        """Return events of every stream in global order."""
-        query = f"SELECT stream, {_COLUMNS} FROM events WHERE position > %s ORDER BY position"
-        args: list[Any] = [after]
+        """Return events of every stream in global order: (transaction id, position), only
+        of transactions older than every one still running (see ``_FOLLOW``)."""
+        query = f"SELECT stream, {_COLUMNS} FROM events WHERE {_FOLLOW} ORDER BY tx, position"
+        args: dict[str, Any] = {"after": after}
         if limit is not None:
-            query += " LIMIT %s"
-            args.append(max(limit, 0))
+            query += " LIMIT %(limit)s"
+            args["limit"] = max(limit, 0)
         out: list[Recorded] = []
         for stream, *row in self._rows(query, args):
             out.extend(self._decode(stream, [tuple(row)]))
@@ -747,20 +895,32 @@ class PostgresStore(Store):
 
     @_db_errors
     def position(self) -> int:
-        """Return the global position of the last committed event (0 for an empty store)."""
-        rows = self._rows("SELECT position FROM gamehall_head WHERE id = 1", ())
+        """Return the position of the last event a follower can read now (0 for none): the
+        last in global order of those settled, deleted ones included."""
+        rows = self._rows(_LAST, ())
         return int(rows[0][0]) if rows else 0
 
     @_db_errors
+    def held_back(self) -> tuple[int, float]:
+        """Return what the watermark costs now: how many committed events no follower can
+        read yet, and for how many seconds the transaction holding them back has run (0 when
+        none does)."""
+        rows = self._rows(_HELD_BACK, ())
+        return int(rows[0][0]), float(rows[0][1])
+
+    @_db_errors
     def changes(self, after: int, limit: int = 10_000) -> tuple[int, dict[str, int]]:
-        """Return the last position seen and each stream's last seq, of events after ``after``."""
+        """Return the last position seen and each stream's last seq, of events after ``after``
+        in global order (the position to pass next time)."""
         rows = self._rows(
-            "SELECT stream, max(seq), max(position) FROM events "
-            "WHERE position > %s AND position <= %s GROUP BY stream",
-            (after, after + limit),
+            f"SELECT stream, seq, position FROM events WHERE {_FOLLOW} "
+            "ORDER BY tx, position LIMIT %(limit)s",
+            {"after": after, "limit": limit},
         )
-        last = max((row[2] for row in rows), default=after)
-        return last, {stream: seq for stream, seq, _ in rows}
+        heads: dict[str, int] = {}
+        for stream, seq, _ in rows:
+            heads[stream] = max(seq, heads.get(stream, 0))
+        return (int(rows[-1][2]) if rows else after), heads
 
     # -- the lobby --------------------------------------------------------------------------
 
@@ -797,15 +957,15 @@ class PostgresStore(Store):
                 found = db.execute(
                     "SELECT 1 FROM streams WHERE stream = %s FOR UPDATE", (stream,)
                 ).fetchone()
-                positions = [
-                    int(r[0])
-                    for r in db.execute(
-                        "SELECT position FROM events WHERE stream = %s", (stream,)
-                    ).fetchall()
-                ]
+                rows = db.execute(
+                    "SELECT position, tx::text FROM events WHERE stream = %s ORDER BY position",
+                    (stream,),
+                ).fetchall()
+                positions = [int(position) for position, _ in rows]
                 with db.cursor() as cursor:
                     cursor.executemany(
-                        "INSERT INTO deleted VALUES (%s, %s)", position_ranges(positions)
+                        "INSERT INTO deleted (first, last, tx) VALUES (%s, %s, %s::xid8)",
+                        _tx_ranges(rows),
                     )
                 for table in ("events", "streams", "snapshots", "stream_players", "seat_tokens"):
                     db.execute(
@@ -838,8 +998,13 @@ class PostgresStore(Store):
     @_db_errors
     def deleted_positions(self) -> list[tuple[int, int]]:
         """Return the deleted position ranges."""
-        rows = self._rows("SELECT first, last FROM deleted ORDER BY first", ())
-        return [(int(a), int(b)) for a, b in rows]
+        out: list[tuple[int, int]] = []
+        for first, last in self._rows("SELECT first, last FROM deleted ORDER BY first", ()):
+            if out and out[-1][1] + 1 == first:  # one deletion's runs of transactions
+                out[-1] = (out[-1][0], int(last))
+            else:
+                out.append((int(first), int(last)))
+        return out
 
     @_db_errors
     def save_player(self, player: PlayerRecord) -> None:
@@ -925,7 +1090,7 @@ class PostgresStore(Store):
                     self._leases.clear()  # the locks went with the old connection
                     self._lease_conn = self.connect()
                 row = self._lease_conn.execute(
-                    "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS + 1, lease_key(match))
+                    f"SELECT pg_try_advisory_lock({LEASE_KEY})", (self.schema, match)
                 ).fetchone()
             except (psycopg.Error, GamehallError):
                 if self._lease_conn is not None:
@@ -947,7 +1112,7 @@ class PostgresStore(Store):
             try:
                 if self._lease_conn is not None and not self._lease_conn.closed:
                     self._lease_conn.execute(
-                        "SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS + 1, lease_key(match))
+                        f"SELECT pg_advisory_unlock({LEASE_KEY})", (self.schema, match)
                     )
             except psycopg.Error:
                 self._lease_conn = None
@@ -975,6 +1140,19 @@ class PostgresStore(Store):
             raise self.failure(exc) from None
         finally:
             conn.close()
+
+    def check(self, progress: Callable[[int], None] | None = None) -> list[Problem]:
+        """Check every row and the event chains. Positions that no row holds and none was
+        deleted from are not reported: an append that rolled back (a lost connection, a
+        conflict found at its insert) had taken them from the sequence, which gives none back.
+        """
+        try:
+            holes = [(int(a), int(b)) for a, b in self._rows(_HOLES, ())]
+            return check_rows(
+                self.codec, self.raw_rows(), progress, self.deleted_positions() + holes
+            )
+        except psycopg.Error as exc:
+            return [Problem(None, None, f"reading the store failed: {_first_line(exc)}")]
 
     def drop_schema(self) -> None:
         """Remove the store's schema and everything in it (for tests and teardown)."""
@@ -1014,9 +1192,15 @@ def _blobs(values: Sequence[bytes | None]) -> str:
     return "{" + ",".join("NULL" if v is None else '"\\\\x' + v.hex() + '"' for v in values) + "}"
 
 
-def lease_key(match: str) -> int:
-    """Return the advisory lock key of a match's lease (a signed 32-bit number)."""
-    return zlib.crc32(match.encode()) - 2**31
+def _tx_ranges(rows: Sequence[tuple[int, str]]) -> list[tuple[int, int, str]]:
+    """Return (first, last, transaction id) of each run of positions one transaction wrote."""
+    out: list[tuple[int, int, str]] = []
+    for position, tx in rows:
+        if out and out[-1][1] == position - 1 and out[-1][2] == tx:
+            out[-1] = (out[-1][0], position, tx)
+        else:
+            out.append((position, position, tx))
+    return out
 
 
 def _info(stream: str, version: int, created: float, updated: float, info: Any) -> StreamInfo:

@@ -51,6 +51,9 @@ class _Fixtures:
     """Every store must pass these; subclasses say how to make (and reopen) one."""
 
     durable = False
+    # Positions are given without holes, so a missing one is a removed row. A store that takes
+    # them from a sequence (PostgreSQL) keeps the holes of rolled-back appends: it says False.
+    gapless = True
 
     @pytest.fixture
     def registry(self) -> ContractPlugins:
@@ -522,7 +525,8 @@ class ChecksContract(_Fixtures):
         self.remove(store, "c", 1)
         found = [str(p) for p in store.check()]
         assert "match 'c' seq 1: events 1 are missing" in found
-        assert any("global positions 4 to 4 are missing" in p for p in found)
+        if self.gapless:
+            assert any("global positions 4 to 4 are missing" in p for p in found)
 
 
 class CoordinationContract(_Fixtures):

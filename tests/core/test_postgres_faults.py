@@ -32,8 +32,9 @@ def test_a_connection_lost_mid_commit_acknowledges_nothing(pg_url: str, registry
         async def main() -> None:
             async with Hall(store, registry) as hall:
                 match = await hall.create("tictactoe", seed=1)
-                # Another session holds the head row: the commit waits inside the database...
-                holder.execute("SELECT position FROM gamehall_head FOR UPDATE")
+                # Another session holds the match's listing row: the commit waits inside the
+                # database...
+                holder.execute("SELECT 1 FROM streams WHERE stream = %s FOR UPDATE", (match,))
                 pid = _writer_pid(store)
                 outcome: list[BaseException | object] = []
 

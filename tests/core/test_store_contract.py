@@ -24,6 +24,7 @@ from gamehall.core.testing.store import StoreContract, marks
 
 class TestPostgresStore(StoreContract):
     durable = True
+    gapless = False
 
     @pytest.fixture
     def store(self, registry: ContractPlugins, tmp_path: Path, pg_url: str) -> Store:

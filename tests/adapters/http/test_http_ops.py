@@ -46,6 +46,9 @@ async def _check_node(registry: Registry, store: Store) -> None:
         assert counts["gamehall_actors_active"] == 1
         assert counts["gamehall_stream_lag_events"] == 0
         assert counts["gamehall_conflicts_total"] == counts["gamehall_retries_total"] == 0
+        if hasattr(store, "held_back"):  # PostgreSQL: nothing held back for long
+            assert counts["gamehall_follow_held_events"] == 0
+            assert 0 <= counts["gamehall_follow_held_seconds"] < 5  # a commit may be under way
     # A stopped hall is not ready (the route itself still answers while the app lives).
     assert served.hall.closed
 
