@@ -125,7 +125,8 @@ _values = st.recursive(
 )
 # The listing's indexed keys hold what the lobby puts there; any other key holds anything.
 _listed = {
-    "game": st.none() | st.text(max_size=10),
+    # a game id: PostgreSQL text holds no NUL, and no registered game's id has one
+    "game": st.none() | st.text(st.characters(blacklist_characters="\x00"), max_size=10),
     "finished": st.none() | st.booleans(),
     "open_seats": st.none() | st.integers(0, 1000),
     "seat_players": st.none() | st.lists(st.none() | st.sampled_from(["p1", "p2", "p3"])),
