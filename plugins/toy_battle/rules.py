@@ -25,7 +25,7 @@ from . import events as events_
 from . import view as seen
 from . import words
 from .commands import DRAW, SKIP, DrawTroops, PlaceTroop, SkipEffect
-from .effects import Effect
+from .effect_rule import EffectRule
 from .events import (
     ColoursChosen,
     EffectFinished,
@@ -82,7 +82,7 @@ class ToyBattle(Rules[State]):
         for key, terrain in terrains.items():
             for name in (terrain.name_nl, terrain.name, key):
                 self.terrain_names[terrain_name(name)] = key
-        self.effects: dict[str, Effect] = {
+        self.effects: dict[str, EffectRule] = {
             e.name: e for e in merge_by_key(hook.toy_battle_effects(), lambda e: e.name)
         }
         self.decisions = {
