@@ -20,7 +20,7 @@ import structlog
 from anyio.abc import TaskGroup
 
 from . import clock as clocks
-from . import engine, lifecycle, limits, seating
+from . import engine, lifecycle, limits, reads, seating
 from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec
 from .clock import ClockSpec, ClockView
@@ -49,7 +49,7 @@ from .kernel.context import Committed, Metrics
 from .kernel.hub import Hub
 from .kernel.journal import Journal, new_pending
 from .kernel.supervisor import Supervisor
-from .lobby import Lobby, seat_info
+from .lobby import Lobby, LobbyEntry, seat_info
 from .narration import Narrator
 from .nodes import Follower
 from .registry import Registry, Ruleset, default_registry
@@ -140,6 +140,7 @@ class Hall:
             clock_guard=clock_guard,
             poll=clock_poll,
             load_actor=self._actor,
+            activate=self.activate,
             send=self.send,
             closed=lambda: self._closed,
         )
@@ -277,14 +278,14 @@ class Hall:
         ruleset = self.registry.ruleset(game, expansions)
         started = ruleset.started(players, options, expansion_options, seed)
         seats = seat_bots(ruleset, started.players, bots or {}, bot_seed)
-        for seat, player in (seat_players or {}).items():
+        for seat in seat_players or {}:
             if not 0 <= seat < started.players:
                 raise InvalidOptions(
                     f"seat {seat} does not exist: seats are 0 to {started.players - 1}"
                 )
-            self.lobby.player(player)
-        if creator is not None:
-            self.lobby.player(creator)
+        known = [*(seat_players or {}).values(), *([creator] if creator is not None else [])]
+        if known:
+            await reads.io(self, lambda: [self.lobby.player(p) for p in known])
         for seat, given in (seat_tokens or {}).items():
             if not 0 <= seat < started.players or not isinstance(given, bytes):
                 raise InvalidOptions(f"seat {seat} does not exist or its token digest is no bytes")
@@ -414,11 +415,13 @@ class Hall:
             return []
         return list(actor.ruleset.rules.legal(actor.state, seat))
 
-    def render(self, match: str, seat: int | None) -> str:
-        """Return a seat's board as text."""
+    def render(self, match: str, seat: int | None, names: list[str | None] | None = None) -> str:
+        """Return a seat's board as text; ``names`` are the seats' names when the caller read
+        them already (:func:`gamehall.core.reads.render` does, off the event loop)."""
         actor = self._actor(match)
         board = actor.ruleset.render(actor.ruleset.rules.view(actor.state, seat), seat)
-        names = self.lobby.names(match)
+        if names is None:
+            names = self.lobby.names(match)
         if not any(names):
             return board
         told = ", ".join(f"{seat_label(s)}: {n}" for s, n in enumerate(names) if n)
@@ -841,20 +844,23 @@ class Hall:
         bot held are open in the new match. ``bots`` chooses the bots again (by the new
         match's seats; by default the same bots play). Return the new id (the same one when
         asked again)."""
-        entry = self.lobby.entry(match)
-        if self.view(match, None).outcome is None:
+        actor = await self.activate(match)
+        if actor.ruleset.rules.outcome(actor.state) is None:
             raise InvalidOptions(f"match {match!r} is not over: a rematch follows a finished match")
+
+        def stored() -> tuple[LobbyEntry, MatchStarted, Any, list[str | None]]:
+            info = self.store.stream_info(match)
+            assert info is not None
+            return self.lobby.entry(match), self._started(match), info, self.lobby.holders(match)
+
+        # The store is read in a worker thread; the bots this hall plays, on the loop.
+        entry, started, info, holders = await reads.io(self, stored)
         if entry.rematch is not None:
             return entry.rematch
-        started = self._started(match)
         n = started.players
-        info = self.store.stream_info(match)
-        assert info is not None
-        holders = self.lobby.holders(match)
         seat_players = {(s + 1) % n: p for s, p in enumerate(holders) if p is not None}
-        rotated: Mapping[int, str | BotSpec] = {
-            (s + 1) % n: b for s, b in self.info(match).bots.items()
-        }
+        told = self.match_info(match, started, info)
+        rotated: Mapping[int, str | BotSpec] = {(s + 1) % n: b for s, b in told.bots.items()}
         if bots is not None:
             if set(bots) != set(rotated):
                 raise InvalidOptions("a rematch chooses again the bots of the seats bots held")
