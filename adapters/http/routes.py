@@ -369,7 +369,7 @@ async def get_board(request: Req, match: MatchPath) -> str:
     """Return the asker's board as text."""
     gateway = gateway_of(request)
     asker = await gateway.asker_off_loop(request, match)
-    return str(gateway.hall.render(match, asker.seat)) + "\n"
+    return await reads.render(gateway.hall, match, asker.seat) + "\n"
 
 
 @post(
