@@ -613,17 +613,11 @@ def _answer(ok: bool, refusal: str | None = None) -> Response[Any]:
     )  # fmt: skip
 
 
-async def _ended(gateway: Gateway, match: str) -> bool:
-    """Tell whether a match has an outcome (the match activated off the event loop)."""
-    actor = await gateway.hall.activate(check_id(match))
-    return actor.ruleset.rules.outcome(actor.state) is not None
-
-
 async def _fork(request: Req, match: str) -> Response[Any]:
     form = _form(await request.form())
     session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
-    if not await _ended(gateway, match):
+    if not await gateway.ended(match):
         raise ApiError(403, "forbidden", "a match can be forked here only once it has ended")
     try:
         at = int_text("the fork point", _last(form, "at_seq") or "", 1)
@@ -650,7 +644,7 @@ async def play_rematch(request: Req, match: FromPath[str], seat: FromPath[int]) 
     await _seat(request, match, seat)
     gateway = gw(request)
     hall = gateway.hall
-    if not await _ended(gateway, match):
+    if not await gateway.ended(match):
         raise ApiError(409, "not_over", "a rematch follows a finished match")
     info = await reads.info(hall, match)
     n = info.players
