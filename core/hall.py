@@ -556,7 +556,7 @@ class Hall:
         limits.check_seed(seed)
         if match_id is not None:
             limits.check_match_id(match_id)
-        records = self.read(match, 0)
+        records = await reads.read(self, match, 0)  # off the event loop
         if not records:
             raise UnknownMatch(match)
         check_fork_point(match, records, at_seq)

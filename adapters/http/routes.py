@@ -287,7 +287,7 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
     hall = gateway.hall
     public = await reads.view(hall, check_id(match), None)  # activated off the loop, once
     info = await reads.info(hall, match)
-    tokens = gateway.seats.seats(match)
+    tokens = await reads.io(hall, gateway.seats.seats, match)
     entry = await reads.entry(hall, match)
     return MatchOut(
         match, info.game, info.expansions, info.players, info.version, info.created,
