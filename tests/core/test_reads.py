@@ -15,6 +15,7 @@ from gamehall.core.hall import Hall
 from gamehall.core.kernel import activation
 from watched_store import WatchedStore
 
+
 @pytest.fixture
 def store(tmp_path: Path, registry: Registry) -> Any:
     made = WatchedStore(tmp_path / "r.db", registry.codec)
