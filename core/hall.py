@@ -12,7 +12,7 @@ import secrets
 import time
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import anyio
 import msgspec
@@ -20,7 +20,7 @@ import structlog
 from anyio.abc import TaskGroup
 
 from . import clock as clocks
-from . import engine, lifecycle, limits, reads, seating
+from . import engine, lifecycle, limits, seating
 from .bots.driver import BotDriver, from_info, seat_bots, stored
 from .bots.spec import BotSpec
 from .clock import ClockSpec, ClockView
@@ -65,6 +65,7 @@ from .views import Turn as Turn
 from .words import Narrated, seat_label, seat_names
 
 log = structlog.get_logger("gamehall.hall")
+T = TypeVar("T")
 
 
 MAX_ACTIVE = 10_000  # running actors (about 10 KB each) before the least recently used rest
@@ -285,7 +286,7 @@ class Hall:
                 )
         known = [*(seat_players or {}).values(), *([creator] if creator is not None else [])]
         if known:
-            await reads.io(self, lambda: [self.lobby.player(p) for p in known])
+            await self._io(lambda: [self.lobby.player(p) for p in known])
         for seat, given in (seat_tokens or {}).items():
             if not 0 <= seat < started.players or not isinstance(given, bytes):
                 raise InvalidOptions(f"seat {seat} does not exist or its token digest is no bytes")
@@ -478,6 +479,23 @@ class Hall:
         except CorruptRecord as exc:
             raise self._quarantine(match, exc) from None
 
+    async def _io(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking store call in a worker thread (directly for a store in memory)."""
+        if self.store.threaded:
+            return await anyio.to_thread.run_sync(fn, *args)
+        return fn(*args)
+
+    async def _read_off_loop(
+        self, match: str, after: int = 0, upto: int | None = None
+    ) -> list[Recorded]:
+        """:meth:`read`, with the store read in a worker thread."""
+        self._check_quarantine(match)
+        known = limits.known_match_id(match)
+        try:
+            return await self._io(self.store.read, known, after, upto)
+        except CorruptRecord as exc:
+            raise self._quarantine(match, exc) from None
+
     def narrated_history(
         self, match: str, seat: int | None, after: int = 0, limit: int | None = None
     ) -> list[Narrated]:
@@ -496,7 +514,7 @@ class Hall:
     ) -> AsyncGenerator[Recorded, None]:
         """Yield a seat's redacted events from ``after`` on, then live ones, until the hall closes."""
         limits.check_seq("after", after)
-        ruleset = self.ruleset(match)
+        ruleset = (await self.activate(match)).ruleset
         async for record in self._follow(match, after):
             shown = self.redact_record(ruleset, record, seat)
             if shown is not None:
@@ -506,7 +524,7 @@ class Hall:
         self, match: str, seat: int | None, after: int = 0
     ) -> AsyncGenerator[Narrated, None]:
         """Like :meth:`watch`, with what each event tells the seat, in words."""
-        narrator = Narrator(self.ruleset(match), seat)
+        narrator = Narrator((await self.activate(match)).ruleset, seat)
         async for record in self._follow(match, 0):
             told = narrator.tell(record)
             if told is not None and record.seq > after:
@@ -519,13 +537,14 @@ class Hall:
         while not self._closed:
             send, receive = self.hub.subscribe(match)
             try:
-                for record in self.read(match, last):
+                for record in await self._read_off_loop(match, last):  # off the event loop
                     last = record.seq
                     yield record
                 async for records in receive:
                     if records and records[0].seq > last + 1:
                         # Events stored while this node did not hear of them: read them first.
-                        records = [*self.read(match, last, records[0].seq - 1), *records]
+                        missed = await self._read_off_loop(match, last, records[0].seq - 1)
+                        records = [*missed, *records]
                     for record in records:
                         if record.seq <= last:
                             continue
@@ -556,7 +575,7 @@ class Hall:
         limits.check_seed(seed)
         if match_id is not None:
             limits.check_match_id(match_id)
-        records = await reads.read(self, match, 0)  # off the event loop
+        records = await self._read_off_loop(match, 0)  # off the event loop
         if not records:
             raise UnknownMatch(match)
         check_fork_point(match, records, at_seq)
@@ -854,7 +873,7 @@ class Hall:
             return self.lobby.entry(match), self._started(match), info, self.lobby.holders(match)
 
         # The store is read in a worker thread; the bots this hall plays, on the loop.
-        entry, started, info, holders = await reads.io(self, stored)
+        entry, started, info, holders = await self._io(stored)
         if entry.rematch is not None:
             return entry.rematch
         n = started.players

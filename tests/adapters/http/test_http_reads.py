@@ -3,9 +3,8 @@ end, rematched and looked at through the API and the web pages, over an SQLite s
 notes every read made on the loop's thread (see ``tests/core/test_reads.py`` for the hall's
 own async API).
 
-On the loop by design, and not asked here: the stream of live events (``/events``, its
-names and view on each push) and the stdio adapter's watch; the ``/bare`` debugging route;
-the synchronous hall methods scripts use."""
+On the loop by design, and not asked here: the ``/bare`` debugging route, the stdio
+adapter's watch and the synchronous hall methods scripts use."""
 
 from __future__ import annotations
 
@@ -64,6 +63,8 @@ async def test_the_api_and_the_pages_read_nothing_on_the_loop(
             again = await api.post(f"/matches/{match}/rematch", json={}, headers=bob)
             assert again.status_code == 201, again.text
             new = again.json()["match"]
+            streamed = await api.get(f"/matches/{match}/events", headers=ann)
+            assert streamed.status_code == 200 and "event: end" in streamed.text
             assert store.on_loop == [], "the API"
 
             transport = httpx.ASGITransport(app=served.app)
@@ -81,6 +82,8 @@ async def test_the_api_and_the_pages_read_nothing_on_the_loop(
                     shown = await web.get(page)
                     assert shown.status_code == 200, (page, shown.text)
                 assert "Bea" in (await web.get(f"/play/{match}/0")).text
+                streamed = await web.get(f"/watch/{match}/events")
+                assert streamed.status_code == 200 and "event: end" in streamed.text
                 late = await web.post(
                     f"/play/{match}/0/command", json=place(5, "late"),
                     headers={"X-CSRF-Token": csrf},
