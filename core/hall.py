@@ -12,7 +12,7 @@ import secrets
 import time
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import anyio
 import msgspec
@@ -49,7 +49,7 @@ from .kernel.context import Committed, Metrics
 from .kernel.hub import Hub
 from .kernel.journal import Journal, new_pending
 from .kernel.supervisor import Supervisor
-from .lobby import Lobby, seat_info
+from .lobby import Lobby, LobbyEntry, seat_info
 from .narration import Narrator
 from .nodes import Follower
 from .registry import Registry, Ruleset, default_registry
@@ -65,6 +65,7 @@ from .views import Turn as Turn
 from .words import Narrated, seat_label, seat_names
 
 log = structlog.get_logger("gamehall.hall")
+T = TypeVar("T")
 
 
 MAX_ACTIVE = 10_000  # running actors (about 10 KB each) before the least recently used rest
@@ -140,6 +141,7 @@ class Hall:
             clock_guard=clock_guard,
             poll=clock_poll,
             load_actor=self._actor,
+            activate=self.activate,
             send=self.send,
             closed=lambda: self._closed,
         )
@@ -277,14 +279,14 @@ class Hall:
         ruleset = self.registry.ruleset(game, expansions)
         started = ruleset.started(players, options, expansion_options, seed)
         seats = seat_bots(ruleset, started.players, bots or {}, bot_seed)
-        for seat, player in (seat_players or {}).items():
+        for seat in seat_players or {}:
             if not 0 <= seat < started.players:
                 raise InvalidOptions(
                     f"seat {seat} does not exist: seats are 0 to {started.players - 1}"
                 )
-            self.lobby.player(player)
-        if creator is not None:
-            self.lobby.player(creator)
+        known = [*(seat_players or {}).values(), *([creator] if creator is not None else [])]
+        if known:
+            await self._io(lambda: [self.lobby.player(p) for p in known])
         for seat, given in (seat_tokens or {}).items():
             if not 0 <= seat < started.players or not isinstance(given, bytes):
                 raise InvalidOptions(f"seat {seat} does not exist or its token digest is no bytes")
@@ -414,11 +416,13 @@ class Hall:
             return []
         return list(actor.ruleset.rules.legal(actor.state, seat))
 
-    def render(self, match: str, seat: int | None) -> str:
-        """Return a seat's board as text."""
+    def render(self, match: str, seat: int | None, names: list[str | None] | None = None) -> str:
+        """Return a seat's board as text; ``names`` are the seats' names when the caller read
+        them already (:func:`gamehall.core.reads.render` does, off the event loop)."""
         actor = self._actor(match)
         board = actor.ruleset.render(actor.ruleset.rules.view(actor.state, seat), seat)
-        names = self.lobby.names(match)
+        if names is None:
+            names = self.lobby.names(match)
         if not any(names):
             return board
         told = ", ".join(f"{seat_label(s)}: {n}" for s, n in enumerate(names) if n)
@@ -475,6 +479,23 @@ class Hall:
         except CorruptRecord as exc:
             raise self._quarantine(match, exc) from None
 
+    async def _io(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking store call in a worker thread (directly for a store in memory)."""
+        if self.store.threaded:
+            return await anyio.to_thread.run_sync(fn, *args)
+        return fn(*args)
+
+    async def _read_off_loop(
+        self, match: str, after: int = 0, upto: int | None = None
+    ) -> list[Recorded]:
+        """:meth:`read`, with the store read in a worker thread."""
+        self._check_quarantine(match)
+        known = limits.known_match_id(match)
+        try:
+            return await self._io(self.store.read, known, after, upto)
+        except CorruptRecord as exc:
+            raise self._quarantine(match, exc) from None
+
     def narrated_history(
         self, match: str, seat: int | None, after: int = 0, limit: int | None = None
     ) -> list[Narrated]:
@@ -493,7 +514,7 @@ class Hall:
     ) -> AsyncGenerator[Recorded, None]:
         """Yield a seat's redacted events from ``after`` on, then live ones, until the hall closes."""
         limits.check_seq("after", after)
-        ruleset = self.ruleset(match)
+        ruleset = (await self.activate(match)).ruleset
         async for record in self._follow(match, after):
             shown = self.redact_record(ruleset, record, seat)
             if shown is not None:
@@ -503,7 +524,7 @@ class Hall:
         self, match: str, seat: int | None, after: int = 0
     ) -> AsyncGenerator[Narrated, None]:
         """Like :meth:`watch`, with what each event tells the seat, in words."""
-        narrator = Narrator(self.ruleset(match), seat)
+        narrator = Narrator((await self.activate(match)).ruleset, seat)
         async for record in self._follow(match, 0):
             told = narrator.tell(record)
             if told is not None and record.seq > after:
@@ -516,13 +537,14 @@ class Hall:
         while not self._closed:
             send, receive = self.hub.subscribe(match)
             try:
-                for record in self.read(match, last):
+                for record in await self._read_off_loop(match, last):  # off the event loop
                     last = record.seq
                     yield record
                 async for records in receive:
                     if records and records[0].seq > last + 1:
                         # Events stored while this node did not hear of them: read them first.
-                        records = [*self.read(match, last, records[0].seq - 1), *records]
+                        missed = await self._read_off_loop(match, last, records[0].seq - 1)
+                        records = [*missed, *records]
                     for record in records:
                         if record.seq <= last:
                             continue
@@ -553,7 +575,7 @@ class Hall:
         limits.check_seed(seed)
         if match_id is not None:
             limits.check_match_id(match_id)
-        records = self.read(match, 0)
+        records = await self._read_off_loop(match, 0)  # off the event loop
         if not records:
             raise UnknownMatch(match)
         check_fork_point(match, records, at_seq)
@@ -841,20 +863,23 @@ class Hall:
         bot held are open in the new match. ``bots`` chooses the bots again (by the new
         match's seats; by default the same bots play). Return the new id (the same one when
         asked again)."""
-        entry = self.lobby.entry(match)
-        if self.view(match, None).outcome is None:
+        actor = await self.activate(match)
+        if actor.ruleset.rules.outcome(actor.state) is None:
             raise InvalidOptions(f"match {match!r} is not over: a rematch follows a finished match")
+
+        def stored() -> tuple[LobbyEntry, MatchStarted, Any, list[str | None]]:
+            info = self.store.stream_info(match)
+            assert info is not None
+            return self.lobby.entry(match), self._started(match), info, self.lobby.holders(match)
+
+        # The store is read in a worker thread; the bots this hall plays, on the loop.
+        entry, started, info, holders = await self._io(stored)
         if entry.rematch is not None:
             return entry.rematch
-        started = self._started(match)
         n = started.players
-        info = self.store.stream_info(match)
-        assert info is not None
-        holders = self.lobby.holders(match)
         seat_players = {(s + 1) % n: p for s, p in enumerate(holders) if p is not None}
-        rotated: Mapping[int, str | BotSpec] = {
-            (s + 1) % n: b for s, b in self.info(match).bots.items()
-        }
+        told = self.match_info(match, started, info)
+        rotated: Mapping[int, str | BotSpec] = {(s + 1) % n: b for s, b in told.bots.items()}
         if bots is not None:
             if set(bots) != set(rotated):
                 raise InvalidOptions("a rematch chooses again the bots of the seats bots held")

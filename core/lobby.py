@@ -246,7 +246,7 @@ class Lobby:
     async def rename(self, player_id: str, name: str | None) -> Player:
         """Give a player another display name, or erase it (``None``: retention)."""
         clean = None if name is None else check_name(name)
-        record = self.hall.store.player(player_id)
+        record = await self._io(self.hall.store.player, player_id)
         if record is None:
             raise UnknownPlayer(f"unknown player {player_id[:40]!r}")
         if clean is not None:
@@ -351,7 +351,7 @@ class Lobby:
         in the same transaction, so only the winner's token ever acts for it.
         """
         if player_id is not None:
-            self.player(player_id)
+            await self._io(self.player, player_id)
         limits.known_match_id(match)
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise NoFreeSeat(f"seat {seat!r} is not a seat number")
@@ -367,7 +367,7 @@ class Lobby:
         Only while the match waits for players (a seat of it is open, so it has not started)
         and only a seat a player holds (not a bot's, not a seat token's). Stored as a
         ``SeatReleased`` event decided by the match's actor; refused with words otherwise."""
-        self.player(player_id)
+        await self._io(self.player, player_id)
         limits.known_match_id(match)
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise NoFreeSeat(f"seat {seat!r} is not a seat number")
@@ -377,7 +377,7 @@ class Lobby:
         """End a match for its creator while nobody else joined it (every seat is open, a
         bot's or the creator's): a ``MatchAbandoned`` event; the match is over, without an
         outcome, and leaves the listings after the hall's retention time."""
-        self.player(player_id)
+        await self._io(self.player, player_id)
         limits.known_match_id(match)
         await self.hall.lobby_command(match, AbandonMatch(by=player_id))
 
@@ -506,8 +506,11 @@ class Lobby:
     async def delete(self, match: str, *, unstarted: bool = False) -> None:
         """Delete a finished match from the store (its actor stops first); ``unstarted`` also
         deletes one nobody could have used yet (a rematch another asker's beat)."""
-        entry = self._entry(match)
-        over = entry.info.get("finished") or self.hall.view(match, None).outcome is not None
+        entry = await self._io(self._entry, match)
+        over = bool(entry.info.get("finished"))
+        if not over:
+            actor = await self.hall.activate(match)
+            over = actor.ruleset.rules.outcome(actor.state) is not None
         if not over and not unstarted:
             raise Forbidden(f"match {match!r} is still running: only a finished match is deleted")
         self.hall.forget_match(match)

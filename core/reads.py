@@ -116,3 +116,19 @@ async def entry(hall: Hall, match: str) -> LobbyEntry:
 async def version(hall: Hall, match: str) -> int:
     """The seq of a match's last stored event (0 for none)."""
     return await io(hall, hall.store.version, limits.known_match_id(match))
+
+
+async def render(hall: Hall, match: str, seat: int | None) -> str:
+    """:meth:`Hall.render`: a seat's board as text, the names read off the loop."""
+    shown = await names(hall, match)
+    return hall.render(match, seat, shown)
+
+
+async def seats_of(hall: Hall, match: str, player: str) -> list[int]:
+    """:meth:`Lobby.seats_of`: the seats a player holds in a match."""
+    return await io(hall, hall.lobby.seats_of, limits.known_match_id(match), player)
+
+
+async def seat_of_token(hall: Hall, match: str, token: str) -> int | None:
+    """:meth:`Lobby.seat_of_token`: the seat a seat token acts for in a match, or ``None``."""
+    return await io(hall, hall.lobby.seat_of_token, limits.known_match_id(match), token)

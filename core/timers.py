@@ -39,6 +39,7 @@ class TurnClocks:
         clock_guard: Callable[[str], bool] | None,
         poll: float,
         load_actor: Callable[[str], Actor],
+        activate: Callable[[str], Coroutine[Any, Any, Actor]],
         send: Callable[[str, int, Command, str], Coroutine[Any, Any, Any]],
         closed: Callable[[], bool],
     ) -> None:
@@ -48,6 +49,7 @@ class TurnClocks:
         self.clock_guard = clock_guard
         self.clock_poll = poll
         self._load_actor = load_actor
+        self._activate = activate
         self._send = send
         self._closed = closed
         self.timers: dict[str, float] = {}  # the next expiry of each resting timed match
@@ -130,15 +132,19 @@ class TurnClocks:
         restarted hall does this at start); return how many were activated."""
         activated, cursor = 0, None
         while not self.closed:
+            query = MatchQuery(finished=False, cursor=cursor, limit=200)
             try:
-                page = self.store.find_matches(MatchQuery(finished=False, cursor=cursor, limit=200))
+                if self.store.threaded:  # the listing is read off the event loop
+                    page = await anyio.to_thread.run_sync(self.store.find_matches, query)
+                else:
+                    page = self.store.find_matches(query)
             except GamehallError as exc:  # the store fails now: the matches activate on use
                 log.warning("timed matches not resumed", error=str(exc))
                 break
             for entry in page.matches:
                 if entry.info.get("clock") and entry.stream not in self.actors:
                     try:
-                        self._load_actor(entry.stream)
+                        await self._activate(entry.stream)  # loaded off the event loop
                     except GamehallError as exc:
                         log.warning("timed match not resumed", match=entry.stream, error=str(exc))
                         continue

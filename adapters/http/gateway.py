@@ -9,7 +9,7 @@ import anyio
 import msgspec
 from gamehall.core import names, reads
 from gamehall.core.errors import UnknownGame, UnknownMatch, UnknownPlayer
-from gamehall.core.hall import Hall
+from gamehall.core.hall import Hall, MatchInfo
 from gamehall.core.limits import known_match_id
 from gamehall.core.lobby import Player
 from gamehall.core.registry import Registry
@@ -209,13 +209,14 @@ class Gateway:
         if self.hall.store.stream_info(check_id(match)) is None:
             raise UnknownMatch(match)
 
-    def ended(self, match: str) -> bool:
-        """Tell whether a match has an outcome."""
-        return self.hall.view(match, None).outcome is not None
+    async def ended(self, match: str) -> bool:
+        """Tell whether a match has an outcome (the match activated off the event loop)."""
+        actor = await self.hall.activate(check_id(match))
+        return actor.ruleset.rules.outcome(actor.state) is not None
 
-    def may_see_all(self, asker: Asker, match: str, what: str) -> None:
+    async def may_see_all(self, asker: Asker, match: str, what: str) -> None:
         """Refuse the whole truth of a running match to anyone but the operator."""
-        if not asker.admin and not self.ended(match):
+        if not asker.admin and not await self.ended(match):
             raise ApiError(
                 403,
                 "forbidden",
@@ -228,15 +229,14 @@ class Gateway:
 
     # -- seats -------------------------------------------------------------------------------
 
-    def created(
-        self, match: str, game: str, players: int, seating: Seating, tokens: Mapping[int, str]
-    ) -> Created:
-        """Return the answer for a new match's creator, with the tokens its seats were given
-        (stored with the match's first events)."""
+    def created(self, info: MatchInfo, seating: Seating, tokens: Mapping[int, str]) -> Created:
+        """Return the answer for a new match's creator (``info`` read with
+        :func:`gamehall.core.reads.info`), with the tokens its seats were given (stored with
+        the match's first events)."""
         seats = [SeatToken(seat, token) for seat, token in sorted(tokens.items())]
         for token in tokens.values():  # issued here, so known good from the first request on
             self.accepted(None, token)
-        return Created(match, game, players, seating, seats, self.hall.info(match).bots)
+        return Created(info.match, info.game, info.players, seating, seats, info.bots)
 
     # -- games -------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 from gamehall.core import reads
+from gamehall.core.hall import MatchInfo
 from gamehall.core.limits import MATCH_ID_RULE
 from gamehall.core.lobby import LobbyEntry, LobbyPage
 from gamehall.core.store.base import MAX_PAGE
@@ -197,19 +198,19 @@ async def rematch(request: Req, match: MatchPath, data: JSONBody[Rematch]) -> Cr
         raise ApiError(403, "forbidden", "only the admin token may choose the seed")
     hall = gateway.hall
     known = (await reads.entry(hall, match)).rematch
-    new = await hall.rematch(match, seed=data.seed, bots=_bots_of(hall, match, data.bots))
+    chosen = _bots_of(hall, await reads.info(hall, match), data.bots)
+    new = await hall.rematch(match, seed=data.seed, bots=chosen)
     info = await reads.info(hall, new)
     if known == new:  # already seated
         return Created(new, info.game, info.players, "open", [], info.bots)
-    return gateway.created(new, info.game, info.players, "open", {})
+    return gateway.created(info, "open", {})
 
 
-def _bots_of(hall: Any, match: str, strength: str | None) -> dict[int, Any] | None:
+def _bots_of(hall: Any, info: MatchInfo, strength: str | None) -> dict[int, Any] | None:
     """Return the rematch's bots of a strength, by its seats (rotated by one); ``None`` keeps
     the same bots."""
     if strength is None:
         return None
-    info = hall.info(match)
     if not info.bots:
         raise ApiError(400, "invalid_options", "the match had no bots whose strength to choose")
     hidden = hall.registry.games[info.game].hidden_information
@@ -240,11 +241,11 @@ async def abandon_match(request: Req, match: MatchPath) -> LobbyMatch:
     every seat is open, a bot's or yours. It is over, without an outcome (``ended`` is
     ``abandoned``), and leaves the listings after the server's retention time."""
     gateway = gw(request)
-    gateway.check_match(match)
-    me = gateway.player_of(request)
+    await gateway.check_match_off_loop(match)
+    me = await gateway.player_of_off_loop(request)
     assert me is not None
     await gateway.hall.lobby.abandon(check_id(match), me.player)
-    return match_out(gateway.hall.lobby.entry(match), gateway.hall.now())
+    return match_out(await reads.entry(gateway.hall, match), gateway.hall.now())
 
 
 @delete(
@@ -256,11 +257,11 @@ async def leave_seat(request: Req, match: MatchPath, seat: SeatPath) -> LobbyMat
     while the match waits for players (a seat of it is still open): the seat is open again.
     ``seat`` counts from 0."""
     gateway = gw(request)
-    gateway.check_match(match)
-    me = gateway.player_of(request)
+    await gateway.check_match_off_loop(match)
+    me = await gateway.player_of_off_loop(request)
     assert me is not None
     await gateway.hall.lobby.leave_seat(check_id(match), me.player, seat)
-    return match_out(gateway.hall.lobby.entry(match), gateway.hall.now())
+    return match_out(await reads.entry(gateway.hall, match), gateway.hall.now())
 
 
 # -- take-backs ------------------------------------------------------------------------------

@@ -253,8 +253,7 @@ async def _create(request: Req, data: CreateMatch, player: Any, match_id: str | 
             409, "already_created", f"request_id {data.request_id!r} already created match "
             f"{match_id!r}: its seat tokens were in that answer",
         ) from None  # fmt: skip
-    players = (await reads.info(hall, match)).players
-    return gateway.created(match, data.game, players, data.seating, tokens)
+    return gateway.created(await reads.info(hall, match), data.seating, tokens)
 
 
 def _roles(data: CreateMatch, hall: Any, count: int | None) -> list[str]:
@@ -288,7 +287,7 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
     hall = gateway.hall
     public = await reads.view(hall, check_id(match), None)  # activated off the loop, once
     info = await reads.info(hall, match)
-    tokens = gateway.seats.seats(match)
+    tokens = await reads.io(hall, gateway.seats.seats, match)
     entry = await reads.entry(hall, match)
     return MatchOut(
         match, info.game, info.expansions, info.players, info.version, info.created,
@@ -369,7 +368,7 @@ async def get_board(request: Req, match: MatchPath) -> str:
     """Return the asker's board as text."""
     gateway = gateway_of(request)
     asker = await gateway.asker_off_loop(request, match)
-    return str(gateway.hall.render(match, asker.seat)) + "\n"
+    return await reads.render(gateway.hall, match, asker.seat) + "\n"
 
 
 @post(
@@ -457,7 +456,7 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
     """Start a new match from the first ``at_seq`` events (admin, or once the match ended)."""
     gateway = gateway_of(request)
     asker = await gateway.asker_off_loop(request, match)
-    gateway.may_see_all(asker, match, "a fork")
+    await gateway.may_see_all(asker, match, "a fork")
     if data.seed is not None and not asker.admin:
         raise ApiError(403, "forbidden", "only the admin token may choose the seed of a fork")
     players = (await reads.info(gateway.hall, match)).players
@@ -467,7 +466,7 @@ async def fork_match(request: Req, match: MatchPath, data: JSONBody[ForkMatch]) 
         match, data.at_seq, seed=data.seed, open_seats=free, seat_tokens=digests
     )
     info = await reads.info(gateway.hall, new)
-    return gateway.created(new, info.game, info.players, data.seating, tokens)
+    return gateway.created(info, data.seating, tokens)
 
 
 @get(
@@ -481,7 +480,7 @@ async def export_log(request: Req, match: MatchPath) -> Response[bytes]:
     """Export the whole log as a log file: header, then JSON Lines (admin, or after the end)."""
     gateway = gateway_of(request)
     asker = await gateway.asker_off_loop(request, match)
-    gateway.may_see_all(asker, match, "the full log")
+    await gateway.may_see_all(asker, match, "the full log")
     records = await reads.read(gateway.hall, match)
     header = header_for(match, None, records, await reads.names(gateway.hall, match))
     lines = b"".join(

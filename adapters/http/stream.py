@@ -16,6 +16,7 @@ from contextlib import aclosing
 import anyio
 import msgspec
 import structlog
+from gamehall.core import reads
 from gamehall.core.clock import ClockView
 from gamehall.core.errors import GamehallError
 from gamehall.core.hall import Hall, Turn
@@ -140,11 +141,11 @@ class Feed:
                 log.error("live stream failed", match=self.match, error=repr(exc), exc_info=exc)
 
 
-def _over_at(hall: Hall, match: str) -> tuple[int, msgspec.Struct | None, str | None]:
+async def _over_at(hall: Hall, match: str) -> tuple[int, msgspec.Struct | None, str | None]:
     """Return a match's seq, its outcome and how it ended outside its game (abandoned,
-    expired: over without an outcome)."""
-    view = hall.view(match, None)
-    return view.seq, view.outcome, ending(hall.seating(match))
+    expired: over without an outcome), from its actor (activated off the event loop)."""
+    actor = await hall.activate(match)
+    return actor.version, actor.ruleset.rules.outcome(actor.state), ending(actor.info)
 
 
 def _end(
@@ -207,7 +208,7 @@ async def messages(
     carry a timed match's clocks whenever a batch changed them; ``end`` closes. A stream
     without a seat counts as a spectator of the match while it is open.
     """
-    seq, outcome, ended = _over_at(hall, match)
+    seq, outcome, ended = await _over_at(hall, match)
     if (outcome is not None or ended) and after >= seq:
         yield _end(hall, match, seq, outcome, ended)
         return
@@ -232,7 +233,7 @@ async def _live(
         clock = _clock(hall, match, None)
         if clock is not None:
             yield _clock_message(hall, match, clock)
-        names = hall.lobby.names(match)
+        names = await reads.names(hall, match)
         if any(names):
             yield _names_message(match, names)
     feed = Feed(hall, match, seat, after)
@@ -252,7 +253,7 @@ async def _live(
                 if told is None:
                     # No event: a seat may still have been taken or a player renamed.
                     try:
-                        now_named = hall.lobby.names(match)
+                        now_named = await reads.names(hall, match)
                     except GamehallError:
                         return  # the match was deleted
                     if now_named != names and (any(now_named) or names is not None):
@@ -268,7 +269,7 @@ async def _live(
                 data = line(record, told.text).decode()
                 yield ServerSentEventMessage(data=data, event="event", id=record.seq)
                 try:
-                    seq, outcome, ended = _over_at(hall, match)
+                    seq, outcome, ended = await _over_at(hall, match)
                 except GamehallError:
                     return  # the hall is closing
                 if (outcome is not None or ended) and record.seq >= seq:
@@ -283,7 +284,7 @@ async def _live(
                     if changed is not None:
                         clock = changed
                         yield _clock_message(hall, match, changed)
-                    now_named = hall.lobby.names(match)
+                    now_named = await reads.names(hall, match)
                     if now_named != names and (any(now_named) or names is not None):
                         names = now_named
                         yield _names_message(match, now_named)

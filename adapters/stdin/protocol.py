@@ -416,7 +416,7 @@ class Server:
             "awaiting": {str(s): d for s, d in sorted(seen.awaiting.items())},
             "legal": seen.legal,
             "outcome": seen.outcome,
-            "board": self.hall.render(req.match, req.seat),
+            "board": self.hall.render(req.match, req.seat, seen.names),
             "names": seen.names,
             "clock": seen.clock,
             "undo": self.hall.undo_status(req.match),
@@ -447,14 +447,14 @@ class Server:
         return {"match": req.match, "seat": seat, "player": player.player}
 
     async def leave_seat(self, req: LeaveSeat) -> Any:
-        player = self.hall.lobby.player_of(req.token)
+        player = await reads.io(self.hall, self.hall.lobby.player_of, req.token)
         await self.hall.lobby.leave_seat(req.match, player.player, req.seat)
-        return self.hall.lobby.entry(req.match)
+        return await reads.entry(self.hall, req.match)
 
     async def abandon(self, req: Abandon) -> Any:
-        player = self.hall.lobby.player_of(req.token)
+        player = await reads.io(self.hall, self.hall.lobby.player_of, req.token)
         await self.hall.lobby.abandon(req.match, player.player)
-        return self.hall.lobby.entry(req.match)
+        return await reads.entry(self.hall, req.match)
 
     async def undo(self, req: Undo) -> Any:
         return await self.hall.request_undo(req.match, req.seat)

@@ -13,34 +13,7 @@ from gamehall.core import Registry, reads
 from gamehall.core.errors import MatchQuarantined, UnknownMatch
 from gamehall.core.hall import Hall
 from gamehall.core.kernel import activation
-from gamehall.core.store import SQLiteStore
-
-READS = (
-    "read", "read_events", "load_stream", "stream_info", "player", "player_by_digest",
-    "seat_tokens", "streams", "find_matches", "version", "command_ids", "load_snapshot",
-)  # fmt: skip
-
-
-class WatchedStore(SQLiteStore):
-    """An SQLite store that notes every read made on the event loop's thread."""
-
-    loop_thread: int | None = None
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.on_loop: list[str] = []
-
-    def __getattribute__(self, name: str) -> Any:
-        found = super().__getattribute__(name)
-        if name not in READS:
-            return found
-
-        def called(*args: Any, **kwargs: Any) -> Any:
-            if threading.get_ident() == self.loop_thread:
-                self.on_loop.append(name)
-            return found(*args, **kwargs)
-
-        return called
+from watched_store import WatchedStore
 
 
 @pytest.fixture
@@ -125,3 +98,67 @@ def test_a_cold_load_shortens_the_switch_interval_and_the_last_restores_it() -> 
     with pytest.raises(RuntimeError), activation.loop_first():
         raise RuntimeError("a load that fails restores it too")
     assert sys.getswitchinterval() == before and gc.isenabled()
+
+
+async def _play_out(hall: Hall, match: str) -> None:
+    """Play a match to its end, each awaited seat sending its first legal command."""
+    while (now := await reads.view(hall, match, None)).outcome is None:
+        seat = min(now.awaiting)
+        legal = (await reads.view(hall, match, seat)).legal
+        await hall.send(match, seat, legal[0])
+
+
+def test_a_match_played_through_the_async_api_reads_nothing_on_the_loop(
+    store: WatchedStore, registry: Registry
+) -> None:
+    """Every store read of the hall's async API runs in a worker thread: starting the hall
+    (the timed matches it resumes), creating, taking seats, renaming, sending, rematching,
+    leaving, deleting, and the reads of :mod:`gamehall.core.reads` (views, boards, histories).
+
+    On the loop by design: the synchronous methods of the hall and the lobby (``Hall.view``,
+    ``Hall.info``, ``Hall.read``, ``Hall.history``, ``Hall.render`` without names,
+    ``Lobby.names``, ``Lobby.entry``, ``Lobby.find``, ``Lobby.player_of``), for scripts and
+    code without a loop; and what an expired turn clock wakes (``TurnClocks``' timer entries
+    load their match at once when the clock fires)."""
+
+    async def main() -> None:
+        store.watch_this_thread()
+        async with Hall(store, registry) as hall:
+            ann, _ = await hall.lobby.register("Ann")
+            bob, _ = await hall.lobby.register("Bob")
+            match = await hall.create(
+                "tictactoe", open_seats=[0, 1], seed=4, creator=ann.player, clock="move:600"
+            )
+            assert await hall.lobby.take_seat(match, ann.player, 0) == 0
+            assert await hall.lobby.take_seat(match, bob.player) == 1
+            await hall.lobby.rename(bob.player, "Bea")
+            await _play_out(hall, match)
+            board = await reads.render(hall, match, 0)
+            assert board.startswith("Players: ") and "Ann" in board and "Bea" in board
+            told = await reads.narrated_history(hall, match, 1)
+            assert told and told[-1].record.seq == await reads.version(hall, match)
+            new = await hall.rematch(match)
+            assert await hall.rematch(match) == new  # asked again: the same one
+            assert (await reads.names(hall, new)) == ["Bea", "Ann"]  # the seats rotated
+            assert (await reads.entry(hall, match)).rematch == new
+            waiting = await hall.create(
+                "tictactoe", open_seats=[0, 1], clock="move:600", creator=ann.player
+            )
+            await hall.lobby.take_seat(waiting, ann.player, 0)
+            await hall.lobby.leave_seat(waiting, ann.player, 0)
+            await hall.lobby.abandon(waiting, ann.player)
+            await hall.lobby.delete(match)
+            running = await hall.create("tictactoe", seed=2, clock="move:600")
+            await hall.send(running, 0, (await reads.view(hall, running, 0)).legal[0])
+            assert store.on_loop == []
+        async with Hall(store, registry) as again:  # resumes the running timed match
+            with anyio.fail_after(5):
+                while running not in again.actors or new not in again.actors:
+                    await anyio.sleep(0.01)
+            assert await again.resume_clocks() == 0  # both are active already
+            assert (await reads.view(again, running, None)).seq == 2
+            await _play_out(again, running)
+            assert store.on_loop == []
+        store.loop_thread = None
+
+    anyio.run(main)

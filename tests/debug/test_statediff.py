@@ -54,7 +54,7 @@ async def test_the_web_replay_frame_lists_what_the_event_changed(registry: Regis
     table.play(RandomBot(7))
     async with Hall(MemoryStore(registry.codec), registry) as hall:
         match = await hall.import_records(table.records(), match_id="m")
-        shown = scene.replay(hall, match, None, 2)
+        shown = await scene.replay(hall, match, None, 2)
         expected = change_lines(event_changes(hall.ruleset(match), hall.read(match), 2, None))
         assert shown.changes == expected and expected
         html = str(frame(hall.ruleset(match), shown, "csrf", None))

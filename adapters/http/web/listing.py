@@ -10,6 +10,7 @@ them, on a player's own list and on its join page.
 from __future__ import annotations
 
 import msgspec
+from gamehall.core import reads
 from gamehall.core.errors import GamehallError
 from gamehall.core.lobby import LobbyEntry, Player
 from gamehall.core.words import seat_names
@@ -79,18 +80,24 @@ def _title(gateway: Gateway, entry: LobbyEntry) -> str:
     return game.name + "".join(f" + {names.get(x, x)}" for x in entry.expansions)
 
 
-def shown(
+async def _seat_names(gateway: Gateway, entry: LobbyEntry) -> list[str] | None:
+    """Return what the game calls each seat of a match recorded without them (loaded off the
+    event loop), or ``None`` for one that cannot be loaded."""
+    try:
+        actor = await gateway.hall.activate(entry.match)
+    except GamehallError:
+        return None  # a match that cannot be loaded still lists, with plain seat numbers
+    rules = actor.ruleset.rules
+    return seat_names(actor.ruleset, rules.view(actor.state, None), entry.players)
+
+
+async def shown(
     gateway: Gateway, entry: LobbyEntry, me: Player | None, *, with_names: bool = False
 ) -> Listed:
     """Return a lobby entry as the page shows it (the game's seat names when asked)."""
     names = entry.seat_names or [f"seat {s + 1}" for s in range(entry.players)]
     if with_names and entry.seat_names is None:
-        try:
-            hall = gateway.hall
-            names = seat_names(hall.ruleset(entry.match), hall.view(entry.match, None).view,
-                               entry.players)  # fmt: skip
-        except GamehallError:
-            pass  # a match that cannot be loaded still lists, with plain seat numbers
+        names = await _seat_names(gateway, entry) or names
     spec = gateway.hall.registry.games.get(entry.game)
     hidden = spec.hidden_information if spec is not None else False
     seats = [
@@ -113,24 +120,25 @@ def shown(
     )  # fmt: skip
 
 
-def entry(gateway: Gateway, match: str, me: Player | None) -> Listed:
-    """Return one match as its join page shows it."""
-    return shown(gateway, gateway.hall.lobby.entry(match), me, with_names=True)
+async def entry(gateway: Gateway, match: str, me: Player | None) -> Listed:
+    """Return one match as its join page shows it (the store read off the event loop)."""
+    return await shown(gateway, await reads.entry(gateway.hall, match), me, with_names=True)
 
 
-def lobby(gateway: Gateway, me: Player | None, limit: int = SHOWN) -> list[Section]:
-    """Return the lobby's lists: the player's own matches, open seats, live, finished."""
-    find = gateway.hall.lobby.find
+async def lobby(gateway: Gateway, me: Player | None, limit: int = SHOWN) -> list[Section]:
+    """Return the lobby's lists: the player's own matches, open seats, live, finished (the
+    store read off the event loop)."""
+    find = gateway.hall.lobby.listing
     sections = []
     if me is not None:
-        page = find(player=me.player, finished=False, limit=limit)
-        listed = [shown(gateway, e, me, with_names=True) for e in page.matches]
+        page = await find(player=me.player, finished=False, limit=limit)
+        listed = [await shown(gateway, e, me, with_names=True) for e in page.matches]
         sections.append(Section("mine", "Your matches", listed, page.total))
     for key, title, page in (
-        ("open", "Open seats", find(finished=False, open_seats=True, limit=limit)),
-        ("live", "Matches being played", find(finished=False, limit=limit)),
-        ("finished", "Finished matches", find(finished=True, limit=limit)),
+        ("open", "Open seats", await find(finished=False, open_seats=True, limit=limit)),
+        ("live", "Matches being played", await find(finished=False, limit=limit)),
+        ("finished", "Finished matches", await find(finished=True, limit=limit)),
     ):
-        listed = [shown(gateway, e, me) for e in page.matches]
+        listed = [await shown(gateway, e, me) for e in page.matches]
         sections.append(Section(key, title, listed, page.total))
     return sections

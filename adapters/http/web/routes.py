@@ -100,10 +100,10 @@ class CommandAnswer(msgspec.Struct, frozen=True):
 @get("/", opt=PAGE, include_in_schema=False)
 async def lobby(request: Req) -> Response[Any]:
     """Show the lobby."""
-    return _lobby(request, None, 200)
+    return await _lobby(request, None, 200)
 
 
-def _lobby(
+async def _lobby(
     request: Req,
     filled: pages.Filled | None,
     status: int,
@@ -113,9 +113,9 @@ def _lobby(
 ) -> Response[Any]:
     gateway = gw(request)
     csrf, csrf_cookie = session.csrf_token(request)
-    me = me or _player(request)
+    me = me or await _player(request)
     body = pages.lobby(
-        _game_forms(gateway), listing.lobby(gateway, me), csrf, me,
+        _game_forms(gateway), await listing.lobby(gateway, me), csrf, me,
         root(request), filled, gateway.hall.now(),
     )  # fmt: skip
     return html(body, status, csrf_cookie, cookie)
@@ -151,14 +151,15 @@ def _choices_of(registry: Any, game: str) -> forms.Choices:
     return given
 
 
-def _player(request: Req) -> Player | None:
-    """Return the player whose token this browser's cookie holds, if any."""
+async def _player(request: Req) -> Player | None:
+    """Return the player whose token this browser's cookie holds, if any (the player record
+    read off the event loop)."""
     token = session.player_token(request)
     gateway = gw(request)
     if token is None or not gateway.hall.lobby.is_player_token(token):
         return None
     try:
-        player = gateway.hall.lobby.player_of(token)
+        player = await reads.io(gateway.hall, gateway.hall.lobby.player_of, token)
     except UnknownPlayer:
         return None  # a token the store no longer knows: the browser plays as a newcomer
     gateway.accepted(request, token)
@@ -170,7 +171,7 @@ async def _become(request: Req, form: dict[str, list[str]]) -> tuple[Player, Any
     cookie to set when the player is new."""
     lobby = gw(request).hall.lobby
     name = _last(form, "name")
-    player = _player(request)
+    player = await _player(request)
     if player is None:
         if not name or not name.strip():
             raise ApiError(400, "invalid_request", "type your name: the other players see it")
@@ -243,7 +244,7 @@ async def create(request: Req) -> Response[Any]:
                 prefix = f"x.{x}."
         beside = {prefix + exc.field: exc.message} if exc.field else {}
         refused = pages.Filled(game.id, form, beside, None if beside else exc.message)
-        return _lobby(request, refused, 400)
+        return await _lobby(request, refused, 400)
     rid = _last(form, "request_id")
     if rid is not None and not is_command_id(rid):
         raise ApiError(400, "invalid_request", "the form is damaged: reload the page")
@@ -280,7 +281,7 @@ async def create(request: Req) -> Response[Any]:
             raise
         refused = pages.Filled(game.id, form, {}, exc.message)
         player, cookie = asked[-1] if asked else (None, None)
-        return _lobby(request, refused, 400, me=player, cookie=cookie)
+        return await _lobby(request, refused, 400, me=player, cookie=cookie)
     return redirect(request, where, [cookie] if cookie else [])
 
 
@@ -317,8 +318,8 @@ async def abandon(request: Req, match: FromPath[str]) -> Response[Any]:
     form = _form(await request.form())
     session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
-    gateway.check_match(match)
-    player = _player(request)
+    await gateway.check_match_off_loop(match)
+    player = await _player(request)
     if player is None:
         raise ApiError(403, "forbidden", "only the player who created this match may abandon it")
     await gateway.hall.lobby.abandon(check_id(match), player.player)
@@ -330,9 +331,9 @@ async def join_page(request: Req, match: FromPath[str]) -> Response[Any]:
     """Show a match's free seats to take."""
     csrf, cookie = session.csrf_token(request)
     gateway = gw(request)
-    gateway.check_match(match)
-    me = _player(request)
-    shown = listing.entry(gateway, check_id(match), me)
+    await gateway.check_match_off_loop(match)
+    me = await _player(request)
+    shown = await listing.entry(gateway, check_id(match), me)
     return html(pages.join_page(shown, csrf, me, root(request)), 200, cookie)
 
 
@@ -342,24 +343,25 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
     form = _form(await request.form())
     session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
-    gateway.check_match(match)
+    await gateway.check_match_off_loop(match)
     match = check_id(match)
     given = _last(form, "seat")
     wanted = _whole(given, 999)
-    lobby = gateway.hall.lobby
-    free = [s.seat for s in lobby.entry(match).seats if s.open]
-    if lobby.entry(match).ended:  # abandoned or expired: say so
-        check_live(match, {"ended": lobby.entry(match).ended}, "its seats are not taken any more")
-    if lobby.entry(match).finished or (wanted is not None and wanted not in free) or not free:
+    listed = await reads.entry(gateway.hall, match)
+    free = [s.seat for s in listed.seats if s.open]
+    if listed.ended:  # abandoned or expired: say so
+        check_live(match, {"ended": listed.ended}, "its seats are not taken any more")
+    if listed.finished or (wanted is not None and wanted not in free) or not free:
         if free and wanted is not None:
             raise SeatAlreadyTaken(f"{seat_label(wanted)} was taken meanwhile")
         raise NoFreeSeat("every seat of this match is taken")
-    known = _player(request)
+    known = await _player(request)
     typed = _last(form, "name")
+    distinct = gateway.check_distinct
     if typed is not None and typed.strip():
-        gateway.check_distinct(match, check_name(typed), known.player if known else None)
+        await reads.io(gateway.hall, distinct, match, check_name(typed), known and known.player)
     elif known is not None:
-        gateway.check_distinct(match, known.name, known.player)
+        await reads.io(gateway.hall, distinct, match, known.name, known.player)
     player, cookie = await _become(request, form)
     seat, token = await gateway.seats.claim(match, player.player, wanted)  # the match decides
     gateway.accepted(request, token)
@@ -369,15 +371,17 @@ async def join_seat(request: Req, match: FromPath[str]) -> Response[Any]:
 # -- a seat's page -----------------------------------------------------------------------------
 
 
-def _seat(request: Req, match: str, seat: int) -> int:
-    """Return the seat of the page if this browser holds its token, or refuse in words."""
+async def _seat(request: Req, match: str, seat: int) -> int:
+    """Return the seat of the page if this browser holds its token, or refuse in words (the
+    store read off the event loop)."""
     gateway = gw(request)
-    gateway.check_match(match)
-    player = _player(request)
-    if player is not None and seat in gateway.hall.lobby.seats_of(check_id(match), player.player):
+    await gateway.check_match_off_loop(match)
+    player = await _player(request)
+    if player is not None and seat in await reads.seats_of(gateway.hall, match, player.player):
         return seat
     token = session.seat_token(request)
-    if token is None or gateway.seats.seat_of(check_id(match), token) != seat:
+    seat_of = gateway.seats.seat_of
+    if token is None or await reads.io(gateway.hall, seat_of, check_id(match), token) != seat:
         raise ApiError(
             401, "unauthorized",
             f"this browser holds no token for seat {seat + 1} of this match: join a free seat, "
@@ -387,24 +391,24 @@ def _seat(request: Req, match: str, seat: int) -> int:
     return seat
 
 
-def _held(request: Req, match: str) -> list[int]:
+async def _held(request: Req, match: str) -> list[int]:
     """Return the seats of a match this browser's player holds (hot-seat: more than one)."""
-    player = _player(request)
+    player = await _player(request)
     if player is None:
         return []
-    return sorted(gw(request).hall.lobby.seats_of(check_id(match), player.player))
+    return sorted(await reads.seats_of(gw(request).hall, match, player.player))
 
 
-def _scene(
+async def _scene(
     request: Req, match: str, seat: int | None, at: int | None, eyes: int | None
 ) -> scene.Scene:
     hall = gw(request).hall
     if at is None:
-        return scene.live(hall, match, seat, eyes)
-    return scene.replay(hall, match, seat, at, eyes)
+        return await scene.live(hall, match, seat, eyes)
+    return await scene.replay(hall, match, seat, at, eyes)
 
 
-def _shown(
+async def _shown(
     request: Req, match: str, seat: int | None, at: int | None, eyes: int | None
 ) -> tuple[scene.Scene, Extras]:
     """Return what a page's frame shows and offers.
@@ -416,21 +420,21 @@ def _shown(
     gateway = gw(request)
     base = root(request) + (session.seat_path(match, seat) if seat is not None
                             else f"/watch/{match}")  # fmt: skip
-    now = _scene(request, match, seat, at, eyes)
+    now = await _scene(request, match, seat, at, eyes)
     extras = Extras(fork_url=f"{base}/fork", command_url=f"{base}/command" if seat is not None
                     else None, whatif_url=f"{root(request)}/watch/{match}/whatif",
-                    names=_bot_names(gateway, match))  # fmt: skip
+                    names=await _bot_names(gateway, match))  # fmt: skip
     if seat is None or at is not None or not now.live:
         return now, extras
-    held = _held(request, match)
+    held = await _held(request, match)
     hidden = gateway.hall.registry.games[now.game].hidden_information
     if now.ended:
-        entry = gateway.hall.lobby.entry(check_id(match))
+        entry = await reads.entry(gateway.hall, check_id(match))
         rematch = entry.rematch
-        info = gateway.hall.info(match)
+        info = await reads.info(gateway.hall, match)
         extras = msgspec.structs.replace(
             extras, rematch_url=f"{base}/rematch",
-            rematch=_rematch_path(request, rematch) if rematch else None,
+            rematch=await _rematch_path(request, rematch) if rematch else None,
             bots=_strength(gateway, info.game, list(info.bots.values())) if info.bots else None,
         )  # fmt: skip
         return now, extras
@@ -439,7 +443,7 @@ def _shown(
         return now, extras
     other = others[0]
     if not hidden:
-        followed = scene.live(gateway.hall, match, other)
+        followed = await scene.live(gateway.hall, match, other)
         path = root(request) + session.seat_path(match, other)
         return followed, msgspec.structs.replace(extras, command_url=f"{path}/command")
     name = now.names[other] if other < len(now.names) else f"seat {other + 1}"
@@ -447,8 +451,8 @@ def _shown(
     return now, msgspec.structs.replace(extras, switch=(name, url))
 
 
-def _bot_names(gateway: Gateway, match: str) -> dict[int, str]:
-    info = gateway.hall.info(match)
+async def _bot_names(gateway: Gateway, match: str) -> dict[int, str]:
+    info = await reads.info(gateway.hall, match)
     hidden = gateway.hall.registry.games[info.game].hidden_information
     return {s: strengths.named(info.game, str(b), hidden) for s, b in info.bots.items()}
 
@@ -466,18 +470,20 @@ def _strength(gateway: Gateway, game: str, bots: list[Any]) -> str:
     return found.pop() if len(found) == 1 and len(set(map(str, bots))) == 1 else ""
 
 
-def _rematch_path(request: Req, new: str) -> str:
-    player = _player(request)
+async def _rematch_path(request: Req, new: str) -> str:
+    player = await _player(request)
     if player is not None:
-        held = gw(request).hall.lobby.seats_of(new, player.player)
+        held = await reads.seats_of(gw(request).hall, new, player.player)
         if held:
             return root(request) + session.seat_path(new, min(held))
     return root(request) + f"/join/{new}"
 
 
-def _page(request: Req, match: str, seat: int | None, handover: bool = False) -> Response[Any]:
+async def _page(
+    request: Req, match: str, seat: int | None, handover: bool = False
+) -> Response[Any]:
     csrf, cookie = session.csrf_token(request)
-    now, extras = _shown(request, match, seat, None, None)
+    now, extras = await _shown(request, match, seat, None, None)
     ruleset = gw(request).hall.ruleset(match)
     title = title_of(ruleset)
     body = frame(ruleset, now, csrf, extras)
@@ -488,7 +494,7 @@ def _page(request: Req, match: str, seat: int | None, handover: bool = False) ->
         urls["command"] = f"{base}/command"
     hidden = ruleset.game.hidden_information
     cover = None
-    if handover and hidden and seat is not None and len(_held(request, match)) > 1:
+    if handover and hidden and seat is not None and len(await _held(request, match)) > 1:
         cover = now.names[seat] if seat < len(now.names) else f"seat {seat + 1}"
     shown = pages.match_page(
         title, heading(ruleset, now), body, urls, csrf, now.names, root(request), cover
@@ -504,22 +510,22 @@ async def play(
     request: Req, match: FromPath[str], seat: FromPath[int], handover: Handover = False
 ) -> Response[Any]:
     """Show a seat's match page (``handover``: covered until the seat's person asks)."""
-    _seat(request, match, seat)
-    return _page(request, match, seat, handover)
+    await _seat(request, match, seat)
+    return await _page(request, match, seat, handover)
 
 
 @get("/watch/{match:str}", opt=PAGE, include_in_schema=False)
 async def watch(request: Req, match: FromPath[str]) -> Response[Any]:
     """Show a match to a spectator."""
-    gw(request).check_match(match)
-    return _page(request, match, None)
+    await gw(request).check_match_off_loop(match)
+    return await _page(request, match, None)
 
 
-def _frame(
+async def _frame(
     request: Req, match: str, seat: int | None, at: int | None, eyes: int | None
 ) -> Response[Any]:
     csrf, _ = session.csrf_token(request)
-    shown, extras = _shown(request, match, seat, at, eyes)
+    shown, extras = await _shown(request, match, seat, at, eyes)
     return html(frame(gw(request).hall.ruleset(match), shown, csrf, extras))
 
 
@@ -528,8 +534,8 @@ async def play_frame(
     request: Req, match: FromPath[str], seat: FromPath[int], at: Seq = None, eyes: As = None
 ) -> Response[Any]:
     """Return a seat's frame now, or at a seq of the replay."""
-    _seat(request, match, seat)
-    return _frame(request, match, seat, at, eyes)
+    await _seat(request, match, seat)
+    return await _frame(request, match, seat, at, eyes)
 
 
 @get("/watch/{match:str}/frame", opt=FRAGMENT, include_in_schema=False)
@@ -537,15 +543,15 @@ async def watch_frame(
     request: Req, match: FromPath[str], at: Seq = None, eyes: As = None
 ) -> Response[Any]:
     """Return a spectator's frame now, or at a seq of the replay."""
-    gw(request).check_match(match)
-    return _frame(request, match, None, at, eyes)
+    await gw(request).check_match_off_loop(match)
+    return await _frame(request, match, None, at, eyes)
 
 
-def _events(request: Req, match: str, seat: int | None, after: int) -> ServerSentEvent:
+async def _events(request: Req, match: str, seat: int | None, after: int) -> ServerSentEvent:
     gateway = gw(request)
     last = request.headers.get("last-event-id", "")
     start = max(after, _whole(last, INT64_MAX) or 0)
-    player = _player(request) if seat is None else None
+    player = await _player(request) if seat is None else None
     release = request.app.state.streams.take(address(request))
     messages = stream.messages(gateway.hall, match, seat, start, gateway.heartbeat, player)
     return stream.counted_response(messages, release, {**HEADERS, "X-Accel-Buffering": "no"})
@@ -556,15 +562,15 @@ async def play_events(
     request: Req, match: FromPath[str], seat: FromPath[int], after: Seq = None
 ) -> ServerSentEvent:
     """Stream a seat's events to its page."""
-    _seat(request, match, seat)
-    return _events(request, match, seat, after or 0)
+    await _seat(request, match, seat)
+    return await _events(request, match, seat, after or 0)
 
 
 @get("/watch/{match:str}/events", opt=FRAGMENT, include_in_schema=False)
 async def watch_events(request: Req, match: FromPath[str], after: Seq = None) -> ServerSentEvent:
     """Stream the public events to a spectator's page."""
-    gw(request).check_match(match)
-    return _events(request, match, None, after or 0)
+    await gw(request).check_match_off_loop(match)
+    return await _events(request, match, None, after or 0)
 
 
 @post(
@@ -573,7 +579,7 @@ async def watch_events(request: Req, match: FromPath[str], after: Seq = None) ->
 async def command(request: Req, match: FromPath[str], seat: FromPath[int]) -> Response[Any]:
     """Send a command from a seat's page; a refusal comes back in words."""
     session.check_csrf(request, request.headers.get(session.CSRF_HEADER))
-    _seat(request, match, seat)
+    await _seat(request, match, seat)
     try:
         data = msgspec.json.decode(await request.body(), type=CommandIn)
     except msgspec.ValidationError as exc:
@@ -582,7 +588,7 @@ async def command(request: Req, match: FromPath[str], seat: FromPath[int]) -> Re
     try:
         await hall.send(match, seat, data.command, data.command_id)
     except NotAwaited:
-        return _answer(False, _not_now(request, match, seat))
+        return _answer(False, await _not_now(request, match, seat))
     except MatchOver:
         return _answer(False, "The match is over: no more moves.")
     except IllegalCommand as exc:
@@ -594,8 +600,8 @@ async def command(request: Req, match: FromPath[str], seat: FromPath[int]) -> Re
     return _answer(True)
 
 
-def _not_now(request: Req, match: str, seat: int) -> str:
-    now = scene.live(gw(request).hall, match, seat)
+async def _not_now(request: Req, match: str, seat: int) -> str:
+    now = await scene.live(gw(request).hall, match, seat)
     who = ", ".join(now.names[s] for s in sorted(now.awaiting) if s < len(now.names))
     return f"Not your move now: the match waits for {who}." if who else "Not your move now."
 
@@ -611,7 +617,7 @@ async def _fork(request: Req, match: str) -> Response[Any]:
     form = _form(await request.form())
     session.check_csrf(request, _last(form, "csrf"))
     gateway = gw(request)
-    if not gateway.ended(match):
+    if not await gateway.ended(match):
         raise ApiError(403, "forbidden", "a match can be forked here only once it has ended")
     try:
         at = int_text("the fork point", _last(form, "at_seq") or "", 1)
@@ -625,7 +631,7 @@ async def _fork(request: Req, match: str) -> Response[Any]:
 @post("/play/{match:str}/{seat:int}/fork", opt=FORM, include_in_schema=False, status_code=303)
 async def play_fork(request: Req, match: FromPath[str], seat: FromPath[int]) -> Response[Any]:
     """Fork an ended match from a point of its replay; the new match's seats are open."""
-    _seat(request, match, seat)
+    await _seat(request, match, seat)
     return await _fork(request, match)
 
 
@@ -635,10 +641,10 @@ async def play_rematch(request: Req, match: FromPath[str], seat: FromPath[int]) 
     strength the form chose; then open this browser's seat of it."""
     form = _form(await request.form())
     session.check_csrf(request, _last(form, "csrf"))
-    _seat(request, match, seat)
+    await _seat(request, match, seat)
     gateway = gw(request)
     hall = gateway.hall
-    if not gateway.ended(match):
+    if not await gateway.ended(match):
         raise ApiError(409, "not_over", "a rematch follows a finished match")
     info = await reads.info(hall, match)
     n = info.players
@@ -652,7 +658,7 @@ async def play_rematch(request: Req, match: FromPath[str], seat: FromPath[int]) 
     # The rematch's seats (players, bots, open) are stored with its first events.
     new = await hall.rematch(match, bots=chosen if known is None else None)
     return Response(
-        "", status_code=303, headers={**HEADERS, "Location": _rematch_path(request, new)}
+        "", status_code=303, headers={**HEADERS, "Location": await _rematch_path(request, new)}
     )
 
 
@@ -663,9 +669,10 @@ async def watch_whatif(
     """Show a finished match's what-if page after event ``at``; a running match's only to the
     operator (the admin token as a bearer), as its forks are: its seed is the players' secret."""
     gateway = gw(request)
-    gateway.check_match(match)
+    await gateway.check_match_off_loop(match)
     hall = gateway.hall
-    admin = gateway.asker(request, match).admin if bearer(request) is not None else False
+    asker = await gateway.asker_off_loop(request, match) if bearer(request) is not None else None
+    admin = asker is not None and asker.admin
     if (await reads.view(hall, match, None)).outcome is None and not admin:
         body = pages.problem(
             "Not finished yet",
@@ -682,7 +689,7 @@ async def watch_whatif(
 @post("/watch/{match:str}/fork", opt=FORM, include_in_schema=False, status_code=303)
 async def watch_fork(request: Req, match: FromPath[str]) -> Response[Any]:
     """Fork an ended match from a point of its replay, as a spectator."""
-    gw(request).check_match(match)
+    await gw(request).check_match_off_loop(match)
     return await _fork(request, match)
 
 

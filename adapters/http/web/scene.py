@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 from gamehall.core import clock as clocks
-from gamehall.core import engine
+from gamehall.core import engine, reads
 from gamehall.core.clock import ClockView
 from gamehall.core.debug.statediff import change_lines, event_changes
 from gamehall.core.events import Command, MatchStarted, Recorded
@@ -58,15 +58,17 @@ def _names(ruleset: Ruleset, view: Any, players: int) -> list[str]:
     return seat_names(ruleset, view, players)
 
 
-def live(hall: Hall, match: str, seat: int | None, as_seat: int | None = None) -> Scene:
-    """Return the scene now, for ``seat`` (or, once ended, through ``as_seat``'s eyes)."""
-    records = hall.read(match)
-    now = hall.view(match, seat)
+async def live(hall: Hall, match: str, seat: int | None, as_seat: int | None = None) -> Scene:
+    """Return the scene now, for ``seat`` (or, once ended, through ``as_seat``'s eyes); the
+    store (the log, the players' names) is read off the event loop."""
+    names = await reads.names(hall, match)  # activates the match off the loop first
+    records = await reads.read(hall, match)
+    now = hall.view(match, seat, names)
     ended = now.outcome is not None
     eyes = as_seat if ended and as_seat is not None else seat
-    seen = now if eyes == seat else hall.view(match, eyes)
+    seen = now if eyes == seat else hall.view(match, eyes, names)
     ruleset = hall.ruleset(match)
-    players = hall.info(match).players
+    players = (await hall.activate(match)).players
     return Scene(
         match, ruleset.game.id, now.seq, now.seq, eyes, seen.view, seen.awaiting,
         now.legal if eyes == seat else [], seen.outcome,
@@ -76,13 +78,18 @@ def live(hall: Hall, match: str, seat: int | None, as_seat: int | None = None) -
     )  # fmt: skip
 
 
-def replay(hall: Hall, match: str, seat: int | None, at: int, as_seat: int | None = None) -> Scene:
-    """Return the scene after the first ``at`` events, as the seat saw it then."""
-    records = hall.read(match)
+async def replay(
+    hall: Hall, match: str, seat: int | None, at: int, as_seat: int | None = None
+) -> Scene:
+    """Return the scene after the first ``at`` events, as the seat saw it then; the store is
+    read off the event loop."""
+    actor = await hall.activate(match)
+    records = await reads.read(hall, match)
+    holders = await reads.names(hall, match)
     last = records[-1].seq if records else 0
     at = max(1, min(at, last))
-    ruleset = hall.ruleset(match)
-    ended = hall.view(match, None).outcome is not None
+    ruleset = actor.ruleset
+    ended = ruleset.rules.outcome(actor.state) is not None
     eyes = as_seat if ended and as_seat is not None else seat
     started = records[0].event
     assert isinstance(started, MatchStarted)
@@ -96,7 +103,7 @@ def replay(hall: Hall, match: str, seat: int | None, at: int, as_seat: int | Non
     return Scene(
         match, ruleset.game.id, at, last, eyes, view, dict(rules.awaiting(state)), [],
         rules.outcome(state), _names(ruleset, view, started.players),
-        _holders(hall.lobby.names(match), started.players), clock,
+        _holders(holders, started.players), clock,
         _log(ruleset, records[:at], eyes), fork_points(records), ended, False,
         change_lines(event_changes(ruleset, records, at, eyes)),
     )  # fmt: skip
