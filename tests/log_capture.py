@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 from gamehall.adapters.http import seats
 from gamehall.core import logs
 
@@ -41,6 +42,10 @@ def start(config: pytest.Config) -> None:
         # Whatever a test asks for, the lines still go to the session's file.
         configure(**{**options, "json": True, "level": "debug", "stream": stream})
         logging.getLogger().setLevel(logging.WARNING)  # httpx notes every request at info
+        # A logger cached on its first use keeps these processors for good, and a later
+        # test's structlog.testing.capture_logs would then hear nothing from it: in the suite
+        # every log call looks the configuration up again, whatever ran before.
+        structlog.configure(cache_logger_on_first_use=False)
 
     captured(json=True)
     logs.configure = captured  # type: ignore[assignment]
