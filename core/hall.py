@@ -140,7 +140,6 @@ class Hall:
             now=clock,
             clock_guard=clock_guard,
             poll=clock_poll,
-            load_actor=self._actor,
             activate=self.activate,
             send=self.send,
             closed=lambda: self._closed,
@@ -478,6 +477,33 @@ class Hall:
             return self.store.read(limits.known_match_id(match), after, upto, limit)
         except CorruptRecord as exc:
             raise self._quarantine(match, exc) from None
+
+    async def read_off_loop(self, match: str) -> list[Recorded]:
+        """:meth:`read` of a whole match with the store read in a worker thread (a damaged row
+        quarantines the match here, on the event loop)."""
+        self._check_quarantine(match)
+        try:
+            return await self._io(self.store.read, limits.known_match_id(match))
+        except CorruptRecord as exc:
+            raise self._quarantine(match, exc) from None
+
+    async def info_off_loop(self, match: str) -> MatchInfo:
+        """:meth:`info` with the store read in a worker thread."""
+        self._check_quarantine(match)
+        known = limits.known_match_id(match)
+        try:
+            head, entry = await self._io(
+                lambda: (self.store.read(known, 0, 1), self.store.stream_info(known))
+            )
+        except CorruptRecord as exc:
+            raise self._quarantine(match, exc) from None
+        if not head or not isinstance(head[0].event, MatchStarted) or entry is None:
+            raise UnknownMatch(match)
+        return self.match_info(match, head[0].event, entry)
+
+    def version(self, match: str) -> int:
+        """Return the seq of a match's last event, as its actor holds it."""
+        return self._actor(match).version
 
     async def _io(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking store call in a worker thread (directly for a store in memory)."""
@@ -822,8 +848,8 @@ class Hall:
 
     async def record_take_back(self, match: str, last: int, event: Any, meta: Meta) -> None:
         """Record a take-back the seats agreed to, voiding the events up to ``last``."""
-        actor = self._actor(match)
-        records = self.read(match)
+        actor = await self.activate(match)
+        records = await self.read_off_loop(match)
         if records[-1].seq != last:
             from .undo import UndoRefused
 

@@ -38,7 +38,6 @@ class TurnClocks:
         now: Callable[[], float],
         clock_guard: Callable[[str], bool] | None,
         poll: float,
-        load_actor: Callable[[str], Actor],
         activate: Callable[[str], Coroutine[Any, Any, Actor]],
         send: Callable[[str, int, Command, str], Coroutine[Any, Any, Any]],
         closed: Callable[[], bool],
@@ -48,11 +47,11 @@ class TurnClocks:
         self.now = now
         self.clock_guard = clock_guard
         self.clock_poll = poll
-        self._load_actor = load_actor
         self._activate = activate
         self._send = send
         self._closed = closed
         self.timers: dict[str, float] = {}  # the next expiry of each resting timed match
+        self.resumed = anyio.Event()  # set once a resume has looked at every stored match
         self._scope: anyio.CancelScope | None = None
         self._stopped = False
 
@@ -82,7 +81,7 @@ class TurnClocks:
         many commands were sent.
         """
         now = self.now() if now is None else now
-        self._wake_due(now)
+        await self._wake_due(now)
         fired = 0
         for actor in self.actors.all():
             if actor.clock is None or not actor.clock.running or seating.ending(actor.info):
@@ -95,20 +94,20 @@ class TurnClocks:
                     break  # the match moved: look at its new clock on the next round
         return fired
 
-    def _wake_due(self, now: float) -> None:
-        """Activate each resting timed match whose next expiry has come."""
+    async def _wake_due(self, now: float) -> None:
+        """Activate each resting timed match whose next expiry has come (loaded off the loop)."""
         for match, deadline in list(self.timers.items()):
             if match in self.actors:
                 del self.timers[match]  # active again: its actor keeps its clock
             elif deadline <= now:
                 del self.timers[match]
                 try:
-                    self._load_actor(match)
+                    await self._activate(match)
                 except GamehallError as exc:  # deleted or damaged meanwhile
                     log.info("timed match not woken", match=match, error=str(exc))
 
     async def _time_out(self, match: str, seat: int, version: int) -> bool:
-        actor = self._load_actor(match)
+        actor = await self._activate(match)
         if actor.version != version or actor.busy or actor.committing or actor.queued:
             return False  # a command is on its way: its clock decides
         rules, state = actor.ruleset.rules, actor.state
@@ -130,6 +129,12 @@ class TurnClocks:
     async def resume(self) -> int:
         """Activate every running timed match of the store, so that its clock is kept (a
         restarted hall does this at start); return how many were activated."""
+        try:
+            return await self._resume()
+        finally:
+            self.resumed.set()  # looked at every stored match, or stopped: nothing more comes
+
+    async def _resume(self) -> int:
         activated, cursor = 0, None
         while not self.closed:
             query = MatchQuery(finished=False, cursor=cursor, limit=200)

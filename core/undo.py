@@ -191,6 +191,22 @@ class UndoHost(Protocol):
         """Return a match's listing entry as its actor holds it."""
         ...
 
+    def version(self, match: str) -> int:
+        """Return the seq of a match's last event, as its actor holds it."""
+        ...
+
+    async def activate(self, match: str) -> Any:
+        """Make a match's actor run, loading it off the event loop if it rests."""
+        ...
+
+    async def read_off_loop(self, match: str) -> list[Recorded]:
+        """Return a match's stored records, read in a worker thread."""
+        ...
+
+    async def info_off_loop(self, match: str) -> MatchInfo:
+        """Return a match as listings show it, read in a worker thread."""
+        ...
+
 
 class Undos:
     """The take-backs asked for in a hall's matches, one at a time per match."""
@@ -202,7 +218,7 @@ class Undos:
     def status(self, match: str) -> UndoStatus | None:
         """Return the take-back waiting in a match, if it is still current."""
         status = self.pending.get(match)
-        if status is not None and status.seq != self.hall.view(match, None).seq:
+        if status is not None and status.seq != self.hall.version(match):
             del self.pending[match]  # the match moved on: the request lapsed
             return None
         return status
@@ -210,17 +226,18 @@ class Undos:
     async def request(self, match: str, seat: int) -> UndoStatus:
         """Ask to take back ``seat``'s last command; record it now if nobody need agree."""
         hall = self.hall
-        policy = hall.lobby.undo_policy(match)
+        await hall.activate(match)  # what follows reads the actor, or the store off the loop
+        info = hall.seating(match)
+        policy = str(info.get("undo") or "consent")
         if policy == "off":
             raise UndoRefused("this match allows no take-back")
-        info = hall.seating(match)
         if seating.ending(info):  # abandoned or expired: over
             seating.check_live(match, info, "nothing in it is taken back")
         ruleset = hall.ruleset(match)
-        records = hall.read(match)
-        players = hall.info(match).players
-        found = plan(ruleset, records, seat, players)
-        bots = set(hall.info(match).bots)
+        records = await hall.read_off_loop(match)
+        described = await hall.info_off_loop(match)
+        found = plan(ruleset, records, seat, described.players)
+        bots = set(described.bots)
         agreed = [s for s in found.needed if s in bots]
         free = policy == "free" and not found.others_acted
         status = UndoStatus(match, seat, found.first, records[-1].seq, found.needed, agreed,
@@ -246,8 +263,9 @@ class Undos:
             self.pending[match] = status
             return status
         ruleset = self.hall.ruleset(match)
-        records = self.hall.read(match)
-        found = plan(ruleset, records, status.seat, self.hall.info(match).players)
+        records = await self.hall.read_off_loop(match)
+        described = await self.hall.info_off_loop(match)
+        found = plan(ruleset, records, status.seat, described.players)
         if found.first != status.first:
             del self.pending[match]
             raise UndoRefused("the match moved on since the take-back was asked")

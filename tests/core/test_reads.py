@@ -118,8 +118,8 @@ def test_a_match_played_through_the_async_api_reads_nothing_on_the_loop(
     On the loop by design: the synchronous methods of the hall and the lobby (``Hall.view``,
     ``Hall.info``, ``Hall.read``, ``Hall.history``, ``Hall.render`` without names,
     ``Lobby.names``, ``Lobby.entry``, ``Lobby.find``, ``Lobby.player_of``), for scripts and
-    code without a loop; and what an expired turn clock wakes (``TurnClocks``' timer entries
-    load their match at once when the clock fires)."""
+    code without a loop. A resting timed match that its clock wakes, and a take-back the seats
+    agree to, read off the loop too."""
 
     async def main() -> None:
         store.watch_this_thread()
@@ -158,6 +158,19 @@ def test_a_match_played_through_the_async_api_reads_nothing_on_the_loop(
             assert await again.resume_clocks() == 0  # both are active already
             assert (await reads.view(again, running, None)).seq == 2
             await _play_out(again, running)
+            assert store.on_loop == []
+        now = [1_000.0]
+        async with Hall(store, registry, clock=lambda: now[0], clock_poll=3600) as timed:
+            taken = await timed.create("tictactoe", seed=6)
+            await timed.send(taken, 0, (await reads.view(timed, taken, 0)).legal[0])
+            await timed.request_undo(taken, 0)
+            await timed.answer_undo(taken, 1, True)  # recorded: its log read off the loop
+            assert (await reads.view(timed, taken, 0)).awaiting.keys() == {0}
+            slow = await timed.create("tictactoe", seed=5, clock="move:60")
+            timed.passivate(0.0)
+            assert slow in timed.timers and slow not in timed.actors
+            now[0] += 61
+            assert await timed.fire_expired() == 1  # woken and timed out off the loop
             assert store.on_loop == []
         store.loop_thread = None
 

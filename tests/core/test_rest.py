@@ -68,6 +68,7 @@ async def soak(registry: Registry, path: Path, matches: int) -> tuple[int, int, 
     try:
         hall = Hall(store, registry, idle_seconds=3600, clock_poll=3600, max_active=matches + 1)
         async with hall:
+            await hall.turn_clocks.resumed.wait()  # the start-up resume wakes nothing later
             await hall.create("tictactoe", seed=0, clock="move:2592000")  # warm every cache
             hall.passivate(0.0)
             hall.timers.clear()
