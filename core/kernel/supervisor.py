@@ -72,15 +72,9 @@ class Supervisor:
         A timed match rests too: ``on_rest`` keeps its next expiry, which wakes it.
         """
         now = time.monotonic()
-        stopped = 0
-        for actor in list(self._actors.values()):
-            if not actor.working and actor.idle_since(now) >= idle_for:
-                if self._on_rest is not None:
-                    self._on_rest(actor)
-                self._remove(actor)
-                actor.stop()
-                stopped += 1
-        return stopped
+        return self._rest(
+            [a for a in self._actors.values() if not a.working and a.idle_since(now) >= idle_for]
+        )
 
     def trim(self, limit: int) -> int:
         """Passivate the least recently used resting actors while more than ``limit`` run, down
@@ -90,14 +84,16 @@ class Supervisor:
             return 0
         excess = len(self._actors) - max(limit * 9 // 10, 1)
         resting = [a for a in self._actors.values() if not a.working]
-        stopped = 0
-        for actor in heapq.nsmallest(excess, resting, key=lambda a: a.touched):
+        return self._rest(heapq.nsmallest(excess, resting, key=lambda a: a.touched))
+
+    def _rest(self, actors: list[Actor]) -> int:
+        """Stop resting actors (``on_rest`` keeps a timed one's next expiry); return how many."""
+        for actor in actors:
             if self._on_rest is not None:
                 self._on_rest(actor)
             self._remove(actor)
             actor.stop()
-            stopped += 1
-        return stopped
+        return len(actors)
 
     def all(self) -> list[Actor]:
         """Return the running actors."""
