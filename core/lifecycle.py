@@ -119,14 +119,16 @@ class Lifecycle:
         if self._scope is not None:
             self._scope.cancel()
 
-    async def sweep(self, now: float | None = None) -> int:
-        """Expire every match that waited for players longer than ``expire_after`` seconds
-        without an event, as of ``now`` (the hall's clock by default); return how many."""
-        if self.expire_after is None:
+    async def sweep(self, now: float | None = None, after: float | None = None) -> int:
+        """Expire every match that waited for players longer than ``after`` seconds (the
+        hall's ``expire_after`` by default) without an event, as of ``now`` (the hall's clock
+        by default); return how many."""
+        after = self.expire_after if after is None else after
+        if after is None:
             return 0
         hall = self.hall
         now = hall.now() if now is None else now
-        cutoff = now - self.expire_after
+        cutoff = now - after
         shared = hall.store.shared
         expired, cursor = 0, None
         while not hall.closed:
@@ -135,14 +137,14 @@ class Lifecycle:
             for entry in page.matches:
                 if shared and not await hall.lobby._io(hall.store.try_lease, entry.stream):
                     continue  # another node holds the match: it expires it
-                command = ExpireMatch(idle=self.expire_after, version=entry.version)
+                command = ExpireMatch(idle=after, version=entry.version)
                 try:
                     await hall.lobby_command(entry.stream, command)
                 except GamehallError as exc:  # it moved, or was deleted, meanwhile
                     log.info("match not expired", match=entry.stream, error=str(exc))
                     continue
                 expired += 1
-                log.info("match expired", match=entry.stream, idle=self.expire_after)
+                log.info("match expired", match=entry.stream, idle=after)
             cursor = page.next
             if cursor is None:
                 break

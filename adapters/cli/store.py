@@ -67,8 +67,9 @@ def run_expire(args: argparse.Namespace) -> int:
     store = open_store_url(args.db, registry.codec)
 
     async def sweep() -> int:
-        async with Hall(store, registry, expire_after=args.after) as hall:
-            return await hall.lifecycle.sweep()
+        # No sweep of the hall's own runs beside this one: every expiry is counted here.
+        async with Hall(store, registry, expire_after=None) as hall:
+            return await hall.lifecycle.sweep(after=args.after)
 
     try:
         expired = anyio.run(sweep)
