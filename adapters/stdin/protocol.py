@@ -285,6 +285,11 @@ class Server:
             self.write(_error(request_id, "internal_error", _incident(exc, number), number))
             return
         self.write({"id": request_id, "ok": True, "result": result})
+        after, self._after_answer = self._after_answer, None
+        if after is not None:
+            await after()
+
+    _after_answer: Callable[[], Awaitable[None]] | None = None
 
     def _decode(self, line: bytes, number: int) -> dict[str, Any]:
         try:
@@ -497,6 +502,9 @@ class Server:
         watch = _Watch(self, request_id, req)
         self.watches[request_id] = watch
         self.tg.start_soon(watch.run)
+        # Once answered, what is stored is pushed before the next line is read (the catch-up
+        # is read off the event loop): a command sent after the watch is told as a change.
+        self._after_answer = watch.drain
         return {"watch": request_id, "match": req.match, "seat": req.seat}
 
     async def unwatch(self, req: Unwatch) -> Any:
