@@ -136,8 +136,9 @@ def _clan(view: State, seat: int, x: float, y: float, asking: int | None) -> Sha
               stroke_width=5 if active else 2),
         label(x + 10, y + 16, seat_name(view, seat) + you, 15, text_anchor="start",
               font_weight="bold", fill=ink),
-        label(x + 10, y + 40, f"{player.koku} koku · {player.wood} wood · {player.influence} "
-              f"influence · {player.supply} in supply", 11, text_anchor="start", fill="#333"),
+        label(x + 10, y + 34, f"{player.koku} koku · {player.wood} wood · {player.influence} "
+              "influence", 11, text_anchor="start", fill="#333"),
+        label(x + 10, y + 50, f"{player.supply} in supply", 11, text_anchor="start", fill="#333"),
         *columns,
         label(x + 10, y + 135, f"{plural(hand, 'tactic')} in hand"
               + (" (hidden)" if hidden else "")
