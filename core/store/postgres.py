@@ -78,6 +78,9 @@ LOCK_CLASS = 0x6761  # advisory lock class of gamehall (two 32-bit keys): 1 migr
 # so that the same match id in two schemas, or two ids with one CRC-32, never share a lease.
 LEASE_KEY = "hashtextextended(%s || ':' || %s, 0)"
 CONNECT_TIMEOUT = 10
+# How long closing a store waits for a thread still inside a connection (a statement, which
+# closing cancels, or a wait for notifications) before leaving that connection to its thread.
+CLOSE_WAIT = 5.0
 TABLES = """
 CREATE TABLE IF NOT EXISTS events (
     stream   text             NOT NULL,
@@ -417,6 +420,12 @@ _COLUMNS = "seq, position, time, type, v, data, meta, crc"
 # session is not found (it ended meanwhile, or its details are hidden) still counts. Reading
 # pg_stat_activity costs (it halved one node's commands/s when read on every follow), so it is
 # read only when the plain watermark holds a committed row of the schema back.
+#
+# The watermark is taken by a statement of its own, before the one that reads the rows: a
+# transaction below it had ended before the first statement's snapshot, so the second one
+# sees all it wrote. The first reports when the watermark is a transaction whose session was
+# not found and that has ended since: one that ended between the snapshot and the reading of
+# pg_stat_activity, which holds rows back for nothing; the watermark is then taken again.
 _WATERMARK = """(SELECT CASE
     WHEN NOT EXISTS (SELECT 1 FROM events WHERE tx >= pg_snapshot_xmin(s)) THEN pg_snapshot_xmin(s)
     ELSE coalesce((
@@ -432,7 +441,13 @@ _TX_OF = """coalesce(
                      ORDER BY first DESC LIMIT 1) AS d WHERE d.last >= %(after)s),
     (SELECT tx FROM events WHERE position < %(after)s ORDER BY position DESC LIMIT 1),
     '0'::xid8)"""
-_FOLLOW = f"(tx, position) > (({_TX_OF}), %(after)s) AND tx < {_WATERMARK}"
+_MARK = f"""SELECT w.mark::text, CASE
+    WHEN EXISTS (SELECT 1 FROM events WHERE tx >= w.mark)
+        AND NOT EXISTS (SELECT 1 FROM pg_stat_activity AS a WHERE a.backend_xid = w.mark::xid)
+    THEN pg_xact_status(w.mark) IS DISTINCT FROM 'in progress' ELSE false END
+FROM (SELECT {_WATERMARK} AS mark) AS w"""
+_BELOW_MARK = "tx < %(mark)s::text::xid8"
+_FOLLOW = f"(tx, position) > (({_TX_OF}), %(after)s) AND {_BELOW_MARK}"
 _HOLES = """SELECT p + 1, next - 1 FROM (
     SELECT p, lead(p) OVER (ORDER BY p) AS next FROM (
         SELECT 0 AS p UNION ALL SELECT position FROM events
@@ -443,10 +458,10 @@ SELECT (SELECT count(*) FROM events, w WHERE tx >= w.mark),
     coalesce((SELECT extract(epoch FROM clock_timestamp() - a.xact_start)::float8
               FROM pg_stat_activity AS a, w WHERE a.backend_xid = w.mark::xid LIMIT 1), 0)"""
 _LAST = f"""SELECT position FROM (
-    (SELECT tx, position FROM events WHERE tx < {_WATERMARK}
+    (SELECT tx, position FROM events WHERE {_BELOW_MARK}
      ORDER BY tx DESC, position DESC LIMIT 1)
     UNION ALL
-    (SELECT tx, last FROM deleted WHERE tx < {_WATERMARK} ORDER BY tx DESC, last DESC LIMIT 1)
+    (SELECT tx, last FROM deleted WHERE {_BELOW_MARK} ORDER BY tx DESC, last DESC LIMIT 1)
 ) AS l ORDER BY tx DESC, position DESC LIMIT 1"""
 # Activation's one query (one statement reads one consistent state): every row of a stream in
 # seq order, with its payload only if it is the first or follows the snapshot (``at``, or
@@ -569,8 +584,8 @@ class PostgresStore(Store):
     def _drop_reader(self) -> None:
         conn = getattr(self._local, "conn", None)
         self._local.conn = None
-        if conn is not None and not conn.closed:
-            conn.close()
+        if conn is not None:
+            _shut(conn)
 
     def failure(self, exc: psycopg.Error) -> GamehallError:
         """Return the store error for a driver one."""
@@ -674,7 +689,7 @@ class PostgresStore(Store):
             except psycopg.Error as exc:
                 lost = isinstance(exc, psycopg.OperationalError) or db.closed
                 if lost:
-                    db.close()
+                    _shut(db)
                     self._writer = None
                 if self._closed:
                     raise StoreClosed("the store is closed") from None
@@ -730,11 +745,11 @@ class PostgresStore(Store):
                 conn.execute("SELECT pg_notify(%s, '')", (self.channel,))
             except (psycopg.Error, GamehallError):
                 if conn is not None:
-                    conn.close()
+                    _shut(conn)
                 conn = None
                 time.sleep(min(self.poll, 0.5))
         if conn is not None:
-            conn.close()
+            _shut(conn)
 
     def _append(
         self, db: psycopg.Connection[Any], batches: Sequence[tuple[int, Encoded]], now: float
@@ -850,7 +865,7 @@ class PostgresStore(Store):
         """Return events of every stream in global order: (transaction id, position), only
         of transactions older than every one still running (see ``_FOLLOW``)."""
         query = f"SELECT stream, {_COLUMNS} FROM events WHERE {_FOLLOW} ORDER BY tx, position"
-        args: dict[str, Any] = {"after": after}
+        args: dict[str, Any] = {"after": after, "mark": self._mark()}
         if limit is not None:
             query += " LIMIT %(limit)s"
             args["limit"] = max(limit, 0)
@@ -893,11 +908,20 @@ class PostgresStore(Store):
         rows = self._rows("SELECT seq, cmd FROM events WHERE stream = %s ORDER BY seq", (stream,))
         return command_ranges((seq, cmd) for seq, cmd in rows)
 
+    def _mark(self) -> str:
+        """Return the watermark (see ``_MARK``): taken again, up to twice, when it was a
+        transaction that ended while it was taken."""
+        for _ in range(3):
+            mark, ended = self._rows(_MARK, ())[0]
+            if not ended:
+                break
+        return str(mark)
+
     @_db_errors
     def position(self) -> int:
         """Return the position of the last event a follower can read now (0 for none): the
         last in global order of those settled, deleted ones included."""
-        rows = self._rows(_LAST, ())
+        rows = self._rows(_LAST, {"mark": self._mark()})
         return int(rows[0][0]) if rows else 0
 
     @_db_errors
@@ -915,7 +939,7 @@ class PostgresStore(Store):
         rows = self._rows(
             f"SELECT stream, seq, position FROM events WHERE {_FOLLOW} "
             "ORDER BY tx, position LIMIT %(limit)s",
-            {"after": after, "limit": limit},
+            {"after": after, "limit": limit, "mark": self._mark()},
         )
         heads: dict[str, int] = {}
         for stream, seq, _ in rows:
@@ -1065,12 +1089,13 @@ class PostgresStore(Store):
             if self._listener is None or self._listener.closed:
                 self._listener = self.connect()
                 self._listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
-            for _ in self._listener.notifies(timeout=timeout, stop_after=1):
-                return True
-            return False
+            heard = any(True for _ in self._listener.notifies(timeout=timeout, stop_after=1))
+            if self._closed:  # closed while this thread waited: the connection is its own
+                _shut(self._listener)
+            return heard
         except (psycopg.Error, GamehallError):
             if self._listener is not None:
-                self._listener.close()
+                _shut(self._listener)
             self._listener = None
             if not self._closed:
                 time.sleep(min(timeout, self.poll))
@@ -1094,7 +1119,7 @@ class PostgresStore(Store):
                 ).fetchone()
             except (psycopg.Error, GamehallError):
                 if self._lease_conn is not None:
-                    self._lease_conn.close()
+                    _shut(self._lease_conn)
                 self._lease_conn = None
                 self._leases.clear()
                 return False
@@ -1139,7 +1164,7 @@ class PostgresStore(Store):
         except psycopg.Error as exc:
             raise self.failure(exc) from None
         finally:
-            conn.close()
+            _shut(conn)
 
     def check(self, progress: Callable[[int], None] | None = None) -> list[Problem]:
         """Check every row and the event chains. Positions that no row holds and none was
@@ -1160,20 +1185,43 @@ class PostgresStore(Store):
         try:
             db.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(self._schema_name))
         finally:
-            db.close()
+            _shut(db)
 
     def close(self) -> None:
         """Close every connection (which also gives up every lease)."""
         if self._closed:
             return
         self._closed = True
+        self._notify_wanted.set()  # the notifier wakes, sees the store closed and ends
         with self._conns_lock:
             conns, self._conns = self._conns, []
         for conn in conns:
-            try:
-                conn.close()
-            except psycopg.Error:
-                pass
+            _shut(conn)
+
+
+def _shut(conn: psycopg.Connection[Any]) -> None:
+    """Close a connection that another thread may be using.
+
+    psycopg's ``close`` frees the connection at once, even while another thread is inside a
+    statement on it (a crash, not an error). So a running statement is cancelled first, and
+    the connection is closed under its own lock, which every statement and wait holds; a
+    thread that keeps it past ``CLOSE_WAIT`` keeps it, and finds the store closed next time.
+    """
+    if conn.closed:
+        return
+    if conn.info.transaction_status == psycopg.pq.TransactionStatus.ACTIVE:
+        try:
+            conn.cancel_safe(timeout=CLOSE_WAIT)
+        except (psycopg.Error, OSError):
+            pass
+    if not conn.lock.acquire(timeout=CLOSE_WAIT):
+        return
+    try:
+        conn.close()
+    except psycopg.Error:
+        pass
+    finally:
+        conn.lock.release()
 
 
 def _numbers(values: Sequence[int]) -> str:

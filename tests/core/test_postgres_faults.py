@@ -198,3 +198,37 @@ def test_a_match_whose_rows_end_before_its_version_is_quarantined(
     with PostgresStore(pg_url, registry.codec) as store, store.connect() as db:
         db.execute("UPDATE events SET stream = 'l0' WHERE stream = 'm0' AND seq = 3")
     anyio.run(serve_again)
+
+
+def test_closing_a_store_while_a_thread_reads_cancels_the_read(
+    pg_url: str, registry: Registry
+) -> None:
+    """psycopg frees a connection it closes even while another thread is inside a statement
+    on it, which crashes the process: closing cancels the statement and waits for it."""
+    import psycopg
+    from gamehall.core.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url, registry.codec)
+    store.append("a", 0, [MarkPlaced(seat=0, cell=4)])
+    outcome: list[BaseException] = []
+    started = threading.Event()
+
+    def reader() -> None:
+        try:
+            started.set()
+            store._rows("SELECT pg_sleep(20)", ())
+        except (psycopg.Error, StoreFailed) as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    started.wait()
+    time.sleep(0.3)  # inside the statement
+    conns = list(store._conns)
+    began = time.monotonic()
+    store.close()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert time.monotonic() - began < 5, "closing waited for the statement to run out"
+    assert outcome and isinstance(outcome[0], psycopg.errors.QueryCanceled), outcome
+    assert len(conns) >= 2 and all(conn.closed for conn in conns)
