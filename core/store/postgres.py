@@ -95,7 +95,18 @@ CREATE TABLE IF NOT EXISTS events (
     crc      bigint           NOT NULL,
     PRIMARY KEY (stream, seq)
 );
-CREATE UNIQUE INDEX IF NOT EXISTS events_position ON events (position);
+-- Positions are unique by the sequence that gives them; the index makes it sure where it can.
+-- Tables partitioned by stream id (or distributed by it) allow no unique index without the
+-- stream: there it is a plain one, and an index of that name made by hand is left alone.
+DO $$ BEGIN
+    IF to_regclass('events_position') IS NULL THEN
+        IF (SELECT relkind FROM pg_class WHERE oid = 'events'::regclass) = 'p' THEN
+            CREATE INDEX events_position ON events (position);
+        ELSE
+            CREATE UNIQUE INDEX events_position ON events (position);
+        END IF;
+    END IF;
+END $$;
 CREATE TABLE IF NOT EXISTS streams (
     stream  text             PRIMARY KEY,
     version bigint           NOT NULL,
