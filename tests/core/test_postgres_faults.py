@@ -15,6 +15,8 @@ from gamehall.core.hall import Hall
 from gamehall.core.store.url import BadStoreURL, parse_store_url
 from gamehall.plugins.tictactoe.events import MarkPlaced
 
+from tests.postgres import Link
+
 
 def _writer_pid(store: object) -> int:
     writer = store._writer  # type: ignore[attr-defined]
@@ -232,3 +234,50 @@ def test_closing_a_store_while_a_thread_reads_cancels_the_read(
     assert time.monotonic() - began < 5, "closing waited for the statement to run out"
     assert outcome and isinstance(outcome[0], psycopg.errors.QueryCanceled), outcome
     assert len(conns) >= 2 and all(conn.closed for conn in conns)
+
+
+def test_a_follower_whose_reads_fail_serves_what_it_has_and_catches_up(
+    pg_url: str, registry: Registry
+) -> None:
+    """Node A reaches the database through a link that is cut (its backends ended, new
+    connections refused) while node B goes on: A answers from the state it holds, and once
+    the link is mended its follower catches up with nothing sent to A."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    link = Link()
+    one = PostgresStore(link.url(pg_url), registry.codec, poll=0.2)
+    two = PostgresStore(pg_url, registry.codec)
+    place = "tictactoe.PlaceMark"
+
+    async def main() -> None:
+        async with Hall(one, registry) as a, Hall(two, registry) as b:
+            assert a.follower is not None
+            match = await a.create("tictactoe", seed=1)
+            await b.send(match, 0, {"type": place, "cell": 4}, "c1")
+            with anyio.fail_after(10):
+                while a.view(match, None).seq < 2:
+                    await anyio.sleep(0.02)
+            assert link.cut() >= 2  # A's connections: its writer, reader, listener…
+            await b.send(match, 1, {"type": place, "cell": 0}, "c2")
+            followed = a.follower.checked
+            await anyio.sleep(1.5)  # several polls, every one failing
+            seen = a.view(match, None)
+            assert (seen.seq, seen.awaiting) == (2, {1: seen.awaiting[1]})  # what A holds
+            assert a.follower.checked == followed  # no read got through
+            link.mend()
+            with anyio.fail_after(10):
+                while a.view(match, None).seq < 3 or a.follower.checked == followed:
+                    await anyio.sleep(0.02)
+            try:
+                ack = await a.send(match, 0, {"type": place, "cell": 8}, "c3")
+            except StoreFailed:  # the cut took A's writer: nothing acknowledged, a client retries
+                ack = await a.send(match, 0, {"type": place, "cell": 8}, "c3")
+            assert (ack.first_seq, ack.duplicate) == (4, False)
+
+    try:
+        anyio.run(main)
+        assert [r.seq for r in two.read(two.streams()[0].stream)] == [1, 2, 3, 4]
+    finally:
+        one.close()
+        two.close()
+        link.close()
