@@ -66,6 +66,28 @@ class TestPostgresStore(StoreContract):
         expected = ["events_pkey"] + (["events_position"] if self.unique_positions else [])
         assert [name for (name,) in unique] == expected
 
+    def test_a_plain_position_index_made_by_hand_is_kept(
+        self, store: Store, registry: ContractPlugins
+    ) -> None:
+        """As before distributing the tables by stream id (docs/deploy.md): the migration,
+        run again from schema 3, keeps the index and the store works on."""
+        from gamehall.core.store.postgres import PostgresStore
+
+        store.append("a", 0, marks(2))
+        with store.connect() as db:  # type: ignore[attr-defined]
+            db.execute("DROP INDEX events_position")
+            db.execute("CREATE INDEX events_position ON events (position)")
+            db.execute("UPDATE gamehall SET value = '3' WHERE key = 'schema'")
+        store.close()
+        with PostgresStore(self.url, registry.codec) as again, again.connect() as db:
+            again.append("a", 2, marks(1))
+            assert [r.position for r in again.read_all()] == [1, 2, 3]
+            unique = db.execute(
+                "SELECT indisunique FROM pg_index WHERE indexrelid = 'events_position'::regclass"
+            ).fetchone()
+            version = db.execute("SELECT value FROM gamehall WHERE key = 'schema'").fetchone()
+        assert unique == (False,) and version == ("4",)
+
     def test_reopen_after_close_keeps_everything(
         self, store: Store, registry: ContractPlugins
     ) -> None:
