@@ -192,6 +192,13 @@ class StoreFailed(GamehallError):
     code = "store_failed"
 
 
+class StoreBusy(StoreFailed):
+    """Every connection the store may use for this was in use, and none came free in time;
+    nothing was stored or read. Asking again in a moment may succeed."""
+
+    code = "store_busy"
+
+
 class StoreClosed(GamehallError):
     """An operation on a store or hall that was closed."""
 

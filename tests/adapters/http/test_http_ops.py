@@ -80,8 +80,10 @@ async def test_a_node_whose_database_went_away_is_not_ready(
     try:
         async with serve(registry, store) as served:
             store.url = store.url.__class__(  # the database now refuses: a wrong port
-                "postgresql", conninfo="postgresql://postgres@127.0.0.1:1/test", schema=store.schema
-            )
+                "postgresql", conninfo="postgresql://postgres@127.0.0.1:1/test",
+                schema=store.schema, pool_timeout=1.0,
+            )  # fmt: skip
+            store._pool.conninfo = store.url.conninfo
             for conn in list(store._conns):
                 conn.close()
             got = await served.client.get("/readyz")
@@ -106,8 +108,9 @@ async def test_the_store_reconnects_after_its_backends_are_killed(
             assert made.status_code == 201, made.text
             match = made.json()["match"]
             # The connections the node holds: the writer (events, seats and their tokens in
-            # one transaction) and the reader (views, the listing, token look-ups).
-            pids = {store._writer.info.backend_pid, store._reader().info.backend_pid}
+            # one transaction), the readers' pool (views, the listing, token look-ups), the
+            # listener and the notifier.
+            pids = {conn.info.backend_pid for conn in store._conns if not conn.closed}
             with psycopg.connect(store.url.conninfo, autocommit=True) as admin:
                 for pid in pids:
                     admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
