@@ -25,6 +25,7 @@ from gamehall.core.errors import (
     MatchOver,
     MatchQuarantined,
     NotAwaited,
+    NotCaughtUp,
     StoreBusy,
     StoreClosed,
     StoreFailed,
@@ -32,6 +33,7 @@ from gamehall.core.errors import (
     UnknownGame,
     UnknownMatch,
     UnknownPlayer,
+    UnknownVersion,
 )
 from gamehall.core.kernel.actor import MatchMoved
 from gamehall.core.limits import InvalidInput
@@ -53,6 +55,7 @@ STATUS: dict[type[GamehallError], int] = {
     InvalidInput: 400,
     InvalidFork: 400,
     InvalidQuery: 400,
+    UnknownVersion: 400,
     UnknownGame: 400,
     UnknownPlayer: 401,
     Forbidden: 403,
@@ -71,6 +74,7 @@ STATUS: dict[type[GamehallError], int] = {
     CorruptRecord: 409,
     UnknownEventType: 409,
     StoreClosed: 503,
+    NotCaughtUp: 503,
     StoreBusy: 503,
     StoreFailed: 503,
     DamagedStore: 503,
@@ -147,6 +151,8 @@ def on_gamehall_error(request: Request[Any, Any, Any], exc: GamehallError) -> Re
         return on_unexpected(request, exc)
     if isinstance(exc, IllegalCommand):
         return error_response(status, exc.code, exc.reason, exc.rule)
+    if isinstance(exc, NotCaughtUp):  # about the match and the version asked: no store detail
+        return error_response(503, exc.code, exc.message, headers={"Retry-After": "1"})
     if status == 503:
         return store_failure(request, exc)
     return error_response(status, exc.code, exc.message)

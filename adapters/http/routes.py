@@ -285,6 +285,7 @@ async def get_match(request: Req, match: MatchPath) -> MatchOut:
     them, the clocks, how many follow it, and the rematch links."""
     gateway = gateway_of(request)
     hall = gateway.hall
+    await gateway.caught_up(request, match)
     public = await reads.view(hall, check_id(match), None)  # activated off the loop, once
     info = await reads.info(hall, match)
     tokens = await reads.io(hall, gateway.seats.seats, match)
@@ -348,6 +349,7 @@ async def get_view(request: Req, match: MatchPath) -> ViewOut:
     gateway = gateway_of(request)
     await gateway.hall.activate(check_id(match))  # loaded off the event loop, once
     asker = await gateway.asker_off_loop(request, match)
+    await gateway.caught_up(request, match)
     seen = await reads.view(gateway.hall, match, asker.seat)
     legal = [msgspec.to_builtins(c) for c in seen.legal]
     undo = undo_out(gateway.hall.undo_status(match))
@@ -368,6 +370,7 @@ async def get_board(request: Req, match: MatchPath) -> str:
     """Return the asker's board as text."""
     gateway = gateway_of(request)
     asker = await gateway.asker_off_loop(request, match)
+    await gateway.caught_up(request, match)
     return await reads.render(gateway.hall, match, asker.seat) + "\n"
 
 
@@ -381,6 +384,7 @@ async def get_board(request: Req, match: MatchPath) -> str:
 async def post_command(request: Req, match: MatchPath, data: JSONBody[PostCommand]) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gateway_of(request)
+    await gateway.caught_up(request, match)  # the seat awaited is that of the state named
     seat = await gateway.seat_of_off_loop(request, match, data.seat)
     # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
     # refuses another seat's id, so no seat reads another's answer by reusing it.
