@@ -67,7 +67,7 @@ class MatchHost(Protocol):
 
 
 async def caught_up(
-    hall: MatchHost, match: str, version: int | None, wait: float = CATCH_UP_SECONDS
+    hall: MatchHost, match: str, version: int | None, wait: float | None = None
 ) -> None:
     """Return once this node holds ``match`` at ``version`` or newer (``None``: at once).
 
@@ -79,6 +79,7 @@ async def caught_up(
     """
     if not version:
         return
+    wait = CATCH_UP_SECONDS if wait is None else wait
     actor = await hall.activate(match)
     if actor.version >= version:
         return
