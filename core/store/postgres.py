@@ -901,8 +901,15 @@ class PostgresStore(Store):
         return out
 
     def _rows(self, query: str, args: Sequence[Any] | Mapping[str, Any]) -> list[tuple[Any, ...]]:
-        with self.reading() as conn:
-            return conn.execute(query, args, binary=True).fetchall()
+        local = self._local  # as ``reading()``, without a generator: this runs on every read
+        depth = getattr(local, "depth", 0)
+        local.depth = depth + 1
+        try:
+            return self._reader().execute(query, args, binary=True).fetchall()
+        finally:
+            local.depth = depth
+            if not depth:
+                self._give_back()
 
     @_db_errors
     def read(
