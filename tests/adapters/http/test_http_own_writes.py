@@ -159,3 +159,50 @@ async def test_a_node_that_cannot_catch_up_in_time_answers_503_with_retry_after(
             f"this node holds match {match!r} at version 1 and did not catch up with version 2 "
             "within 0.3 s: try again in a moment"
         )
+
+
+async def test_the_web_page_names_the_version_of_its_last_move_and_any_node_shows_it(
+    registry: Registry, pg_url: str
+) -> None:
+    import re
+
+    import httpx
+
+    async with two_nodes(registry, pg_url) as (a, b):
+        tokens = []
+        for name in ("Ann", "Bob"):
+            made = await a.client.post("/players", json={"name": name})
+            tokens.append(made.json()["token"])
+        body = {"game": "tictactoe", "seating": "open"}
+        match = (await a.client.post("/matches", json=body, headers=bearer(tokens[0]))).json()[
+            "match"
+        ]
+        taken = await a.client.post(f"/matches/{match}/seats", json={}, headers=bearer(tokens[1]))
+        assert taken.status_code == 201, taken.text
+        frame = f"/play/{match}/0/frame"
+        pages = []
+        for served in (a, b):
+            pages.append(httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=served.app), base_url=served.base_url,
+                cookies={"gh_player": tokens[0]},
+            ))  # fmt: skip
+        web_a, web_b = pages
+        try:
+            for web in pages:
+                assert (await web.get("/")).status_code == 200
+            shown = await web_b.get(frame)
+            before = int(re.search(r'data-seq="(\d+)"', shown.text).group(1))  # type: ignore[union-attr]
+            deaf(b)
+            csrf = web_a.cookies["gh_csrf"]
+            sent = await web_a.post(f"/play/{match}/0/command", json=move(4, "w1"),
+                                    headers={"X-CSRF-Token": csrf})  # fmt: skip
+            answer = sent.json()
+            assert answer["ok"] is True and answer["version"] == before + 1, answer
+            stale = await web_b.get(frame)
+            assert f'data-seq="{before}"' in stale.text  # B alone has not heard of the move
+            fresh = await web_b.get(frame, headers={"X-Gamehall-Version": str(answer["version"])})
+            assert fresh.status_code == 200, fresh.text
+            assert f'data-seq="{answer["version"]}"' in fresh.text
+        finally:
+            for web in pages:
+                await web.aclose()
