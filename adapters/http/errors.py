@@ -101,7 +101,10 @@ STORE_MESSAGES: dict[type[GamehallError], str] = {
     StoreFailed: "the server could not store or read this now (nothing was saved): try again",
 }
 STORE_FAILED = StoreFailed.code
-PARAMETER_NAMES = {"last_event_id": "Last-Event-ID"}  # as the client spells them
+PARAMETER_NAMES = {
+    "last_event_id": "Last-Event-ID",
+    "gamehall_version": "X-Gamehall-Version",
+}  # as the client spells them
 
 
 class ApiError(Exception):

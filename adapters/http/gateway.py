@@ -137,10 +137,15 @@ class Gateway:
         self.accepted(request, token)
         return player
 
-    async def caught_up(self, request: Request[Any, Any, Any], match: str) -> None:
-        """Wait until this node holds ``match`` at the version the request names in
-        ``X-Gamehall-Version``, if it names one (see :func:`gamehall.core.nodes.caught_up`)."""
-        await nodes.caught_up(self.hall, check_id(match), requested_version(request))
+    async def caught_up(
+        self, request: Request[Any, Any, Any], match: str, version: int | None = None
+    ) -> None:
+        """Wait until this node holds ``match`` at ``version`` or, without one, at the version
+        the request names in ``X-Gamehall-Version``, if any (see
+        :func:`gamehall.core.nodes.caught_up`)."""
+        if version is None:
+            version = requested_version(request)
+        await nodes.caught_up(self.hall, check_id(match), version)
 
     async def check_match_off_loop(self, match: str) -> None:
         """:meth:`check_match`, with the store read in a worker thread."""

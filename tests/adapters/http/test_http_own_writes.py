@@ -132,7 +132,11 @@ async def test_a_version_the_match_never_had_or_a_bad_one_is_refused_at_once(
                                      headers={"X-Gamehall-Version": bad})  # fmt: skip
             assert got.status_code == 400, (bad, got.text)
             assert got.json()["error"] == "invalid_request"
-            assert "X-Gamehall-Version must be a match version" in got.json()["message"]
+            assert "X-Gamehall-Version" in got.json()["message"], got.text
+        # The web page's frames take it too, with the same words for a bad one.
+        got = await b.client.get(f"/watch/{match}/frame", headers={"X-Gamehall-Version": "x"})
+        assert got.status_code == 400
+        assert "X-Gamehall-Version must be a match version" in got.text
 
 
 async def test_a_node_that_cannot_catch_up_in_time_answers_503_with_retry_after(
