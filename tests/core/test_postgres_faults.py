@@ -85,7 +85,8 @@ def test_reads_reconnect_after_the_server_cut_them(pg_url: str, registry: Regist
 
     with PostgresStore(pg_url, registry.codec) as store:
         store.append("a", 0, [])
-        pid = store._reader().info.backend_pid
+        with store.reading() as conn:
+            pid = conn.info.backend_pid
         with psycopg.connect(store.url.conninfo, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
         time.sleep(0.1)
