@@ -5,7 +5,7 @@ The words themselves are in ``words.py``, the boards in ``render.py`` and ``draw
 
 from __future__ import annotations
 
-from gamehall.core import Command, Event, Presentation
+from gamehall.core import Command, Presentation
 from gamehall.core.drawing import Drawing
 
 from . import draw, words
@@ -24,18 +24,11 @@ class KaladanPresentation(Presentation):
         """Draw the world, the realms and the battle, commands on the tiles they aim at."""
         return draw.draw(view, seat, legal)
 
-    def describe_command(self, command: Command, view: View, seat: int | None) -> str | None:
-        """Describe a command in the rulebook's words."""
-        return words.describe_command(command, view, seat)
-
-    def describe_event(self, event: Event, view: View, seat: int | None) -> str | None:
-        """Tell an event in words."""
-        return words.describe_event(event, view, seat)
-
     def seat_names(self, view: View) -> list[str]:
         """Name the seats by their realms."""
         return [words.seat_name(view, s) for s in range(view.state.players)]
 
-    def command_group(self, command: Command, view: View, seat: int | None) -> str | None:
-        """Group long menus by tile and kind of action."""
-        return words.command_group(command, view, seat)
+    # The words of commands, events and menu headings are words.py's, by the same names.
+    describe_command = staticmethod(words.describe_command)
+    describe_event = staticmethod(words.describe_event)
+    command_group = staticmethod(words.command_group)

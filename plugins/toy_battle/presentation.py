@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from gamehall.core import Command, Event, Presentation
+from gamehall.core import Command, Presentation
 from gamehall.core.drawing import Drawing
 
 from . import draw, words
@@ -32,18 +32,11 @@ class ToyBattlePresentation(Presentation):
         """Draw the terrain, stacks, racks and supplies, with every legal command as a place."""
         return draw.draw(view, seat, legal)
 
-    def describe_command(self, command: Command, view: View, seat: int | None) -> str | None:
-        """Describe a command in the rulebook's words."""
-        return words.describe_command(command, view, seat)
-
-    def describe_event(self, event: Event, view: View, seat: int | None) -> str | None:
-        """Tell an event in a sentence for the seat that reads it."""
-        return words.describe_event(event, view, seat)
-
     def seat_names(self, view: Any) -> list[str]:
         """Call the seats by their colours."""
         return words.seat_names(view)
 
-    def command_group(self, command: Command, view: View, seat: int | None) -> str | None:
-        """Head long menus by action and troop."""
-        return words.command_group(command, view, seat)
+    # The words of commands, events and menu headings are words.py's, by the same names.
+    describe_command = staticmethod(words.describe_command)
+    describe_event = staticmethod(words.describe_event)
+    command_group = staticmethod(words.command_group)
