@@ -174,6 +174,10 @@ class Rules(Generic[S]):
     _deciders: ClassVar[dict[type[Command], Callable[..., Any]]] = {}
     _phased: ClassVar[dict[tuple[type[Command], Hashable], Callable[..., Any]]] = {}
     _evolvers: ClassVar[dict[type[Event], Callable[..., Any]]] = {}
+    # Made again by __init__ with the methods bound; empty for a subclass that does not call
+    # it, which then dispatches through the class's tables above.
+    _decide_by_type: Mapping[type[Command], Callable[..., Any]] = {}
+    _evolve_by_type: Mapping[type[Event], Callable[..., Any]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Collect the class's ``@decides`` and ``@evolves`` methods into its tables."""
@@ -300,9 +304,7 @@ class Rules(Generic[S]):
         if bound is not None:
             after: S = bound(state, event)
             return after
-        method = next(
-            (self._evolvers[k] for k in type(event).__mro__[1:] if k in self._evolvers), None
-        )
+        method = next((self._evolvers[k] for k in type(event).__mro__ if k in self._evolvers), None)
         if method is None:
             return self.evolve_other(state, event)
         after = method(self, state, event)

@@ -194,3 +194,14 @@ def test_the_games_presentation_answers_the_hooks_and_an_expansions_wraps_it() -
     assert loud.describe(PlaceMark(cell=4), view, 0) == "cell 4 (row 2, column 2)"
     # a plugin's own hook implementation answers before any presentation
     assert registry.ruleset("tictactoe", ["own"]).render(view, None) == "drawn by the plugin"
+
+
+def test_a_subclass_that_does_not_call_the_base_init_still_dispatches() -> None:
+    class OwnInit(Walk):
+        def __init__(self, hook: Any) -> None:
+            self.hook = hook
+
+    walk = OwnInit(None)
+    assert walk.decide({}, Step(), CTX) == [Moved(1)]
+    assert walk.evolve({}, Moved(3)) == {"at": 3}
+    assert walk.direct() == ({}, {})
