@@ -23,6 +23,7 @@ from .errors import (
 )
 from .events import Command, Event, ExpansionRef, MatchStarted, Meta, Recorded, namespaced
 from .hookspecs import hookimpl, hookspec
+from .presentation import Presentation
 from .registry import Registry, Ruleset, default_registry
 from .rules import (
     Context,
@@ -35,7 +36,9 @@ from .rules import (
     Outcome,
     Rules,
     ScoreLine,
+    decides,
     defaults_first,
+    evolves,
     extension_state,
     merge_by_key,
     with_extension_state,
@@ -71,6 +74,7 @@ __all__ = [
     "NotAwaited",
     "Outcome",
     "PluginError",
+    "Presentation",
     "RandomBot",
     "Recorded",
     "Registry",
@@ -83,8 +87,10 @@ __all__ = [
     "UnknownGame",
     "UnknownMatch",
     "Upcaster",
+    "decides",
     "default_registry",
     "defaults_first",
+    "evolves",
     "extension_state",
     "hookimpl",
     "hookspec",

@@ -22,6 +22,7 @@ from .codec import Codec, Upcaster
 from .errors import CorruptRecord, InvalidOptions, PluginError, UnknownGame
 from .events import CORE_COMMANDS, CORE_EVENTS, Command, Event, ExpansionRef, MatchStarted, tag_of
 from .limits import INT64_MAX, shown
+from .presentation import Presentation, PresentationHooks
 from .rules import ExpansionSpec, GameSpec, Invariant, MatchConfig, Rules
 
 ENTRY_POINT_GROUP = "gamehall"
@@ -62,8 +63,17 @@ class Registry:
             self._check_spec_hookimpls()
         except pluggy.PluginValidationError as exc:
             raise PluginError(f"plugin {exc.plugin!r}: {exc}") from None
-        events = list(CORE_EVENTS) + _flatten(self.pm.hook.gamehall_event_types())
-        commands = list(CORE_COMMANDS) + _flatten(self.pm.hook.gamehall_command_types())
+        specs: list[GameSpec | ExpansionSpec] = [*self.games.values(), *self.expansions.values()]
+        events = [
+            *CORE_EVENTS,
+            *_flatten(self.pm.hook.gamehall_event_types()),
+            *(kind for spec in specs for kind in spec.events),
+        ]
+        commands = [
+            *CORE_COMMANDS,
+            *_flatten(self.pm.hook.gamehall_command_types()),
+            *(kind for spec in specs for kind in spec.commands),
+        ]
         upcasters: list[Upcaster] = _flatten(self.pm.hook.gamehall_upcasters())
         self.codec = Codec(events, commands, upcasters)
         self._rulesets: dict[tuple[str, tuple[str, ...]], Ruleset] = {}
@@ -173,14 +183,25 @@ class Ruleset:
         except pluggy.PluginValidationError as exc:
             raise PluginError(f"plugin {exc.plugin!r}: {exc}") from None
         self.hook = self.pm.hook
-        self.event_types = frozenset(CORE_EVENTS) | frozenset(
-            _flatten(self.hook.gamehall_event_types())
+        specs: tuple[GameSpec | ExpansionSpec, ...] = (self.game, *self.expansions)
+        self.event_types = (
+            frozenset(CORE_EVENTS)
+            | frozenset(_flatten(self.hook.gamehall_event_types()))
+            | frozenset(kind for spec in specs for kind in spec.events)
         )
         self.command_types: frozenset[type[Command]] = frozenset(
             _flatten(self.hook.gamehall_command_types())
-        )
+        ) | frozenset(kind for spec in specs for kind in spec.commands)
         self.rules: Rules[Any] = self.game.rules(self.hook)
-        invariants: list[Invariant] = _flatten(self.hook.gamehall_invariants(rules=self.rules))
+        self.presentation = Presentation()
+        for spec in specs:
+            if spec.presentation is not None:
+                self.presentation = spec.presentation(self.rules, self.presentation)
+        self.pm.register(PresentationHooks(self.presentation, self.game.id))
+        invariants: list[Invariant] = [
+            *(inv for spec in specs if spec.invariants for inv in spec.invariants(self.rules)),
+            *_flatten(self.hook.gamehall_invariants(rules=self.rules)),
+        ]
         self.invariants = {inv.name: inv for inv in invariants}
         self.versions = {self.game.id: self.game.version} | {
             e.id: e.version for e in self.expansions

@@ -11,11 +11,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from .errors import IllegalCommand
 from .events import Command, Event
+from .presentation import Presentation
 
 S = TypeVar("S")
 
@@ -110,18 +112,116 @@ class Invariant(msgspec.Struct, frozen=True):
     description: str = ""
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def decides(*commands: type[Command], phase: Hashable = None) -> Callable[[F], F]:
+    """Mark a method of a :class:`Rules` subclass as the one that decides these commands.
+
+    ``phase`` limits it to the states whose :meth:`Rules.phase` is that value; without it the
+    method decides the command in every phase that has no method of its own for it. A command
+    type also covers its subclasses, so ``@decides(Command, phase="action")`` answers every
+    other command in that phase (with a refusal in the rulebook's words, say). The class
+    collects its methods into a table when it is created; :meth:`Rules.decide` looks the
+    command up there.
+    """
+
+    def mark(method: F) -> F:
+        marks = method.__dict__.setdefault("_gamehall_decides", [])
+        marks.extend((command, phase) for command in commands)
+        return method
+
+    return mark
+
+
+def evolves(*events: type[Event], rule: str | None = None) -> Callable[[F], F]:
+    """Mark a method of a :class:`Rules` subclass as the one that applies these events.
+
+    ``rule`` is the id of the rule (in the game's ``docs/rules``) that makes the event happen,
+    for an event ``decide`` returns without an :class:`Emitter`; it joins
+    :attr:`Rules.event_rules`.
+    """
+
+    def mark(method: F) -> F:
+        marks = method.__dict__.setdefault("_gamehall_evolves", [])
+        marks.extend((event, rule) for event in events)
+        return method
+
+    return mark
+
+
+def _spoken(kind: type) -> str:
+    """Return a class name as words: ``PlaceMark`` as "place mark"."""
+    name = kind.__name__
+    return "".join(f" {c.lower()}" if c.isupper() else c for c in name).strip()
+
+
 class Rules(Generic[S]):
     """Base class of a game's rules; one instance serves every match of one ruleset.
 
     ``hook`` is the match's hook relay: the game's own hooks (phases, effects) are called
     through it, so the expansions chosen for the match take part.
+
+    A game writes one method per command it decides (``@decides(PlaceMark)``) and one per
+    event it applies (``@evolves(MarkPlaced)``); :meth:`decide` and :meth:`evolve` find them
+    by the command's or event's type (and :meth:`phase`), so neither is a chain of checks.
     """
 
     event_rules: Mapping[type[Event], str] = {}
-    """Rule ids of the events ``decide`` returns without an :class:`Emitter` (by type)."""
+    """Rule ids of the events ``decide`` returns without an :class:`Emitter` (by type); the
+    ``rule`` of each ``@evolves`` joins it."""
+
+    _deciders: ClassVar[dict[type[Command], Callable[..., Any]]] = {}
+    _phased: ClassVar[dict[tuple[type[Command], Hashable], Callable[..., Any]]] = {}
+    _evolvers: ClassVar[dict[type[Event], Callable[..., Any]]] = {}
+    # Made again by __init__ with the methods bound; empty for a subclass that does not call
+    # it, which then dispatches through the class's tables above.
+    _decide_by_type: Mapping[type[Command], Callable[..., Any]] = {}
+    _evolve_by_type: Mapping[type[Event], Callable[..., Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Collect the class's ``@decides`` and ``@evolves`` methods into its tables."""
+        super().__init_subclass__(**kwargs)
+        deciders, phased = dict(cls._deciders), dict(cls._phased)
+        evolvers, rules = dict(cls._evolvers), dict(cls.event_rules)
+        seen: dict[object, str] = {}
+        for name, member in vars(cls).items():
+            function = (
+                member.__func__ if isinstance(member, (staticmethod, classmethod)) else member
+            )
+            for command, phase in getattr(function, "_gamehall_decides", ()):
+                key: object = (command, phase)
+                if key in seen:
+                    raise TypeError(
+                        f"{cls.__name__}: {seen[key]} and {name} both decide "
+                        f"{command.__name__}"
+                        + (f" in phase {phase!r}" if phase is not None else "")
+                    )
+                seen[key] = name
+                if phase is None:
+                    deciders[command] = function
+                else:
+                    phased[(command, phase)] = function
+            for event, rule in getattr(function, "_gamehall_evolves", ()):
+                if event in seen:
+                    raise TypeError(
+                        f"{cls.__name__}: {seen[event]} and {name} both apply {event.__name__}"
+                    )
+                seen[event] = name
+                evolvers[event] = function
+                if rule is not None:
+                    rules[event] = rule
+        cls._deciders, cls._phased, cls._evolvers = deciders, phased, evolvers
+        cls.event_rules = rules
 
     def __init__(self, hook: Any) -> None:
         self.hook = hook
+        # The tables again with each method bound to this object: one look-up and one call
+        # per command or event, which is what playouts pay for.
+        self._decide_by_type = (
+            {} if self._phased else {k: f.__get__(self) for k, f in self._deciders.items()}
+        )
+        self._evolve_by_type = {k: f.__get__(self) for k, f in self._evolvers.items()}
 
     def initial(self, config: MatchConfig) -> S:
         """Return the state before any setup event."""
@@ -132,12 +232,90 @@ class Rules(Generic[S]):
         return ()
 
     def decide(self, state: S, command: Command, ctx: Context) -> Sequence[Event]:
-        """Return the events a command causes, or raise ``IllegalCommand`` with the reason."""
-        raise NotImplementedError
+        """Return the events a command causes, or raise ``IllegalCommand`` with the reason.
+
+        Calls the ``@decides`` method of the command's type (in the state's :meth:`phase`) with
+        ``(state, command, ctx)``; a command no method decides goes to :meth:`decide_other`.
+        A game whose methods take something else (an :class:`Emitter` of the command) writes
+        its own ``decide`` around :meth:`decider`.
+        """
+        bound = self._decide_by_type.get(type(command))
+        if bound is not None:
+            events: Sequence[Event] = bound(state, command, ctx)
+            return events
+        method = self.decider(state, command)
+        if method is None:
+            return self.decide_other(state, command, ctx)
+        events = method(self, state, command, ctx)
+        return events
+
+    def direct(
+        self,
+    ) -> tuple[
+        Mapping[type[Command], Callable[..., Any]], Mapping[type[Event], Callable[..., Any]]
+    ]:
+        """Return the bound ``@decides`` methods of no phase and the ``@evolves`` methods, by
+        exact type, for a runner's fast path: calling them is what :meth:`decide` and
+        :meth:`evolve` would do, one call sooner. Empty where the class writes its own
+        ``decide`` or ``evolve``."""
+        cls = type(self)
+        decide = self._decide_by_type if cls.decide is Rules.decide else {}
+        evolve = self._evolve_by_type if cls.evolve is Rules.evolve else {}
+        return decide, evolve
+
+    def decider(self, state: S, command: Command) -> Callable[..., Any] | None:
+        """Return the ``@decides`` method for a command in this state, or ``None``.
+
+        The command's own type before the types it derives from; for each, the method of the
+        state's phase before the one of every phase.
+        """
+        phase = self.phase(state) if self._phased else None
+        for kind in type(command).__mro__:
+            if phase is not None:
+                method = self._phased.get((kind, phase))
+                if method is not None:
+                    return method
+            method = self._deciders.get(kind)
+            if method is not None:
+                return method
+        return None
+
+    def decide_other(self, state: S, command: Command, ctx: Context) -> Sequence[Event]:
+        """Decide a command no ``@decides`` method takes: refused, in words, by default.
+
+        A game whose expansions decide commands of their own (through a hook) asks them here.
+        """
+        raise IllegalCommand(f"{_spoken(type(command))} is not a move of this game now")
+
+    def phase(self, state: S) -> Hashable:
+        """Return the phase ``@decides(..., phase=...)`` methods are chosen by (``None``: none).
+
+        Only called when some method names a phase.
+        """
+        return None
 
     def evolve(self, state: S, event: Event) -> S:
-        """Return the state after an event; pure: no randomness, no I/O."""
-        raise NotImplementedError
+        """Return the state after an event; pure: no randomness, no I/O.
+
+        Calls the ``@evolves`` method of the event's type with ``(state, event)``; an event
+        none applies (an expansion's) goes to :meth:`evolve_other`.
+        """
+        bound = self._evolve_by_type.get(type(event))
+        if bound is not None:
+            after: S = bound(state, event)
+            return after
+        method = next((self._evolvers[k] for k in type(event).__mro__ if k in self._evolvers), None)
+        if method is None:
+            return self.evolve_other(state, event)
+        after = method(self, state, event)
+        return after
+
+    def evolve_other(self, state: S, event: Event) -> S:
+        """Apply an event no ``@evolves`` method takes: unchanged by default.
+
+        A game whose expansions bring events of their own asks them here (through a hook).
+        """
+        return state
 
     def awaiting(self, state: S) -> Mapping[int, Decision]:
         """Return the seats that may act now and what each is asked; empty once over."""
@@ -237,15 +415,32 @@ class Emitter(Generic[S]):
     """Collect the events a command causes, applying each one as it is emitted.
 
     Rules that decide in several steps read ``state`` between steps: it is always the state
-    after every event emitted so far, so a later step sees what an earlier one did.
+    after every event emitted so far, so a later step sees what an earlier one did. Made with
+    the command's :class:`Context`, it also gives the seat that sent the command and the
+    command's generator (``rng``, seeded only when first used); ``rules_of`` holds the rule id
+    given with each event (``None`` where the emit named none).
     """
 
-    __slots__ = ("events", "rules", "state")
+    __slots__ = ("ctx", "events", "rules", "rules_of", "state")
 
-    def __init__(self, rules: Rules[S], state: S) -> None:
+    def __init__(self, rules: Rules[S], state: S, ctx: Context | None = None) -> None:
         self.rules = rules
         self.state = state
+        self.ctx = ctx
         self.events: list[Event] = []
+        self.rules_of: list[str | None] = []
+
+    @property
+    def seat(self) -> int | None:
+        """Return the seat that sent the command (``None`` without a context)."""
+        return None if self.ctx is None else self.ctx.seat
+
+    @property
+    def rng(self) -> random.Random:
+        """Return the command's generator; only an emitter made with a context has one."""
+        if self.ctx is None:
+            raise RuntimeError("this emitter was made without the command's context")
+        return self.ctx.rng
 
     def emit(self, *events: Event, rule: str | None = None) -> None:
         """Record events and apply them to ``state`` in order.
@@ -259,6 +454,7 @@ class Emitter(Generic[S]):
         for event in events:
             self.state = evolve(self.state, event)
             self.events.append(event)
+            self.rules_of.append(rule)
 
 
 OptionsUpcast = Callable[[str, dict[str, Any]], dict[str, Any]]
@@ -289,6 +485,15 @@ class GameSpec:
     """Per data file, hashes of earlier contents that play exactly as the current one does."""
     upcast_options: OptionsUpcast | None = None
     """How this version reads the options of a match recorded by an older version of it."""
+    events: tuple[type[Event], ...] = ()
+    """The game's event classes (as ``gamehall_event_types`` would declare them)."""
+    commands: tuple[type[Command], ...] = ()
+    """The game's command classes (as ``gamehall_command_types`` would declare them)."""
+    presentation: Callable[[Any, Presentation], Presentation] | None = None
+    """What people see (words, boards, drawing, seat names, menu headings): called with the
+    ruleset's rules and an empty :class:`Presentation` to wrap; usually a subclass."""
+    invariants: Callable[[Any], Iterable[Invariant]] | None = None
+    """What must hold after every event: called with the ruleset's rules."""
 
 
 @dataclass(frozen=True)
@@ -312,6 +517,15 @@ class ExpansionSpec:
     """Per data file, hashes of earlier contents that play exactly as the current one does."""
     upcast_options: OptionsUpcast | None = None
     """How this version reads the options of a match recorded by an older version of it."""
+    events: tuple[type[Event], ...] = ()
+    """The expansion's own event classes."""
+    commands: tuple[type[Command], ...] = ()
+    """The expansion's own command classes."""
+    presentation: Callable[[Any, Presentation], Presentation] | None = None
+    """What people see of the expansion: called with the ruleset's rules and the presentation
+    below it (the game's, or another expansion's), which it wraps and hands the rest to."""
+    invariants: Callable[[Any], Iterable[Invariant]] | None = None
+    """What must hold after every event in a match with the expansion."""
 
 
 T = TypeVar("T", bound=msgspec.Struct)

@@ -108,6 +108,9 @@ class Table:
         rules, events, batches, seed = self.rules, self.events, self._batches, self._seed
         awaiting, legal, evolve, decide = rules.awaiting, rules.legal, rules.evolve, rules.decide
         view, known = rules.view, self.ruleset.command_types
+        # A game's @decides and @evolves methods, called straight from their tables: one call
+        # per command and per event where decide and evolve would make two (bench/README.md).
+        deciding, applying = rules.direct()
         per_seat = bots if isinstance(bots, Mapping) else None
         choose = bots.choose if per_seat is None else None  # type: ignore[union-attr]
         state, seq = self.state, len(events)  # seq: the last event's
@@ -126,12 +129,15 @@ class Table:
                     command = bot.choose(seat, legal(state, seat), partial(view, state, seat))
                 if type(command) not in known:
                     engine.check(self.ruleset, state, seat, command)  # raises, naming the type
-                new = decide(state, command, Context(seat, seq + 1, seed))
+                method = deciding.get(type(command))
+                ctx = Context(seat, seq + 1, seed)
+                new = decide(state, command, ctx) if method is None else method(state, command, ctx)
                 if not new:
                     raise IllegalCommand("the command changes nothing")
                 after = state
                 for event in new:
-                    after = evolve(after, event)
+                    apply = applying.get(type(event))
+                    after = evolve(after, event) if apply is None else apply(after, event)
                 state = after
                 events.extend(new)
                 batches.append((seq + 1, None, seat, command))

@@ -95,6 +95,7 @@ class _Plugins:
             self.ids[id(registry.owner(spec.id))] = spec.id
             for impl in spec.hookimpls:
                 self.ids.setdefault(id(impl), spec.id)
+        self.modules = {spec.id: _module_of(registry.owner(spec.id)) for spec in specs}
         self.hooks: dict[CodeType, tuple[str, str]] = {}
         for name in dir(ruleset.pm.hook):
             caller = getattr(ruleset.pm.hook, name)
@@ -104,7 +105,6 @@ class _Plugins:
                 code = getattr(impl.function, "__code__", None)
                 if code is not None:
                     self.hooks[code] = (self.plugin_of(impl.plugin, impl.function), name)
-        self.modules = {spec.id: _module_of(registry.owner(spec.id)) for spec in specs}
 
     def plugin_of(self, obj: object, function: Any = None) -> str:
         known = self.ids.get(id(obj))

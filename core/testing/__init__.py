@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..presentation import Presentation
 from ..registry import Registry
 from ..rules import ExpansionSpec, GameSpec, Rules
 
@@ -149,7 +150,8 @@ def _hookspecs(holders: Sequence[object]) -> list[tuple[str, Any]]:
 
 
 # What every game provides (docs/writing-a-game.md, "What every game provides"): the core
-# hooks a game implements itself, and, for a game with hidden information, its sampler. Menu
+# hooks a game implements itself or answers through its Presentation (the method of the same
+# name without ``gamehall_``), and, for a game with hidden information, its sampler. Menu
 # headings (gamehall_command_group) are for games with several kinds of command: optional.
 GAME_HOOKS = (
     "gamehall_render_text",
@@ -170,10 +172,15 @@ def contract_problems(registry: Registry, game_id: str) -> list[str]:
     ruleset = registry.ruleset(game_id)
     owner = registry.owner(game_id)
     own = {id(p) for p in (owner, *game.hookimpls)}
+    shown = game.presentation(ruleset.rules, Presentation()) if game.presentation else None
     problems = []
     for name in GAME_HOOKS:
         impls = getattr(ruleset.hook, name).get_hookimpls()
-        if not any(id(impl.plugin) in own for impl in impls):
+        method = name.removeprefix("gamehall_")
+        presents = shown is not None and (
+            getattr(type(shown), method) is not getattr(Presentation, method)
+        )
+        if not presents and not any(id(impl.plugin) in own for impl in impls):
             problems.append(f"{game_id} does not implement {name}")
     if not game.rules_doc:
         problems.append(f"{game_id} names no rules document (GameSpec.rules_doc)")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from typing import Any
 
 from gamehall.core import (
@@ -14,8 +14,8 @@ from gamehall.core import (
     Event,
     IllegalCommand,
     Outcome,
-    Rules,
     ScoreLine,
+    decides,
     defaults_first,
     merge_by_key,
 )
@@ -62,11 +62,10 @@ from .events import (
     UnitRecruited,
     UnitUpgraded,
 )
-from .evolve import Evolver
+from .evolve import KaladanEvents
 from .state import NOBODY, Options, State
 from .world import capacity, first_of_kind, neighbours, room
 
-EFFECT_COMMANDS = (ShiftUnit, LevyUnit, AssassinateUnit, RestoreUnit, FinishMagic)
 DECISIONS = {
     "realms": Decision("realm", "choose your realm"),
     "castles": Decision("castle", "place your Castle"),
@@ -80,12 +79,6 @@ DECISIONS = {
     "keep": Decision("card", "bring back units killed in this battle"),
     "losses": Decision("losses", "choose the units you lose"),
     "invade": Decision("invade", "choose the units that invade"),
-}
-PURCHASE_RULES: dict[type[Command], str] = {
-    Recruit: "KAL-BUY-1",
-    UpgradeSpecial: "KAL-SPECIAL-2",
-    SwapMagic: "KAL-MAGIC-6",
-    BuyMagic: "KAL-MAGIC-7",
 }
 
 
@@ -110,8 +103,14 @@ REVEALING: tuple[type[Event], ...] = (
 )
 
 
-class Kaladan(Rules[State]):
-    """Realms fight tile against tile until one Crown is left standing."""
+class Kaladan(KaladanEvents):
+    """Realms fight tile against tile until one Crown is left standing.
+
+    Each command is decided by the ``@decides`` method of its type in the turn's phase (see
+    :meth:`phase`), on an emitter of the command, and then whatever follows by itself is
+    settled (a battle's dice, the end of the turn). How each event changes the state is in
+    ``evolve.py`` (:class:`KaladanEvents`, this class's base).
+    """
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
@@ -122,11 +121,6 @@ class Kaladan(Rules[State]):
             gather(hook.kaladan_realms()),
             gather(hook.kaladan_event_cards()),
         )
-        self._evolve = Evolver(self.catalogue).evolve
-
-    def evolve(self, state: State, event: Event) -> State:
-        """Apply one event (see ``evolve.py``)."""
-        return self._evolve(state, event)
 
     # -- setup -----------------------------------------------------------------------------
 
@@ -182,64 +176,102 @@ class Kaladan(Rules[State]):
 
     # -- deciding --------------------------------------------------------------------------
 
+    def phase(self, state: State) -> Hashable:
+        """Return the part of the game a command answers: the setup, a battle, or the turn's
+        phase (event, spawn, action, purchase, reinforce)."""
+        if state.phase in ("realms", "castles"):
+            return "setup"
+        if state.battle is not None:
+            return "battle"
+        if state.phase in ("event", "spawn", "action", "purchase"):
+            return state.phase
+        return "reinforce"
+
     def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
         """Return the events of one decision and of everything that follows by itself."""
         if state.over:
             raise IllegalCommand("the match is over")
         seat = ctx.seat if ctx.seat is not None else next(iter(self.awaiting(state)), NOBODY)
-        em, cat = Emitter(self, state), self.catalogue
-        if isinstance(command, DeclareMagic):
-            magic.declare(cat, em, seat, command.card)
-        elif state.phase in ("realms", "castles"):
-            turn.choose_setup(cat, em, seat, command, ctx.rng)
-            return em.events
-        elif state.battle is not None:
-            self._battle_step(em, seat, command)
-        elif state.phase == "event":
-            turn.answer_event(cat, em, seat, command)
-        elif state.phase == "spawn":
-            turn.spawn(cat, em, seat, command)
-        elif state.phase == "action":
-            self._action(em, seat, command, ctx)
-        elif state.phase == "purchase":
-            self._purchase(em, seat, command, ctx)
-        else:
-            self._deploy(em, seat, command, ctx)
-        self._settle(em, ctx)
+        em = Emitter(self, state, ctx)
+        decider = self.decider(state, command)
+        assert decider is not None  # every phase has a method for any command
+        decider(self, em, seat, command)
+        self._settle(em)
         return em.events
 
-    def _settle(self, em: Emitter[State], ctx: Context) -> None:
+    def _settle(self, em: Emitter[State]) -> None:
         if em.state.battle is None:
             return
-        fight.advance(self.catalogue, em, ctx.rng)
+        fight.advance(self.catalogue, em, em.rng)
         if em.state.battle is None and isinstance(em.events[-1], BattleEnded):
             state = em.state
             if sum(state.alive) <= 1 or not state.alive[state.turn]:
-                turn.end_turn(self.catalogue, em, ctx.rng)
+                turn.end_turn(self.catalogue, em, em.rng)
 
-    def _battle_step(self, em: Emitter[State], seat: int, command: Command) -> None:
-        if isinstance(command, ChooseLosses):
-            fight.choose_losses(em, seat, command.units)
-        elif isinstance(command, Invade):
-            fight.invade(em, seat, command.units)
-        elif isinstance(command, EFFECT_COMMANDS):
-            magic.use_effect(self.catalogue, em, seat, command)
-        elif isinstance(command, Attack):
-            raise IllegalCommand("a battle is already being fought this turn", "KAL-DECLARE-2")
-        else:
-            raise IllegalCommand("a battle is being fought: finish it first", "KAL-SEQ-1")
+    # -- any phase ------------------------------------------------------------------------
 
-    def _action(self, em: Emitter[State], seat: int, command: Command, ctx: Context) -> None:
-        """Decide an action-phase command: a move or an attack (KAL-MOVE-1)."""
-        cat = self.catalogue
-        if isinstance(command, Attack):
-            fight.declare_attack(cat, em, seat, command.origin, command.target)
-        elif isinstance(command, MoveUnit):
-            em.emit(self._move(em.state, seat, command))
-        elif isinstance(command, EndActions):
-            em.emit(PhaseBegan(seat=seat, phase="purchase"))
-        else:
-            raise IllegalCommand("it is your Action phase: move, attack or end it", "KAL-TURN-2")
+    @decides(DeclareMagic)
+    def _declare(self, em: Emitter[State], seat: int, command: DeclareMagic) -> None:
+        magic.declare(self.catalogue, em, seat, command.card)
+
+    # -- setup --------------------------------------------------------------------------------
+
+    @decides(Command, phase="setup")
+    def _setup(self, em: Emitter[State], seat: int, command: Command) -> None:
+        turn.choose_setup(self.catalogue, em, seat, command, em.rng)
+
+    # -- a battle -----------------------------------------------------------------------------
+
+    @decides(ChooseLosses, phase="battle")
+    def _losses(self, em: Emitter[State], seat: int, command: ChooseLosses) -> None:
+        fight.choose_losses(em, seat, command.units)
+
+    @decides(Invade, phase="battle")
+    def _invade(self, em: Emitter[State], seat: int, command: Invade) -> None:
+        fight.invade(em, seat, command.units)
+
+    @decides(ShiftUnit, LevyUnit, AssassinateUnit, RestoreUnit, FinishMagic, phase="battle")
+    def _use_magic(self, em: Emitter[State], seat: int, command: Command) -> None:
+        magic.use_effect(self.catalogue, em, seat, command)
+
+    @decides(Attack, phase="battle")
+    def _second_attack(self, em: Emitter[State], seat: int, command: Attack) -> None:
+        raise IllegalCommand("a battle is already being fought this turn", "KAL-DECLARE-2")
+
+    @decides(Command, phase="battle")
+    def _not_in_battle(self, em: Emitter[State], seat: int, command: Command) -> None:
+        raise IllegalCommand("a battle is being fought: finish it first", "KAL-SEQ-1")
+
+    # -- the event and spawn phases -----------------------------------------------------------
+
+    @decides(Command, phase="event")
+    def _answer_event(self, em: Emitter[State], seat: int, command: Command) -> None:
+        turn.answer_event(self.catalogue, em, seat, command)
+
+    @decides(Command, phase="spawn")
+    def _spawn(self, em: Emitter[State], seat: int, command: Command) -> None:
+        turn.spawn(self.catalogue, em, seat, command)
+
+    # -- the action phase (KAL-MOVE-1) --------------------------------------------------------
+
+    @decides(Attack, phase="action")
+    def _attack(self, em: Emitter[State], seat: int, command: Attack) -> None:
+        """Declare the turn's attack, an action of the Action phase (KAL-MOVE-1)."""
+        fight.declare_attack(self.catalogue, em, seat, command.origin, command.target)
+
+    @decides(MoveUnit, phase="action")
+    def _move_unit(self, em: Emitter[State], seat: int, command: MoveUnit) -> None:
+        """Move a unit to an adjacent tile (KAL-MOVE-1)."""
+        em.emit(self._move(em.state, seat, command))
+
+    @decides(EndActions, phase="action")
+    def _end_actions(self, em: Emitter[State], seat: int, command: EndActions) -> None:
+        """End the Action phase: the purchases follow (KAL-MOVE-1, KAL-TURN-1)."""
+        em.emit(PhaseBegan(seat=seat, phase="purchase"))
+
+    @decides(Command, phase="action")
+    def _not_an_action(self, em: Emitter[State], seat: int, command: Command) -> None:
+        raise IllegalCommand("it is your Action phase: move, attack or end it", "KAL-TURN-2")
 
     def _move(self, state: State, seat: int, command: MoveUnit) -> UnitMoved:
         cat, origin, to = self.catalogue, command.origin, command.to
@@ -262,36 +294,62 @@ class Kaladan(Rules[State]):
         unit = turn.unit_to_move(state, command)
         return UnitMoved(seat=seat, unit=unit, origin=origin, to=to)
 
-    def _purchase(self, em: Emitter[State], seat: int, command: Command, ctx: Context) -> None:
-        """Decide a purchase-phase command: units, specials, magic (KAL-BUY-1)."""
-        state, cat = em.state, self.catalogue
-        if command not in turn.purchase_choices(cat, state, seat):
-            rule = PURCHASE_RULES.get(type(command), "KAL-TURN-2")
+    # -- the purchase phase (KAL-BUY-1) -------------------------------------------------------
+
+    def _affordable(self, state: State, seat: int, command: Command, rule: str) -> None:
+        if command not in turn.purchase_choices(self.catalogue, state, seat):
             raise IllegalCommand(
                 "you cannot pay for that now (see what you hold and your gold)", rule
             )
-        if isinstance(command, EndPurchase):
-            turn.begin_reinforcement(cat, em, ctx.rng)
-        elif isinstance(command, Recruit):
-            unit = first_of_kind(state.reserve[seat], command.kind) or ""
-            em.emit(UnitRecruited(seat=seat, unit=unit, cost=cat.units[command.kind].cost))
-        elif isinstance(command, UpgradeSpecial):
-            em.emit(UnitUpgraded(seat=seat, unit=command.unit, cost=2))
-        elif isinstance(command, SwapMagic):
-            realm = cat.realm_of_card(command.card)
-            drawn = ctx.rng.choice(state.piles[realm])
-            em.emit(MagicSwapped(seat=seat, realm=realm, returned=command.card, drawn=drawn))
-        elif isinstance(command, BuyMagic):
-            card = ctx.rng.choice(state.piles[command.realm])
-            em.emit(MagicBought(seat=seat, realm=command.realm, card=card))
 
-    def _deploy(self, em: Emitter[State], seat: int, command: Command, ctx: Context) -> None:
+    @decides(EndPurchase, phase="purchase")
+    def _end_purchase(self, em: Emitter[State], seat: int, command: EndPurchase) -> None:
+        """End the purchases: the reinforcements follow (KAL-BUY-1)."""
+        self._affordable(em.state, seat, command, "KAL-TURN-2")
+        turn.begin_reinforcement(self.catalogue, em, em.rng)
+
+    @decides(Recruit, phase="purchase")
+    def _recruit(self, em: Emitter[State], seat: int, command: Recruit) -> None:
+        """Pay for a unit of the reserve (KAL-BUY-1)."""
+        state = em.state
+        self._affordable(state, seat, command, "KAL-BUY-1")
+        unit = first_of_kind(state.reserve[seat], command.kind) or ""
+        cost = self.catalogue.units[command.kind].cost
+        em.emit(UnitRecruited(seat=seat, unit=unit, cost=cost))
+
+    @decides(UpgradeSpecial, phase="purchase")
+    def _upgrade(self, em: Emitter[State], seat: int, command: UpgradeSpecial) -> None:
+        """Pay 2 gold to upgrade a special unit (KAL-BUY-1, KAL-SPECIAL-2)."""
+        self._affordable(em.state, seat, command, "KAL-SPECIAL-2")
+        em.emit(UnitUpgraded(seat=seat, unit=command.unit, cost=2))
+
+    @decides(SwapMagic, phase="purchase")
+    def _swap_magic(self, em: Emitter[State], seat: int, command: SwapMagic) -> None:
+        """Pay 2 gold to swap a magic card for one drawn from its pile (KAL-BUY-1, KAL-MAGIC-6)."""
+        state = em.state
+        self._affordable(state, seat, command, "KAL-MAGIC-6")
+        realm = self.catalogue.realm_of_card(command.card)
+        drawn = em.rng.choice(state.piles[realm])
+        em.emit(MagicSwapped(seat=seat, realm=realm, returned=command.card, drawn=drawn))
+
+    @decides(BuyMagic, phase="purchase")
+    def _buy_magic(self, em: Emitter[State], seat: int, command: BuyMagic) -> None:
+        """Pay 4 gold for a magic card drawn from a pile (KAL-BUY-1, KAL-MAGIC-7)."""
+        state = em.state
+        self._affordable(state, seat, command, "KAL-MAGIC-7")
+        card = em.rng.choice(state.piles[command.realm])
+        em.emit(MagicBought(seat=seat, realm=command.realm, card=card))
+
+    @decides(Command, phase="purchase")
+    def _not_a_purchase(self, em: Emitter[State], seat: int, command: Command) -> None:
+        self._affordable(em.state, seat, command, "KAL-TURN-2")
+
+    # -- the reinforcement phase --------------------------------------------------------------
+
+    @decides(Deploy, phase="reinforce")
+    def _deploy(self, em: Emitter[State], seat: int, command: Deploy) -> None:
         """Place a paid unit in the reinforcement phase (KAL-REINFORCE-1)."""
         cat = self.catalogue
-        if not isinstance(command, Deploy):
-            raise IllegalCommand(
-                "it is your Reinforcement phase: place what you paid for", "KAL-TURN-2"
-            )
         if command not in turn.deploy_choices(cat, em.state, seat):
             raise IllegalCommand(
                 "place a unit you paid for onto a tile you control with room", "KAL-REINFORCE-1"
@@ -299,7 +357,13 @@ class Kaladan(Rules[State]):
         unit = first_of_kind(em.state.ready[seat], command.kind) or ""
         em.emit(UnitPlaced(seat=seat, unit=unit, tile=command.tile, cause="deploy"))
         if not turn.deploy_choices(cat, em.state, seat):
-            turn.end_turn(cat, em, ctx.rng)
+            turn.end_turn(cat, em, em.rng)
+
+    @decides(Command, phase="reinforce")
+    def _not_a_deployment(self, em: Emitter[State], seat: int, command: Command) -> None:
+        raise IllegalCommand(
+            "it is your Reinforcement phase: place what you paid for", "KAL-TURN-2"
+        )
 
     # -- asking ----------------------------------------------------------------------------
 

@@ -1,10 +1,14 @@
-"""How each event changes the state: pure, no randomness, one small function per event."""
+"""How each event changes the state: pure, no randomness, one method per event.
+
+:class:`ToyBattleEvents` is the base of the rules class (``rules.py``): its ``@evolves``
+methods join the rules' table, which ``Rules.evolve`` reads.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from gamehall.core import Rules, evolves
 from msgspec.structs import replace
 
 from .events import (
@@ -26,7 +30,6 @@ from .events import (
     TurnEnded,
 )
 from .state import State, WaitingEffect, put, without
-from .terrain import Board
 
 
 def _pop(stacks: dict[int, tuple[str, ...]], spot: int) -> dict[int, tuple[str, ...]]:
@@ -60,44 +63,21 @@ def _off_rack(state: State, seat: int, troop: str) -> dict[str, Any]:
     return changes
 
 
-class Evolver:
-    """Fold events into states; dispatches on the event's exact type."""
+class ToyBattleEvents(Rules[State]):
+    """Fold Toy Battle's events into states; an expansion's events leave the state unchanged."""
 
-    def __init__(self, boards: dict[str, Board]) -> None:
-        self.boards = boards
-        self.handlers: dict[type, Callable[[State, Any], State]] = {
-            ColoursChosen: lambda s, e: replace(s, blue=e.blue),
-            SupplyShuffled: lambda s, e: replace(s, supply=put(s.supply, e.seat, e.order or ())),
-            TroopsRemoved: self.removed,
-            StartPlayerChosen: lambda s, e: replace(s, turn=e.seat, ready=True),
-            TroopsDrawn: self.drawn,
-            TroopPlaced: self.placed,
-            RegionTaken: self.region_taken,
-            EffectFinished: lambda s, e: replace(s, queue=s.queue[1:]),
-            TroopDiscarded: self.discarded,
-            TroopSnatched: self.snatched,
-            TroopReturned: self.returned,
-            TroopRecovered: self.recovered,
-            TroopMoved: self.moved,
-            TroopTurnedDown: self.turned_down,
-            TurnEnded: self.turn_ended,
-            MatchEnded: lambda s, e: replace(
-                s,
-                over=True,
-                winner=e.winner,
-                reason=e.reason,
-                ended_by=e.ended_by,
-                stuck=e.stuck,
-            ),
-        }
+    @evolves(ColoursChosen)
+    def colours_chosen(self, state: State, event: ColoursChosen) -> State:
+        """Give blue to the seat the setup drew."""
+        return replace(state, blue=event.blue)
 
-    def evolve(self, state: State, event: Any) -> State:
-        """Return the state after one event; events of other games leave it unchanged."""
-        handler = self.handlers.get(type(event))
-        return state if handler is None else handler(state, event)
+    @evolves(SupplyShuffled)
+    def supply_shuffled(self, state: State, event: SupplyShuffled) -> State:
+        """Lay a seat's supply out in its shuffled order."""
+        return replace(state, supply=put(state.supply, event.seat, event.order or ()))
 
-    @staticmethod
-    def removed(state: State, event: TroopsRemoved) -> State:
+    @evolves(TroopsRemoved)
+    def troops_removed(self, state: State, event: TroopsRemoved) -> State:
         """Move the first troops of a supply out of the match."""
         supply = state.supply[event.seat]
         gone = supply[: event.count]
@@ -107,8 +87,13 @@ class Evolver:
             removed=put(state.removed, event.seat, gone),
         )
 
-    @staticmethod
-    def drawn(state: State, event: TroopsDrawn) -> State:
+    @evolves(StartPlayerChosen)
+    def start_player_chosen(self, state: State, event: StartPlayerChosen) -> State:
+        """Give the first turn; the match is ready."""
+        return replace(state, turn=event.seat, ready=True)
+
+    @evolves(TroopsDrawn)
+    def troops_drawn(self, state: State, event: TroopsDrawn) -> State:
         """Move troops from the top of a supply to the rack."""
         seat, troops = event.seat, event.troops or ()
         supply = state.supply[seat]
@@ -118,8 +103,8 @@ class Evolver:
             racks=put(state.racks, seat, state.racks[seat] + troops),
         )
 
-    @staticmethod
-    def placed(state: State, event: TroopPlaced) -> State:
+    @evolves(TroopPlaced)
+    def troop_placed(self, state: State, event: TroopPlaced) -> State:
         """Stack the troop on its spot and queue its effects (troop first, base last)."""
         queue = state.queue
         if event.troop_effect:
@@ -135,8 +120,8 @@ class Evolver:
             **_off_rack(state, event.seat, event.troop),
         )
 
-    @staticmethod
-    def region_taken(state: State, event: RegionTaken) -> State:
+    @evolves(RegionTaken)
+    def region_taken(self, state: State, event: RegionTaken) -> State:
         """Give the region's medals to the seat, once and for good."""
         medals = list(state.medals)
         medals[event.seat] += event.medals
@@ -146,15 +131,20 @@ class Evolver:
             taken=state.taken + ((event.region, event.seat),),
         )
 
-    @staticmethod
-    def discarded(state: State, event: TroopDiscarded) -> State:
+    @evolves(EffectFinished)
+    def effect_finished(self, state: State, event: EffectFinished) -> State:
+        """Take the effect off the queue, used, skipped or impossible."""
+        return replace(state, queue=state.queue[1:])
+
+    @evolves(TroopDiscarded)
+    def troop_discarded(self, state: State, event: TroopDiscarded) -> State:
         """Move a top troop from the terrain to the discard pile."""
         return replace(
             state, stacks=_pop(state.stacks, event.spot), discard=state.discard + (event.troop,)
         )
 
-    @staticmethod
-    def snatched(state: State, event: TroopSnatched) -> State:
+    @evolves(TroopSnatched)
+    def troop_snatched(self, state: State, event: TroopSnatched) -> State:
         """Move a troop from a rack to the discard pile."""
         return replace(
             state,
@@ -162,8 +152,8 @@ class Evolver:
             **_off_rack(state, event.seat, event.troop),
         )
 
-    @staticmethod
-    def returned(state: State, event: TroopReturned) -> State:
+    @evolves(TroopReturned)
+    def troop_returned(self, state: State, event: TroopReturned) -> State:
         """Move a top troop from the terrain to its owner's rack, where both know it is."""
         return replace(
             state,
@@ -171,8 +161,8 @@ class Evolver:
             **_to_rack(state, event.seat, event.troop, True),
         )
 
-    @staticmethod
-    def recovered(state: State, event: TroopRecovered) -> State:
+    @evolves(TroopRecovered)
+    def troop_recovered(self, state: State, event: TroopRecovered) -> State:
         """Move a troop from the discard pile to its owner's rack."""
         return replace(
             state,
@@ -180,19 +170,31 @@ class Evolver:
             **_to_rack(state, event.seat, event.troop, True),
         )
 
-    @staticmethod
-    def moved(state: State, event: TroopMoved) -> State:
+    @evolves(TroopMoved)
+    def troop_moved(self, state: State, event: TroopMoved) -> State:
         """Move a top troop onto the top of another stack."""
         return replace(state, stacks=_push(_pop(state.stacks, event.source), event.to, event.troop))
 
-    @staticmethod
-    def turned_down(state: State, event: TroopTurnedDown) -> State:
+    @evolves(TroopTurnedDown)
+    def troop_turned_down(self, state: State, event: TroopTurnedDown) -> State:
         """Mark a rack troop as face down; it stays on the rack."""
         seat = event.seat
         down = state.face_down[seat] + ((event.troop,) if event.troop else ())
         return replace(state, face_down=put(state.face_down, seat, down))
 
-    @staticmethod
-    def turn_ended(state: State, event: TurnEnded) -> State:
+    @evolves(TurnEnded)
+    def turn_ended(self, state: State, event: TurnEnded) -> State:
         """Stand the ending seat's face-down troops up and pass the turn."""
         return replace(state, turn=event.next, face_down=put(state.face_down, event.seat, ()))
+
+    @evolves(MatchEnded)
+    def match_ended(self, state: State, event: MatchEnded) -> State:
+        """End the match with its winner and why."""
+        return replace(
+            state,
+            over=True,
+            winner=event.winner,
+            reason=event.reason,
+            ended_by=event.ended_by,
+            stuck=event.stuck,
+        )

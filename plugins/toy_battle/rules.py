@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from typing import Any
 
 from gamehall.core import (
@@ -14,7 +14,7 @@ from gamehall.core import (
     Event,
     IllegalCommand,
     Outcome,
-    Rules,
+    decides,
     merge_by_key,
 )
 from gamehall.core.errors import InvalidOptions
@@ -38,7 +38,7 @@ from .events import (
     TroopsRemoved,
     TurnEnded,
 )
-from .evolve import Evolver
+from .evolve import ToyBattleEvents
 from .placement import (
     RACK_LIMIT,
     can_place,
@@ -70,8 +70,13 @@ REVEALING: tuple[type[Event], ...] = (
 )
 
 
-class ToyBattle(Rules[State]):
-    """Two toy armies race for the enemy headquarters or the terrain's medal target."""
+class ToyBattle(ToyBattleEvents):
+    """Two toy armies race for the enemy headquarters or the terrain's medal target.
+
+    A turn is one action (draw or place), then the effects the placement queued, one step a
+    command; each step ends with whatever follows by itself (``settle_after``). How each
+    event changes the state is in ``evolve.py`` (:class:`ToyBattleEvents`, this class's base).
+    """
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
@@ -88,7 +93,6 @@ class ToyBattle(Rules[State]):
         self.decisions = {
             name: Decision(f"effect:{name}", effect.prompt) for name, effect in self.effects.items()
         }
-        self._evolve = Evolver(self.boards).evolve
 
     def option_choices(self) -> Mapping[str, Sequence[tuple[Any, str]]]:
         """Offer the ruleset's terrains (the box's and its expansions') by name (TB-SETUP-1)."""
@@ -97,10 +101,6 @@ class ToyBattle(Rules[State]):
             for key, board in self.boards.items()
         ]
         return {"terrain": terrains}
-
-    def evolve(self, state: State, event: Event) -> State:
-        """Apply one event (see ``evolve.py``)."""
-        return self._evolve(state, event)
 
     # -- setup -----------------------------------------------------------------------------
 
@@ -140,32 +140,59 @@ class ToyBattle(Rules[State]):
 
     # -- deciding --------------------------------------------------------------------------
 
+    def phase(self, state: State) -> Hashable:
+        """Return what a command answers: the end, an effect of the placement, or the turn."""
+        return "over" if state.over else "effect" if state.queue else "turn"
+
     def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
         """Return the events of one action or one effect step, then of what follows by itself."""
-        if state.over:
-            raise IllegalCommand("the match is over")
-        emitter, seat = Emitter(self, state), state.turn
-        if state.queue:
-            self._effect_step(emitter, state.queue[0], command, ctx)
-        elif type(command) is DrawTroops:
-            self._draw(emitter, seat)
-        elif type(command) is PlaceTroop:
-            self.place(emitter, seat, command.troop, command.spot)
-        else:
-            raise IllegalCommand("it is your turn: draw troops or place one", "TB-TURN-1")
-        self._advance(emitter, seat)
-        return emitter.events
+        turn = Emitter(self, state, ctx)
+        decider = self.decider(state, command)
+        assert decider is not None  # every phase has a method for any command
+        decider(self, turn, command)
+        self._advance(turn, state.turn)
+        return turn.events
 
-    def _draw(self, emitter: Emitter[State], seat: int) -> None:
+    @decides(Command, phase="over")
+    def _over(self, turn: Emitter[State], command: Command) -> None:
+        raise IllegalCommand("the match is over")
+
+    @decides(DrawTroops, phase="turn")
+    def _draw(self, turn: Emitter[State], command: DrawTroops) -> None:
         """Draw troops from the supply onto the rack (TB-DRAW-1)."""
-        state = emitter.state
+        state, seat = turn.state, turn.state.turn
         if len(state.racks[seat]) >= RACK_LIMIT:
             raise IllegalCommand("your rack is full (8 troops): place a troop", "TB-DRAW-2")
         count = draw_count(state, seat, 2)
         if not count:
             raise IllegalCommand("your supply is empty: place a troop", "TB-DRAW-3")
         troops = state.supply[seat][:count]
-        emitter.emit(TroopsDrawn(seat=seat, count=count, cause="draw", troops=troops))
+        turn.emit(TroopsDrawn(seat=seat, count=count, cause="draw", troops=troops))
+
+    @decides(PlaceTroop, phase="turn")
+    def _place(self, turn: Emitter[State], command: PlaceTroop) -> None:
+        """Place a troop from the rack (TB-PLACE-1)."""
+        self.place(turn, turn.state.turn, command.troop, command.spot)
+
+    @decides(Command, phase="turn")
+    def _not_an_action(self, turn: Emitter[State], command: Command) -> None:
+        raise IllegalCommand("it is your turn: draw troops or place one", "TB-TURN-1")
+
+    @decides(Command, phase="effect")
+    def _effect_step(self, turn: Emitter[State], command: Command) -> None:
+        """Go on with the optional effects of the placement (TB-EFFECT-1)."""
+        head = turn.state.queue[0]
+        effect = self.effects[head.effect]
+        if isinstance(command, SkipEffect) and effect.mandatory:
+            raise IllegalCommand(f"this effect cannot be skipped: {effect.prompt}", effect.rule)
+        if isinstance(command, SkipEffect):
+            turn.emit(EffectFinished(seat=head.seat, effect=head.effect, outcome="skipped"))
+            return
+        if type(command) not in effect.accepts:
+            raise IllegalCommand(f"first use or skip the effect: {effect.prompt}", "TB-EFFECT-1")
+        turn.emit(EffectFinished(seat=head.seat, effect=head.effect, outcome="used"))
+        assert turn.ctx is not None
+        effect.apply(self, turn, head, command, turn.ctx)
 
     def place(self, emitter: Emitter[State], seat: int, troop: str, spot: int) -> None:
         """Place a troop, queue its effects, and settle regions and the end (TB-PLACE-1 … 6)."""
@@ -201,21 +228,6 @@ class ToyBattle(Rules[State]):
         for seat in (mover, 1 - mover):
             if medals[seat] >= board.terrain.medal_target and not emitter.state.over:
                 emitter.emit(MatchEnded(winner=seat, reason="medals", medals=medals))
-
-    def _effect_step(
-        self, emitter: Emitter[State], head: WaitingEffect, command: Command, ctx: Context
-    ) -> None:
-        """Go on with the optional effects of the placement (TB-EFFECT-1)."""
-        effect = self.effects[head.effect]
-        if type(command) is SkipEffect and effect.mandatory:
-            raise IllegalCommand(f"this effect cannot be skipped: {effect.prompt}", effect.rule)
-        if type(command) is SkipEffect:
-            emitter.emit(EffectFinished(seat=head.seat, effect=head.effect, outcome="skipped"))
-            return
-        if type(command) not in effect.accepts:
-            raise IllegalCommand(f"first use or skip the effect: {effect.prompt}", "TB-EFFECT-1")
-        emitter.emit(EffectFinished(seat=head.seat, effect=head.effect, outcome="used"))
-        effect.apply(self, emitter, head, command, ctx)
 
     def _advance(self, emitter: Emitter[State], seat: int) -> None:
         """Go on with the optional effects of the placement (TB-EFFECT-1)."""

@@ -546,11 +546,11 @@ class ShapedOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class TicTacToeTypes:
     @hookimpl
     def gamehall_event_types(self) -> list[type]:
-        return tictactoe_plugin.gamehall_event_types()
+        return list(tictactoe_plugin.GAME.events)
 
     @hookimpl
     def gamehall_command_types(self) -> list[type]:
-        return tictactoe_plugin.gamehall_command_types()
+        return list(tictactoe_plugin.GAME.commands)
 
 
 TYPES = TicTacToeTypes()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import msgspec
 from gamehall.plugins.kaladan import battle as fight
-from gamehall.plugins.kaladan import two_armies_never_share
 from gamehall.plugins.kaladan.commands import (
     Attack,
     ChooseLosses,
@@ -27,6 +26,7 @@ from gamehall.plugins.kaladan.events import (
     InvasionOrdered,
     UnitsDefeated,
 )
+from gamehall.plugins.kaladan.invariants import two_armies_never_share
 from gamehall.plugins.kaladan.state import NOBODY, Options
 from kaladan_helpers import CAT, RULESET, battle_of, make, names, of, refused, send, unit
 
@@ -495,7 +495,7 @@ def test_KAL_EXAMPLE_4_each_side_loses_one_unit_chosen_by_its_general() -> None:
 
 def test_KAL_EXAMPLE_5_four_attackers_stand_on_a_plain_forest() -> None:
     state = example_state()
-    from gamehall.plugins.kaladan import two_armies_never_share as check
+    from gamehall.plugins.kaladan.invariants import two_armies_never_share as check
     from gamehall.plugins.kaladan.world import capacity
 
     assert 1 not in state.castles and capacity(CAT, state, 1) == 4  # type: ignore[attr-defined]
@@ -511,7 +511,7 @@ def test_KAL_EXAMPLE_5_four_attackers_stand_on_a_plain_forest() -> None:
 def test_KAL_EXAMPLE_5_under_the_compendiums_figure_the_example_needs_a_castle() -> None:
     compendium = Options(terrain_capacity="compendium")
     state = example_state(options=compendium)
-    from gamehall.plugins.kaladan import two_armies_never_share as check
+    from gamehall.plugins.kaladan.invariants import two_armies_never_share as check
     from gamehall.plugins.kaladan.world import capacity
 
     assert capacity(CAT, state, 1) == 3  # type: ignore[arg-type]

@@ -151,7 +151,7 @@ def test_TB_JUNGLE_2_destination_never_a_headquarters() -> None:
 
 
 def test_the_invariant_names_the_troop_found_in_two_places() -> None:
-    from gamehall.plugins.toy_battle import no_troop_twice
+    from gamehall.plugins.toy_battle.invariants import no_troop_twice
 
     state = State(terrain="castle", racks=((B("roxy"),), ()), stacks={11: (B("roxy"),)}, ready=True)
     assert (
