@@ -665,6 +665,12 @@ class PostgresStore(Store):
                 f"every reader connection of {self.url} ({self.url.pool_max}, pool_max) was "
                 f"in use for {timeout:g} s (pool_timeout)"
             ) from None
+        if self._closed:  # given back by a read that closing cancelled, before the pool closed
+            try:
+                self._pool.putconn(conn)
+            except (psycopg.Error, psycopg_pool.PoolClosed):
+                _shut(conn)
+            raise StoreClosed("the store is closed")
         with self._conns_lock:
             self._lent += 1
         return conn
