@@ -73,6 +73,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 SCHEMA_VERSION = 4  # 2: every event row carries a checksum (crc); 3: the lobby and players;
 # 4: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there)
+CACHE_KIB = 65536  # each connection's page cache
 QUICK_CHECK_BYTES = 64 * 2**20  # quick_check on open up to here: about 0.12 s
 HEADER = b"SQLite format 3\x00"
 EVENT_COLUMNS = ["stream", "seq", "position", "time", "type", "v", "data", "meta", "cmd", "crc"]
@@ -271,7 +272,7 @@ class SQLiteStore(Store):
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={self.synchronous}")
-        conn.execute("PRAGMA cache_size=-65536")
+        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         return conn
 
     def _refused(self, reason: object) -> DamagedStore:
