@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -40,7 +41,6 @@ def diagnose() -> dict[str, Any]:
         out["sqlite"] = lib.sqlite3_memory_used()
     except OSError:
         pass
-    import os
     import tempfile
 
     with tempfile.TemporaryFile("w+") as err:  # written by C to file descriptor 2
@@ -113,12 +113,18 @@ def child(matches: int, clock: str | None, db: str) -> dict[str, Any]:
     return out
 
 
-def soak(matches: int, clock: str | None, folder: Path) -> dict[str, Any]:
-    """Run :func:`child` in a fresh process; return its figures."""
-    db = str(folder / f"soak-{clock or 'untimed'}.db".replace(":", "-"))
+def soak(
+    matches: int, clock: str | None, folder: Path, env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Run :func:`child` in a fresh process (with ``env`` added to its environment, such as
+    ``PYTHONMALLOC``); return its figures."""
+    db = folder / f"soak-{clock or 'untimed'}.db".replace(":", "-")
+    for old in folder.glob(db.name + "*"):  # a run of its own
+        old.unlink()
     done = subprocess.run(
-        [sys.executable, "-m", "tests.soak", str(matches), clock or "-", db],
+        [sys.executable, "-m", "tests.soak", str(matches), clock or "-", str(db)],
         capture_output=True, text=True, timeout=1800, cwd=ROOT,
+        env={**os.environ, **(env or {})},
     )  # fmt: skip
     if done.returncode != 0:
         raise RuntimeError(f"the soak failed: {done.stderr[-2000:]}")

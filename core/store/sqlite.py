@@ -73,7 +73,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 SCHEMA_VERSION = 4  # 2: every event row carries a checksum (crc); 3: the lobby and players;
 # 4: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there)
-CACHE_KIB = 65536  # each connection's page cache
+CACHE_KIB = 1024  # each connection's page cache (SQLite's own default is about as much)
 QUICK_CHECK_BYTES = 64 * 2**20  # quick_check on open up to here: about 0.12 s
 HEADER = b"SQLite format 3\x00"
 EVENT_COLUMNS = ["stream", "seq", "position", "time", "type", "v", "data", "meta", "cmd", "crc"]

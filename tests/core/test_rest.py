@@ -15,6 +15,8 @@ from gamehall.core.hall import Hall
 from gamehall.core.store import MemoryStore, SQLiteStore, Store
 from gamehall.plugins.tictactoe.commands import PlaceMark
 
+from tests.soak import soak as process_soak
+
 pytestmark = pytest.mark.anyio
 MONTH = 30 * 24 * 3600.0
 
@@ -130,6 +132,23 @@ async def test_soak_full(registry: Registry, tmp_path: Path) -> None:
     # at rest owns no task and no queue); nothing a match once they rest.
     assert (active - start) / matches > 500, (start, active, after)
     assert (after - start) / matches < 5, (start, active, after)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("clock", [None, "move:2592000"])
+def test_soak_process_memory_returns_within_a_tenth(tmp_path: Path, clock: str | None) -> None:
+    # 20,000 matches created and left, in a process of their own, as a server runs them
+    # (--max-active at its default, the server's collector policy, memory given back once
+    # they rest). Under the C library's allocator for every object (PYTHONMALLOC=malloc) the
+    # resident memory returns within a tenth of its start; measured +7% to +10%.
+    figures = process_soak(20_000, clock, tmp_path, {"PYTHONMALLOC": "malloc"})
+    assert figures["peak"] > 1.2 * figures["start"], figures  # the matches took memory
+    assert figures["rested"] <= 1.10 * figures["start"], figures
+    # Under Python's own small-object allocator, the blocks of its 1 MiB arenas that
+    # long-lived objects made meanwhile keep pinned stay resident: measured +35% to +39%
+    # (before the store kept the expiries and SQLite's cache was bounded: +57% and +78%).
+    figures = process_soak(20_000, clock, tmp_path, {})
+    assert figures["rested"] <= 1.5 * figures["start"], figures
 
 
 async def test_active_matches_are_capped_least_recently_used_first(
