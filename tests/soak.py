@@ -101,6 +101,7 @@ def child(matches: int, clock: str | None, db: str) -> dict[str, Any]:
             await anyio.sleep(0.05)
             rested = rss()
             out["at_rest"] = diagnose()
+            out["readers"] = len(store._readers)  # SQLite reader connections opened
             out.update(
                 start=start, peak=peak, rested=rested,
                 grown=(rested - start) / start,
