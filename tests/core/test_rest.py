@@ -147,7 +147,7 @@ def test_soak_process_memory_returns_after_passivation(tmp_path: Path, clock: st
     assert figures["peak"] > 1.2 * figures["start"], figures  # the matches took memory
     assert figures["rested"] <= 1.15 * figures["start"], figures
     # Under Python's own small-object allocator, the blocks of its 1 MiB arenas that
-    # long-lived objects made meanwhile keep pinned stay resident: measured +35% to +39%
+    # long-lived objects made meanwhile keep pinned stay resident: measured +28% to +39%
     # (before the store kept the expiries and SQLite's cache was bounded: +57% and +78%).
     figures = process_soak(20_000, clock, tmp_path, {})
     assert figures["rested"] <= 1.5 * figures["start"], figures
