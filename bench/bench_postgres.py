@@ -18,6 +18,13 @@ dropped after, as medians of 3 repeats:
   >= 5). On two cores raw throughput cannot show whether writers wait for each other; the
   delay inside the transaction can: a lock every append holds until commit keeps N over 1
   near 1, and appends that do not wait for each other add up;
+* ``durable.postgres.slow_nodes_N_commands_per_s`` (N = 1, 3) and ``nodes_3_vs_1``: N node
+  processes, each a Hall on its own store playing the same small number of matches
+  (``NODE_MATCHES`` at once, round after round) with every append slowed as above, so that a
+  node is bound by its commits' latency, not by the CPU; commands/s of all, and 3 over 1
+  (target >= 2). A node here is what ``gamehall serve`` runs without its HTTP layer, which
+  takes no lock shared by nodes: with it, three nodes and their clients on two cores would
+  be bound by the CPU, which the figure must not be;
 * ``lobby.cross_node_lag_ms``: the median time from a seat taken on node A (its append
   acknowledged) to node B's view of the match naming the player who took it (B follows A's
   commits by LISTEN/NOTIFY; no cache stands between), over a number of matches.
@@ -44,11 +51,13 @@ from gamehall.core.hall import Hall
 
 TARGETS = {
     "durable.postgres.writers_8_vs_1": (">=", 5.0),
+    "durable.postgres.nodes_3_vs_1": (">=", 2.0),
     "durable.postgres.vs_eventsourcing": (">=", 10.0),
     "durable.postgres.vs_raw": (">=", 0.5),
 }
 URL = os.environ.get("GAMEHALL_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 SLOW_COMMIT = 0.002  # seconds each append of the contention harness spends in its transaction
+NODE_MATCHES = 4  # matches each node of ``nodes_3_vs_1`` plays at once
 
 
 def median_rate(fn: Callable[[], tuple[int, float]], repeats: int = 3) -> float:
@@ -71,12 +80,16 @@ def _drop(schema: str) -> None:
         conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
-def hall_commands(schema: str, matches: int, rounds: int, offset: int = 0) -> tuple[int, float]:
-    """Play ``rounds`` x ``matches`` tic-tac-toe matches at once; time the commands only."""
+def hall_commands(
+    schema: str, matches: int, rounds: int, offset: int = 0, slow: bool = False
+) -> tuple[int, float]:
+    """Play ``rounds`` x ``matches`` tic-tac-toe matches at once; time the commands only.
+    ``slow``: every append spends ``SLOW_COMMIT`` more inside its transaction."""
     from gamehall.core.store.postgres import PostgresStore
 
     registry = default_registry()
-    store = PostgresStore(f"{URL}?schema={schema}", registry.codec)
+    url = f"{URL}?schema={schema}"
+    store = _slow_store(url) if slow else PostgresStore(url, registry.codec)
     counted = [0, 0.0]
 
     async def play(hall: Hall, match: str, seed: int) -> None:
@@ -116,19 +129,28 @@ def _no_view() -> None:
     return None
 
 
-def _node(schema: str, matches: int, rounds: int, offset: int, start: Any, out: Any) -> None:
+def _node(
+    schema: str, matches: int, rounds: int, offset: int, slow: bool, start: Any, out: Any
+) -> None:
     start.wait()
-    out.put(hall_commands(schema, matches, rounds, offset))
+    out.put(hall_commands(schema, matches, rounds, offset, slow))
 
 
 def three_nodes(schema: str, matches: int, rounds: int) -> tuple[int, float]:
     """Play the matches in three node processes at once; return all commands and the slowest."""
+    return nodes(schema, 3, matches // 3, rounds)
+
+
+def nodes(
+    schema: str, count: int, matches: int, rounds: int, slow: bool = False
+) -> tuple[int, float]:
+    """Play ``matches`` at once in each of ``count`` node processes; return all commands and
+    the slowest node's time."""
     context = multiprocessing.get_context("spawn")
     start, out = context.Event(), context.Queue()
-    share = matches // 3
     procs = [
-        context.Process(target=_node, args=(schema, share, rounds, n * 10**6, start, out))
-        for n in range(3)
+        context.Process(target=_node, args=(schema, matches, rounds, n * 10**6, slow, start, out))
+        for n in range(count)
     ]
     for proc in procs:
         proc.start()
@@ -315,9 +337,9 @@ def run(quick: bool) -> dict[str, float]:
         print(f"  PostgreSQL figures skipped: {reason}", file=sys.stderr)
         return {}
     sizes = (
-        {"rounds": 1, "raw": 5, "es": 10, "appends": 20}
+        {"rounds": 1, "raw": 5, "es": 10, "appends": 20, "node_rounds": 1}
         if quick
-        else {"rounds": 5, "raw": 100, "es": 100, "appends": 300}
+        else {"rounds": 5, "raw": 100, "es": 100, "appends": 300, "node_rounds": 30}
     )
     repeats = 1 if quick else 3
     out: dict[str, float] = {}
@@ -346,6 +368,18 @@ def run(quick: bool) -> dict[str, float]:
             out[f"durable.postgres.writers_{n}_appends_per_s"] = slow[n]
         out["durable.postgres.writers_2_vs_1"] = slow[2] / slow[1]
         out["durable.postgres.writers_8_vs_1"] = slow[8] / slow[1]
+        latency_bound = {n: 0.0 for n in (1, 3)}
+        for n in latency_bound:
+            contention = _fresh_schema()
+            try:
+                latency_bound[n] = median_rate(
+                    lambda n=n: nodes(contention, n, NODE_MATCHES, sizes["node_rounds"], True),
+                    repeats,
+                )
+            finally:
+                _drop(contention)
+            out[f"durable.postgres.slow_nodes_{n}_commands_per_s"] = latency_bound[n]
+        out["durable.postgres.nodes_3_vs_1"] = latency_bound[3] / latency_bound[1]
         lobby = _fresh_schema()  # a store of its own: the raw inserts above bypassed the store
         try:
             out["lobby.cross_node_lag_ms"] = cross_node_lag(lobby, 5 if quick else 50)

@@ -117,6 +117,37 @@ class DuplicateMatch(ConcurrencyError):
         )
 
 
+class UnknownVersion(InvalidQuery):
+    """A read or command that names a match version the match never had."""
+
+    code = "unknown_version"
+
+    def __init__(self, match: str, version: int, stored: int) -> None:
+        super().__init__(
+            f"match {match!r} has no version {version}: its last stored version is {stored} "
+            "(name the version an acknowledgement gave: its last seq)"
+        )
+        self.match = match
+        self.version = version
+        self.stored = stored
+
+
+class NotCaughtUp(GamehallError):
+    """A read or command that names a match version this node did not catch up with in time
+    (another node stored it); nothing was answered from older state. Asking again may succeed."""
+
+    code = "not_caught_up"
+
+    def __init__(self, match: str, version: int, held: int, seconds: float) -> None:
+        super().__init__(
+            f"this node holds match {match!r} at version {held} and did not catch up with "
+            f"version {version} within {seconds:g} s: try again in a moment"
+        )
+        self.match = match
+        self.version = version
+        self.held = held
+
+
 class InvalidFork(GamehallError):
     """A fork point that does not end a command's events, or lies past the end of the match."""
 
@@ -190,6 +221,13 @@ class StoreFailed(GamehallError):
     """The store could not do what was asked (disk full, I/O error); nothing was acknowledged."""
 
     code = "store_failed"
+
+
+class StoreBusy(StoreFailed):
+    """Every connection the store may use for this was in use, and none came free in time;
+    nothing was stored or read. Asking again in a moment may succeed."""
+
+    code = "store_busy"
 
 
 class StoreClosed(GamehallError):

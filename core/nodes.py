@@ -8,6 +8,11 @@ after the position I have seen" never misses one. It is woken by the store's not
 (LISTEN/NOTIFY on PostgreSQL) and polls when none come, so a lost notification or listening
 connection costs at most one poll interval.
 
+Read your own writes across nodes: an acknowledgement carries the match version it produced
+(its last seq); a read or command that names it is answered by :func:`caught_up` only from state
+at least that new. The node catches up first (the store holds every acknowledged version, so
+one read of it is enough), within a bounded wait, else refuses (:class:`NotCaughtUp`).
+
 Work that belongs to a match and no person (bot seats; turn clocks plug in the same way) runs
 only on the node holding the match's lease (``Store.try_lease``); the follower wakes the bot
 driver now and then, so a lease given up by a node that died is taken over by another.
@@ -21,14 +26,19 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 import structlog
 
+from .errors import NotCaughtUp, UnknownVersion
+
 if TYPE_CHECKING:
     from .bots.driver import BotDriver
+    from .kernel.actor import Actor
     from .store.base import Store
 
 log = structlog.get_logger("gamehall.nodes")
 
 POLL_SECONDS = 0.5
 LEASE_SECONDS = 2.0
+CATCH_UP_SECONDS = 2.0  # how long a read naming a version waits for this node to hold it
+CATCH_UP_POLL = 0.01
 
 
 class NodeHost(Protocol):
@@ -40,6 +50,59 @@ class NodeHost(Protocol):
     def advanced(self, match: str, seq: int) -> None:
         """Hear that another node stored a match up to ``seq``."""
         ...
+
+
+class MatchHost(Protocol):
+    """What :func:`caught_up` asks of the hall (the Hall provides it)."""
+
+    store: Store
+
+    async def activate(self, match: str) -> Actor:
+        """Return the match's actor, loading the match if it is not active."""
+        ...
+
+    def advanced(self, match: str, seq: int) -> None:
+        """Hear that the store holds a match up to ``seq``."""
+        ...
+
+
+async def caught_up(
+    hall: MatchHost, match: str, version: int | None, wait: float | None = None
+) -> None:
+    """Return once this node holds ``match`` at ``version`` or newer (``None``: at once).
+
+    An acknowledged version is in the store, on any node's reading, the moment it is
+    acknowledged: a node behind reads it and catches its actor up (an actor deciding or
+    committing catches up right after). A version the store does not hold is refused at once
+    (:class:`UnknownVersion`); one the actor does not reach within ``wait`` seconds raises
+    :class:`NotCaughtUp`: no answer from older state either way.
+    """
+    if not version:
+        return
+    wait = CATCH_UP_SECONDS if wait is None else wait
+    actor = await hall.activate(match)
+    if actor.version >= version:
+        return
+    store = hall.store
+    deadline = anyio.current_time() + wait
+    while True:
+        if store.threaded:
+            stored = await anyio.to_thread.run_sync(store.version, match)
+        else:
+            stored = store.version(match)
+        if stored < version:
+            raise UnknownVersion(match, version, stored)
+        actor = await hall.activate(match)  # a new actor if the last one was dropped
+        if actor.version < stored:
+            hall.advanced(match, stored)
+        if actor.version >= version:
+            return
+        if anyio.current_time() >= deadline:
+            raise NotCaughtUp(match, version, actor.version, wait)
+        await anyio.sleep(CATCH_UP_POLL)
+        actor = await hall.activate(match)
+        if actor.version >= version:
+            return
 
 
 class Follower:

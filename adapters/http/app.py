@@ -29,7 +29,7 @@ from .errors import HANDLERS
 from .gateway import Gateway
 from .guard import BotLimits, Limiter, RateLimits, before_request
 from .once import Replies
-from .ops import OPS_ROUTES
+from .ops import OPS_ROUTES, READY_HELD_SECONDS
 from .routes import ROUTES, bare
 from .seats import SeatTokens
 from .stream import StreamLimits, StreamSlots
@@ -61,6 +61,7 @@ def create_app(
     metrics_token: str | None = None,
     streams: StreamLimits = DEFAULT_STREAMS,
     bots: BotLimits = DEFAULT_BOTS,
+    ready_held_seconds: float | None = READY_HELD_SECONDS,
 ) -> Litestar:
     """Return the HTTP app of a hall.
 
@@ -72,7 +73,9 @@ def create_app(
     (``"/games"``); the pages' links and the OpenAPI document's server start with it.
     ``metrics_token``, if given, is required to read ``/metrics``. ``streams`` caps the
     event streams open at once, on the node and per client address. ``bots`` caps the budget
-    a bot of a match created over HTTP thinks with.
+    a bot of a match created over HTTP thinks with. ``ready_held_seconds``: ``/readyz``
+    answers 503 once a transaction has held the node's followers back longer than this
+    (PostgreSQL; ``None``: never).
     """
     if root_path and (not root_path.startswith("/") or root_path.endswith("/")):
         raise ValueError(f"root_path {root_path!r} must start with '/' and not end with one")
@@ -128,6 +131,7 @@ def create_app(
                 "metrics_token": metrics_token or None,
                 "streams": StreamSlots(streams),
                 "bot_limits": bots,
+                "ready_held_seconds": ready_held_seconds,
                 "calculators": None,
                 "replies": Replies(),
             }

@@ -37,6 +37,7 @@ from gamehall.core.runtime import (
 from .app import MAX_BODY, create_app
 from .conn import guarded_protocol, quiet_accept_errors
 from .guard import BotLimits, RateLimits
+from .ops import READY_HELD_SECONDS
 from .stream import MAX_STREAMS, STREAMS_PER_ADDRESS, StreamLimits
 
 
@@ -148,6 +149,11 @@ def register(sub: Any) -> None:
         help="a finished, abandoned or expired match leaves the lobby's listings this long after "
         "its last event (its log stays until deleted; 12h, 7d or never; default 7d)",
     )  # fmt: skip
+    parser.add_argument(
+        "--ready-held-seconds", type=_held_limit, default=READY_HELD_SECONDS, metavar="SECONDS",
+        help="/readyz answers 503 once a transaction has held this node's followers back longer "
+        f"than this (PostgreSQL; default {READY_HELD_SECONDS:g}; never: no limit)",
+    )  # fmt: skip
     parser.add_argument("--bare-endpoint", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
 
@@ -157,6 +163,12 @@ def _period(text: str) -> float | None:
         return lifecycle.parse_period(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _held_limit(text: str) -> float | None:
+    if text.strip().lower() == "never":
+        return None
+    return _seconds(text)
 
 
 def _seconds(text: str) -> float:
@@ -341,6 +353,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
             ),
             streams=StreamLimits(args.max_streams, args.max_streams_per_address),
             bots=BotLimits(args.max_bot_iterations, args.max_bot_seconds),
+            ready_held_seconds=args.ready_held_seconds,
         )
         quiet_accept_errors()
         config = uvicorn.Config(

@@ -25,12 +25,15 @@ from gamehall.core.errors import (
     MatchOver,
     MatchQuarantined,
     NotAwaited,
+    NotCaughtUp,
+    StoreBusy,
     StoreClosed,
     StoreFailed,
     UnknownEventType,
     UnknownGame,
     UnknownMatch,
     UnknownPlayer,
+    UnknownVersion,
 )
 from gamehall.core.kernel.actor import MatchMoved
 from gamehall.core.limits import InvalidInput
@@ -52,6 +55,7 @@ STATUS: dict[type[GamehallError], int] = {
     InvalidInput: 400,
     InvalidFork: 400,
     InvalidQuery: 400,
+    UnknownVersion: 400,
     UnknownGame: 400,
     UnknownPlayer: 401,
     Forbidden: 403,
@@ -70,6 +74,8 @@ STATUS: dict[type[GamehallError], int] = {
     CorruptRecord: 409,
     UnknownEventType: 409,
     StoreClosed: 503,
+    NotCaughtUp: 503,
+    StoreBusy: 503,
     StoreFailed: 503,
     DamagedStore: 503,
 }
@@ -84,15 +90,21 @@ HTTP_CODES = {
     429: "rate_limited",
 }
 RETRY_AFTER = {503: "5"}
+BUSY_RETRY_AFTER = "1"  # a busy store frees a connection as soon as a read ends
 # A 503 tells the client what happened and when to come back, never where the store lives:
 # the store's own message (its file, its database URL) goes to the operator's log.
 STORE_MESSAGES: dict[type[GamehallError], str] = {
     StoreClosed: "the server is stopping: try again in a moment (on another node, if any)",
     DamagedStore: "the server's store failed its checks and is not used: the operator must look",
+    StoreBusy: "the server is busy: every connection to its store was in use for a while "
+    "(nothing was saved); try again in a moment",
     StoreFailed: "the server could not store or read this now (nothing was saved): try again",
 }
 STORE_FAILED = StoreFailed.code
-PARAMETER_NAMES = {"last_event_id": "Last-Event-ID"}  # as the client spells them
+PARAMETER_NAMES = {
+    "last_event_id": "Last-Event-ID",
+    "gamehall_version": "X-Gamehall-Version",
+}  # as the client spells them
 
 
 class ApiError(Exception):
@@ -142,6 +154,8 @@ def on_gamehall_error(request: Request[Any, Any, Any], exc: GamehallError) -> Re
         return on_unexpected(request, exc)
     if isinstance(exc, IllegalCommand):
         return error_response(status, exc.code, exc.reason, exc.rule)
+    if isinstance(exc, NotCaughtUp):  # about the match and the version asked: no store detail
+        return error_response(503, exc.code, exc.message, headers={"Retry-After": "1"})
     if status == 503:
         return store_failure(request, exc)
     return error_response(status, exc.code, exc.message)
@@ -149,8 +163,9 @@ def on_gamehall_error(request: Request[Any, Any, Any], exc: GamehallError) -> Re
 
 def store_failure(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """Answer a store that failed: ``503 store_failed`` with ``Retry-After``; log the detail."""
-    code = exc.code if isinstance(exc, StoreClosed | DamagedStore) else STORE_FAILED
-    return error_response(503, code, store_message(request, exc))
+    code = exc.code if isinstance(exc, StoreClosed | DamagedStore | StoreBusy) else STORE_FAILED
+    headers = {"Retry-After": BUSY_RETRY_AFTER} if isinstance(exc, StoreBusy) else None
+    return error_response(503, code, store_message(request, exc), headers=headers)
 
 
 def store_message(request: Request[Any, Any, Any], exc: Exception) -> str:

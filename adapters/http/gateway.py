@@ -7,10 +7,10 @@ from typing import Any, TypeVar
 
 import anyio
 import msgspec
-from gamehall.core import names, reads
+from gamehall.core import names, nodes, reads
 from gamehall.core.errors import UnknownGame, UnknownMatch, UnknownPlayer
 from gamehall.core.hall import Hall, MatchInfo
-from gamehall.core.limits import known_match_id
+from gamehall.core.limits import INT64_MAX, known_match_id
 from gamehall.core.lobby import Player
 from gamehall.core.registry import Registry
 from litestar import Request
@@ -21,6 +21,9 @@ from .schemas import Created, ExpansionOut, GameOut, Seating, SeatToken
 from .seats import SeatTokens, same_secret
 
 T = TypeVar("T")
+# A read or command that names the match version of the asker's last acknowledgement (its
+# last_seq) is answered only from state at least that new: read your own writes on any node.
+VERSION_HEADER = "X-Gamehall-Version"
 
 
 class Asker(msgspec.Struct, frozen=True):
@@ -133,6 +136,16 @@ class Gateway:
         player = await reads.io(self.hall, self.player, token)
         self.accepted(request, token)
         return player
+
+    async def caught_up(
+        self, request: Request[Any, Any, Any], match: str, version: int | None = None
+    ) -> None:
+        """Wait until this node holds ``match`` at ``version`` or, without one, at the version
+        the request names in ``X-Gamehall-Version``, if any (see
+        :func:`gamehall.core.nodes.caught_up`)."""
+        if version is None:
+            version = requested_version(request)
+        await nodes.caught_up(self.hall, check_id(match), version)
 
     async def check_match_off_loop(self, match: str) -> None:
         """:meth:`check_match`, with the store read in a worker thread."""
@@ -265,6 +278,20 @@ def bearer(request: Request[Any, Any, Any]) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "unauthorized", "the Authorization header must be 'Bearer <token>'")
     return token.strip()
+
+
+def requested_version(request: Request[Any, Any, Any]) -> int | None:
+    """Return the match version a request names in ``X-Gamehall-Version`` (``None``: none)."""
+    text = request.headers.get(VERSION_HEADER)
+    if text is None or not text.strip():
+        return None
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or int(text) > INT64_MAX:
+        raise ApiError(
+            400, "invalid_request", f"{VERSION_HEADER} must be a match version (a whole number "
+            f"from 0, the last_seq of an acknowledgement), not {text[:40]!r}",
+        )  # fmt: skip
+    return int(text)
 
 
 def check_id(match: str) -> str:

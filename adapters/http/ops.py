@@ -26,6 +26,9 @@ log = structlog.get_logger("gamehall.http")
 Req = Request[Any, Any, Any]
 PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8"
 FOLLOW_STALE = 10.0  # seconds without a look at the store after which a node is not ready
+# How long a transaction may hold this node's followers back (PostgreSQL's watermark: committed
+# events no follower reads until it ends) before the node says it is not ready.
+READY_HELD_SECONDS = 30.0
 
 
 def _gateway(request: Req) -> Gateway:
@@ -74,9 +77,30 @@ async def readyz(request: Req) -> Response[str]:
         if reason is None and follower is not None:
             if time.monotonic() - follower.checked > FOLLOW_STALE:
                 reason = "this node has not followed the other nodes' commits lately"
+        if reason is None and follower is not None:
+            reason = await _held_back(request, hall.store)
     if reason is not None:
         return Response(f"not ready: {reason}\n", status_code=503, media_type="text/plain")
     return Response("ready\n", media_type="text/plain")
+
+
+async def _held_back(request: Req, store: Any) -> str | None:
+    """Return why the node is not ready when a transaction has held its followers back past
+    the limit (``ready_held_seconds``; ``None``: never), or ``None``."""
+    limit = request.app.state.get("ready_held_seconds")
+    if limit is None or not hasattr(store, "held_back"):
+        return None
+    try:
+        events, seconds = await anyio.to_thread.run_sync(store.held_back)
+    except Exception as exc:  # noqa: BLE001 - the store answered a moment ago: say so if not
+        log.warning("not ready", error=f"{type(exc).__name__}: {exc}")
+        return "the store does not answer"
+    if events > 0 and seconds > limit:
+        return (
+            f"a transaction has held this node's followers back for {seconds:.0f} s "
+            f"(limit {limit:g} s): {events} committed events wait for it to end"
+        )
+    return None
 
 
 @get("/metrics", tags=["server"], media_type=PROMETHEUS, responses=errors(401))

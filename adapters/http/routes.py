@@ -18,7 +18,7 @@ from litestar.response import ServerSentEvent
 from . import once, stream
 from .caller import address
 from .errors import ApiError
-from .gateway import Gateway, check_id
+from .gateway import VERSION_HEADER, Gateway, check_id
 from .guard import BotLimits
 from .lobby import LOBBY_ROUTES
 from .openapi import AS_SEAT, READ, WRITE, errors
@@ -57,6 +57,15 @@ LastEventId = Annotated[
     HeaderParameter(
         name="Last-Event-ID", ge=0, le=INT64_MAX, required=False,
         description="the seq of the last event seen: the stream resumes after it",
+    ),
+]  # fmt: skip
+Version = Annotated[
+    int | None,
+    HeaderParameter(
+        name=VERSION_HEADER, ge=0, le=INT64_MAX, required=False,
+        description="the match version (last_seq) of the asker's last acknowledgement: answer "
+        "only from state at least that new (400 unknown_version past the match's last seq; 503 "
+        "not_caught_up when this node did not catch up in time)",
     ),
 ]  # fmt: skip
 Req = Request[Any, Any, Any]
@@ -280,11 +289,12 @@ def bot_seats(data: CreateMatch, registry: Any) -> dict[int, str]:
 
 
 @get("/matches/{match:str}", tags=["matches"], responses=errors(*READ))
-async def get_match(request: Req, match: MatchPath) -> MatchOut:
+async def get_match(request: Req, match: MatchPath, gamehall_version: Version = None) -> MatchOut:
     """Describe a match as anyone may see it: seq, awaited seats, outcome, seats and who holds
     them, the clocks, how many follow it, and the rematch links."""
     gateway = gateway_of(request)
     hall = gateway.hall
+    await gateway.caught_up(request, match, gamehall_version)
     public = await reads.view(hall, check_id(match), None)  # activated off the loop, once
     info = await reads.info(hall, match)
     tokens = await reads.io(hall, gateway.seats.seats, match)
@@ -343,11 +353,12 @@ async def claim_seat(request: Req, match: MatchPath, data: JSONBody[ClaimSeat]) 
 
 
 @get("/matches/{match:str}/view", tags=["play"], security=OPTIONAL_SEAT, responses=errors(*AS_SEAT))
-async def get_view(request: Req, match: MatchPath) -> ViewOut:
+async def get_view(request: Req, match: MatchPath, gamehall_version: Version = None) -> ViewOut:
     """Return the asker's view, the decisions awaited and the asker's legal commands."""
     gateway = gateway_of(request)
     await gateway.hall.activate(check_id(match))  # loaded off the event loop, once
     asker = await gateway.asker_off_loop(request, match)
+    await gateway.caught_up(request, match, gamehall_version)
     seen = await reads.view(gateway.hall, match, asker.seat)
     legal = [msgspec.to_builtins(c) for c in seen.legal]
     undo = undo_out(gateway.hall.undo_status(match))
@@ -364,10 +375,11 @@ async def get_view(request: Req, match: MatchPath) -> ViewOut:
     media_type="text/plain",
     responses=errors(*AS_SEAT),
 )
-async def get_board(request: Req, match: MatchPath) -> str:
+async def get_board(request: Req, match: MatchPath, gamehall_version: Version = None) -> str:
     """Return the asker's board as text."""
     gateway = gateway_of(request)
     asker = await gateway.asker_off_loop(request, match)
+    await gateway.caught_up(request, match, gamehall_version)
     return await reads.render(gateway.hall, match, asker.seat) + "\n"
 
 
@@ -378,9 +390,13 @@ async def get_board(request: Req, match: MatchPath) -> str:
     security=SEAT,
     responses=errors(*WRITE),
 )
-async def post_command(request: Req, match: MatchPath, data: JSONBody[PostCommand]) -> AckOut:
+async def post_command(
+    request: Req, match: MatchPath, data: JSONBody[PostCommand], gamehall_version: Version = None
+) -> AckOut:
     """Send a command for the token's seat; a retry with the same id gets the first answer."""
     gateway = gateway_of(request)
+    # The seat awaited is that of the state named.
+    await gateway.caught_up(request, match, gamehall_version)
     seat = await gateway.seat_of_off_loop(request, match, data.seat)
     # Command ids are per match, as everywhere (docs/architecture.md, "Command ids"); the hall
     # refuses another seat's id, so no seat reads another's answer by reusing it.

@@ -19,7 +19,7 @@ import anyio
 import msgspec
 import structlog
 from anyio.abc import TaskGroup
-from gamehall.core import GamehallError, Recorded, limits, reads
+from gamehall.core import GamehallError, Recorded, limits, nodes, reads
 from gamehall.core.bots import parse_role
 from gamehall.core.bots.spec import BudgetLimit
 from gamehall.core.errors import DuplicateMatch
@@ -149,6 +149,7 @@ class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
     seat: Seat
     command: dict[str, Any]
     command_id: CommandId | None = None
+    version: Seq | None = None  # decide on state at least this new (an earlier ack's last_seq)
 
 
 class View(msgspec.Struct, forbid_unknown_fields=True):
@@ -156,6 +157,7 @@ class View(msgspec.Struct, forbid_unknown_fields=True):
 
     match: str
     seat: Seat | None = None
+    version: Seq | None = None  # answer from state at least this new (an ack's last_seq)
 
 
 class Legal(msgspec.Struct, forbid_unknown_fields=True):
@@ -163,6 +165,7 @@ class Legal(msgspec.Struct, forbid_unknown_fields=True):
 
     match: str
     seat: Seat
+    version: Seq | None = None  # answer from state at least this new (an ack's last_seq)
 
 
 class History(msgspec.Struct, forbid_unknown_fields=True):
@@ -403,6 +406,7 @@ class Server:
 
     async def command(self, req: SendCommand) -> Any:
         await self._seat(req.match, req.seat)
+        await nodes.caught_up(self.hall, req.match, req.version)
         ack = await self.hall.send(req.match, req.seat, req.command, req.command_id)
         return {
             "first_seq": ack.first_seq,
@@ -413,6 +417,7 @@ class Server:
 
     async def view(self, req: View) -> Any:
         await self._seat(req.match, req.seat)
+        await nodes.caught_up(self.hall, req.match, req.version)
         seen = await reads.view(self.hall, req.match, req.seat)
         return {
             "seq": seen.seq,
@@ -480,6 +485,7 @@ class Server:
 
     async def legal(self, req: Legal) -> Any:
         await self._seat(req.match, req.seat)
+        await nodes.caught_up(self.hall, req.match, req.version)
         seen = await reads.view(self.hall, req.match, req.seat)
         ruleset = self.hall.ruleset(req.match)
         return {

@@ -20,6 +20,12 @@ Rows carry the same CRC-32 as SQLite's, checked on every read. The schema lives 
 schema (``?schema=name``, ``public`` by default), is created and migrated by the store under an
 advisory lock, and records its version; a schema from a newer gamehall is refused.
 
+Reads take a connection from a pool (``psycopg_pool``) for the call and give it back after:
+at most ``pool_max`` of them (the URL's, 10 by default). A read that finds them all in use waits
+up to ``pool_timeout`` seconds (5 by default), then fails with :class:`StoreBusy`, which the
+adapters answer as "busy, try again" (HTTP 503 with ``Retry-After``): never a hang. The writer,
+the listener, the notifier and the lease connection are connections of their own.
+
 Leases: a node runs the work of a match that belongs to no person (bot seats, turn clocks) only
 while it holds the match's lease, a session advisory lock on a connection of its own, which
 PostgreSQL releases when the node dies or loses the connection. Its key is a 64-bit hash of the
@@ -32,14 +38,16 @@ import bisect
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
 
 import msgspec
 import psycopg
+import psycopg_pool
 from psycopg import sql
 
 from ..codec import Codec
-from ..errors import DamagedStore, GamehallError, StoreClosed, StoreFailed
+from ..errors import DamagedStore, GamehallError, StoreBusy, StoreClosed, StoreFailed
 from ..events import Event, Recorded
 from .base import (
     MAX_PAGE,
@@ -99,7 +107,18 @@ CREATE TABLE IF NOT EXISTS events (
     crc      bigint           NOT NULL,
     PRIMARY KEY (stream, seq)
 );
-CREATE UNIQUE INDEX IF NOT EXISTS events_position ON events (position);
+-- Positions are unique by the sequence that gives them; the index makes it sure where it can.
+-- Tables partitioned by stream id (or distributed by it) allow no unique index without the
+-- stream: there it is a plain one, and an index of that name made by hand is left alone.
+DO $$ BEGIN
+    IF to_regclass('events_position') IS NULL THEN
+        IF (SELECT relkind FROM pg_class WHERE oid = 'events'::regclass) = 'p' THEN
+            CREATE INDEX events_position ON events (position);
+        ELSE
+            CREATE UNIQUE INDEX events_position ON events (position);
+        END IF;
+    END IF;
+END $$;
 CREATE TABLE IF NOT EXISTS streams (
     stream  text             PRIMARY KEY,
     version bigint           NOT NULL,
@@ -521,18 +540,27 @@ def _db_errors(fn: Callable[P, T]) -> Callable[P, T]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
         store = args[0]
         assert isinstance(store, PostgresStore)
+        local = store._local
+        depth = getattr(local, "depth", 0)
+        local.depth = depth + 1  # a reader connection taken inside is kept for the call
         try:
-            return fn(*args, **kwargs)
-        except psycopg.OperationalError:
-            store._drop_reader()
             try:
-                return fn(*args, **kwargs)  # reads are safe to try again on a new connection
+                return fn(*args, **kwargs)
+            except psycopg.OperationalError:
+                store._drop_reader()
+                store._check_pool()  # the server cut them all, most likely: find the others
+                try:
+                    return fn(*args, **kwargs)  # reads are safe to try again on a new connection
+                except psycopg.Error as exc:
+                    store._drop_reader()
+                    raise store.failure(exc) from None
             except psycopg.Error as exc:
                 store._drop_reader()
                 raise store.failure(exc) from None
-        except psycopg.Error as exc:
-            store._drop_reader()
-            raise store.failure(exc) from None
+        finally:
+            local.depth = depth
+            if not depth:
+                store._give_back()
 
     wrapper.__doc__ = fn.__doc__
     wrapper.__name__ = fn.__name__
@@ -563,8 +591,23 @@ class PostgresStore(Store):
         self._listener: psycopg.Connection[Any] | None = None
         self._notifier: threading.Thread | None = None
         self._notify_wanted = threading.Event()
+        self._lent = 0  # reader connections out of the pool
+        self._pool: psycopg_pool.ConnectionPool[psycopg.Connection[Any]] = (
+            psycopg_pool.ConnectionPool(
+                self.url.conninfo,
+                kwargs=self._connection_options(autocommit=True),
+                min_size=1,
+                max_size=self.url.pool_max,
+                open=False,
+                configure=self._pooled,
+                name=f"gamehall {self.schema}",
+                timeout=self.url.pool_timeout,
+                num_workers=2,
+            )
+        )
         self._writer: psycopg.Connection[Any] | None = self.connect()
         self._migrate()
+        self._pool.open(wait=False)
 
     def __str__(self) -> str:
         return str(self.url)
@@ -576,33 +619,99 @@ class PostgresStore(Store):
         if self._closed:
             raise StoreClosed("the store is closed")
         try:
-            conn = psycopg.connect(
-                self.url.conninfo,
-                autocommit=autocommit,
-                connect_timeout=CONNECT_TIMEOUT,
-                options=f"-c search_path={self.schema}",
-                application_name=f"gamehall {self.schema}"[:63],
-            )
+            conn = psycopg.connect(self.url.conninfo, **self._connection_options(autocommit))
         except psycopg.Error as exc:
             raise StoreUnreachable(f"cannot connect to {self.url}: {_first_line(exc)}") from None
+        self._pooled(conn)
+        return conn
+
+    def _connection_options(self, autocommit: bool) -> dict[str, Any]:
+        return {
+            "autocommit": autocommit,
+            "connect_timeout": CONNECT_TIMEOUT,
+            "options": f"-c search_path={self.schema}",
+            "application_name": f"gamehall {self.schema}"[:63],
+        }
+
+    def _pooled(self, conn: psycopg.Connection[Any]) -> None:
+        """Count a new connection among the store's (closing the store closes it)."""
         with self._conns_lock:
             self._conns = [c for c in self._conns if not c.closed]
             self._conns.append(conn)
-        return conn
+
+    @contextmanager
+    def reading(self) -> Iterator[psycopg.Connection[Any]]:
+        """Hold a reader connection of the pool for a block: the store's reads inside use it."""
+        local = self._local
+        depth = getattr(local, "depth", 0)
+        local.depth = depth + 1
+        try:
+            yield self._reader()
+        finally:
+            local.depth = depth
+            if not depth:
+                self._give_back()
 
     def _reader(self) -> psycopg.Connection[Any]:
+        """Return the reader connection this thread holds for the call (taken on first use)."""
         if self._closed:
             raise StoreClosed("the store is closed")
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
-        if conn is None or conn.closed:
-            conn = self._local.conn = self.connect()
+        local = self._local
+        if not getattr(local, "depth", 0):
+            raise RuntimeError("a reader connection is held only inside a store call")
+        conn: psycopg.Connection[Any] | None = getattr(local, "conn", None)
+        if conn is None:
+            conn = local.conn = self._borrow()
         return conn
 
-    def _drop_reader(self) -> None:
-        conn = getattr(self._local, "conn", None)
+    def _borrow(self) -> psycopg.Connection[Any]:
+        """Take a connection from the pool: wait up to ``pool_timeout``, then refuse."""
+        timeout = self.url.pool_timeout
+        try:
+            conn = self._pool.getconn(timeout)
+        except psycopg_pool.PoolClosed:
+            raise StoreClosed("the store is closed") from None
+        except psycopg_pool.PoolTimeout:
+            if self._closed:
+                raise StoreClosed("the store is closed") from None
+            if not self._lent:  # none is in use: the pool could open none
+                raise StoreUnreachable(
+                    f"cannot connect to {self.url}: no reader connection opened in {timeout:g} s"
+                ) from None
+            raise StoreBusy(
+                f"every reader connection of {self.url} ({self.url.pool_max}, pool_max) was "
+                f"in use for {timeout:g} s (pool_timeout)"
+            ) from None
+        with self._conns_lock:
+            self._lent += 1
+        return conn
+
+    def _give_back(self) -> None:
+        """Return the reader connection this thread holds, if any, to the pool."""
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        if conn is None:
+            return
         self._local.conn = None
+        with self._conns_lock:
+            self._lent -= 1
+        try:
+            self._pool.putconn(conn)  # a closed one is replaced by the pool
+        except (psycopg.Error, psycopg_pool.PoolClosed):
+            _shut(conn)
+
+    def _drop_reader(self) -> None:
+        """Close the reader connection this thread holds (it failed) and give it back."""
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
         if conn is not None:
             _shut(conn)
+            self._give_back()
+
+    def _check_pool(self) -> None:
+        """Have the pool test its idle connections and replace those that fail."""
+        try:
+            self._pool.check()
+        except (psycopg.Error, psycopg_pool.PoolClosed):
+            pass
 
     def failure(self, exc: psycopg.Error) -> GamehallError:
         """Return the store error for a driver one."""
@@ -825,7 +934,15 @@ class PostgresStore(Store):
         return out
 
     def _rows(self, query: str, args: Sequence[Any] | Mapping[str, Any]) -> list[tuple[Any, ...]]:
-        return self._reader().execute(query, args, binary=True).fetchall()
+        local = self._local  # as ``reading()``, without a generator: this runs on every read
+        depth = getattr(local, "depth", 0)
+        local.depth = depth + 1
+        try:
+            return self._reader().execute(query, args, binary=True).fetchall()
+        finally:
+            local.depth = depth
+            if not depth:
+                self._give_back()
 
     @_db_errors
     def read(
@@ -1232,8 +1349,10 @@ class PostgresStore(Store):
         self._notify_wanted.set()  # the notifier wakes, sees the store closed and ends
         with self._conns_lock:
             conns, self._conns = self._conns, []
-        for conn in conns:
+        for conn in conns:  # readers inside a statement too: it is cancelled first
             _shut(conn)
+        # Connections still lent are closed by the pool when they are given back.
+        self._pool.close(timeout=1.0)
 
 
 def _shut(conn: psycopg.Connection[Any]) -> None:

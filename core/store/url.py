@@ -1,7 +1,9 @@
 """Store URLs: which backend a ``--db`` value names, and where.
 
 ``postgresql://user@host:port/database?schema=name`` (or ``postgres://``) is a PostgreSQL
-store, optionally in its own schema; ``sqlite:///path`` and a bare path are SQLite files, as
+store, optionally in its own schema, with ``pool_max`` (the reader connections a node may open,
+10 by default) and ``pool_timeout`` (seconds a read waits for one of them, 5 by default);
+``sqlite:///path`` and a bare path are SQLite files, as
 ``--db gamehall.db`` always was; ``memory:`` keeps events in the process only.
 """
 
@@ -16,6 +18,10 @@ from ..errors import GamehallError
 
 SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 POSTGRES_SCHEMES = ("postgresql", "postgres")
+POOL_MAX = 10  # reader connections of one node, at most
+POOL_TIMEOUT = 5.0  # seconds a read waits for a reader connection before it is refused
+POOL_MAX_LIMIT = 1000
+POOL_TIMEOUT_LIMIT = 600.0
 
 
 class BadStoreURL(GamehallError):
@@ -32,6 +38,8 @@ class StoreURL(msgspec.Struct, frozen=True):
     path: str = ""  # the SQLite file
     conninfo: str = ""  # the PostgreSQL connection URL, without gamehall's own parameters
     schema: str = "public"  # the PostgreSQL schema holding gamehall's tables
+    pool_max: int = POOL_MAX  # the reader connections a node may hold at once
+    pool_timeout: float = POOL_TIMEOUT  # seconds a read waits for one before it is refused
 
     def __str__(self) -> str:
         """Return the URL as it may be shown: without a password."""
@@ -78,10 +86,15 @@ def _postgres(text: str) -> StoreURL:
         raise BadStoreURL(f"{_hide_password(text)!r} is not a valid URL: {exc}") from None
     query = parse_qsl(parts.query, keep_blank_values=True)
     schema = "public"
+    pool_max, pool_timeout = POOL_MAX, POOL_TIMEOUT
     kept = []
     for key, value in query:
         if key == "schema":
             schema = value
+        elif key == "pool_max":
+            pool_max = _pool_max(value)
+        elif key == "pool_timeout":
+            pool_timeout = _pool_timeout(value)
         else:
             kept.append((key, value))
     if not SCHEMA_NAME.fullmatch(schema):
@@ -89,7 +102,35 @@ def _postgres(text: str) -> StoreURL:
             f"schema {schema!r} is not a plain PostgreSQL name (lower-case letters, digits, '_')"
         )
     conninfo = urlunsplit(("postgresql", parts.netloc, parts.path, urlencode(kept), ""))
-    return StoreURL("postgresql", conninfo=conninfo, schema=schema)
+    return StoreURL(
+        "postgresql", conninfo=conninfo, schema=schema, pool_max=pool_max,
+        pool_timeout=pool_timeout,
+    )  # fmt: skip
+
+
+def _pool_max(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if not 1 <= number <= POOL_MAX_LIMIT:
+        raise BadStoreURL(
+            f"pool_max={value!r} must be a whole number of connections from 1 to {POOL_MAX_LIMIT}"
+        )
+    return number
+
+
+def _pool_timeout(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= POOL_TIMEOUT_LIMIT:  # also refuses nan
+        raise BadStoreURL(
+            f"pool_timeout={value!r} must be a number of seconds above 0, at most "
+            f"{POOL_TIMEOUT_LIMIT:g}"
+        )
+    return seconds
 
 
 def _hide_password(text: str) -> str:

@@ -15,6 +15,8 @@ FIGURES = [
     "durable.postgres.three_nodes_commands_per_s",
     "durable.postgres.raw_inserts_per_s",
     "durable.postgres.vs_raw",
+    "durable.postgres.writers_8_vs_1",
+    "durable.postgres.nodes_3_vs_1",
     "lobby.cross_node_lag_ms",
 ]
 

@@ -183,11 +183,9 @@ def test_a_map_of_more_than_sixteen_keys_merges(store: Any) -> None:
 def test_an_entry_that_is_not_msgpack_fails_the_append_and_stores_nothing(store: Any) -> None:
     stream = f"bad_{secrets.token_hex(4)}"
     store.append(stream, 0, marks(1), info={"game": "g"})
-    store._reader().execute("UPDATE streams SET info = '\\xc1'::bytea WHERE stream = %s", (stream,))
+    store._rows("UPDATE streams SET info = '\\xc1'::bytea WHERE stream = %s RETURNING 1", (stream,))
     with pytest.raises(StoreFailed, match="not a msgpack map"):
         store.append(stream, 1, marks(1), info={"open": [0]})
     assert store.version(stream) == 1
     with pytest.raises(psycopg.Error):  # the function refuses the entry in SQL too
-        store._reader().execute(
-            "SELECT gamehall_info_merge('\\x81a1'::bytea, '{}', '{}')"
-        ).fetchone()
+        store._rows("SELECT gamehall_info_merge('\\x81a1'::bytea, '{}', '{}')", ())

@@ -1,4 +1,6 @@
-"""PostgreSQL faults: a connection lost mid-commit acknowledges nothing; bad URLs exit 2."""
+"""PostgreSQL faults: a connection lost mid-commit acknowledges nothing (also while a long
+transaction holds followers back); a node cut off from the database serves what it holds and
+catches up; bad URLs exit 2."""
 
 from __future__ import annotations
 
@@ -14,6 +16,10 @@ from gamehall.core.errors import CorruptRecord, StoreFailed
 from gamehall.core.hall import Hall
 from gamehall.core.store.url import BadStoreURL, parse_store_url
 from gamehall.plugins.tictactoe.events import MarkPlaced
+
+from tests.postgres import Link
+
+PLACE = "tictactoe.PlaceMark"
 
 
 def _writer_pid(store: object) -> int:
@@ -79,7 +85,8 @@ def test_reads_reconnect_after_the_server_cut_them(pg_url: str, registry: Regist
 
     with PostgresStore(pg_url, registry.codec) as store:
         store.append("a", 0, [])
-        pid = store._reader().info.backend_pid
+        with store.reading() as conn:
+            pid = conn.info.backend_pid
         with psycopg.connect(store.url.conninfo, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
         time.sleep(0.1)
@@ -232,3 +239,149 @@ def test_closing_a_store_while_a_thread_reads_cancels_the_read(
     assert time.monotonic() - began < 5, "closing waited for the statement to run out"
     assert outcome and isinstance(outcome[0], psycopg.errors.QueryCanceled), outcome
     assert len(conns) >= 2 and all(conn.closed for conn in conns)
+
+
+def test_a_follower_whose_reads_fail_serves_what_it_has_and_catches_up(
+    pg_url: str, registry: Registry
+) -> None:
+    """Node A reaches the database through a link that is cut (its backends ended, new
+    connections refused) while node B goes on: A answers from the state it holds, and once
+    the link is mended its follower catches up with nothing sent to A."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    link = Link()
+    one = PostgresStore(link.url(pg_url), registry.codec, poll=0.2)
+    two = PostgresStore(pg_url, registry.codec)
+    place = "tictactoe.PlaceMark"
+
+    async def main() -> None:
+        async with Hall(one, registry) as a, Hall(two, registry) as b:
+            assert a.follower is not None
+            match = await a.create("tictactoe", seed=1)
+            await b.send(match, 0, {"type": place, "cell": 4}, "c1")
+            with anyio.fail_after(10):
+                while a.view(match, None).seq < 2:
+                    await anyio.sleep(0.02)
+            assert link.cut() >= 2  # A's connections: its writer, reader, listener…
+            await b.send(match, 1, {"type": place, "cell": 0}, "c2")
+            followed = a.follower.checked
+            await anyio.sleep(1.5)  # several polls, every one failing
+            seen = a.view(match, None)
+            assert (seen.seq, seen.awaiting) == (2, {1: seen.awaiting[1]})  # what A holds
+            assert a.follower.checked == followed  # no read got through
+            link.mend()
+            with anyio.fail_after(10):
+                while a.view(match, None).seq < 3 or a.follower.checked == followed:
+                    await anyio.sleep(0.02)
+            try:
+                ack = await a.send(match, 0, {"type": place, "cell": 8}, "c3")
+            except StoreFailed:  # the cut took A's writer: nothing acknowledged, a client retries
+                ack = await a.send(match, 0, {"type": place, "cell": 8}, "c3")
+            assert (ack.first_seq, ack.duplicate) == (4, False)
+
+    try:
+        anyio.run(main)
+        assert [r.seq for r in two.read(two.streams()[0].stream)] == [1, 2, 3, 4]
+    finally:
+        one.close()
+        two.close()
+        link.close()
+
+
+@pytest.mark.long
+def test_connections_lost_mid_commit_while_a_long_transaction_holds_the_watermark(
+    pg_url: str, registry: Registry
+) -> None:
+    """Node A's commits are cut mid-commit again and again while a write transaction of the
+    schema stays open, which holds node B's follower back: every command is acknowledged
+    once (after its client's retry), none is stored twice, and B's live streams get every
+    event once the transaction ends."""
+    import psycopg
+    from gamehall.core.store.postgres import PostgresStore
+
+    one = PostgresStore(pg_url, registry.codec)
+    two = PostgresStore(pg_url, registry.codec)
+    blocker = one.connect(autocommit=False)
+    held = one.connect(autocommit=False)  # the nodes' application name: it holds them back
+    cells = [4, 0, 8, 2, 6]
+    acked: dict[str, dict[str, int]] = {}
+    cuts: list[StoreFailed] = []
+
+    async def cut_mid_commit(a: Hall, match: str, seat: int, cell: int, cid: str) -> None:
+        blocker.execute("SELECT 1 FROM streams WHERE stream = %s FOR UPDATE", (match,))
+        outcome: list[BaseException | object] = []
+
+        async def send() -> None:
+            try:
+                outcome.append(await a.send(match, seat, {"type": PLACE, "cell": cell}, cid))
+            except StoreFailed as exc:
+                outcome.append(exc)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(send)
+            await anyio.sleep(0.3)  # the commit waits for the listing row
+            with psycopg.connect(one.url.conninfo, autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(%s)", (_writer_pid(one),))
+            await anyio.sleep(0.1)
+            blocker.rollback()
+        assert isinstance(outcome[0], StoreFailed), outcome
+        assert "nothing of it is acknowledged" in str(outcome[0])
+        cuts.append(outcome[0])
+
+    async def main() -> None:
+        async with Hall(one, registry) as a, Hall(two, registry) as b:
+            assert b.follower is not None
+            matches = [await a.create("tictactoe", seed=i) for i in range(4)]
+            with anyio.fail_after(10):
+                while b.follower.position < one.position():
+                    await anyio.sleep(0.02)
+            seen: dict[str, list[int]] = {match: [] for match in matches}
+
+            async def watch(match: str) -> None:
+                async for record in b.watch(match, 0):
+                    seen[match].append(record.seq)
+                    if record.seq == len(cells) + 1:
+                        return
+
+            held.execute("CREATE TABLE held_scratch (note text)")
+            held.execute("INSERT INTO held_scratch VALUES ('held')")
+            followed = b.follower.position
+            async with anyio.create_task_group() as tg:
+                for match in matches:
+                    tg.start_soon(watch, match)
+                with anyio.fail_after(10):
+                    while any(not s for s in seen.values()):
+                        await anyio.sleep(0.02)
+                for match in matches:
+                    for i, cell in enumerate(cells):
+                        cid = f"{match}-{i}"
+                        if i in (1, 3):
+                            await cut_mid_commit(a, match, i % 2, cell, cid)
+                        ack = await a.send(match, i % 2, {"type": PLACE, "cell": cell}, cid)
+                        assert not ack.duplicate
+                        acked.setdefault(match, {})[cid] = ack.first_seq
+                await anyio.sleep(1.0)  # a few of B's polls
+                assert b.follower.position == followed  # held back all along
+                assert all(s == [1] for s in seen.values()), seen  # B heard of no move
+                held.commit()
+                with anyio.fail_after(15):
+                    while any(len(s) < len(cells) + 1 for s in seen.values()):
+                        await anyio.sleep(0.05)
+            for match in matches:
+                assert seen[match] == list(range(1, len(cells) + 2)), (match, seen[match])
+
+    try:
+        anyio.run(main)
+        assert len(cuts) == 8
+        assert one.check() == []
+        for match, commands in acked.items():
+            stored: dict[str, list[int]] = {}
+            for record in one.read(match):
+                if record.meta.command_id:
+                    stored.setdefault(record.meta.command_id, []).append(record.seq)
+            assert stored == {cid: [seq] for cid, seq in commands.items()}  # once each
+    finally:
+        blocker.close()
+        held.close()
+        one.close()
+        two.close()

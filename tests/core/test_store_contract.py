@@ -9,10 +9,12 @@ from pathlib import Path
 import msgspec
 import pytest
 from gamehall.core import ConcurrencyError, CorruptRecord, Meta, UnknownEventType
+from gamehall.core.errors import StoreFailed
 from gamehall.core.store import (
     AppendRequest,
     MatchQuery,
     MemoryStore,
+    PlayerRecord,
     Snapshot,
     SQLiteStore,
     Store,
@@ -21,10 +23,13 @@ from gamehall.core.store.base import checksum
 from gamehall.core.testing.events import ContractPlugins
 from gamehall.core.testing.store import StoreContract, marks
 
+from tests.postgres import partition_by_stream
+
 
 class TestPostgresStore(StoreContract):
     durable = True
     gapless = False
+    unique_positions = True
 
     @pytest.fixture
     def store(self, registry: ContractPlugins, tmp_path: Path, pg_url: str) -> Store:
@@ -49,6 +54,39 @@ class TestPostgresStore(StoreContract):
     def remove(self, store: Store, stream: str, seq: int) -> None:
         with store.connect() as db:  # type: ignore[attr-defined]
             db.execute("DELETE FROM events WHERE stream = %s AND seq = %s", (stream, seq))
+
+    def test_unique_indexes_of_events(self, store: Store) -> None:
+        with store.connect() as db:  # type: ignore[attr-defined]
+            unique = db.execute(
+                "SELECT indexrelid::regclass::text FROM pg_index WHERE indisunique "
+                "AND indrelid = 'events'::regclass ORDER BY 1"
+            ).fetchall()
+        # (stream, seq), and the position where the tables allow it (never when partitioned
+        # or distributed by stream: positions are unique by the sequence that gives them)
+        expected = ["events_pkey"] + (["events_position"] if self.unique_positions else [])
+        assert [name for (name,) in unique] == expected
+
+    def test_a_plain_position_index_made_by_hand_is_kept(
+        self, store: Store, registry: ContractPlugins
+    ) -> None:
+        """As before distributing the tables by stream id (docs/deploy.md): the migration,
+        run again from schema 3, keeps the index and the store works on."""
+        from gamehall.core.store.postgres import SCHEMA_VERSION, PostgresStore
+
+        store.append("a", 0, marks(2))
+        with store.connect() as db:  # type: ignore[attr-defined]
+            db.execute("DROP INDEX events_position")
+            db.execute("CREATE INDEX events_position ON events (position)")
+            db.execute("UPDATE gamehall SET value = '3' WHERE key = 'schema'")
+        store.close()
+        with PostgresStore(self.url, registry.codec) as again, again.connect() as db:
+            again.append("a", 2, marks(1))
+            assert [r.position for r in again.read_all()] == [1, 2, 3]
+            unique = db.execute(
+                "SELECT indisunique FROM pg_index WHERE indexrelid = 'events_position'::regclass"
+            ).fetchone()
+            version = db.execute("SELECT value FROM gamehall WHERE key = 'schema'").fetchone()
+        assert unique == (False,) and version == (str(SCHEMA_VERSION),)
 
     def test_reopen_after_close_keeps_everything(
         self, store: Store, registry: ContractPlugins
@@ -135,6 +173,93 @@ class TestPostgresStore(StoreContract):
         while not store.try_lease("n") and time.monotonic() < deadline:
             time.sleep(0.01)
         assert store.try_lease("n")
+
+
+class TestPartitionedPostgresStore(TestPostgresStore):
+    """The whole contract on the per-stream tables partitioned by a hash of the stream id (as a
+    distributed PostgreSQL spreads them over workers), created before the store's migration,
+    which takes them as they are."""
+
+    unique_positions = False
+
+    @pytest.fixture
+    def store(self, registry: ContractPlugins, tmp_path: Path, pg_url: str) -> Store:
+        from gamehall.core.store.postgres import PostgresStore
+
+        self.url = pg_url
+        self.registry = registry
+        self.partitioned = partition_by_stream(pg_url)
+        made = PostgresStore(pg_url, registry.codec)
+        yield made
+        made.close()
+
+    def test_the_tables_stay_partitioned(self, store: Store) -> None:
+        with store.connect() as db:  # type: ignore[attr-defined]
+            kinds = dict(
+                db.execute(
+                    "SELECT relname, relkind FROM pg_class WHERE relnamespace = "
+                    "current_schema()::regnamespace AND relkind IN ('r', 'p') "
+                    "AND NOT relispartition"
+                ).fetchall()
+            )
+        assert sorted(self.partitioned) == sorted(
+            ["events", "streams", "stream_players", "snapshots", "seat_tokens"]
+        )
+        assert {name for name, kind in kinds.items() if kind == "p"} == set(self.partitioned)
+        assert {name for name, kind in kinds.items() if kind == "r"} == {
+            "players",
+            "deleted",
+            "gamehall",
+        }
+
+    def test_an_append_writes_only_partitioned_tables(self, store: Store) -> None:
+        """Every write to a table that is not partitioned fails (a trigger refuses it, even
+        a statement that changes no row): group commits of every kind still go through."""
+        with store.connect() as db:  # type: ignore[attr-defined]
+            db.execute(
+                "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                "RAISE EXCEPTION '% is not partitioned by stream', TG_TABLE_NAME; END $$"
+            )
+            plain = [
+                name
+                for (name,) in db.execute(
+                    "SELECT relname FROM pg_class WHERE relnamespace = "
+                    "current_schema()::regnamespace AND relkind = 'r' AND NOT relispartition"
+                )
+            ]
+            for name in plain:
+                db.execute(
+                    f"CREATE TRIGGER refuse BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE "
+                    f"ON {name} FOR EACH STATEMENT EXECUTE FUNCTION refuse()"
+                )
+        with pytest.raises(StoreFailed, match="players is not partitioned by stream"):
+            store.save_player(PlayerRecord("p1", b"d" * 32, "Alice", 1.0))  # the triggers work
+        created = {"game": "tictactoe", "seat_players": ["p1", None], "open_seats": 1}
+        for i in range(8):
+            store.append(f"m{i}", 0, marks(2), info=created, tokens=[(0, b"d0")])
+        store.append("m0", 2, marks(1), info={"seat_players": ["p1", "p2"], "open_seats": 0})
+        store.append("m0", 3, marks(1), info={"finished": True}, tokens=[(1, b"d1")])
+        with pytest.raises(ConcurrencyError):
+            store.append("m1", 1, marks(1))
+        results = store.append_many(  # a stream twice in one commit: one transaction, two calls
+            [
+                AppendRequest("m2", 2, marks(1), [Meta()], info={"open_seats": 0}),
+                AppendRequest("m2", 3, marks(1), [Meta()], tokens=[(1, b"d1")]),
+                AppendRequest("m3", 0, marks(1), [Meta()]),
+            ]
+        )
+        assert isinstance(results[0], list) and isinstance(results[1], list)
+        assert isinstance(results[2], ConcurrencyError)  # m3 exists: only this batch fails
+        assert len(store.read_all()) == 8 * 2 + 4
+        assert store.stream_info("m0").info["finished"] is True  # type: ignore[union-attr]
+        assert store.seat_tokens("m2") == {0: b"d0", 1: b"d1"}
+        found = store.find_matches(MatchQuery(player="p2"))
+        assert [e.stream for e in found.matches] == ["m0"]
+        with store.connect() as db:  # type: ignore[attr-defined]
+            parts = db.execute(
+                "SELECT tableoid::regclass::text, count(*) FROM events GROUP BY 1"
+            ).fetchall()
+        assert len(parts) > 1 and all(part.startswith("events_") for part, _ in parts)
 
 
 class TestMemoryStore(StoreContract):

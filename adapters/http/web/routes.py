@@ -18,6 +18,7 @@ from gamehall.core.errors import (
     IllegalCommand,
     MatchOver,
     NotAwaited,
+    NotCaughtUp,
     UnknownPlayer,
 )
 from gamehall.core.limits import INT64_MAX, CommandId, InvalidInput, int_text, is_command_id
@@ -88,10 +89,13 @@ class CommandIn(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class CommandAnswer(msgspec.Struct, frozen=True):
-    """What the page hears back: nothing, or why the rules refused (in words)."""
+    """What the page hears back: the match version the move produced (its last seq, which
+    the page names in ``X-Gamehall-Version`` when it asks for the frame next), or why the rules
+    refused (in words)."""
 
     ok: bool
     refusal: str | None = None
+    version: int | None = None
 
 
 # -- lobby -------------------------------------------------------------------------------------
@@ -535,6 +539,7 @@ async def play_frame(
 ) -> Response[Any]:
     """Return a seat's frame now, or at a seq of the replay."""
     await _seat(request, match, seat)
+    await gw(request).caught_up(request, match)
     return await _frame(request, match, seat, at, eyes)
 
 
@@ -544,6 +549,7 @@ async def watch_frame(
 ) -> Response[Any]:
     """Return a spectator's frame now, or at a seq of the replay."""
     await gw(request).check_match_off_loop(match)
+    await gw(request).caught_up(request, match)
     return await _frame(request, match, None, at, eyes)
 
 
@@ -586,7 +592,8 @@ async def command(request: Req, match: FromPath[str], seat: FromPath[int]) -> Re
         raise ApiError(400, "invalid_request", f"the move is malformed: {exc}") from None
     hall = gw(request).hall
     try:
-        await hall.send(match, seat, data.command, data.command_id)
+        await gw(request).caught_up(request, match)
+        ack = await hall.send(match, seat, data.command, data.command_id)
     except NotAwaited:
         return _answer(False, await _not_now(request, match, seat))
     except MatchOver:
@@ -597,7 +604,7 @@ async def command(request: Req, match: FromPath[str], seat: FromPath[int]) -> Re
         if status_of(exc) not in (400, 409):
             raise
         return _answer(False, f"Refused: {exc.message}")
-    return _answer(True)
+    return _answer(True, version=ack.last_seq)
 
 
 async def _not_now(request: Req, match: str, seat: int) -> str:
@@ -606,9 +613,9 @@ async def _not_now(request: Req, match: str, seat: int) -> str:
     return f"Not your move now: the match waits for {who}." if who else "Not your move now."
 
 
-def _answer(ok: bool, refusal: str | None = None) -> Response[Any]:
+def _answer(ok: bool, refusal: str | None = None, version: int | None = None) -> Response[Any]:
     return Response(
-        msgspec.json.encode(CommandAnswer(ok, refusal)), media_type="application/json",
+        msgspec.json.encode(CommandAnswer(ok, refusal, version)), media_type="application/json",
         headers=HEADERS,
     )  # fmt: skip
 
@@ -716,6 +723,8 @@ def on_error(request: Req, exc: Exception) -> Response[Any]:
 
     if isinstance(exc, ApiError):
         status, message = exc.status, exc.message
+    elif isinstance(exc, NotCaughtUp):  # the match and version asked for: no store detail
+        status, message = 503, exc.message
     elif is_store_error(exc) or (isinstance(exc, GamehallError) and status_of(exc) == 503):
         status, message = 503, store_message(request, exc)  # never the store's path or URL
     elif isinstance(exc, GamehallError) and status_of(exc) is not None:

@@ -9,6 +9,9 @@ its seat, in order.
 Half the matches are created with open seats, each raced for by two players on random nodes
 while the nodes are killed: exactly one holds each seat, every claim answered 201 is stored,
 and no seat is both open and taken (the seat, its listing entry and its token share a commit).
+
+A variant holds a write transaction open in the schema for a good part of the run, which holds
+every follower back (the watermark), and the same holds once it ends.
 """
 
 from __future__ import annotations
@@ -92,6 +95,52 @@ class Cluster:
             self.kills += 1
             await anyio.sleep(0.2)
             await anyio.to_thread.run_sync(node.start)
+
+
+class Holder:
+    """A write transaction held open in the nodes' schema under their application name (as
+    an operator's tool connected like a node would be): it holds every follower back, and the
+    `/metrics` of the nodes are read meanwhile to see that it does."""
+
+    def __init__(self, db: str, start: float, hold: float) -> None:
+        self.db, self.start, self.hold = db, start, hold
+        self.held_events = 0
+        self.held_seconds = 0.0
+        self.released = False
+
+    async def run(self, cluster: Cluster, client: httpx.AsyncClient) -> None:
+        import psycopg
+        from gamehall.core.store.url import parse_store_url
+
+        url = parse_store_url(self.db)
+        conn = await psycopg.AsyncConnection.connect(
+            url.conninfo,
+            options=f"-c search_path={url.schema}",
+            application_name=f"gamehall {url.schema}",
+        )
+        try:
+            await conn.execute("CREATE TABLE IF NOT EXISTS held_scratch (note text)")
+            await conn.commit()
+            await anyio.sleep(self.start)
+            await conn.execute("INSERT INTO held_scratch VALUES ('held')")  # an id of its own
+            began = anyio.current_time()
+            while anyio.current_time() - began < self.hold:
+                await anyio.sleep(0.25)
+                node = cluster.pick()
+                try:
+                    got = await client.get(f"{node}/metrics", timeout=5)
+                except httpx.TransportError:
+                    continue
+                for line in got.text.splitlines():
+                    name, _, value = line.partition(" ")
+                    if name == "gamehall_follow_held_events":
+                        self.held_events = max(self.held_events, int(float(value)))
+                    elif name == "gamehall_follow_held_seconds":
+                        self.held_seconds = max(self.held_seconds, float(value))
+            await conn.commit()
+            self.released = True
+        finally:
+            await conn.close()
 
 
 async def _watch(cluster: Cluster, client: httpx.AsyncClient, played: Played, seat: int) -> None:
@@ -193,7 +242,14 @@ async def _play(cluster: Cluster, client: httpx.AsyncClient, played: Played, see
             played.acks[cid] = (ack["first_seq"], ack["last_seq"])
 
 
-async def run_cluster(pg_url: str, matches: int, kills: int, every: float, seed: int) -> None:
+async def run_cluster(
+    pg_url: str,
+    matches: int,
+    kills: int,
+    every: float,
+    seed: int,
+    holder: Holder | None = None,
+) -> None:
     from gamehall.adapters.file import tools
     from gamehall.core.registry import builtin_registry
     from gamehall.core.seating import rebuild_lobby
@@ -231,6 +287,8 @@ async def run_cluster(pg_url: str, matches: int, kills: int, every: float, seed:
                             tg.start_soon(_watch, cluster, client, played, seat)
                     async with anyio.create_task_group() as players:
                         players.start_soon(cluster.killer, every, kills)
+                        if holder is not None:
+                            players.start_soon(holder.run, cluster, client)
                         rng = random.Random(seed)
                         for played in games:
                             if played.claims:  # claimed while nodes are being killed
@@ -242,6 +300,9 @@ async def run_cluster(pg_url: str, matches: int, kills: int, every: float, seed:
         codes = [node.stop() for node in cluster.nodes]
     assert cluster.kills == kills
     assert codes == [0, 0, 0]
+    if holder is not None:  # it held the followers back, then let them go
+        assert holder.released
+        assert holder.held_seconds >= 1 and holder.held_events > 0, vars(holder)
 
     registry = builtin_registry()
     store = PostgresStore(pg_url, registry.codec)
@@ -303,3 +364,14 @@ async def test_three_nodes_one_killed_every_command_stored_once(pg_url: str) -> 
 @pytest.mark.long
 async def test_three_nodes_100_matches_killed_again_and_again(pg_url: str) -> None:
     await run_cluster(pg_url, matches=100, kills=6, every=3.0, seed=2)
+
+
+@pytest.mark.long
+async def test_three_nodes_killed_while_a_long_transaction_holds_the_watermark(
+    pg_url: str,
+) -> None:
+    """A write transaction held open for a good part of the run holds every follower back;
+    nodes are killed meanwhile. Nothing acknowledged is lost or stored twice, and every live
+    stream sees every event once the transaction ends."""
+    holder = Holder(pg_url, start=1.0, hold=8.0)
+    await run_cluster(pg_url, matches=40, kills=4, every=2.5, seed=3, holder=holder)

@@ -80,8 +80,10 @@ async def test_a_node_whose_database_went_away_is_not_ready(
     try:
         async with serve(registry, store) as served:
             store.url = store.url.__class__(  # the database now refuses: a wrong port
-                "postgresql", conninfo="postgresql://postgres@127.0.0.1:1/test", schema=store.schema
-            )
+                "postgresql", conninfo="postgresql://postgres@127.0.0.1:1/test",
+                schema=store.schema, pool_timeout=1.0,
+            )  # fmt: skip
+            store._pool.conninfo = store.url.conninfo
             for conn in list(store._conns):
                 conn.close()
             got = await served.client.get("/readyz")
@@ -106,8 +108,9 @@ async def test_the_store_reconnects_after_its_backends_are_killed(
             assert made.status_code == 201, made.text
             match = made.json()["match"]
             # The connections the node holds: the writer (events, seats and their tokens in
-            # one transaction) and the reader (views, the listing, token look-ups).
-            pids = {store._writer.info.backend_pid, store._reader().info.backend_pid}
+            # one transaction), the readers' pool (views, the listing, token look-ups), the
+            # listener and the notifier.
+            pids = {conn.info.backend_pid for conn in store._conns if not conn.closed}
             with psycopg.connect(store.url.conninfo, autocommit=True) as admin:
                 for pid in pids:
                     admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
@@ -122,3 +125,57 @@ async def test_the_store_reconnects_after_its_backends_are_killed(
             assert (await client.get("/readyz")).status_code == 200
     finally:
         store.close()
+
+
+async def test_a_node_held_back_by_a_long_transaction_is_not_ready(
+    registry: Registry, pg_url: str
+) -> None:
+    import time
+
+    from gamehall.core.store.postgres import PostgresStore
+
+    from tests.core.test_postgres_follow import held_append
+
+    store = PostgresStore(pg_url, registry.codec)
+    other = PostgresStore(pg_url, registry.codec)  # another node's writer, same schema
+    held = None
+    try:
+        async with serve(registry, store, ready_held_seconds=0.5) as served:
+            client = served.client
+            assert (await client.get("/readyz")).status_code == 200
+            held = held_append(other, "long", 0, 2)  # written, not committed
+            made = await client.post("/matches", json={"game": "tictactoe"})  # commits past it
+            assert made.status_code == 201, made.text
+            deadline = time.monotonic() + 20
+            while True:
+                got = await client.get("/readyz")
+                if got.status_code == 503 or time.monotonic() > deadline:
+                    break
+                await anyio.sleep(0.1)
+            assert got.status_code == 503, got.text
+            assert got.text.startswith(
+                "not ready: a transaction has held this node's followers back for "
+            ), got.text
+            assert "(limit 0.5 s)" in got.text
+            held.commit()
+            deadline = time.monotonic() + 20
+            while (got := await client.get("/readyz")).status_code != 200:
+                assert time.monotonic() < deadline, got.text
+                await anyio.sleep(0.1)
+            assert got.text == "ready\n"
+    finally:
+        if held is not None:
+            held.close()
+        other.close()
+        store.close()
+
+
+def test_the_held_back_limit_is_read_from_the_command_line() -> None:
+    import argparse
+
+    from gamehall.adapters.http import cli
+
+    assert cli._held_limit("never") is None
+    assert cli._held_limit("2.5") == 2.5
+    with pytest.raises(argparse.ArgumentTypeError, match="between 0.1 and 86400"):
+        cli._held_limit("0")

@@ -39,6 +39,9 @@
   let source = null;
   let sending = false;
   let pending = null;
+  // The match version of this page's last acknowledged move: a frame asked for after it names
+  // it, so a node behind the one that took the move catches up before it answers.
+  let version = null;
 
   function frameInfo() {
     const frame = document.getElementById("frame");
@@ -72,7 +75,8 @@
     const url = urls.frame + (params.toString() ? "?" + params : "");
     loading = (async () => {
       try {
-        const answer = await fetch(url, { credentials: "same-origin" });
+        const headers = version === null ? {} : { "X-Gamehall-Version": String(version) };
+        const answer = await fetch(url, { credentials: "same-origin", headers: headers });
         const text = await answer.text();
         if (!answer.ok) { show(text); return; }
         const focused = document.activeElement && document.activeElement.getAttribute("aria-label");
@@ -237,6 +241,7 @@
       });
       const type = answer.headers.get("Content-Type") || "";
       const body = type.startsWith("application/json") ? await answer.json() : { ok: false, refusal: await answer.text() };
+      if (body.ok && Number.isInteger(body.version)) version = Math.max(version || 0, body.version);
       show(body.ok ? "" : body.refusal);
       // A refusal comes with the fresh state; a move's own events arrive on the stream.
       if (!body.ok || !source || source.readyState !== EventSource.OPEN) await refresh();
