@@ -119,7 +119,7 @@ def expired(clock: Clock, now: float) -> list[int]:
 
 def next_deadline(clock: Clock) -> float | None:
     """Return when the first running seat runs out of time, if any seat is running."""
-    return min((clock.at + clock.remaining[s] for s in clock.running), default=None)
+    return clock.next_deadline()
 
 
 class ClockView(msgspec.Struct, frozen=True):

@@ -230,6 +230,10 @@ class Clock(msgspec.Struct, frozen=True, gc=False):
     remaining: tuple[float, ...]
     running: tuple[int, ...]
 
+    def next_deadline(self) -> float | None:
+        """Return when the first running seat runs out of time, if any seat is running."""
+        return min((self.at + self.remaining[s] for s in self.running), default=None)
+
 
 # Envelopes hold data only and never take part in a reference cycle, so the garbage collector
 # need not track them (``gc=False``): a busy hall allocates several per command.

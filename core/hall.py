@@ -99,7 +99,7 @@ class Hall:
         ``expire_after`` seconds expires (looked for every ``sweep_every`` real seconds); a
         match that is over leaves the listings ``retain_for`` seconds after its last event
         (``None``: never). ``max_active`` caps the running actors: past it, the least
-        recently used resting ones are passivated (a timed one leaves a timer entry)."""
+        recently used resting ones are passivated (a timed one's next expiry is in the store)."""
         if isinstance(max_active, bool) or not isinstance(max_active, int) or max_active < 1:
             raise ValueError(f"max_active is a whole number of at least 1, not {max_active!r}")
         self.max_active = max_active
@@ -131,9 +131,7 @@ class Hall:
             snapshot_key=self.snapshot_key,
             mailbox_size=mailbox_size,
         )
-        self.actors = Supervisor(
-            self.kernel, on_stop=self._stopped, on_rest=lambda a: self.turn_clocks.rest(a)
-        )
+        self.actors = Supervisor(self.kernel, on_stop=self._stopped)
         self.turn_clocks = TurnClocks(
             actors=self.actors,
             store=store,
@@ -792,15 +790,12 @@ class Hall:
                 self.passivate(self.idle_seconds)
 
     def compact(self) -> None:
-        """Copy what resting matches keep (their timer entries) into fresh objects.
+        """Shrink the tables the hall keeps for its active matches after many went to rest.
 
-        Python gives a block of memory back only once nothing in it lives; an entry made with
-        its match keeps the block of everything the match's actor used. Copied after the
-        actors are gone, the entries pack into few blocks and the rest can go back to the
+        A resting match keeps nothing in memory (a timed one's next expiry is in the store),
+        but a table keeps the size of its peak; made afresh, it frees that memory for the
         system (see :func:`gamehall.core.runtime.give_back_rested_memory`)."""
-        fresh = {match.encode().decode(): deadline + 0.0 for match, deadline in self.timers.items()}
-        self.timers.clear()
-        self.timers.update(fresh)
+        self.actors.compact()
 
     def passivate(self, idle_for: float = 0.0) -> int:
         """Stop every actor idle for at least ``idle_for`` seconds; return how many stopped.
@@ -817,14 +812,10 @@ class Hall:
         return await self.turn_clocks.fire_expired(now)
 
     async def resume_clocks(self) -> int:
-        """Activate every running timed match of the store, so that its clock is kept (a
-        restarted hall does this at start); return how many were activated."""
+        """Wake every resting timed match whose time ran out while no hall watched it (a
+        restarted hall does this at start); return how many were woken. The others wait in
+        the store, which keeps their next expiry."""
         return await self.turn_clocks.resume()
-
-    @property
-    def timers(self) -> dict[str, float]:
-        """The next expiry of each resting timed match: it needs no actor until then."""
-        return self.turn_clocks.timers
 
     # -- take-backs --------------------------------------------------------------------------
 

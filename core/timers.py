@@ -1,10 +1,12 @@
 """Turn clocks at work: a feature on top of the kernel that fires expired seats' fallbacks.
 
 A timed match's clocks travel in its events' metadata (the kernel stamps them through its
-``timing``, :mod:`gamehall.core.clock`). This feature watches them: it keeps the next expiry of
-each resting timed match as a timer entry (no actor needed until then), wakes the match when it
-comes, and sends the seat's fallback command as an ordinary command with the id
-``clock-SEAT-SEQ``, so a repeat is answered with the first answer.
+``timing``, :mod:`gamehall.core.clock`), and the store keeps each running match's next expiry
+beside its listing entry, written with its events (:meth:`Store.due_matches`). This feature
+watches them: an active match's clock in its actor, a resting one's in the store (no actor
+and nothing in memory until then). It wakes a match whose time has come and sends the seat's
+fallback command as an ordinary command with the id ``clock-SEAT-SEQ``, so a repeat is
+answered with the first answer.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from .errors import GamehallError, IllegalCommand
 from .events import Command
 from .kernel.actor import Actor
 from .kernel.supervisor import Supervisor
-from .store.base import MatchQuery, Store
+from .store.base import Due, Store
 
 log = structlog.get_logger("gamehall.hall")
+WAKE_PAGE = 200  # due matches read from the store at a time
+WAKE_AT_ONCE = 1_000  # resting matches woken in one look at the clocks (the rest at the next)
 
 
 class TurnClocks:
@@ -50,8 +54,8 @@ class TurnClocks:
         self._activate = activate
         self._send = send
         self._closed = closed
-        self.timers: dict[str, float] = {}  # the next expiry of each resting timed match
-        self.resumed = anyio.Event()  # set once a resume has looked at every stored match
+        self.upcoming: float | None = None  # the next stored expiry within a poll, if any
+        self.resumed = anyio.Event()  # set once the start-up look at the store is done
         self._scope: anyio.CancelScope | None = None
         self._stopped = False
 
@@ -66,14 +70,9 @@ class TurnClocks:
         if self._scope is not None:
             self._scope.cancel()
 
-    def rest(self, actor: Actor) -> None:
-        # A timed match at rest is a timer entry, not an actor: its expiry wakes it.
-        deadline = clocks.next_deadline(actor.clock) if actor.timed and actor.clock else None
-        if deadline is not None:
-            self.timers[actor.match] = deadline
-
     async def fire_expired(self, now: float | None = None) -> int:
-        """Send the fallback command of every seat of an active match whose time ran out.
+        """Send the fallback command of every seat whose time ran out: a resting match whose
+        stored expiry has come is woken first (:meth:`Store.due_matches`).
 
         The one place an expiry is fired: by the hall holding the match's actor, and only
         where ``clock_guard`` allows it (a lease). Each fallback is an ordinary command with
@@ -94,17 +93,42 @@ class TurnClocks:
                     break  # the match moved: look at its new clock on the next round
         return fired
 
-    async def _wake_due(self, now: float) -> None:
-        """Activate each resting timed match whose next expiry has come (loaded off the loop)."""
-        for match, deadline in list(self.timers.items()):
-            if match in self.actors:
-                del self.timers[match]  # active again: its actor keeps its clock
-            elif deadline <= now:
-                del self.timers[match]
+    async def _wake_due(self, now: float) -> int:
+        """Activate each resting match whose next expiry the store says has come (read and
+        loaded off the event loop); note the next one due before the next look. Return how
+        many were woken."""
+        woken, after, upcoming = 0, None, None
+        while woken < WAKE_AT_ONCE and not self.closed:
+            page = await self._due(now + self.clock_poll, after)
+            for due in page:
+                if due.deadline > now:
+                    upcoming = due.deadline if upcoming is None else min(upcoming, due.deadline)
+                    continue
+                if due.stream in self.actors:
+                    continue  # active: its actor keeps its clock
+                if self.clock_guard is not None and not self.clock_guard(due.stream):
+                    continue  # another node holds the match: it fires the clock
                 try:
-                    await self._activate(match)
+                    await self._activate(due.stream)
                 except GamehallError as exc:  # deleted or damaged meanwhile
-                    log.info("timed match not woken", match=match, error=str(exc))
+                    log.info("timed match not woken", match=due.stream, error=str(exc))
+                    if self.store.shared and due.stream not in self.actors:
+                        self.store.release_lease(due.stream)
+                    continue
+                woken += 1
+            if len(page) < WAKE_PAGE:
+                break
+            after = page[-1]
+        else:
+            if woken >= WAKE_AT_ONCE:
+                upcoming = now  # more are due: look again at once
+        self.upcoming = upcoming
+        return woken
+
+    async def _due(self, before: float, after: Due | None) -> list[Due]:
+        if self.store.threaded:  # the index is read off the event loop
+            return await anyio.to_thread.run_sync(self.store.due_matches, before, after, WAKE_PAGE)
+        return self.store.due_matches(before, after, WAKE_PAGE)
 
     async def _time_out(self, match: str, seat: int, version: int) -> bool:
         actor = await self._activate(match)
@@ -127,38 +151,16 @@ class TurnClocks:
         return True
 
     async def resume(self) -> int:
-        """Activate every running timed match of the store, so that its clock is kept (a
-        restarted hall does this at start); return how many were activated."""
+        """Wake every resting timed match whose time ran out while no hall watched it (a
+        restarted hall does this at start); return how many were woken. The others need
+        nothing until their expiry: the store keeps it."""
         try:
-            return await self._resume()
+            return await self._wake_due(self.now())
+        except GamehallError as exc:  # the store fails now: the next look tries again
+            log.warning("timed matches not resumed", error=str(exc))
+            return 0
         finally:
-            self.resumed.set()  # looked at every stored match, or stopped: nothing more comes
-
-    async def _resume(self) -> int:
-        activated, cursor = 0, None
-        while not self.closed:
-            query = MatchQuery(finished=False, cursor=cursor, limit=200)
-            try:
-                if self.store.threaded:  # the listing is read off the event loop
-                    page = await anyio.to_thread.run_sync(self.store.find_matches, query)
-                else:
-                    page = self.store.find_matches(query)
-            except GamehallError as exc:  # the store fails now: the matches activate on use
-                log.warning("timed matches not resumed", error=str(exc))
-                break
-            for entry in page.matches:
-                if entry.info.get("clock") and entry.stream not in self.actors:
-                    try:
-                        await self._activate(entry.stream)  # loaded off the event loop
-                    except GamehallError as exc:
-                        log.warning("timed match not resumed", match=entry.stream, error=str(exc))
-                        continue
-                    activated += 1
-            cursor = page.next
-            if cursor is None:
-                break
-            await anyio.sleep(0)
-        return activated
+            self.resumed.set()  # looked at the store, or stopped: nothing more comes
 
     async def watch(self) -> None:
         # Real time between looks; what is due is decided by the injected clock alone.
@@ -177,7 +179,7 @@ class TurnClocks:
         deadlines = [
             d for a in self.actors.all()
             if a.clock is not None and (d := clocks.next_deadline(a.clock)) is not None
-        ] + list(self.timers.values())  # fmt: skip
+        ] + ([self.upcoming] if self.upcoming is not None else [])  # fmt: skip
         if not deadlines:
             return self.clock_poll
         return min(max(min(deadlines) - self.now(), 0.01), self.clock_poll)

@@ -22,14 +22,12 @@ class Supervisor:
         self,
         ctx: ActorContext,
         on_stop: Callable[[str], None] | None = None,
-        on_rest: Callable[[Actor], None] | None = None,
     ) -> None:
         self.ctx = ctx
         ctx.forget = self.forget
         ctx.kept = self.kept
         self._actors: dict[str, Actor] = {}
         self._on_stop = on_stop  # told the match of every actor that stops or is dropped
-        self._on_rest = on_rest  # told every actor stopped for resting, before it stops
 
     def __len__(self) -> int:
         return len(self._actors)
@@ -69,7 +67,7 @@ class Supervisor:
     def passivate(self, idle_for: float) -> int:
         """Stop every actor that has rested for ``idle_for`` seconds; return how many.
 
-        A timed match rests too: ``on_rest`` keeps its next expiry, which wakes it.
+        A timed match rests too: the store keeps its next expiry, which wakes it.
         """
         now = time.monotonic()
         return self._rest(
@@ -87,13 +85,16 @@ class Supervisor:
         return self._rest(heapq.nsmallest(excess, resting, key=lambda a: a.touched))
 
     def _rest(self, actors: list[Actor]) -> int:
-        """Stop resting actors (``on_rest`` keeps a timed one's next expiry); return how many."""
+        """Stop resting actors; return how many."""
         for actor in actors:
-            if self._on_rest is not None:
-                self._on_rest(actor)
             self._remove(actor)
             actor.stop()
         return len(actors)
+
+    def compact(self) -> None:
+        """Make the table of actors afresh: a dict keeps the size of its peak, and the memory
+        of thousands of passivated matches' entries would stay with it."""
+        self._actors = dict(self._actors)
 
     def all(self) -> list[Actor]:
         """Return the running actors."""

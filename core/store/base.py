@@ -265,13 +265,74 @@ def check_seqs(stream: str, seqs: Iterable[int], after: int) -> None:
 
 
 class Encoded(msgspec.Struct, frozen=True, gc=False):
-    """A batch ready for the writer: rows of (tag, version, payload, metadata, mark, checksum)."""
+    """A batch ready for the writer: rows of (tag, version, payload, metadata, mark, checksum).
+
+    ``deadline`` is the stream's next clock expiry after the batch (:func:`batch_deadline`):
+    written beside its listing entry in the same transaction, unless it is ``UNSET``.
+    """
 
     stream: str
     expected: int
     rows: list[Row]
     info: dict[str, Any] | None = None
     tokens: Sequence[tuple[int, bytes]] = ()
+    deadline: float | None | msgspec.UnsetType = msgspec.UNSET
+
+
+def batch_deadline(
+    metas: Sequence[Meta], info: Mapping[str, Any] | None
+) -> float | None | msgspec.UnsetType:
+    """Return when a timed match's first running seat runs out of time after a batch: what
+    the store keeps so that a match at rest needs nothing in memory to be woken then.
+
+    A timed match records its clocks on the last event of every batch; a batch that ends the
+    match (``finished`` in its listing changes) leaves no deadline (``None``), nor does one
+    whose clocks run for no seat. A batch without clocks (an untimed match) leaves the
+    stream's deadline as it is (``UNSET``).
+    """
+    if info and info.get("finished"):
+        return None
+    for meta in reversed(metas):
+        if meta.clock is not None:
+            return meta.clock.next_deadline()
+    return msgspec.UNSET
+
+
+def stored_deadline(
+    codec: Codec,
+    stream: str,
+    info: Any,
+    seq: int,
+    meta: Any,
+    earlier: Callable[[str, int], Iterable[tuple[int, Any]]],
+) -> float | None:
+    """Return a running match's next clock expiry from its last event (``seq``, ``meta``):
+    for a store written before stores kept it (a migration in place).
+
+    A timed match records its clocks on the last event of every batch; should the last one
+    have none while the match's listing entry (``info``, encoded) names a clock, the events
+    before it are looked at, last first (``earlier(stream, seq)`` gives their seq and
+    metadata). ``None`` for an untimed match, and for one whose rows do not decode: its
+    activation says what is wrong.
+    """
+    try:
+        clock = codec.decode_meta(bytes(meta), stream, seq).clock
+        entry = msgspec.msgpack.decode(bytes(info)) if info else {}
+        if clock is None and isinstance(entry, dict) and entry.get("clock"):
+            for before, data in earlier(stream, seq):
+                clock = codec.decode_meta(bytes(data), stream, before).clock
+                if clock is not None:
+                    break
+    except (GamehallError, msgspec.DecodeError, TypeError, ValueError):
+        return None
+    return None if clock is None else clock.next_deadline()
+
+
+class Due(msgspec.Struct, frozen=True, gc=False):
+    """A running timed match whose next clock expiry is ``deadline`` (Unix seconds)."""
+
+    stream: str
+    deadline: float
 
 
 class Written(msgspec.Struct, frozen=True, gc=False):
@@ -574,8 +635,11 @@ class EventLog(ABC):
             except (TypeError, ValueError, OverflowError, msgspec.EncodeError) as exc:
                 out.append(GamehallError(f"cannot encode an event of {request.stream!r}: {exc}"))
                 continue
+            deadline = batch_deadline(request.metas, request.info)
             out.append(
-                Encoded(request.stream, request.expected, rows, request.info, request.tokens)
+                Encoded(
+                    request.stream, request.expected, rows, request.info, request.tokens, deadline
+                )
             )
         return out
 
@@ -634,6 +698,18 @@ class LobbyReadModel(ABC):
         """Replace a stream's listing entry with one rebuilt from its log up to ``version``,
         re-indexed, if the stream is still at ``version``; tell whether it was written (an
         append meanwhile made the rebuilt entry stale: nothing is written)."""
+
+    @abstractmethod
+    def due_matches(
+        self, before: float, after: Due | None = None, limit: int = MAX_PAGE
+    ) -> list[Due]:
+        """Return the running timed matches whose next clock expiry is at or before
+        ``before``, earliest first (then by id), at most ``limit`` of them, starting past
+        ``after`` (the last of the page before).
+
+        Every append records its stream's expiry (:func:`batch_deadline`) in its own
+        transaction: the turn clocks' sweep asks this instead of keeping an entry in memory
+        for each timed match at rest."""
 
     @abstractmethod
     def seat_tokens(self, stream: str) -> dict[int, bytes]:

@@ -17,6 +17,8 @@ from ..codec import Codec
 from ..errors import GamehallError, StoreClosed
 from ..events import Event, Recorded
 from .base import (
+    MAX_PAGE,
+    Due,
     Encoded,
     Loaded,
     MatchPage,
@@ -53,6 +55,7 @@ class MemoryStore(Store):
         self._snapshots: dict[str, Snapshot] = {}
         self._tokens: dict[str, dict[int, bytes]] = {}
         self._players: dict[str, PlayerRecord] = {}
+        self._deadlines: dict[str, float] = {}  # the next clock expiry of each timed match
         self._closed = False
         self._lock = threading.Lock()
 
@@ -86,6 +89,10 @@ class MemoryStore(Store):
         self._info[stream] = StreamInfo(stream, len(rows), info.created, now, extra)
         if batch.tokens:
             self._tokens.setdefault(stream, {}).update(batch.tokens)
+        if batch.deadline is None:
+            self._deadlines.pop(stream, None)
+        elif not isinstance(batch.deadline, msgspec.UnsetType):
+            self._deadlines[stream] = batch.deadline
         return Written(position, now)
 
     def _records(self, stream: str, after: int, rows: Sequence[_Row]) -> list[Recorded]:
@@ -211,6 +218,7 @@ class MemoryStore(Store):
             if rows is None:
                 return False
             del self._info[stream]
+            self._deadlines.pop(stream, None)
             self._snapshots.pop(stream, None)
             self._tokens.pop(stream, None)
             for row in rows:
@@ -226,6 +234,19 @@ class MemoryStore(Store):
                 return False
             self._info[stream] = msgspec.structs.replace(entry, info=dict(info))
             return True
+
+    def due_matches(
+        self, before: float, after: Due | None = None, limit: int = MAX_PAGE
+    ) -> list[Due]:
+        """Return the timed matches whose next expiry is at or before ``before``, earliest first."""
+        self._check_open()
+        start = (after.deadline, after.stream) if after is not None else None
+        due = sorted(
+            (deadline, stream)
+            for stream, deadline in list(self._deadlines.items())
+            if deadline <= before and (start is None or (deadline, stream) > start)
+        )
+        return [Due(stream, deadline) for deadline, stream in due[: max(limit, 0)]]
 
     def seat_tokens(self, stream: str) -> dict[int, bytes]:
         """Return the digest of each seat's token."""

@@ -50,6 +50,8 @@ from ..codec import Codec
 from ..errors import DamagedStore, GamehallError, StoreBusy, StoreClosed, StoreFailed
 from ..events import Event, Recorded
 from .base import (
+    MAX_PAGE,
+    Due,
     Encoded,
     Loaded,
     MatchPage,
@@ -73,14 +75,16 @@ from .base import (
     loaded,
     match_filters,
     page_of,
+    stored_deadline,
 )
 from .url import StoreURL, parse_store_url
 
 P = ParamSpec("P")
 T = TypeVar("T")
-SCHEMA_VERSION = 4  # 2: the lobby (indexed info columns, players, deleted positions);
+SCHEMA_VERSION = 5  # 2: the lobby (indexed info columns, players, deleted positions);
 # 3: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there);
-# 4: no head row: positions from a sequence, the writing transaction's id on every row
+# 4: no head row: positions from a sequence, the writing transaction's id on every row;
+# 5: each timed match's next clock expiry (streams.deadline, written with the appends)
 LOCK_CLASS = 0x6761  # advisory lock class of gamehall (two 32-bit keys): 1 migration
 # A match's lease: a 64-bit advisory lock key (a key space of its own) from its schema and id,
 # so that the same match id in two schemas, or two ids with one CRC-32, never share a lease.
@@ -160,7 +164,14 @@ ALTER TABLE events ADD COLUMN IF NOT EXISTS tx xid8 NOT NULL DEFAULT '0';
 CREATE INDEX IF NOT EXISTS events_tx ON events (tx, position);
 ALTER TABLE deleted ADD COLUMN IF NOT EXISTS tx xid8 NOT NULL DEFAULT '0';
 CREATE SEQUENCE IF NOT EXISTS gamehall_positions;
+ALTER TABLE streams ADD COLUMN IF NOT EXISTS deadline double precision;
+CREATE INDEX IF NOT EXISTS streams_deadline ON streams (deadline, stream COLLATE "C")
+    WHERE deadline IS NOT NULL;
 """
+# Schema 5 keeps each timed match's next clock expiry: an older schema's running matches get
+# theirs from the clocks their last event records (base.stored_deadline).
+LAST_METAS = """SELECT s.stream, s.info, e.seq, e.meta FROM streams s JOIN events e
+ON e.stream = s.stream AND e.seq = s.version WHERE NOT s.finished AND s.deadline IS NULL"""
 # Rows restored from a dump of another server carry that server's transaction ids, which may
 # be ahead of this one's: readers would not read them until this server's ids pass them. Every
 # visible row has an id below the snapshot's xmax, unless it came from elsewhere: those are
@@ -325,12 +336,14 @@ CREATE OR REPLACE FUNCTION gamehall_append(
     l_mask integer[], l_game text[], l_finished boolean[], l_open integer[],
     k_batch integer[], k_key bytea[], k_pair bytea[],
     p_batch integer[], p_player text[],
-    t_batch integer[], t_seat integer[], t_digest bytea[]
+    t_batch integer[], t_seat integer[], t_digest bytea[],
+    b_deadline double precision[]
 ) RETURNS bigint[] LANGUAGE plpgsql AS $$
 -- One group commit: the events of every batch at its expected version and, in the same
 -- statement, the listing entry (``b_info`` of a created stream; ``k_`` changes merged into a
 -- later one's; ``l_`` the indexed columns a batch sets, by ``l_mask`` bits 1 game, 2 finished,
--- 4 open seats, 8 players, ``p_`` the players) and the seat tokens (``t_``).
+-- 4 open seats, 8 players, ``p_`` the players), the seat tokens (``t_``) and each stream's
+-- next clock expiry (``b_deadline``: NaN leaves it as it is).
 DECLARE
     me xid8 := pg_current_xact_id();  -- on every row: readers follow (tx, position)
     actual bigint[];
@@ -385,17 +398,21 @@ BEGIN
         END LOOP;
     END IF;
     WITH made AS (
-        INSERT INTO streams (stream, version, created, updated, info, game, finished, open_seats)
+        INSERT INTO streams (stream, version, created, updated, info, game, finished, open_seats,
+                             deadline)
         SELECT b.stream, b.n, b_now, b_now, b.info, b.game, coalesce(b.finished, false),
-               coalesce(b.open, 0)
-        FROM unnest(b_stream, b_expected, b_count, b_info, first, l_game, l_finished, l_open)
-             AS b(stream, expected, n, info, first, game, finished, open)
+               coalesce(b.open, 0), nullif(b.deadline, 'NaN')
+        FROM unnest(b_stream, b_expected, b_count, b_info, first, l_game, l_finished, l_open,
+                    b_deadline)
+             AS b(stream, expected, n, info, first, game, finished, open, deadline)
         WHERE b.first > 0 AND b.expected = 0
         ON CONFLICT (stream) DO NOTHING  -- an empty first batch left the row before
         RETURNING stream)
     SELECT coalesce(array_agg(stream), '{}') INTO created FROM made;
-    UPDATE streams s SET version = b.expected + b.n, updated = b_now
-    FROM unnest(b_stream, b_expected, b_count, first) AS b(stream, expected, n, first)
+    UPDATE streams s SET version = b.expected + b.n, updated = b_now,
+        deadline = CASE WHEN b.deadline = 'NaN' THEN s.deadline ELSE b.deadline END
+    FROM unnest(b_stream, b_expected, b_count, first, b_deadline)
+         AS b(stream, expected, n, first, deadline)
     WHERE s.stream = b.stream AND b.first > 0 AND b.expected > 0;
     FOR i IN 1 .. n LOOP  -- the later batches that change their stream's listing entry
         CONTINUE WHEN first[i] <= 0 OR b_expected[i] = 0;
@@ -740,6 +757,8 @@ class PostgresStore(Store):
                             "SELECT stream, info FROM streams"
                         ).fetchall():
                             _set_info(db, stream, _decoded(info))
+                    if version is not None and version < 5:
+                        _fill_deadlines(db, self.codec)
                     db.execute(
                         "INSERT INTO gamehall VALUES ('schema', %s) "
                         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -872,6 +891,7 @@ class PostgresStore(Store):
         """Append one round; return each batch's index (from 1) into the positions given,
         or its conflict (-1 - the stream's version), and the positions given."""
         streams, expected, counts, infos = [], [], [], []
+        deadlines: list[float | None | msgspec.UnsetType] = []
         r_batch, r_k, types, versions, datas, metas, cmds, crcs = [], [], [], [], [], [], [], []
         listing = _Listing()
         for number, (_, batch) in enumerate(batches, 1):
@@ -879,6 +899,7 @@ class PostgresStore(Store):
             expected.append(batch.expected)
             counts.append(len(batch.rows))
             infos.append(msgspec.msgpack.encode(batch.info or {}) if batch.expected == 0 else None)
+            deadlines.append(batch.deadline)
             listing.add(number, batch)
             for k, (tag, version, data, meta, mark, crc) in enumerate(batch.rows, 1):
                 r_batch.append(number)
@@ -896,10 +917,11 @@ class PostgresStore(Store):
             "%s::integer[], %s::integer[], %s::text[], %s::integer[], %s::bytea[], %s::bytea[], "
             "%s::text[], %s::bigint[], %s::integer[], %s::text[], %s::boolean[], %s::integer[], "
             "%s::integer[], %s::bytea[], %s::bytea[], %s::integer[], %s::text[], "
-            "%s::integer[], %s::integer[], %s::bytea[])",
+            "%s::integer[], %s::integer[], %s::bytea[], %s::double precision[])",
             (_texts(streams), _numbers(expected), _numbers(counts), _blobs(infos), now,
              _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
-             _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs), *listing.arrays()),
+             _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs), *listing.arrays(),
+             _deadlines(deadlines)),
         ).fetchone()  # fmt: skip
         assert row is not None
         out = list(row[0])
@@ -1093,6 +1115,21 @@ class PostgresStore(Store):
             [*page_args, query.limit + 1],
         )
         return page_of([_info(*row) for row in rows], int(total), query)
+
+    @_db_errors
+    def due_matches(
+        self, before: float, after: Due | None = None, limit: int = MAX_PAGE
+    ) -> list[Due]:
+        """Return the timed matches whose next expiry is at or before ``before``, earliest
+        first, from the deadline index."""
+        query = "SELECT stream, deadline FROM streams WHERE deadline <= %s"
+        args: list[Any] = [before]
+        if after is not None:
+            query += ' AND (deadline, stream COLLATE "C") > (%s, %s)'
+            args += [after.deadline, after.stream]
+        query += ' ORDER BY deadline, stream COLLATE "C" LIMIT %s'
+        rows = self._rows(query, [*args, max(limit, 0)])
+        return [Due(stream, float(deadline)) for stream, deadline in rows]
 
     @_db_errors
     def delete_stream(self, stream: str) -> bool:
@@ -1353,6 +1390,12 @@ def _numbers(values: Sequence[int]) -> str:
     return "{" + ",".join(map(str, values)) + "}"
 
 
+def _deadlines(values: Sequence[float | None | msgspec.UnsetType]) -> str:
+    """Return the deadlines of a group commit as an array literal: NaN for one left as it is."""
+    shown = ("NULL" if v is None else "NaN" if v is msgspec.UNSET else repr(v) for v in values)
+    return "{" + ",".join(shown) + "}"
+
+
 def _texts(values: Sequence[str | None]) -> str:
     return "{" + ",".join("NULL" if v is None else _quoted(v) for v in values) + "}"
 
@@ -1387,6 +1430,25 @@ def _decoded(info: Any) -> dict[str, Any]:
 
 def _player(row: Sequence[Any]) -> PlayerRecord:
     return PlayerRecord(row[0], bytes(row[1]), row[2], row[3])
+
+
+def _fill_deadlines(db: psycopg.Connection[Any], codec: Codec) -> None:
+    """Record the next clock expiry of each running timed match of an older schema."""
+
+    def earlier(stream: str, seq: int) -> Iterator[tuple[int, Any]]:
+        yield from db.execute(
+            "SELECT seq, meta FROM events WHERE stream = %s AND seq < %s ORDER BY seq DESC",
+            (stream, seq),
+        )
+
+    found = [
+        (deadline, stream)
+        for stream, info, seq, meta in db.execute(LAST_METAS).fetchall()
+        if (deadline := stored_deadline(codec, stream, info, seq, meta, earlier)) is not None
+    ]
+    if found:
+        with db.cursor() as cursor:
+            cursor.executemany("UPDATE streams SET deadline = %s WHERE stream = %s", found)
 
 
 def _set_info(db: psycopg.Connection[Any], stream: str, info: Mapping[str, Any]) -> None:

@@ -37,6 +37,8 @@ from ..errors import (
 )
 from ..events import Event, Recorded
 from .base import (
+    MAX_PAGE,
+    Due,
     Encoded,
     Loaded,
     MatchPage,
@@ -63,6 +65,7 @@ from .base import (
     merged,
     page_of,
     position_ranges,
+    stored_deadline,
     whole_stream,
 )
 
@@ -70,6 +73,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 SCHEMA_VERSION = 4  # 2: every event row carries a checksum (crc); 3: the lobby and players;
 # 4: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there)
+CACHE_KIB = 1024  # each connection's page cache (SQLite's own default is about as much)
 QUICK_CHECK_BYTES = 64 * 2**20  # quick_check on open up to here: about 0.12 s
 HEADER = b"SQLite format 3\x00"
 EVENT_COLUMNS = ["stream", "seq", "position", "time", "type", "v", "data", "meta", "cmd", "crc"]
@@ -138,6 +142,11 @@ LISTED_COLUMNS = {
     "open_seats": "INTEGER NOT NULL DEFAULT 0",
 }
 INDEXES = "CREATE INDEX IF NOT EXISTS streams_created ON streams (created, stream)"
+# The turn clocks' sweep reads the matches whose next expiry has come (due_matches).
+DEADLINE_INDEX = (
+    "CREATE INDEX IF NOT EXISTS streams_deadline ON streams (deadline, stream) "
+    "WHERE deadline IS NOT NULL"
+)
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 # Activation reads the snapshot, the first row and those after the snapshot in full, and only
@@ -241,13 +250,14 @@ class SQLiteStore(Store):
             self._writer = self._connect()
         except sqlite3.Error as exc:  # a missing folder, no permission, a busy file
             raise StoreFailed(f"cannot open the store {self.path}: {exc}") from None
-        self._has_recorded = False
+        self._has_recorded = self._has_deadline = False
         try:
             self._open_check(quick_check_bytes)
             if not readonly:
                 self._migrate()
             columns = {r[1] for r in self._writer.execute("PRAGMA table_info(streams)")}
             self._has_recorded = "version" in columns
+            self._has_deadline = "deadline" in columns
         except BaseException:
             self._writer.close()
             raise
@@ -262,7 +272,7 @@ class SQLiteStore(Store):
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={self.synchronous}")
-        conn.execute("PRAGMA cache_size=-65536")
+        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         return conn
 
     def _refused(self, reason: object) -> DamagedStore:
@@ -351,7 +361,9 @@ class SQLiteStore(Store):
                         db.execute(statement)
                 _add_listed_columns(db)
                 _add_recorded_versions(db)
+                _add_deadlines(db, self.codec)
                 db.execute(INDEXES)
+                db.execute(DEADLINE_INDEX)
                 version = self._schema_version(db)
                 if version is None:
                     db.execute("INSERT INTO gamehall VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -458,14 +470,29 @@ class SQLiteStore(Store):
             "INSERT INTO streams (stream, created) VALUES (?, ?)", [c[:2] for c in created]
         )
         if self._has_recorded:
+            written = [
+                b
+                for b, r in zip(encoded, results, strict=True)
+                if isinstance(b, Encoded) and isinstance(r, Written)
+            ]
+            timed = self._has_deadline and any(b.deadline is not msgspec.UNSET for b in written)
             db.executemany(
                 "UPDATE streams SET version=? WHERE stream=?",
                 [
                     (b.expected + len(b.rows), b.stream)
-                    for b, r in zip(encoded, results, strict=True)
-                    if isinstance(b, Encoded) and isinstance(r, Written)
+                    for b in written
+                    if not timed or b.deadline is msgspec.UNSET
                 ],
             )
+            if timed:  # the next clock expiry of a timed match, for the sweep (due_matches)
+                db.executemany(
+                    "UPDATE streams SET version=?, deadline=? WHERE stream=?",
+                    [
+                        (b.expected + len(b.rows), b.deadline, b.stream)
+                        for b in written
+                        if b.deadline is not msgspec.UNSET
+                    ],
+                )
         for stream, _, info in created:
             _set_info(db, stream, info)
         for stream, changes in changed:
@@ -477,6 +504,8 @@ class SQLiteStore(Store):
     def forget(self, stream: str) -> None:
         """Drop the cached version of a match at rest (its next write reads it again)."""
         self._versions.pop(stream, None)
+        if not self._versions:  # every match rests: a table made afresh frees its peak's size
+            self._versions = {}
 
     def _known_version(self, db: sqlite3.Connection, stream: str) -> int:
         version = self._versions.get(stream)
@@ -729,6 +758,23 @@ class SQLiteStore(Store):
         return True
 
     @_sql_errors
+    def due_matches(
+        self, before: float, after: Due | None = None, limit: int = MAX_PAGE
+    ) -> list[Due]:
+        """Return the timed matches whose next expiry is at or before ``before``, earliest
+        first, from the deadline index."""
+        if not self._has_deadline:  # a file of an older gamehall opened read-only
+            return []
+        sql = "SELECT stream, deadline FROM streams WHERE deadline <= ?"
+        args: list[Any] = [before]
+        if after is not None:
+            sql += " AND (deadline > ? OR (deadline = ? AND stream > ?))"
+            args += [after.deadline, after.deadline, after.stream]
+        sql += " ORDER BY deadline, stream LIMIT ?"
+        rows = self._reader().execute(sql, [*args, max(limit, 0)]).fetchall()
+        return [Due(stream, float(deadline)) for stream, deadline in rows]
+
+    @_sql_errors
     def seat_tokens(self, stream: str) -> dict[int, bytes]:
         """Return the digest of each seat's token."""
         rows = (
@@ -910,6 +956,41 @@ def _add_recorded_versions(db: sqlite3.Connection) -> None:
     db.execute(
         "UPDATE streams SET version=(SELECT max(seq) FROM events e WHERE e.stream=streams.stream)"
     )
+
+
+def _add_deadlines(db: sqlite3.Connection, codec: Codec) -> None:
+    """Give a streams table the next clock expiry of each timed match (the turn clocks' sweep
+    reads it), from the clocks its last event records: a file of an older gamehall."""
+    columns = {r[1] for r in db.execute("PRAGMA table_info(streams)")}
+    if "deadline" in columns:
+        return
+    db.execute("ALTER TABLE streams ADD COLUMN deadline REAL")
+    rows = db.execute(_LAST_METAS).fetchall()
+    db.executemany(
+        "UPDATE streams SET deadline=? WHERE stream=?",
+        [
+            (deadline, stream)
+            for stream, info, seq, meta in rows
+            if (deadline := stored_deadline(codec, stream, info, seq, meta, _earlier(db)))
+            is not None
+        ],
+    )
+
+
+def _earlier(db: sqlite3.Connection) -> Callable[[str, int], Iterable[tuple[int, bytes]]]:
+    def rows(stream: str, seq: int) -> Iterable[tuple[int, bytes]]:
+        yield from db.execute(
+            "SELECT seq, meta FROM events WHERE stream=? AND seq<? ORDER BY seq DESC",
+            (stream, seq),
+        )
+
+    return rows
+
+
+# The last event of each running match, where a timed one records its clocks.
+_LAST_METAS = """SELECT s.stream, s.info, e.seq, e.meta FROM streams s JOIN events e
+ON e.stream = s.stream AND e.seq = (SELECT max(seq) FROM events x WHERE x.stream = s.stream)
+WHERE NOT s.finished"""
 
 
 def _add_listed_columns(db: sqlite3.Connection) -> None:

@@ -29,7 +29,7 @@ from ..errors import (
     InvalidQuery,
     StoreClosed,
 )
-from ..events import MatchStarted, Meta
+from ..events import Clock, MatchStarted, Meta
 from ..store import AppendRequest, MatchQuery, PlayerRecord, Snapshot, Store
 from .events import ContractPlugins, Filled, Mark, Marked, Tally, evolve, marks
 
@@ -469,6 +469,42 @@ class LobbyContract(_Fixtures):
         assert isinstance(results[1], ConcurrencyError) and store.stream_info("b") is None
         assert self.found(store, player="p3") == ["a"] and store.seat_tokens("a") == {0: b"3"}
         assert store.seat_tokens("b") == {}
+
+    def test_due_matches_follow_the_clocks_each_append_records(self, store: Store) -> None:
+        def clocked(at: float, left: float, *running: int) -> Meta:
+            return Meta(clock=Clock("move", 60.0, 0.0, at, (left, left), running))
+
+        def due(before: float = 1e12) -> list[tuple[str, float]]:
+            return [(d.stream, d.deadline) for d in store.due_matches(before)]
+
+        store.append("t", 0, marks(2), [Meta(), clocked(1000.0, 60.0, 0)], {"game": "g"})
+        store.append("u", 0, marks(1), info={"game": "g"})  # untimed: never due
+        store.append("v", 0, marks(1), [clocked(1000.0, 30.0, 1)], {"game": "g"})
+        assert due() == [("v", 1030.0), ("t", 1060.0)] and due(1059.0) == [("v", 1030.0)]
+        assert due(999.0) == []
+        store.append("t", 2, marks(1), [clocked(1050.0, 60.0, 1)])  # the next seat's turn
+        assert due() == [("v", 1030.0), ("t", 1110.0)]
+        store.append("t", 3, marks(1))  # a batch without clocks leaves the expiry
+        store.append("u", 1, marks(1), info={"open_seats": 1})
+        assert due() == [("v", 1030.0), ("t", 1110.0)]
+        store.append("v", 1, marks(1), [clocked(1040.0, 30.0)])  # no seat's clock runs
+        assert due() == [("t", 1110.0)]
+        store.append("v", 2, marks(1), [clocked(1050.0, 30.0, 0)])
+        with pytest.raises(ConcurrencyError):  # a beaten append changes no expiry
+            store.append("v", 2, marks(1), [clocked(1050.0, 1.0, 0)])
+        assert due() == [("v", 1080.0), ("t", 1110.0)]
+        store.append("v", 3, marks(1), [clocked(1060.0, 30.0, 0)], {"finished": True})
+        assert due() == [("t", 1110.0)]  # a finished match has no expiry, whatever its clocks
+        # Pages, earliest first then by id, each starting past the last of the one before.
+        for name in ("b", "a", "c"):
+            store.append(name, 0, marks(1), [clocked(1000.0, 110.0, 0)], {"game": "g"})
+        page = store.due_matches(2000.0, limit=2)
+        assert [(d.stream, d.deadline) for d in page] == [("a", 1110.0), ("b", 1110.0)]
+        rest = store.due_matches(2000.0, page[-1], limit=2)
+        assert [d.stream for d in rest] == ["c", "t"]
+        assert store.due_matches(2000.0, rest[-1]) == []
+        store.delete_stream("t")
+        assert [name for name, _ in due()] == ["a", "b", "c"]
 
 
 class ChecksContract(_Fixtures):

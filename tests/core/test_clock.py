@@ -112,8 +112,9 @@ async def test_a_seat_that_stops_answering_is_played_by_its_clock(
     async with Hall(
         SQLiteStore(tmp_path / "clock.db", registry.codec), registry, **hall_at
     ) as hall:
-        await hall.resume_clocks()  # also run at start: the running timed match is active
-        assert hall.active == 1  # not the finished one
+        assert await hall.resume_clocks() == 0  # also run at start: nothing is due yet
+        assert hall.active == 0  # the running timed match rests: its expiry is in the store
+        assert [d.stream for d in hall.store.due_matches(fake.now + 5)] == [running]
         fake.now += 6
         assert await hall.fire_expired() == 1 and hall.view(running, None).seq == 2
         assert hall.view(match, None).seq == version

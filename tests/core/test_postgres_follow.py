@@ -215,7 +215,7 @@ def test_a_schema_3_store_migrates_to_positions_from_a_sequence(registry: Regist
             with psycopg.connect(BASE_URL, options=f"-c search_path={schema}") as db:
                 assert db.execute("SELECT to_regclass('gamehall_head')").fetchone()[0] is None
                 version = db.execute("SELECT value FROM gamehall WHERE key = 'schema'").fetchone()
-                assert version[0] == str(SCHEMA_VERSION) == "4"
+                assert version[0] == str(SCHEMA_VERSION) == "5"
             until(lambda: store.position() == old[-1][2])
             assert [(r.stream, r.seq, r.position) for r in store.read_all()] == old
             store.append("after-migration", 0, marks(2))
@@ -240,7 +240,7 @@ def test_a_newer_postgres_schema_is_refused_with_its_number(
     store.close()
     with psycopg.connect(conninfo, autocommit=True, options=f"-c search_path={schema}") as db:
         db.execute("UPDATE gamehall SET value = '99' WHERE key = 'schema'")
-    with pytest.raises(DamagedStore, match="has store schema 99.*reads schema 4"):
+    with pytest.raises(DamagedStore, match="has store schema 99.*reads schema 5"):
         PostgresStore(pg_url, registry.codec)
 
 

@@ -36,6 +36,6 @@ def test_schema_1_database_gets_the_lobby_columns(pg_url: str) -> None:
         assert store.read_all(2)[0].position == 4
         with psycopg.connect(conninfo, options=f"-c search_path={schema}") as db:
             row = db.execute("SELECT value FROM gamehall WHERE key = 'schema'").fetchone()
-        assert row is not None and row[0] == "4"
+        assert row is not None and row[0] == "5"
     finally:
         store.close()

@@ -92,7 +92,9 @@ def test_a_schema_version_that_is_no_number_is_refused(registry: Registry, tmp_p
 
 
 def damage_a_page(path: Path) -> None:
-    """Overwrite one b-tree page in the middle of the file (the header stays sound)."""
+    """Overwrite one b-tree page that holds rows, in the middle of the file (the header stays
+    sound): an empty page (an index with no entry yet) would take any bytes after its
+    header without harm."""
     db = sqlite3.connect(path)
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     page = db.execute("PRAGMA page_size").fetchone()[0]
@@ -100,7 +102,11 @@ def damage_a_page(path: Path) -> None:
     db.close()
     assert pages > 4
     data = bytearray(path.read_bytes())
-    at = page * (pages // 2)
+    at = next(
+        page * n
+        for n in range(pages // 2, pages)
+        if data[page * n] in (2, 5, 10, 13) and int.from_bytes(data[page * n + 3 : page * n + 5])
+    )
     data[at + 8 : at + page] = bytes((i * 37) % 251 for i in range(page - 8))
     path.write_bytes(bytes(data))
 

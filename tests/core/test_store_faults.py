@@ -25,6 +25,7 @@ from gamehall.core.events import Event, Recorded
 from gamehall.core.hall import Hall
 from gamehall.core.store import MemoryStore, Snapshot, SQLiteStore, Store, StreamInfo
 from gamehall.core.store.base import (
+    Due,
     Encoded,
     Loaded,
     MatchPage,
@@ -116,6 +117,10 @@ class FaultyStore(Store):
 
     def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
         return self.inner.put_entry(stream, info, version)
+
+    def due_matches(self, before: float, after: Due | None = None, limit: int = 500) -> list[Due]:
+        self._read_fault()
+        return self.inner.due_matches(before, after, limit)
 
     def seat_tokens(self, stream: str) -> dict[int, bytes]:
         self._read_fault()
