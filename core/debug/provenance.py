@@ -33,7 +33,7 @@ from ..errors import GamehallError
 from ..events import Command, Event, Recorded, tag_of
 from ..registry import Ruleset
 from ..replay import diff_states, started_of
-from ..rules import Context, Emitter, ExpansionSpec, GameSpec
+from ..rules import Context, Emitter, ExpansionSpec, GameSpec, Rules
 from .common import Step, first_difference, game_records, seat_label, steps_of
 
 RULE_ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-\d+\b")
@@ -229,6 +229,10 @@ def trace_command(
     emissions: list[Emission] = []
     pending = list(emitted)
     decide = type(rules).decide
+    # A rules class that keeps the base ``decide`` dispatches to its ``@decides`` method:
+    # that method is where the events it returns come from.
+    if decide is Rules.decide:
+        decide = rules.decider(state, command) or decide
     default_function = f"{decide.__module__}.{decide.__qualname__}"
     for index, event in enumerate(events):
         match = next((i for i, item in enumerate(pending) if item[0] is event), None)
