@@ -833,6 +833,12 @@ class PostgresStore(Store):
                         f"({_first_line(exc)}): nothing of it is acknowledged"
                     ) from None
                 raise self.failure(exc) from None
+            except UnicodeEncodeError as exc:  # found while the arguments are sent: none went
+                bad = exc.object[exc.start : exc.end]
+                raise StoreFailed(
+                    f"the store {self.url} holds text as UTF-8, which has no {bad!r} "
+                    "(a lone surrogate): nothing of this commit is stored"
+                ) from None
         if any(positions for _, positions in found):
             self._notify()
         results: list[Written | GamehallError] = [

@@ -126,7 +126,8 @@ _values = st.recursive(
 # The listing's indexed keys hold what the lobby puts there; any other key holds anything.
 _listed = {
     # a game id: PostgreSQL text holds no NUL, and no registered game's id has one
-    "game": st.none() | st.text(st.characters(blacklist_characters="\x00"), max_size=10),
+    "game": st.none()
+    | st.text(st.characters(codec="utf-8", blacklist_characters="\x00"), max_size=10),
     "finished": st.none() | st.booleans(),
     "open_seats": st.none() | st.integers(0, 1000),
     "seat_players": st.none() | st.lists(st.none() | st.sampled_from(["p1", "p2", "p3"])),
@@ -168,6 +169,13 @@ def test_the_listing_merge_in_the_database_is_the_stores_merge(
     assert tuple(row) == (game, finished, open_seats)
     found = store._rows("SELECT player FROM stream_players WHERE stream = %s", (stream,))
     assert sorted(p for (p,) in found) == players
+
+
+def test_text_utf8_cannot_hold_is_refused_naming_it_and_nothing_stored(store: Any) -> None:
+    stream = f"s_{secrets.token_hex(4)}"
+    with pytest.raises(StoreFailed, match="lone surrogate"):
+        store.append(stream, 0, marks(1), info={"game": "\ud800"})
+    assert store.version(stream) == 0 and store.stream_info(stream) is None
 
 
 def test_a_map_of_more_than_sixteen_keys_merges(store: Any) -> None:
