@@ -38,6 +38,7 @@ from .spec import BotSpec, check_bot, make_bot, parse_bot
 if TYPE_CHECKING:
     from ..events import Command
     from ..kernel.actor import Ack
+    from ..kernel.context import Committed
     from ..kernel.supervisor import Supervisor
     from ..registry import Ruleset
     from ..rules import Decision
@@ -176,6 +177,14 @@ class BotDriver:
             seats = from_info(entry.info) if entry is not None else {}
         if seats:
             self.attach(match, seats)
+
+    def committed(self, batch: Committed) -> None:
+        """Hear of a durable batch (the driver subscribes to the kernel's commits): a seat given
+        to a bot starts being played; any other batch wakes the match's bots."""
+        if "bots" in batch.changed:
+            self.attach(batch.match, from_info(batch.info))
+        else:
+            self.wake(batch.match)
 
     def bots_of(self, match: str) -> dict[int, str]:
         """Return the bot seats of a match, each with its bot in words."""
