@@ -21,12 +21,12 @@ import anyio
 from anyio.abc import TaskGroup
 
 from . import clock as clocks
-from . import engine, lifecycle, limits, seating, views
+from . import engine, history, lifecycle, seating, views
 from .bots.driver import BotDriver, seat_bots
 from .bots.spec import BotSpec
 from .clock import ClockSpec, ClockView
 from .errors import CorruptRecord, MatchQuarantined, StoreClosed
-from .events import Command, LobbyCommand, MatchStarted, Meta, Recorded
+from .events import Command, LobbyCommand, MatchStarted, Recorded
 from .kernel.activation import snapshot_key
 from .kernel.actor import Ack, Actor, Loaded, SendCommand
 from .kernel.journal import new_pending
@@ -34,7 +34,6 @@ from .kernel.system import Kernel, check_seat
 from .lobby import Lobby
 from .matches import Matches
 from .matches import new_match_id as new_match_id
-from .narration import Narrator
 from .nodes import Follower
 from .registry import Registry, Ruleset, default_registry
 from .rules import Decision
@@ -393,10 +392,7 @@ class Hall:
         self, match: str, seat: int | None, after: int = 0, limit: int | None = None
     ) -> list[Recorded]:
         """Return a match's events after ``after`` as ``seat`` may see them."""
-        limits.check_seq("after", after)
-        limits.check_limit("limit", limit)
-        ruleset = self.ruleset(match)
-        return engine.redact_records(ruleset, self.read(match, after, limit=limit), seat)
+        return history.history(self.kernel, match, seat, after, limit)
 
     def narrated_history(
         self, match: str, seat: int | None, after: int = 0, limit: int | None = None
@@ -405,32 +401,17 @@ class Hall:
 
         ``limit`` bounds the stored events read after ``after`` (as for :meth:`history`).
         """
-        limits.check_seq("after", after)
-        limits.check_limit("limit", limit)
-        ruleset = self.ruleset(match)
-        upto = None if limit is None else min(after + limit, limits.INT64_MAX)
-        return Narrator(ruleset, seat).tell_all(self.read(match, 0, upto), after)
+        return history.narrated(self.kernel, match, seat, after, limit)
 
-    async def watch(
-        self, match: str, seat: int | None, after: int = 0
-    ) -> AsyncGenerator[Recorded, None]:
+    def watch(self, match: str, seat: int | None, after: int = 0) -> AsyncGenerator[Recorded, None]:
         """Yield a seat's redacted events from ``after`` on, then live ones, until the hall closes."""
-        limits.check_seq("after", after)
-        ruleset = (await self.activate(match)).ruleset
-        async for record in self.kernel.follow(match, after):
-            shown = engine.redact_record(ruleset, record, seat)
-            if shown is not None:
-                yield shown
+        return history.watch(self.kernel, match, seat, after)
 
-    async def watch_narrated(
+    def watch_narrated(
         self, match: str, seat: int | None, after: int = 0
     ) -> AsyncGenerator[Narrated, None]:
         """Like :meth:`watch`, with what each event tells the seat, in words."""
-        narrator = Narrator((await self.activate(match)).ruleset, seat)
-        async for record in self.kernel.follow(match, 0):
-            told = narrator.tell(record)
-            if told is not None and record.seq > after:
-                yield told
+        return history.watch_narrated(self.kernel, match, seat, after)
 
     # Return a record (or records) as ``seat`` may see it (see :func:`engine.redact_record`).
     redact_record = staticmethod(engine.redact_record)
@@ -448,10 +429,6 @@ class Hall:
         return self.loader.load(match)
 
     snapshot_key = staticmethod(snapshot_key)  # the plugin versions that wrote a snapshot
-
-    def kept(self, actor: Actor) -> bool:
-        """Tell whether an actor still owns its match here (it was not dropped)."""
-        return self.actors.kept(actor)
 
     def advanced(self, match: str, seq: int) -> None:
         """Hear that another node stored a match up to ``seq``: catch up what runs here."""
@@ -539,7 +516,3 @@ class Hall:
     def undo_status(self, match: str) -> UndoStatus | None:
         """Return the take-back waiting for answers in a match, if any."""
         return self.undos.status(match)
-
-    async def record_take_back(self, match: str, last: int, event: Any, meta: Meta) -> None:
-        """Record a take-back the seats agreed to, voiding the events up to ``last``."""
-        await self.undos.record(match, last, event, meta)
