@@ -290,7 +290,7 @@ class BotDriver:
                         return
             except StoreClosed:
                 return
-            except Exception as exc:  # noqa: BLE001 - a bot's (a plugin's) bug must not stop the hall
+            except Exception as exc:  # noqa: BLE001 - a bot (a plugin's) bug stops its match's bots, not the hall
                 log.exception("bot failed", match=match)
                 self.failed[match] = f"the bot of match {match} failed: {type(exc).__name__}"
             finally:
