@@ -6,8 +6,9 @@ command is acknowledged only once its events are durable. Everything that leaves
 views, histories, live streams, acknowledgements — is redacted for the asking seat.
 
 The Hall is a facade: it builds the kernel (:class:`gamehall.core.kernel.system.Kernel`) and
-the features on top of it — matches coming in (:mod:`gamehall.core.matches`), the lobby, take-backs,
-bots, turn clocks, expiry, other nodes — and hands each call to the one that does it.
+the features on top of it — matches coming in (:mod:`gamehall.core.matches`), the lobby,
+take-backs, bots, turn clocks, expiry, other nodes — and hands each call to the one that does
+it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, Unpack
 
 import anyio
 from anyio.abc import TaskGroup
@@ -24,7 +25,7 @@ from . import clock as clocks
 from . import engine, history, lifecycle, seating, views
 from .bots.driver import BotDriver, seat_bots
 from .bots.spec import BotSpec
-from .clock import ClockSpec, ClockView
+from .clock import ClockView
 from .errors import CorruptRecord, MatchQuarantined, StoreClosed
 from .events import Command, LobbyCommand, MatchStarted, Recorded
 from .kernel.activation import snapshot_key
@@ -32,7 +33,7 @@ from .kernel.actor import Ack, Actor, Loaded, SendCommand
 from .kernel.journal import new_pending
 from .kernel.system import Kernel, check_seat
 from .lobby import Lobby
-from .matches import Matches
+from .matches import CreateOptions, ForkOptions, Matches
 from .matches import new_match_id as new_match_id
 from .nodes import Follower
 from .registry import Registry, Ruleset, default_registry
@@ -204,33 +205,11 @@ class Hall:
     # -- matches coming in (gamehall.core.matches) ----------------------------------------------
 
     async def create(
-        self,
-        game: str,
-        players: int | None = None,
-        *,
-        expansions: Sequence[str] = (),
-        options: Mapping[str, Any] | None = None,
-        expansion_options: Mapping[str, Mapping[str, Any]] | None = None,
-        seed: int | None = None,
-        match_id: str | None = None,
-        info: Mapping[str, Any] | None = None,
-        bots: Mapping[int, str | BotSpec] | None = None,
-        bot_seed: int | None = None,
-        clock: ClockSpec | Mapping[str, Any] | str | None = None,
-        seat_players: Mapping[int, str] | None = None,
-        open_seats: Sequence[int] = (),
-        undo: str = "consent",
-        seat_tokens: Mapping[int, bytes] | None = None,
-        creator: str | None = None,
+        self, game: str, players: int | None = None, **options: Unpack[CreateOptions]
     ) -> str:
         """Start a match and return its id once its first events are durable (every option
         is told at :meth:`gamehall.core.matches.Matches.create`)."""
-        return await self.incoming.create(
-            game, players, expansions=expansions, options=options,
-            expansion_options=expansion_options, seed=seed, match_id=match_id, info=info,
-            bots=bots, bot_seed=bot_seed, clock=clock, seat_players=seat_players,
-            open_seats=open_seats, undo=undo, seat_tokens=seat_tokens, creator=creator,
-        )  # fmt: skip
+        return await self.incoming.create(game, players, **options)
 
     async def rematch(
         self,
@@ -243,22 +222,10 @@ class Hall:
         same one when asked again; see :meth:`gamehall.core.matches.Matches.rematch`)."""
         return await self.incoming.rematch(match, seed=seed, bots=bots)
 
-    async def fork(
-        self,
-        match: str,
-        at_seq: int,
-        *,
-        seed: int | None = None,
-        match_id: str | None = None,
-        open_seats: Sequence[int] = (),
-        seat_tokens: Mapping[int, bytes] | None = None,
-    ) -> str:
+    async def fork(self, match: str, at_seq: int, **options: Unpack[ForkOptions]) -> str:
         """Start a new match from the first ``at_seq`` events of another; return its id
         (see :meth:`gamehall.core.matches.Matches.fork`)."""
-        return await self.incoming.fork(
-            match, at_seq, seed=seed, match_id=match_id, open_seats=open_seats,
-            seat_tokens=seat_tokens,
-        )  # fmt: skip
+        return await self.incoming.fork(match, at_seq, **options)
 
     async def import_records(
         self,
@@ -404,7 +371,8 @@ class Hall:
         return history.narrated(self.kernel, match, seat, after, limit)
 
     def watch(self, match: str, seat: int | None, after: int = 0) -> AsyncGenerator[Recorded, None]:
-        """Yield a seat's redacted events from ``after`` on, then live ones, until the hall closes."""
+        """Yield a seat's redacted events from ``after`` on, then live ones, until the hall
+        closes."""
         return history.watch(self.kernel, match, seat, after)
 
     def watch_narrated(
@@ -421,7 +389,7 @@ class Hall:
 
     async def activate(self, match: str) -> Actor:
         """Return a match's actor, loading the match off the event loop (once for any number
-        of callers) if it is not active (see :meth:`gamehall.core.kernel.system.Kernel.activate`)."""
+        of callers) if it is not active (see :meth:`.kernel.system.Kernel.activate`)."""
         return await self.kernel.activate(match)
 
     def load(self, match: str) -> Loaded:

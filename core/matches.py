@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 import msgspec
 
@@ -41,6 +41,34 @@ from .store.base import AppendRequest
 from .undo import check_policy
 from .views import MatchInfo
 from .words import seat_names
+
+
+class CreateOptions(TypedDict, total=False):
+    """The options of :meth:`Matches.create` after the game and the number of players."""
+
+    expansions: Sequence[str]
+    options: Mapping[str, Any] | None
+    expansion_options: Mapping[str, Mapping[str, Any]] | None
+    seed: int | None
+    match_id: str | None
+    info: Mapping[str, Any] | None
+    bots: Mapping[int, str | BotSpec] | None
+    bot_seed: int | None
+    clock: ClockSpec | Mapping[str, Any] | str | None
+    seat_players: Mapping[int, str] | None
+    open_seats: Sequence[int]
+    undo: str
+    seat_tokens: Mapping[int, bytes] | None
+    creator: str | None
+
+
+class ForkOptions(TypedDict, total=False):
+    """The options of :meth:`Matches.fork` after the match and the seq."""
+
+    seed: int | None
+    match_id: str | None
+    open_seats: Sequence[int]
+    seat_tokens: Mapping[int, bytes] | None
 
 
 class MatchesHost(Protocol):
