@@ -111,7 +111,7 @@ class Lifecycle:
                     await self.sweep()
                 except GamehallError as exc:  # the store fails now: the next sweep tries again
                     log.warning("expiry sweep failed", error=str(exc))
-                except Exception:  # noqa: BLE001 - a bug here must not stop the hall's matches
+                except Exception:  # noqa: BLE001 - a bug must not end the hall's task group: next sweep
                     log.exception("expiry sweep failed")
 
     def stop(self) -> None:

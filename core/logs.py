@@ -127,7 +127,7 @@ class LineHandler(logging.Handler):
         """Write one line, then say how many were dropped since the last one written."""
         try:
             line = self.render(record)
-        except Exception as exc:  # noqa: BLE001 - a line that cannot render is still told
+        except Exception as exc:  # noqa: BLE001 - logging never raises: a value's repr may fail
             line = f"a log line could not be rendered: {type(exc).__name__}"
         self._write(redact_text(line))
         if self.front.dropped:

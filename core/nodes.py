@@ -134,7 +134,7 @@ class Follower:
                 )
                 try:
                     await self.catch_up()
-                except Exception as exc:  # noqa: BLE001 - the next poll tries again
+                except Exception as exc:  # noqa: BLE001 - a store's failure must not end the following: retried
                     log.warning("following the store failed", error=str(exc))
                     await anyio.sleep(self.poll)
                 self._wake_bots()

@@ -16,11 +16,12 @@ command follows and that nothing revealed happens at once; ``undo="off"`` allows
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
+from . import clock as clocks
 from . import engine, seating
 from .errors import IllegalCommand, InvalidOptions
 from .events import LobbyEvent, MatchStarted, Meta, Recorded, TakeBack, TakenBack
@@ -164,6 +165,7 @@ class UndoHost(Protocol):
     """What take-backs ask of the hall they serve (the Hall provides it)."""
 
     lobby: Lobby
+    now: Callable[[], float]
 
     def view(self, match: str, seat: int | None) -> SeatView:
         """Return what a seat may know of a match now."""
@@ -181,10 +183,6 @@ class UndoHost(Protocol):
 
     def info(self, match: str) -> MatchInfo:
         """Return a match as listings show it."""
-        ...
-
-    async def record_take_back(self, match: str, last: int, event: Any, meta: Meta) -> None:
-        """Store a take-back once nothing else is under way in the match."""
         ...
 
     def seating(self, match: str) -> dict[str, Any]:
@@ -274,5 +272,23 @@ class Undos:
     async def _record(self, status: UndoStatus, found: Plan) -> UndoStatus:
         self.pending.pop(status.match, None)
         event, meta = take_back_event(found, status.seat, status.agreed)
-        await self.hall.record_take_back(status.match, found.last, event, meta)
+        await self.record(status.match, found.last, event, meta)
         return msgspec.structs.replace(status, state="done")
+
+    async def record(self, match: str, last: int, event: Any, meta: Meta) -> None:
+        """Record a take-back the seats agreed to, voiding the events up to ``last``; the
+        turn clocks go back to where they stood before the taken-back command."""
+        actor = await self.hall.activate(match)
+        records = await self.hall.read_off_loop(match)
+        if records[-1].seq != last:
+            raise UndoRefused("the match moved on since the take-back was asked")
+        state = state_after(actor.ruleset, records, event)
+        if actor.clock is not None:
+            before = clocks.last_clock([r for r in records if r.seq < event.first])
+            if before is not None:
+                running = actor.ruleset.rules.awaiting(state)
+                restored = msgspec.structs.replace(
+                    before, at=self.hall.now(), running=tuple(sorted(running))
+                )
+                meta = msgspec.structs.replace(meta, clock=restored)
+        await actor.record(last, [event], [meta], state)

@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"error: {extra_hint(exc.name or '', extra)}", file=sys.stderr)
         return 2
-    except BaseException as exc:
+    except (BrokenPipeError, BaseExceptionGroup) as exc:  # the reader of stdout left?
         if not _broken_pipe(exc):
             raise
         return _stop_writing()

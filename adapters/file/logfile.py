@@ -128,13 +128,15 @@ def write_atomic(path: str | Path, data: bytes) -> None:
     """Write bytes to a temporary file beside ``path``, then rename it over ``path``."""
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    replaced = False
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
         os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        replaced = True
+    finally:
+        if not replaced:  # whatever stopped the write (an interrupt too) leaves no temporary file
+            Path(tmp).unlink(missing_ok=True)
 
 
 # -- reading ---------------------------------------------------------------------------------

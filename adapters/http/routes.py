@@ -143,7 +143,7 @@ async def run_calculator(
             # threads that creates, sign-ups and the stores use.
             try:
                 answer = await anyio.to_thread.run_sync(work, limiter=_calculators(request))
-            except Exception as exc:  # noqa: BLE001 - raised below, outside the task group
+            except Exception as exc:  # noqa: BLE001 - a calculator's (plugin's) error: raised below
                 refused = exc
         tg.cancel_scope.cancel()
     if refused is not None:

@@ -137,7 +137,7 @@ class Feed:
                         await self.send.send(narrated)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                 pass
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a plugin's words fail one stream, not the server
                 log.error("live stream failed", match=self.match, error=repr(exc), exc_info=exc)
 
 

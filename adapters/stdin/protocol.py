@@ -284,7 +284,7 @@ class Server:
         except GamehallError as exc:
             self.write(_error(request_id, exc.code, str(exc), number))
             return
-        except Exception as exc:  # noqa: BLE001 - every request gets an answer
+        except Exception as exc:  # noqa: BLE001 - a bug in one request must not end the server
             self.write(_error(request_id, "internal_error", _incident(exc, number), number))
             return
         self.write({"id": request_id, "ok": True, "result": result})

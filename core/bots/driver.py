@@ -38,6 +38,7 @@ from .spec import BotSpec, check_bot, make_bot, parse_bot
 if TYPE_CHECKING:
     from ..events import Command
     from ..kernel.actor import Ack
+    from ..kernel.context import Committed
     from ..kernel.supervisor import Supervisor
     from ..registry import Ruleset
     from ..rules import Decision
@@ -177,6 +178,14 @@ class BotDriver:
         if seats:
             self.attach(match, seats)
 
+    def committed(self, batch: Committed) -> None:
+        """Hear of a durable batch (the driver subscribes to the kernel's commits): a seat given
+        to a bot starts being played; any other batch wakes the match's bots."""
+        if "bots" in batch.changed:
+            self.attach(batch.match, from_info(batch.info))
+        else:
+            self.wake(batch.match)
+
     def bots_of(self, match: str) -> dict[int, str]:
         """Return the bot seats of a match, each with its bot in words."""
         return {seat: bot.bot for seat, bot in sorted(self.seats.get(match, {}).items())}
@@ -281,7 +290,7 @@ class BotDriver:
                         return
             except StoreClosed:
                 return
-            except Exception as exc:  # noqa: BLE001 - a bot's (a plugin's) bug must not stop the hall
+            except Exception as exc:  # noqa: BLE001 - a bot (a plugin's) bug stops its match's bots, not the hall
                 log.exception("bot failed", match=match)
                 self.failed[match] = f"the bot of match {match} failed: {type(exc).__name__}"
             finally:

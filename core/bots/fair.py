@@ -74,7 +74,7 @@ class FairThinkers:
         self._queue.append(turn)
         try:
             await turn.wait()
-        except BaseException:
+        except anyio.get_cancelled_exc_class():  # the only thing a wait raises
             if turn.is_set():  # the slot came as the wait was cancelled: hand it on
                 self._release()
             else:

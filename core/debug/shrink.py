@@ -153,14 +153,14 @@ class Checker:
                 return False  # not a refusal by the rules: the seat is not asked now
             except IllegalCommand:
                 return bool(played.steps)
-            except Exception:  # noqa: BLE001 - a command that raises is no refusal
+            except Exception:  # noqa: BLE001 - the plugin under test may raise anything: no refusal
                 return False
             return False
         if kind == "predicate":
             assert self._predicate is not None
             try:
                 return bool(self._predicate(played.state, list(played.events)))
-            except Exception as exc:  # noqa: BLE001 - the predicate's own failure is told
+            except Exception as exc:  # noqa: BLE001 - the user's predicate may raise anything: told
                 raise _Failed(
                     f"the predicate {self.condition.arg} raised {type(exc).__name__}: {exc}"
                 ) from None
@@ -339,7 +339,7 @@ def _explore(
             command = rng.choice(list(options))
             try:
                 send(ruleset, played, seat, command)
-            except Exception:  # noqa: BLE001 - a raising command ends this playout
+            except Exception:  # noqa: BLE001 - the plugin under test may raise: the playout ends
                 path.append((seat, command))
                 break
             path.append((seat, command))

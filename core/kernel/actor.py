@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import anyio
 import msgspec
 import structlog
 
@@ -534,7 +535,7 @@ class Actor:
         except CorruptRecord as exc:
             self.ctx.quarantine(self.match, exc)
             return False
-        except Exception as exc:  # noqa: BLE001 - the store failed: reload on the next use
+        except Exception as exc:  # noqa: BLE001 - a store's failure must not stop the kernel: reload
             self.log.error("catching up failed: the match reloads on its next use", error=repr(exc))
             self.ctx.forget(self)
             return False
@@ -545,7 +546,7 @@ class Actor:
             return self.ctx.kept(self)
         try:
             self.state = engine.fold(self.ruleset, self.state, (r.event for r in records))
-        except Exception:  # noqa: BLE001 - rules that fail on stored events: rebuild whole
+        except Exception:  # noqa: BLE001 - a plugin's bug in evolve must not stop the kernel: rebuild
             self.log.exception("catching up failed: rebuilding", seq=self.version)
             self.rebuild()
             return self.ctx.kept(self)
@@ -651,7 +652,7 @@ class Actor:
         """Reload the match from the store after an error (no in-memory state is trusted)."""
         try:
             loaded = self.ctx.load(self.match)
-        except Exception as exc:  # noqa: BLE001 - the store failed too: start afresh next time
+        except Exception as exc:  # noqa: BLE001 - a store's or plugin's failure: reload on next use
             self.log.error("rebuild failed: the match reloads on its next use", error=repr(exc))
             self.ctx.forget(self)
             return
@@ -665,7 +666,7 @@ class Actor:
         if self.version > before:  # stored meanwhile (another node, a commit that was lost)
             try:
                 self.ctx.publish(self.match, self.ctx.store.read(self.match, before))
-            except Exception:  # noqa: BLE001, S110 - watchers then read the gap themselves
+            except Exception:  # noqa: BLE001, S110 - a store's failure keeps the rebuild: watchers re-read
                 pass
 
 
@@ -703,7 +704,9 @@ def _conflict(
 async def _forward(source: Pending | FuturePending, target: Pending | FuturePending) -> None:
     try:
         ack = await source.wait()
-    except BaseException as exc:  # noqa: BLE001 - the retry gets the same answer, error or not
+    except (GamehallError, anyio.get_cancelled_exc_class()) as exc:
+        # A reply fails only with a GamehallError (a refusal, a store error), or is cancelled
+        # when its sender left: the retry gets the same answer, error or not.
         target.fail(exc)
         return
     target.resolve(msgspec.structs.replace(ack, duplicate=True))

@@ -169,7 +169,7 @@ class Journal:
         requests = [request for request, _ in batch]
         try:
             results = await self._write(requests, snapshots)
-        except Exception as exc:  # noqa: BLE001 - every waiter must hear of it
+        except Exception as exc:  # noqa: BLE001 - a store's failure must not end the writer: all hear it
             log.error("commit failed", error=repr(exc), batches=len(batch))
             error = exc if isinstance(exc, GamehallError) else GamehallError(f"store error: {exc}")
             results = [error] * len(batch)
@@ -195,7 +195,7 @@ class Journal:
         for snapshot in snapshots:
             try:
                 self.store.save_snapshot(snapshot)
-            except Exception as exc:  # noqa: BLE001 - a lost snapshot only costs replay time
+            except Exception as exc:  # noqa: BLE001 - the events are durable: a lost snapshot must not fail them
                 log.warning(
                     "snapshot not saved", match=snapshot.stream, seq=snapshot.seq, error=repr(exc)
                 )

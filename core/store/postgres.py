@@ -730,6 +730,7 @@ class PostgresStore(Store):
     def _migrate(self) -> None:
         db = self._writer
         assert db is not None
+        migrated = False
         try:
             with db.transaction():
                 # One node migrates at a time (CREATE … IF NOT EXISTS races otherwise).
@@ -764,13 +765,12 @@ class PostgresStore(Store):
                         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                         (str(SCHEMA_VERSION),),
                     )
+            migrated = True
         except psycopg.Error as exc:
-            error = self.failure(exc)
-            self.close()
-            raise error from None
-        except BaseException:
-            self.close()
-            raise
+            raise self.failure(exc) from None
+        finally:
+            if not migrated:  # whatever stopped the migration (an interrupt too) closes the store
+                self.close()
 
     def _schema_version(self, db: psycopg.Connection[Any]) -> int | None:
         row = db.execute("SELECT value FROM gamehall WHERE key = 'schema'").fetchone()

@@ -16,6 +16,7 @@ file that fails is refused whole, and a store that meets damage while running st
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sqlite3
@@ -220,6 +221,25 @@ def _sql_errors(fn: Callable[P, T]) -> Callable[P, T]:
     return wrapper
 
 
+@contextlib.contextmanager
+def _rolled_back(db: sqlite3.Connection, *undo: Callable[[], None]) -> Iterator[None]:
+    """Roll back the transaction of a block that does not reach its end, and run ``undo``.
+
+    Nothing is caught: an error, an interrupt or a cancellation goes on as it was raised, after
+    the rollback (SQLite may have rolled back already, after a full disk: that is no error)."""
+    ended = False
+    try:
+        yield
+        ended = True
+    finally:
+        if not ended:
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            for step in undo:
+                step()
+
+
 class SQLiteStore(Store):
     """Events, streams and snapshots in one SQLite file."""
 
@@ -251,16 +271,15 @@ class SQLiteStore(Store):
         except sqlite3.Error as exc:  # a missing folder, no permission, a busy file
             raise StoreFailed(f"cannot open the store {self.path}: {exc}") from None
         self._has_recorded = self._has_deadline = False
-        try:
+        with contextlib.ExitStack() as failed:
+            failed.callback(self._writer.close)  # whatever stops the opening closes the file
             self._open_check(quick_check_bytes)
             if not readonly:
                 self._migrate()
             columns = {r[1] for r in self._writer.execute("PRAGMA table_info(streams)")}
             self._has_recorded = "version" in columns
             self._has_deadline = "deadline" in columns
-        except BaseException:
-            self._writer.close()
-            raise
+            failed.pop_all()  # opened: the connection stays
 
     # -- connections ------------------------------------------------------------------------
 
@@ -354,37 +373,36 @@ class SQLiteStore(Store):
         with self._lock:
             db = self._writer
             try:
-                db.execute("BEGIN IMMEDIATE")
-                existing = [r[1] for r in db.execute("PRAGMA table_info(events)")]
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-                _add_listed_columns(db)
-                _add_recorded_versions(db)
-                _add_deadlines(db, self.codec)
-                db.execute(INDEXES)
-                db.execute(DEADLINE_INDEX)
-                version = self._schema_version(db)
-                if version is None:
-                    db.execute("INSERT INTO gamehall VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-                if existing and "crc" not in existing:
-                    _add_checksums(db)
-                tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
-                if "http_seats" in tables:
-                    db.execute(_MOVE_HTTP_SEATS)
-                    db.execute("DROP TABLE http_seats")
-                if version is not None and version < SCHEMA_VERSION:
-                    db.execute(
-                        "UPDATE gamehall SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),)
-                    )
-                db.execute("COMMIT")
-                self.schema = SCHEMA_VERSION
-            except BaseException as exc:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error):
-                    raise self._refused(exc) from None
-                raise
+                with _rolled_back(db):
+                    db.execute("BEGIN IMMEDIATE")
+                    existing = [r[1] for r in db.execute("PRAGMA table_info(events)")]
+                    for statement in SCHEMA.split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                    _add_listed_columns(db)
+                    _add_recorded_versions(db)
+                    _add_deadlines(db, self.codec)
+                    db.execute(INDEXES)
+                    db.execute(DEADLINE_INDEX)
+                    version = self._schema_version(db)
+                    if version is None:
+                        db.execute(
+                            "INSERT INTO gamehall VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+                        )
+                    if existing and "crc" not in existing:
+                        _add_checksums(db)
+                    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+                    if "http_seats" in tables:
+                        db.execute(_MOVE_HTTP_SEATS)
+                        db.execute("DROP TABLE http_seats")
+                    if version is not None and version < SCHEMA_VERSION:
+                        db.execute(
+                            "UPDATE gamehall SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),)
+                        )
+                    db.execute("COMMIT")
+                    self.schema = SCHEMA_VERSION
+            except sqlite3.Error as exc:
+                raise self._refused(exc) from None
 
     @property
     def threaded(self) -> bool:
@@ -411,7 +429,7 @@ class SQLiteStore(Store):
         with self._lock:
             db = self._writer
             db.execute("BEGIN IMMEDIATE")
-            try:
+            with _rolled_back(db, self._versions.clear):  # the versions known may be ahead
                 try:
                     results = self._write_fast(db, encoded, now)
                 except sqlite3.IntegrityError:
@@ -421,14 +439,6 @@ class SQLiteStore(Store):
                     db.execute("BEGIN IMMEDIATE")
                     results = self._write_careful(db, encoded, now)
                 db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    try:
-                        db.execute("ROLLBACK")
-                    except sqlite3.Error:  # SQLite may have rolled back already (disk full)
-                        pass
-                self._versions.clear()
-                raise
         for batch, result in zip(encoded, results, strict=True):
             if isinstance(result, Written) and isinstance(batch, Encoded):
                 self._versions[batch.stream] = batch.expected + len(batch.rows)
@@ -721,7 +731,7 @@ class SQLiteStore(Store):
         with self._lock:
             db = self._writer
             db.execute("BEGIN IMMEDIATE")
-            try:
+            with _rolled_back(db):
                 found = db.execute("SELECT 1 FROM streams WHERE stream=?", (stream,)).fetchone()
                 positions = [
                     r[0]
@@ -731,9 +741,6 @@ class SQLiteStore(Store):
                 for table in ("events", "streams", "snapshots", "stream_players", "seat_tokens"):
                     db.execute(f"DELETE FROM {table} WHERE stream=?", (stream,))
                 db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
             self._versions.pop(stream, None)
         return found is not None or bool(positions)
 
@@ -744,17 +751,13 @@ class SQLiteStore(Store):
         with self._lock:
             db = self._writer
             db.execute("BEGIN IMMEDIATE")
-            try:
+            with _rolled_back(db):
                 found = db.execute("SELECT 1 FROM streams WHERE stream=?", (stream,)).fetchone()
                 if found is None or self._version(db, stream) != version:
                     db.execute("ROLLBACK")
                     return False
                 _set_info(db, stream, info)
                 db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
         return True
 
     @_sql_errors

@@ -135,7 +135,7 @@ async def _race(registry: Registry) -> tuple[list[int], StrikeState]:
     async with Hall(MemoryStore(registry.codec), registry) as hall:
         match = await hall.create("strike", 4, seed=3)
         state = hall.state(match)
-        hall._actor(match).state = msgspec.structs.replace(state, coins=(2, 2, 2, 2))
+        hall.kernel.actor(match).state = msgspec.structs.replace(state, coins=(2, 2, 2, 2))
         order: list[int] = []
 
         async def send(seat: int, command: Command) -> None:

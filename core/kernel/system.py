@@ -1,0 +1,286 @@
+"""The kernel's face: the actors of one hall's matches, found, activated, asked, quarantined.
+
+:class:`Kernel` builds the journal, the hub, the loader and the supervisor around one
+:class:`~gamehall.core.kernel.actor.ActorContext`, and is what the Hall and the features call
+to reach a match:
+
+* ``activate`` returns a match's actor, loading a resting match off the event loop once for
+  any number of callers (single flight); ``actor`` does it on the spot, for code without a loop;
+* ``ask`` has an actor decide a command and answers it once, even when the actor stopped since
+  it was found (the command goes to the match's next actor);
+* ``quarantine`` stops serving a match whose rows fail their checks; the others go on. Every
+  read of a match's records here (``read``, ``read_off_loop``, ``follow``) quarantines it on a
+  damaged row.
+
+It imports no feature: the projection and the timing it commits with, what is told of an
+activation (``activated``) and of an actor that stops or rests are given to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Callable
+from typing import Any, TypeVar
+
+import anyio
+import structlog
+
+from .. import limits
+from ..errors import CorruptRecord, InvalidCommand, MatchQuarantined
+from ..events import Recorded
+from ..registry import Registry
+from ..store.base import Store
+from .activation import Loader, snapshot_key
+from .actor import Ack, Actor, ActorContext, ActorStopped, Loaded, SendCommand
+from .context import Metrics, Projection, Timing
+from .hub import Hub
+from .journal import Journal
+from .supervisor import Supervisor
+
+log = structlog.get_logger("gamehall.hall")
+T = TypeVar("T")
+
+
+class Kernel:
+    """The actors of one hall's matches, with the journal, hub and loader they share."""
+
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry,
+        *,
+        now: Callable[[], float],
+        projection: Projection,
+        timing: Timing,
+        spawn: Callable[..., None],
+        check_open: Callable[[], None],
+        closed: Callable[[], bool],
+        snapshot_every: int,
+        mailbox_size: int,
+        watch_buffer: int,
+        max_active: int,
+        on_stop: Callable[[str], None] | None = None,
+    ) -> None:
+        """``check_open`` raises why the hall takes no work (closed, never started);
+        ``closed`` tells whether it stopped. ``max_active`` caps the running actors: past it,
+        the least recently used resting ones are passivated. ``on_stop`` is told the match of
+        every actor that stops."""
+        if isinstance(max_active, bool) or not isinstance(max_active, int) or max_active < 1:
+            raise ValueError(f"max_active is a whole number of at least 1, not {max_active!r}")
+        self.store = store
+        self.max_active = max_active
+        self.check_open = check_open
+        self.closed = closed
+        self.journal = Journal(store)
+        self.loader = Loader(store, registry, snapshot_every, timing)
+        self.hub = Hub(watch_buffer)
+        self.metrics = Metrics()
+        self.context = ActorContext(
+            store=store,
+            journal=self.journal,
+            publish=self.hub.publish,
+            now=now,
+            metrics=self.metrics,
+            quarantine=self.quarantine,
+            load=self.loader.load,
+            spawn=spawn,
+            projection=projection,
+            timing=timing,
+            snapshot_every=snapshot_every,
+            snapshot_key=snapshot_key,
+            mailbox_size=mailbox_size,
+        )
+        self.actors = Supervisor(self.context, on_stop=on_stop)
+        self.quarantined: dict[str, str] = {}  # match -> why it is not served
+        self.activated: list[Callable[[str], None]] = []  # told of every match activated
+        self._activating: dict[str, _Flight] = {}
+
+    # -- actors -------------------------------------------------------------------------------
+
+    async def activate(self, match: str) -> Actor:
+        """Return a match's actor, loading the match off the event loop if it is not active.
+
+        The store is read and the events folded off the loop (see
+        :meth:`~gamehall.core.kernel.activation.Loader.load_off_loop`), so the other matches go
+        on meanwhile; a match several requests activate at once is loaded once (single
+        flight): the others wait for that load, and all get the same actor or the same error.
+        """
+        actor = self.actors.get(match)
+        if actor is not None:
+            actor.touch()
+            return actor
+        self.check_open()
+        self.check_quarantine(match)
+        limits.known_match_id(match)
+        flight = self._activating.get(match)
+        if flight is None:
+            flight = self._activating[match] = _Flight()
+            try:
+                flight.loaded = await self.loader.load_off_loop(match)
+            except CorruptRecord as exc:
+                flight.error = self.quarantine(match, exc)
+            # A store's or a plugin's failure while loading is every waiter's answer: each gets
+            # the same error (a plugin's bug in evolve must not leave the waiters hanging).
+            except Exception as exc:  # noqa: BLE001
+                flight.error = exc
+            finally:
+                del self._activating[match]
+                flight.done.set()
+        else:
+            await flight.done.wait()
+        if flight.error is not None:
+            raise flight.error
+        assert flight.loaded is not None
+        actor = self.actors.get(match)
+        if actor is None:  # no synchronous use started it meanwhile
+            self.check_open()
+            actor = self._activated(match, flight.loaded)
+        actor.touch()
+        return actor
+
+    def actor(self, match: str) -> Actor:
+        """Return a match's actor, loading the match on the spot if it is not active."""
+        actor = self.actors.get(match)
+        if actor is None:
+            self.check_open()
+            self.check_quarantine(match)
+            try:
+                loaded = self.loader.load(limits.known_match_id(match))
+            except CorruptRecord as exc:
+                raise self.quarantine(match, exc) from None
+            actor = self._activated(match, loaded)
+        actor.touch()
+        return actor
+
+    def start(self, match: str, loaded: Loaded) -> Actor:
+        """Start a match's actor from what was loaded (or just created); past ``max_active``
+        running actors, the least recently used resting ones are passivated."""
+        actor = self.actors.start(match, loaded)
+        if len(self.actors) > self.max_active:
+            self.actors.trim(self.max_active)
+        return actor
+
+    def _activated(self, match: str, loaded: Loaded) -> Actor:
+        actor = self.start(match, loaded)
+        for told in self.activated:
+            told(match)
+        return actor
+
+    async def ask(self, actor: Actor, message: SendCommand) -> Ack:
+        """Have a match's actor decide a message and wait for its answer.
+
+        An actor stopped since it was found (dropped after a store error, quarantined) took
+        nothing: the command goes to the match's next actor, or is refused with why.
+        """
+        while True:
+            try:
+                return await _ask(actor, message)
+            except ActorStopped:
+                if self.closed():
+                    raise
+            actor = await self.activate(actor.match)
+
+    def advanced(self, match: str, seq: int) -> None:
+        """Hear that another node stored a match up to ``seq``: catch up what runs here."""
+        actor = self.actors.get(match)
+        if actor is not None:
+            actor.advanced(seq)
+        else:
+            self.hub.drop(match)  # its watchers read what they missed from the store
+
+    # -- quarantine -----------------------------------------------------------------------------
+
+    def check_quarantine(self, match: str) -> None:
+        """Refuse a match that is quarantined, saying why."""
+        reason = self.quarantined.get(match)
+        if reason is not None:
+            raise MatchQuarantined(match, reason)
+
+    def quarantine(self, match: str, exc: CorruptRecord) -> MatchQuarantined:
+        """Stop serving a match whose rows fail their checks (the others go on); return the
+        error to raise."""
+        reason = f"seq {exc.seq}: {exc.reason}" if exc.seq else exc.reason
+        if match not in self.quarantined:
+            log.error("match quarantined", match=match, reason=reason)
+        self.quarantined[match] = reason
+        self.actors.stop(match)
+        return MatchQuarantined(match, reason)
+
+    # -- the records of a match -------------------------------------------------------------
+
+    def read(
+        self, match: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[Recorded]:
+        """Return a match's stored records, whole (a damaged row quarantines the match)."""
+        self.check_quarantine(match)
+        try:
+            return self.store.read(limits.known_match_id(match), after, upto, limit)
+        except CorruptRecord as exc:
+            raise self.quarantine(match, exc) from None
+
+    async def read_off_loop(
+        self, match: str, after: int = 0, upto: int | None = None
+    ) -> list[Recorded]:
+        """:meth:`read` with the store read in a worker thread (a damaged row quarantines the
+        match here, on the event loop)."""
+        self.check_quarantine(match)
+        known = limits.known_match_id(match)
+        try:
+            return await self.io(self.store.read, known, after, upto)
+        except CorruptRecord as exc:
+            raise self.quarantine(match, exc) from None
+
+    async def io(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking store call in a worker thread (directly for a store in memory)."""
+        if self.store.threaded:
+            return await anyio.to_thread.run_sync(fn, *args)
+        return fn(*args)
+
+    async def follow(self, match: str, after: int) -> AsyncGenerator[Recorded, None]:
+        """Yield every stored record of a match after ``after``, then live ones, in order and
+        none twice, until the hall closes. A follower dropped for falling behind reads what it
+        missed from the store."""
+        last = after
+        while not self.closed():
+            send, receive = self.hub.subscribe(match)
+            try:
+                for record in await self.read_off_loop(match, last):  # off the event loop
+                    last = record.seq
+                    yield record
+                async for records in receive:
+                    if records and records[0].seq > last + 1:
+                        # Events stored while this node did not hear of them: read them first.
+                        missed = await self.read_off_loop(match, last, records[0].seq - 1)
+                        records = [*missed, *records]
+                    for record in records:
+                        if record.seq <= last:
+                            continue
+                        last = record.seq
+                        yield record
+            finally:
+                self.hub.unsubscribe(match, send)
+                receive.close()
+
+
+def check_seat(seat: object, players: int) -> None:
+    """Refuse a seat that is no whole number from 0 to ``players - 1``."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise InvalidCommand(f"seat {seat!r} does not exist: seats are 0 to {players - 1}")
+
+
+class _Flight:
+    """One load of a match that every request activating it at once waits for."""
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.loaded: Loaded | None = None
+        self.error: Exception | None = None
+
+
+async def _ask(actor: Actor, message: SendCommand) -> Ack:
+    """Have an actor decide a message (at once when it is free) and wait for its answer."""
+    if actor.can_decide_now():
+        actor.decide_now(message)
+    else:
+        await actor.post(message)
+    ack: Ack = await message.reply.wait()
+    return ack
