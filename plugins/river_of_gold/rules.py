@@ -119,7 +119,7 @@ class RiverOfGold(RiverOfGoldEvents):
 
         The command's ``@decides`` method below gets the turn (the core's emitter of this
         command), the seat it is decided for and the command. Trades are free actions of any
-        clan (ROG-TRADE-1); every other command is the asked seat's. While an expansion's
+        clan; every other command is the asked seat's. While an expansion's
         setup decision holds the match (a draft), and for commands no method takes, the
         expansions decide (``river_of_gold_decide``).
         """
