@@ -150,6 +150,21 @@ def evolves(*events: type[Event], rule: str | None = None) -> Callable[[F], F]:
     return mark
 
 
+EFFECTS: set[object] = set()
+"""The code objects of the functions marked :func:`effect` (read by the debugger's provenance)."""
+
+
+def effect(function: F) -> F:
+    """Mark a function as one of a game's shared effects on an :class:`Emitter` (pay, draw).
+
+    An effect is called by several actions with the emitter as its first argument; where an
+    event comes from, the rule of the action that called it comes first and the effect's own
+    rule id (in its docstring) after it, as for a method of an emitter.
+    """
+    EFFECTS.add(function.__code__)
+    return function
+
+
 def _spoken(kind: type) -> str:
     """Return a class name as words: ``PlaceMark`` as "place mark"."""
     name = kind.__name__

@@ -33,7 +33,7 @@ from ..errors import GamehallError
 from ..events import Command, Event, Recorded, tag_of
 from ..registry import Ruleset
 from ..replay import diff_states, started_of
-from ..rules import Context, Emitter, ExpansionSpec, GameSpec, Rules
+from ..rules import EFFECTS, Context, Emitter, ExpansionSpec, GameSpec, Rules
 from .common import Step, first_difference, game_records, seat_label, steps_of
 
 RULE_ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-\d+\b")
@@ -169,9 +169,10 @@ def _origin_of_frames(
         if not module.startswith("gamehall.core"):
             doc = _docstring(frame)
             found = RULE_ID.findall(doc)[:1] if doc else []
-            # An emitter's own methods (gain, pay) are the game's shared effects: the rule of
-            # the action that uses them comes first, theirs after it.
-            shared = isinstance(frame.f_locals.get("self"), Emitter)
+            # An emitter's own methods and the functions marked @effect (gain, pay) are the
+            # game's shared effects: the rule of the action that uses them comes first, theirs
+            # after it.
+            shared = code in EFFECTS or isinstance(frame.f_locals.get("self"), Emitter)
             (later if shared else rules).extend(r for r in found if r not in rules + later)
         frame = frame.f_back
     rules += later

@@ -20,7 +20,7 @@ from .game import Game
 from .houses import bodyguard_of, dishonour_cost, limit_refusal, partners
 from .losses import empty_samurai_house, lose_daimyo_house
 from .state import House, Player, State
-from .turn import Turn, refuse
+from .turn import Turn, end_alliance, game_of, refuse
 
 ACTION_RULES = {
     "thief": ("send a Ninja thief after a warrior or a possession", "EDS-NINJA-1"),
@@ -46,9 +46,9 @@ def actions_left(game: Game, state: State) -> int:
 
 
 def _spend(turn: Turn, count: int = 1, rule: str = "EDS-ACTION-1") -> None:
-    left = max(0, actions_left(turn.game, turn.state))
+    left = max(0, actions_left(game_of(turn), turn.state))
     if left < count:
-        allowed = actions_allowed(turn.game, turn.state)
+        allowed = actions_allowed(game_of(turn), turn.state)
         needs = "" if count == 1 else f"this takes {count} card actions; "
         refuse(
             f"{needs}your ki gives {allowed} card action{'s' if allowed != 1 else ''} this "
@@ -65,7 +65,7 @@ def _in_hand(player: Player, card: str) -> None:
 def draw(turn: Turn, seat: int, command: cmd.Draw) -> None:
     """Draw the top card; rebuild the deck from the discard pile when it is empty (EDS-ACTION-2)."""
     _spend(turn)
-    player, numbers = turn.player(seat), turn.game.numbers
+    player, numbers = turn.state.players[seat], game_of(turn).numbers
     if len(player.hand) >= numbers.hand_limit:
         refuse(f"a hand holds at most {numbers.hand_limit} cards", "EDS-ACTION-3")
     state = turn.state
@@ -81,7 +81,7 @@ def draw(turn: Turn, seat: int, command: cmd.Draw) -> None:
 def discard(turn: Turn, seat: int, command: cmd.Discard) -> None:
     """Put a card from the hand on the discard pile without effect (EDS-ACTION-6)."""
     _spend(turn)
-    _in_hand(turn.player(seat), command.card)
+    _in_hand(turn.state.players[seat], command.card)
     turn.emit(CardDiscarded(seat=seat, card=command.card))
 
 
@@ -110,20 +110,20 @@ def play_refusal(game: Game, state: State, seat: int, command: cmd.Play) -> None
 def play(turn: Turn, seat: int, command: cmd.Play) -> None:
     """Play a card from the hand into a house under its conditions (EDS-ACTION-4)."""
     _spend(turn)
-    _in_hand(turn.player(seat), command.card)
-    play_refusal(turn.game, turn.state, seat, command)
-    if turn.game.cards.kind(command.card) == "daimyo":
-        turn.end_alliance(seat, "new-daimyo")  # EDS-ALLY-8
+    _in_hand(turn.state.players[seat], command.card)
+    play_refusal(game_of(turn), turn.state, seat, command)
+    if game_of(turn).cards.kind(command.card) == "daimyo":
+        end_alliance(turn, seat, "new-daimyo")  # EDS-ALLY-8
         turn.emit(DaimyoRaised(seat=seat, card=command.card))
         return
     turn.emit(CardPlayed(seat=seat, card=command.card, owner=command.owner, house=command.house))
 
 
 def _kind_in_hand(turn: Turn, seat: int, card: str, kind: str) -> None:
-    _in_hand(turn.player(seat), card)
-    if turn.game.cards.kind(card) != kind:
+    _in_hand(turn.state.players[seat], card)
+    if game_of(turn).cards.kind(card) != kind:
         reason, rule = ACTION_RULES[kind]
-        refuse(f"{card} is not a {turn.game.cards[card].name}: {reason}", rule)
+        refuse(f"{card} is not a {game_of(turn).cards[card].name}: {reason}", rule)
 
 
 def where(state: State, card: str) -> tuple[int, House] | None:
@@ -152,9 +152,9 @@ def send_thief(turn: Turn, seat: int, command: cmd.SendThief) -> None:
     """Steal a warrior or a possession into one of your houses, for honour (EDS-NINJA-1, -2)."""
     _spend(turn)
     _kind_in_hand(turn, seat, command.card, "thief")
-    theft_refusal(turn.game, turn.state, seat, command)
+    theft_refusal(game_of(turn), turn.state, seat, command)
     owner, house = where(turn.state, command.loot) or (seat, "samurai")
-    price = turn.game.numbers.thief_price
+    price = game_of(turn).numbers.thief_price
     turn.emit(ThiefSent(seat=seat, card=command.card, loot=command.loot, owner=owner,
                         house=house, to=command.to, cost=price))  # fmt: skip
 
@@ -175,11 +175,11 @@ def send_assassin(turn: Turn, seat: int, command: cmd.SendAssassin) -> None:
     owner, house, state = command.owner, command.house, turn.state
     if owner >= state.count or not state.players[owner].has_house(house):
         refuse("that player has no such house", "EDS-NINJA-3")
-    numbers = turn.game.numbers
+    numbers = game_of(turn).numbers
     taking = takeover(state, seat, owner, house)
     price = numbers.takeover_price if taking else numbers.assassin_price
     turn.emit(AssassinSent(seat=seat, card=command.card, owner=owner, house=house, cost=price))
-    guard = bodyguard_of(turn.game.cards, turn.player(owner), house)
+    guard = bodyguard_of(game_of(turn).cards, turn.state.players[owner], house)
     if guard is not None:
         turn.emit(AssassinStopped(owner=owner, house=house, bodyguard=guard))  # EDS-NINJA-5
         return
@@ -188,15 +188,15 @@ def send_assassin(turn: Turn, seat: int, command: cmd.SendAssassin) -> None:
         return
     empty_samurai_house(turn, owner)
     if taking:
-        turn.end_alliance(seat, "takeover")
+        end_alliance(turn, seat, "takeover")
         turn.emit(HouseTakenOver(seat=seat, ally=owner))  # EDS-ALLY-9
-    elif turn.player(owner).is_ronin:
-        turn.end_alliance(owner, "assassination")  # EDS-ALLY-7
+    elif turn.state.players[owner].is_ronin:
+        end_alliance(turn, owner, "assassination")  # EDS-ALLY-7
 
 
 def play_dishonour(turn: Turn, seat: int, command: cmd.PlayDishonour) -> None:
     """Play Dishonour on another player for its card actions (EDS-DISHONOUR-1)."""
-    _spend(turn, dishonour_cost(turn.game.numbers, turn.state.options), "EDS-DISHONOUR-1")
+    _spend(turn, dishonour_cost(game_of(turn).numbers, turn.state.options), "EDS-DISHONOUR-1")
     _kind_in_hand(turn, seat, command.card, "dishonour")
     if command.victim == seat or command.victim >= turn.state.count:
         refuse("Dishonour is played on another player", "EDS-DISHONOUR-1")

@@ -9,16 +9,16 @@ from .events import AllianceFormed, AllianceLeaving, AttackDeclared, FightRolled
 from .game import Game
 from .houses import castle_of
 from .state import State
-from .turn import Turn, refuse, shogun_duty
+from .turn import Turn, game_of, refuse, shogun_duty
 
 
 def _one_declaration(turn: Turn, shogun: bool = False) -> None:
     state = turn.state
     if state.declared:
         refuse("you have made your declaration this turn", "EDS-DECLARE-1")
-    if not shogun and shogun_duty(turn.game, state):
+    if not shogun and shogun_duty(game_of(turn), state):
         refuse(
-            f"with {turn.game.numbers.shogun_duty} honour or more your declaration must be "
+            f"with {game_of(turn).numbers.shogun_duty} honour or more your declaration must be "
             "that your Daimyo is now Shogun",
             "EDS-SHOGUN-3",
         )
@@ -29,7 +29,7 @@ def declare_shogun(turn: Turn, seat: int, command: cmd.DeclareShogun) -> None:
     _one_declaration(turn, shogun=True)
     if turn.state.shogun is not None:
         refuse("another Daimyo is Shogun", "EDS-SHOGUN-1")
-    if turn.player(seat).daimyo is None:
+    if turn.state.players[seat].daimyo is None:
         refuse("a Ronin has no Daimyo to name Shogun", "EDS-SHOGUN-2")
     turn.emit(ShogunDeclared(seat=seat))
 
@@ -74,9 +74,9 @@ def roll(rng: random.Random, dice: int) -> tuple[int, ...]:
 def attack(turn: Turn, seat: int, command: cmd.Attack) -> None:
     """Declare an attack and fight it out: both roll, the higher sum wins (EDS-ATTACK-5)."""
     _one_declaration(turn)
-    attack_refusal(turn.game, turn.state, seat, command.target)
-    own = dice_of(turn.game, turn.state, seat)
-    theirs = dice_of(turn.game, turn.state, command.target)
+    attack_refusal(game_of(turn), turn.state, seat, command.target)
+    own = dice_of(game_of(turn), turn.state, seat)
+    theirs = dice_of(game_of(turn), turn.state, command.target)
     turn.emit(AttackDeclared(seat=seat, target=command.target, strength=(own[0], theirs[0]),
                              dice=(own[1], theirs[1])))  # fmt: skip
     attacker_rolls: list[tuple[int, ...]] = []
@@ -95,7 +95,7 @@ def attack(turn: Turn, seat: int, command: cmd.Attack) -> None:
 def ally(turn: Turn, seat: int, command: cmd.Ally) -> None:
     """Ally a Ronin with a player who has a Daimyo and no ally; it must accept (EDS-ALLY-1..3)."""
     _one_declaration(turn)
-    player, state = turn.player(seat), turn.state
+    player, state = turn.state.players[seat], turn.state
     if not player.is_ronin:
         refuse("only a Ronin declares an alliance", "EDS-ALLY-1")
     if player.ally is not None:
@@ -111,9 +111,9 @@ def ally(turn: Turn, seat: int, command: cmd.Ally) -> None:
 def leave_alliance(turn: Turn, seat: int, command: cmd.LeaveAlliance) -> None:
     """Leave an alliance: pay 25 honour; it ends at your next turn (EDS-LEAVE-1, -2)."""
     _one_declaration(turn)
-    player = turn.player(seat)
+    player = turn.state.players[seat]
     if player.ally is None:
         refuse("you have no alliance to leave", "EDS-LEAVE-1")
-    if player.leaving or turn.player(player.ally).leaving:
+    if player.leaving or turn.state.players[player.ally].leaving:
         refuse("the alliance is already being left", "EDS-LEAVE-1")
-    turn.emit(AllianceLeaving(seat=seat, cost=turn.game.numbers.leave_price))
+    turn.emit(AllianceLeaving(seat=seat, cost=game_of(turn).numbers.leave_price))

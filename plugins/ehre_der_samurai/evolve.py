@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
+from gamehall.core import Rules, evolves
 
 from . import events as ev
 from .cards import SHOGUN
+from .houses import Numbers
 from .state import WAITING, Fight, House, Insult, Player, State, put, without
 
 replace = msgspec.structs.replace
-Apply = Callable[[State, Any], State]
 
 
 def _player(state: State, seat: int, **changes: Any) -> State:
@@ -26,58 +26,6 @@ def _into(player: Player, house: House, cards: tuple[str, ...]) -> Player:
     return replace(player, samurai_house=cards)
 
 
-def _founded(state: State, e: ev.HousesFounded) -> State:
-    players = tuple(Player(samurai=s, daimyo=d) for d, s in zip(e.daimyo, e.samurai, strict=True))
-    return replace(state, players=players, reserve=e.reserve)
-
-
-def _shuffled(state: State, e: ev.DeckShuffled | ev.DeckRebuilt) -> State:
-    discard = () if isinstance(e, ev.DeckRebuilt) else state.discard
-    return replace(state, deck=e.order or (), discard=discard)
-
-
-def _dealt(state: State, e: ev.HandDealt) -> State:
-    state = _player(state, e.seat, hand=e.cards or ())
-    return replace(state, deck=state.deck[e.size :])
-
-
-def _turn(state: State, e: ev.TurnBegan) -> State:
-    return replace(state, turn=e.seat, round=e.round, actions_used=0, declared=False)
-
-
-def _honour(state: State, e: ev.HonourCollected) -> State:
-    return _player(state, e.seat, honour=e.total)
-
-
-def _won(state: State, e: ev.MatchWon) -> State:
-    return replace(state, winner=e.seat)
-
-
-def _drawn(state: State, e: ev.CardDrawn) -> State:
-    card = state.deck[0]
-    state = _player(state, e.seat, hand=state.players[e.seat].hand + (card,))
-    return replace(state, deck=state.deck[1:], actions_used=state.actions_used + 1)
-
-
-def _discarded(state: State, e: ev.CardDiscarded) -> State:
-    state = _player(state, e.seat, hand=without(state.players[e.seat].hand, e.card))
-    return replace(state, discard=state.discard + (e.card,), actions_used=state.actions_used + 1)
-
-
-def _played(state: State, e: ev.CardPlayed) -> State:
-    state = _player(state, e.seat, hand=without(state.players[e.seat].hand, e.card))
-    owner = state.players[e.owner]
-    owner = _into(owner, e.house, owner.house(e.house) + (e.card,))
-    players = put(state.players, e.owner, owner)
-    return replace(state, players=players, actions_used=state.actions_used + 1)
-
-
-def _raised(state: State, e: ev.DaimyoRaised) -> State:
-    hand = without(state.players[e.seat].hand, e.card)
-    state = _player(state, e.seat, hand=hand, daimyo=e.card, daimyo_house=())
-    return replace(state, actions_used=state.actions_used + 1)
-
-
 def _spend(state: State, seat: int, card: str, cost: int, actions: int = 1) -> State:
     """Discard an action card from a hand, pay its honour and count its card actions."""
     player = state.players[seat]
@@ -87,42 +35,8 @@ def _spend(state: State, seat: int, card: str, cost: int, actions: int = 1) -> S
     )
 
 
-def _thief(state: State, e: ev.ThiefSent) -> State:
-    state = _spend(state, e.seat, e.card, e.cost)
-    owner = state.players[e.owner]
-    state = _player(state, e.owner, **_house_field(e.house, without(owner.house(e.house), e.loot)))
-    thief = state.players[e.seat]
-    return _player(state, e.seat, **_house_field(e.to, thief.house(e.to) + (e.loot,)))
-
-
 def _house_field(house: House, cards: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     return {"daimyo_house" if house == "daimyo" else "samurai_house": cards}
-
-
-def _assassin(state: State, e: ev.AssassinSent) -> State:
-    return _spend(state, e.seat, e.card, e.cost)
-
-
-def _stopped(state: State, e: ev.AssassinStopped) -> State:
-    owner = state.players[e.owner]
-    cards = without(owner.house(e.house), e.bodyguard)
-    state = _player(state, e.owner, **_house_field(e.house, cards))
-    return replace(state, discard=state.discard + (e.bodyguard,))
-
-
-def _taken_over(state: State, e: ev.HouseTakenOver) -> State:
-    ally = state.players[e.ally]
-    state = _player(state, e.seat, daimyo=ally.daimyo, daimyo_house=ally.daimyo_house)
-    state = _player(state, e.ally, daimyo=None, daimyo_house=())
-    return replace(state, shogun=e.seat) if state.shogun == e.ally else state
-
-
-def _house_discarded(state: State, e: ev.HouseDiscarded) -> State:
-    if e.house == "daimyo":
-        state = _player(state, e.owner, daimyo=None, daimyo_house=())
-    else:
-        state = _player(state, e.owner, samurai_house=())
-    return replace(state, discard=state.discard + e.cards)
 
 
 def _dishonour(state: State, e: ev.DishonourPlayed, actions: int, bystanders: bool) -> State:
@@ -134,144 +48,203 @@ def _dishonour(state: State, e: ev.DishonourPlayed, actions: int, bystanders: bo
     return replace(state, insult=Insult(e.seat, e.victim, e.card, answers))
 
 
-def _answered(state: State, e: ev.Answered) -> State:
-    answer = e.answer or ""
-    if state.fight is not None:
-        answers = _set(state.fight.answers, e.seat, answer)
-        return replace(state, fight=replace(state.fight, answers=answers))
-    assert state.insult is not None
-    insult = replace(state.insult, answers=_set(state.insult.answers, e.seat, answer))
-    return replace(state, insult=insult)
-
-
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1 :]
 
 
-def _closed(state: State, e: ev.WindowClosed) -> State:
-    if e.saved_by is not None and e.card is not None:
-        hand = without(state.players[e.saved_by].hand, e.card)
-        state = _player(state, e.saved_by, hand=hand)
-        state = replace(state, discard=state.discard + (e.card,))
-    if state.fight is not None:
-        fight = replace(state.fight, stage="castle", saved_by=e.saved_by)
-        return replace(state, fight=fight)
-    return replace(state, insult=None)
+class EhreEvents(Rules[State]):
+    """How each of Ehre der Samurai's events changes the state: one ``@evolves`` method per
+    event; :class:`~.rules.EhreDerSamurai` inherits them."""
 
+    numbers: Numbers
 
-def _paid(state: State, e: ev.HonourPaid) -> State:
-    return _player(state, e.seat, honour=state.players[e.seat].honour - e.honour)
+    @evolves(ev.HousesFounded)
+    def houses_founded(self, state: State, e: ev.HousesFounded) -> State:
+        players = tuple(
+            Player(samurai=s, daimyo=d) for d, s in zip(e.daimyo, e.samurai, strict=True)
+        )
+        return replace(state, players=players, reserve=e.reserve)
 
+    @evolves(ev.DeckShuffled, ev.DeckRebuilt)
+    def deck_shuffled(self, state: State, e: ev.DeckShuffled | ev.DeckRebuilt) -> State:
+        discard = () if isinstance(e, ev.DeckRebuilt) else state.discard
+        return replace(state, deck=e.order or (), discard=discard)
 
-def _shogun_declared(state: State, e: ev.ShogunDeclared) -> State:
-    house = state.players[e.seat].daimyo_house + (SHOGUN,)
-    state = _player(state, e.seat, daimyo_house=house)
-    return replace(state, shogun=e.seat, declared=True)
+    @evolves(ev.HandDealt)
+    def hand_dealt(self, state: State, e: ev.HandDealt) -> State:
+        state = _player(state, e.seat, hand=e.cards or ())
+        return replace(state, deck=state.deck[e.size :])
 
+    @evolves(ev.TurnBegan)
+    def turn_began(self, state: State, e: ev.TurnBegan) -> State:
+        return replace(state, turn=e.seat, round=e.round, actions_used=0, declared=False)
 
-def _attack(state: State, e: ev.AttackDeclared) -> State:
-    return replace(state, declared=True)
+    @evolves(ev.HonourCollected)
+    def honour_collected(self, state: State, e: ev.HonourCollected) -> State:
+        return _player(state, e.seat, honour=e.total)
 
+    @evolves(ev.MatchWon)
+    def match_won(self, state: State, e: ev.MatchWon) -> State:
+        return replace(state, winner=e.seat)
 
-def _rolled(state: State, e: ev.FightRolled) -> State:
-    attacker = state.turn
-    defender = e.winner if e.loser == attacker else e.loser
-    answers = (WAITING,) * state.count
-    return replace(state, fight=Fight(attacker, defender, e.winner, e.loser, answers))
+    @evolves(ev.CardDrawn)
+    def card_drawn(self, state: State, e: ev.CardDrawn) -> State:
+        card = state.deck[0]
+        state = _player(state, e.seat, hand=state.players[e.seat].hand + (card,))
+        return replace(state, deck=state.deck[1:], actions_used=state.actions_used + 1)
 
+    @evolves(ev.CardDiscarded)
+    def card_discarded(self, state: State, e: ev.CardDiscarded) -> State:
+        state = _player(state, e.seat, hand=without(state.players[e.seat].hand, e.card))
+        return replace(
+            state, discard=state.discard + (e.card,), actions_used=state.actions_used + 1
+        )
 
-def _castle(state: State, e: ev.CastleTaken) -> State:
-    loser = state.players[e.loser]
-    loser_house = without(loser.daimyo_house, e.castle)
-    winner = state.players[e.seat]
-    winner_house = winner.daimyo_house + (e.castle,)
-    if e.swapped is not None:
-        winner_house = without(winner_house, e.swapped)
-        loser_house = loser_house + (e.swapped,)
-    state = _player(state, e.loser, daimyo_house=loser_house)
-    return _player(state, e.seat, daimyo_house=winner_house)
+    @evolves(ev.CardPlayed)
+    def card_played(self, state: State, e: ev.CardPlayed) -> State:
+        state = _player(state, e.seat, hand=without(state.players[e.seat].hand, e.card))
+        owner = state.players[e.owner]
+        owner = _into(owner, e.house, owner.house(e.house) + (e.card,))
+        players = put(state.players, e.owner, owner)
+        return replace(state, players=players, actions_used=state.actions_used + 1)
 
+    @evolves(ev.DaimyoRaised)
+    def daimyo_raised(self, state: State, e: ev.DaimyoRaised) -> State:
+        hand = without(state.players[e.seat].hand, e.card)
+        state = _player(state, e.seat, hand=hand, daimyo=e.card, daimyo_house=())
+        return replace(state, actions_used=state.actions_used + 1)
 
-def _shogun_passed(state: State, e: ev.ShogunPassed) -> State:
-    loser = state.players[e.loser]
-    state = _player(state, e.loser, daimyo_house=without(loser.daimyo_house, SHOGUN))
-    winner = state.players[e.winner]
-    state = _player(state, e.winner, daimyo_house=winner.daimyo_house + (SHOGUN,))
-    return replace(state, shogun=e.winner)
+    @evolves(ev.TurnEnded, ev.SeppukuCommitted, ev.CastleLeft)
+    def nothing_changes(self, state: State, e: Any) -> State:
+        return state
 
+    @evolves(ev.ThiefSent)
+    def thief_sent(self, state: State, e: ev.ThiefSent) -> State:
+        state = _spend(state, e.seat, e.card, e.cost)
+        owner = state.players[e.owner]
+        state = _player(
+            state, e.owner, **_house_field(e.house, without(owner.house(e.house), e.loot))
+        )
+        thief = state.players[e.seat]
+        return _player(state, e.seat, **_house_field(e.to, thief.house(e.to) + (e.loot,)))
 
-def _shogun_returned(state: State, e: ev.ShogunReturned) -> State:
-    house = without(state.players[e.seat].daimyo_house, SHOGUN)
-    return replace(_player(state, e.seat, daimyo_house=house), shogun=None)
+    @evolves(ev.AssassinSent)
+    def assassin_sent(self, state: State, e: ev.AssassinSent) -> State:
+        return _spend(state, e.seat, e.card, e.cost)
 
+    @evolves(ev.AssassinStopped)
+    def assassin_stopped(self, state: State, e: ev.AssassinStopped) -> State:
+        owner = state.players[e.owner]
+        cards = without(owner.house(e.house), e.bodyguard)
+        state = _player(state, e.owner, **_house_field(e.house, cards))
+        return replace(state, discard=state.discard + (e.bodyguard,))
 
-def _fight_ended(state: State, e: ev.FightEnded) -> State:
-    return replace(state, fight=None)
+    @evolves(ev.HouseTakenOver)
+    def house_taken_over(self, state: State, e: ev.HouseTakenOver) -> State:
+        ally = state.players[e.ally]
+        state = _player(state, e.seat, daimyo=ally.daimyo, daimyo_house=ally.daimyo_house)
+        state = _player(state, e.ally, daimyo=None, daimyo_house=())
+        return replace(state, shogun=e.seat) if state.shogun == e.ally else state
 
+    @evolves(ev.HouseDiscarded)
+    def house_discarded(self, state: State, e: ev.HouseDiscarded) -> State:
+        if e.house == "daimyo":
+            state = _player(state, e.owner, daimyo=None, daimyo_house=())
+        else:
+            state = _player(state, e.owner, samurai_house=())
+        return replace(state, discard=state.discard + e.cards)
 
-def _allied(state: State, e: ev.AllianceFormed) -> State:
-    state = _player(state, e.ronin, ally=e.daimyo)
-    return replace(_player(state, e.daimyo, ally=e.ronin), declared=True)
-
-
-def _leaving(state: State, e: ev.AllianceLeaving) -> State:
-    honour = state.players[e.seat].honour - e.cost
-    return replace(_player(state, e.seat, leaving=True, honour=honour), declared=True)
-
-
-def _alliance_ended(state: State, e: ev.AllianceEnded) -> State:
-    for seat in e.seats:
-        state = _player(state, seat, ally=None, leaving=False)
-    return state
-
-
-def _nothing(state: State, e: Any) -> State:
-    return state
-
-
-def table(dishonour_actions: int | None) -> dict[type, Apply]:
-    """Return the function that applies each event type.
-
-    ``dishonour_actions`` is an expansion's cost of a Dishonour (``Numbers``); ``None`` leaves
-    it to each match's option (EDS-DISHONOUR-1).
-    """
-
-    def dishonour(state: State, e: ev.DishonourPlayed) -> State:
-        cost = state.options.dishonour_actions if dishonour_actions is None else dishonour_actions
+    @evolves(ev.DishonourPlayed)
+    def dishonour_played(self, state: State, e: ev.DishonourPlayed) -> State:
+        """Open the Dishonour's window; its cost in card actions is an expansion's
+        (``Numbers``) or, where none sets it, the match's option (EDS-DISHONOUR-1)."""
+        cost = self.numbers.dishonour_actions
+        cost = state.options.dishonour_actions if cost is None else cost
         return _dishonour(state, e, cost, state.options.bystander_save_face)
 
-    return {
-        ev.HousesFounded: _founded,
-        ev.DeckShuffled: _shuffled,
-        ev.HandDealt: _dealt,
-        ev.TurnBegan: _turn,
-        ev.HonourCollected: _honour,
-        ev.MatchWon: _won,
-        ev.CardDrawn: _drawn,
-        ev.DeckRebuilt: _shuffled,
-        ev.CardDiscarded: _discarded,
-        ev.CardPlayed: _played,
-        ev.DaimyoRaised: _raised,
-        ev.TurnEnded: _nothing,
-        ev.ThiefSent: _thief,
-        ev.AssassinSent: _assassin,
-        ev.AssassinStopped: _stopped,
-        ev.HouseTakenOver: _taken_over,
-        ev.HouseDiscarded: _house_discarded,
-        ev.DishonourPlayed: dishonour,
-        ev.Answered: _answered,
-        ev.WindowClosed: _closed,
-        ev.HonourPaid: _paid,
-        ev.SeppukuCommitted: _nothing,
-        ev.ShogunDeclared: _shogun_declared,
-        ev.AttackDeclared: _attack,
-        ev.FightRolled: _rolled,
-        ev.CastleTaken: _castle,
-        ev.CastleLeft: _nothing,
-        ev.ShogunPassed: _shogun_passed,
-        ev.ShogunReturned: _shogun_returned,
-        ev.FightEnded: _fight_ended,
-        ev.AllianceFormed: _allied,
-        ev.AllianceLeaving: _leaving,
-        ev.AllianceEnded: _alliance_ended,
-    }
+    @evolves(ev.Answered)
+    def answered(self, state: State, e: ev.Answered) -> State:
+        answer = e.answer or ""
+        if state.fight is not None:
+            answers = _set(state.fight.answers, e.seat, answer)
+            return replace(state, fight=replace(state.fight, answers=answers))
+        assert state.insult is not None
+        insult = replace(state.insult, answers=_set(state.insult.answers, e.seat, answer))
+        return replace(state, insult=insult)
+
+    @evolves(ev.WindowClosed)
+    def window_closed(self, state: State, e: ev.WindowClosed) -> State:
+        if e.saved_by is not None and e.card is not None:
+            hand = without(state.players[e.saved_by].hand, e.card)
+            state = _player(state, e.saved_by, hand=hand)
+            state = replace(state, discard=state.discard + (e.card,))
+        if state.fight is not None:
+            fight = replace(state.fight, stage="castle", saved_by=e.saved_by)
+            return replace(state, fight=fight)
+        return replace(state, insult=None)
+
+    @evolves(ev.HonourPaid)
+    def honour_paid(self, state: State, e: ev.HonourPaid) -> State:
+        return _player(state, e.seat, honour=state.players[e.seat].honour - e.honour)
+
+    @evolves(ev.ShogunDeclared)
+    def shogun_declared(self, state: State, e: ev.ShogunDeclared) -> State:
+        house = state.players[e.seat].daimyo_house + (SHOGUN,)
+        state = _player(state, e.seat, daimyo_house=house)
+        return replace(state, shogun=e.seat, declared=True)
+
+    @evolves(ev.AttackDeclared)
+    def attack_declared(self, state: State, e: ev.AttackDeclared) -> State:
+        return replace(state, declared=True)
+
+    @evolves(ev.FightRolled)
+    def fight_rolled(self, state: State, e: ev.FightRolled) -> State:
+        attacker = state.turn
+        defender = e.winner if e.loser == attacker else e.loser
+        answers = (WAITING,) * state.count
+        return replace(state, fight=Fight(attacker, defender, e.winner, e.loser, answers))
+
+    @evolves(ev.CastleTaken)
+    def castle_taken(self, state: State, e: ev.CastleTaken) -> State:
+        loser = state.players[e.loser]
+        loser_house = without(loser.daimyo_house, e.castle)
+        winner = state.players[e.seat]
+        winner_house = winner.daimyo_house + (e.castle,)
+        if e.swapped is not None:
+            winner_house = without(winner_house, e.swapped)
+            loser_house = loser_house + (e.swapped,)
+        state = _player(state, e.loser, daimyo_house=loser_house)
+        return _player(state, e.seat, daimyo_house=winner_house)
+
+    @evolves(ev.ShogunPassed)
+    def shogun_passed(self, state: State, e: ev.ShogunPassed) -> State:
+        loser = state.players[e.loser]
+        state = _player(state, e.loser, daimyo_house=without(loser.daimyo_house, SHOGUN))
+        winner = state.players[e.winner]
+        state = _player(state, e.winner, daimyo_house=winner.daimyo_house + (SHOGUN,))
+        return replace(state, shogun=e.winner)
+
+    @evolves(ev.ShogunReturned)
+    def shogun_returned(self, state: State, e: ev.ShogunReturned) -> State:
+        house = without(state.players[e.seat].daimyo_house, SHOGUN)
+        return replace(_player(state, e.seat, daimyo_house=house), shogun=None)
+
+    @evolves(ev.FightEnded)
+    def fight_ended(self, state: State, e: ev.FightEnded) -> State:
+        return replace(state, fight=None)
+
+    @evolves(ev.AllianceFormed)
+    def alliance_formed(self, state: State, e: ev.AllianceFormed) -> State:
+        state = _player(state, e.ronin, ally=e.daimyo)
+        return replace(_player(state, e.daimyo, ally=e.ronin), declared=True)
+
+    @evolves(ev.AllianceLeaving)
+    def alliance_leaving(self, state: State, e: ev.AllianceLeaving) -> State:
+        honour = state.players[e.seat].honour - e.cost
+        return replace(_player(state, e.seat, leaving=True, honour=honour), declared=True)
+
+    @evolves(ev.AllianceEnded)
+    def alliance_ended(self, state: State, e: ev.AllianceEnded) -> State:
+        for seat in e.seats:
+            state = _player(state, seat, ally=None, leaving=False)
+        return state

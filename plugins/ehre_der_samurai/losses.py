@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .cards import SHOGUN
 from .events import AllianceEnd, HouseDiscarded, ShogunPassed, ShogunReturned
-from .turn import Turn
+from .turn import Turn, end_alliance
 
 
 def lose_daimyo_house(
@@ -20,15 +20,15 @@ def lose_daimyo_house(
             turn.emit(ShogunPassed(loser=owner, winner=shogun_to))
         else:
             turn.emit(ShogunReturned(seat=owner))
-    player = turn.player(owner)
+    player = turn.state.players[owner]
     if player.daimyo is None:
         return
-    turn.end_alliance(owner, reason)  # first: an alliance pairs a Ronin with a Daimyo
+    end_alliance(turn, owner, reason)  # first: an alliance pairs a Ronin with a Daimyo
     cards = (player.daimyo, *(c for c in player.daimyo_house if c != SHOGUN))
     turn.emit(HouseDiscarded(owner=owner, house="daimyo", cards=cards))
 
 
 def empty_samurai_house(turn: Turn, owner: int) -> None:
     """Discard every card of a Samurai house; the Samurai (or Ronin) card stays (EDS-ATTACK-6)."""
-    cards = turn.player(owner).samurai_house
+    cards = turn.state.players[owner].samurai_house
     turn.emit(HouseDiscarded(owner=owner, house="samurai", cards=cards))

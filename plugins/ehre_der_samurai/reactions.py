@@ -24,7 +24,7 @@ from .game import Game
 from .houses import castle_of
 from .losses import empty_samurai_house, lose_daimyo_house
 from .state import PASS, PAY, SEPPUKU, WAITING, State, seat_order
-from .turn import Turn, refuse
+from .turn import Turn, end_alliance, game_of, refuse
 
 
 def window_answers(state: State) -> Sequence[str | None] | None:
@@ -62,8 +62,8 @@ def save_or_pass(turn: Turn, seat: int, command: cmd.SaveFace | cmd.Pass) -> Non
             refuse("the victim pays, saves face or commits seppuku", "EDS-DISHONOUR-2")
         _answer(turn, seat, PASS)
         return
-    player = turn.player(seat)
-    if command.card not in player.hand or turn.game.cards.kind(command.card) != "save-face":
+    player = turn.state.players[seat]
+    if command.card not in player.hand or game_of(turn).cards.kind(command.card) != "save-face":
         refuse(f"{command.card} is not a Save Face card in your hand", "EDS-SAVE-1")
     _answer(turn, seat, command.card)
 
@@ -76,7 +76,7 @@ def answer_dishonour(turn: Turn, seat: int, command: cmd.PayHonour | cmd.Seppuku
     if isinstance(command, cmd.PayHonour):
         _answer(turn, seat, PAY)
         return
-    if not turn.player(seat).has_house(command.house):
+    if not turn.state.players[seat].has_house(command.house):
         refuse("a Ronin has no Daimyo to commit seppuku", "EDS-DISHONOUR-3")
     _answer(turn, seat, SEPPUKU[command.house])
 
@@ -93,7 +93,7 @@ def _answer(turn: Turn, seat: int, answer: str) -> None:
 
 
 def _closing(turn: Turn, for_seat: int, answers: Sequence[str | None]) -> int | None:
-    saved_by = first_save(turn.game, turn.state, answers)
+    saved_by = first_save(game_of(turn), turn.state, answers)
     card = answers[saved_by] if saved_by is not None else None
     turn.emit(WindowClosed(for_seat=for_seat, saved_by=saved_by, card=card))
     return saved_by
@@ -106,7 +106,7 @@ def _close_fight(turn: Turn) -> None:
     if saved_by is not None and turn.state.options.save_face_cancels_fight:
         turn.emit(FightEnded(winner=fight.winner, loser=fight.loser, saved=True))  # EDS-ATTACK-8
         return
-    if castle_of(turn.game.cards, turn.player(fight.loser)) is not None:
+    if castle_of(game_of(turn).cards, turn.state.players[fight.loser]) is not None:
         return  # the winner chooses about the castle (EDS-ATTACK-7)
     finish_fight(turn)
 
@@ -129,10 +129,10 @@ def castle_choice(turn: Turn, seat: int, command: cmd.TakeCastle | cmd.LeaveCast
     if fight is None or fight.stage != "castle" or seat != fight.winner:
         refuse("only the winner of a fight chooses about the loser's castle", "EDS-ATTACK-7")
     if isinstance(command, cmd.TakeCastle):
-        cards = turn.game.cards
-        castle = castle_of(cards, turn.player(fight.loser))
+        cards = game_of(turn).cards
+        castle = castle_of(cards, turn.state.players[fight.loser])
         assert castle is not None
-        own = castle_of(cards, turn.player(seat))
+        own = castle_of(cards, turn.state.players[seat])
         turn.emit(CastleTaken(seat=seat, castle=castle, loser=fight.loser, swapped=own))
     else:
         turn.emit(CastleLeft(seat=seat))
@@ -147,14 +147,14 @@ def _close_insult(turn: Turn) -> None:
         return  # EDS-DISHONOUR-2: saved, and the alliance holds (EDS-ALLY-6)
     answer = insult.answers[victim]
     if answer == PAY:
-        turn.emit(HonourPaid(seat=victim, honour=turn.game.numbers.dishonour_price))
+        turn.emit(HonourPaid(seat=victim, honour=game_of(turn).numbers.dishonour_price))
     elif answer == SEPPUKU["daimyo"]:
         turn.emit(SeppukuCommitted(seat=victim, house="daimyo"))
         lose_daimyo_house(turn, victim, "dishonour")
     else:
         turn.emit(SeppukuCommitted(seat=victim, house="samurai"))
         empty_samurai_house(turn, victim)
-    ally = turn.player(victim).ally
+    ally = turn.state.players[victim].ally
     ends = turn.state.options.dishonour_ends_alliance
     if ally is not None and (ends == "any" or ally == insult.dishonourer):
-        turn.end_alliance(victim, "dishonour")  # EDS-ALLY-6
+        end_alliance(turn, victim, "dishonour")  # EDS-ALLY-6

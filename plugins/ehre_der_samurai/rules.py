@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from gamehall.core import (
@@ -14,8 +14,8 @@ from gamehall.core import (
     IllegalCommand,
     InvalidOptions,
     Outcome,
-    Rules,
     ScoreLine,
+    decides,
     merge_by_key,
 )
 from gamehall.core.rules import MatchConfig
@@ -24,37 +24,14 @@ from gamehall.core.words import seat_label
 from . import actions, declarations, reactions
 from . import commands as cmd
 from . import events as events_
-from . import evolve as evolve_
 from . import legal as legal_
 from . import view as view_
 from .cards import Card, Catalogue
 from .events import DeckShuffled, HandDealt, HousesFounded
+from .evolve import EhreEvents
 from .houses import Numbers, Values
 from .state import PROVINCES, WAITING, Options, Player, State
 from .turn import Turn, begin_turn, end_turn, shogun_duty
-
-Handler = Callable[[Turn, int, Any], None]
-TURN: dict[type, Handler] = {
-    cmd.Draw: actions.draw,
-    cmd.Discard: actions.discard,
-    cmd.Play: actions.play,
-    cmd.SendThief: actions.send_thief,
-    cmd.SendAssassin: actions.send_assassin,
-    cmd.PlayDishonour: actions.play_dishonour,
-    cmd.DeclareShogun: declarations.declare_shogun,
-    cmd.Attack: declarations.attack,
-    cmd.Ally: declarations.ally,
-    cmd.LeaveAlliance: declarations.leave_alliance,
-    cmd.EndTurn: lambda turn, seat, command: end_turn(turn),
-}
-ANSWERS: dict[type, Handler] = {
-    cmd.SaveFace: reactions.save_or_pass,
-    cmd.Pass: reactions.save_or_pass,
-    cmd.PayHonour: reactions.answer_dishonour,
-    cmd.Seppuku: reactions.answer_dishonour,
-    cmd.TakeCastle: reactions.castle_choice,
-    cmd.LeaveCastle: reactions.castle_choice,
-}
 
 
 def merge(cards: Sequence[Sequence[Card] | None]) -> list[Card]:
@@ -73,15 +50,18 @@ REVEALING: tuple[type[Event], ...] = (
 )
 
 
-class EhreDerSamurai(Rules[State]):
-    """Houses, honour, alliances and betrayal, for three to six players."""
+class EhreDerSamurai(EhreEvents):
+    """Houses, honour, alliances and betrayal, for three to six players.
+
+    The commands are decided by the ``@decides`` methods below; the events are applied by the
+    ``@evolves`` methods of :class:`EhreEvents` (``evolve.py``).
+    """
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
         self.cards = Catalogue(merge(hook.ehre_der_samurai_cards()))
         self.numbers: Numbers = hook.ehre_der_samurai_numbers()
         self.values = Values(self.cards)
-        self._evolve = evolve_.table(self.numbers.dishonour_actions)
 
     def option_choices(self) -> Mapping[str, Sequence[tuple[Any, str]]]:
         """Offer the starting player as people count seats (the log keeps 0 for seat 1)."""
@@ -110,7 +90,8 @@ class EhreDerSamurai(Rules[State]):
         daimyo = tuple(starting[:n])
         deck = [c for c in cards.deck_cards if c not in daimyo]
         rng.shuffle(deck)
-        turn = Turn(self, self, state, lambda: rng)
+        # The setup's generator, given as the context's own (no command, no seat).
+        turn = Turn(self, state, Context(None, 0, 0, None, rng))
         turn.emit(
             HousesFounded(daimyo=daimyo, samurai=cards.samurai[:n], reserve=cards.samurai[n:]),
             DeckShuffled(size=len(deck), order=tuple(deck)),
@@ -125,18 +106,20 @@ class EhreDerSamurai(Rules[State]):
     # -- deciding ------------------------------------------------------------------------------
 
     def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
-        """Return the events of a card action, a declaration, the turn's end or an answer."""
+        """Return the events of a card action, a declaration, the turn's end or an answer.
+
+        The command's ``@decides`` method below gets the turn (the core's emitter of this
+        command), the seat that sent it and the command; a turn's commands first check that
+        the turn is the seat's and no answer is owed.
+        """
         seat = ctx.seat
         if seat is None:
             raise IllegalCommand("a spectator does not play")
-        turn = Turn(self, self, state, lambda: ctx.rng)
-        handler = ANSWERS.get(type(command))
-        if handler is None:
-            handler = TURN.get(type(command))
-            if handler is None:
-                raise IllegalCommand(f"{type(command).__name__} is not an Ehre der Samurai command")
-            self._turn_open(state, seat)
-        handler(turn, seat, command)
+        method = self.decider(state, command)
+        if method is None:
+            raise IllegalCommand(f"{type(command).__name__} is not an Ehre der Samurai command")
+        turn = Turn(self, state, ctx)
+        method(self, turn, seat, command)
         return turn.events
 
     def _turn_open(self, state: State, seat: int) -> None:
@@ -145,10 +128,92 @@ class EhreDerSamurai(Rules[State]):
         if seat != state.turn:
             raise IllegalCommand("it is not your turn", "EDS-END-1")
 
-    def evolve(self, state: State, event: Event) -> State:
-        """Apply one event."""
-        apply = self._evolve.get(type(event))
-        return state if apply is None else apply(state, event)
+    # -- a turn's commands: card actions, declarations, the end ---------------------------
+
+    @decides(cmd.Draw)
+    def draw(self, turn: Turn, seat: int, command: cmd.Draw) -> None:
+        """Draw a card, a card action."""
+        self._turn_open(turn.state, seat)
+        actions.draw(turn, seat, command)
+
+    @decides(cmd.Discard)
+    def discard(self, turn: Turn, seat: int, command: cmd.Discard) -> None:
+        """Discard cards from the hand."""
+        self._turn_open(turn.state, seat)
+        actions.discard(turn, seat, command)
+
+    @decides(cmd.Play)
+    def play(self, turn: Turn, seat: int, command: cmd.Play) -> None:
+        """Play a card into a house."""
+        self._turn_open(turn.state, seat)
+        actions.play(turn, seat, command)
+
+    @decides(cmd.SendThief)
+    def send_thief(self, turn: Turn, seat: int, command: cmd.SendThief) -> None:
+        """Send a Thief to another house."""
+        self._turn_open(turn.state, seat)
+        actions.send_thief(turn, seat, command)
+
+    @decides(cmd.SendAssassin)
+    def send_assassin(self, turn: Turn, seat: int, command: cmd.SendAssassin) -> None:
+        """Send an Assassin to another house."""
+        self._turn_open(turn.state, seat)
+        actions.send_assassin(turn, seat, command)
+
+    @decides(cmd.PlayDishonour)
+    def play_dishonour(self, turn: Turn, seat: int, command: cmd.PlayDishonour) -> None:
+        """Dishonour another player."""
+        self._turn_open(turn.state, seat)
+        actions.play_dishonour(turn, seat, command)
+
+    @decides(cmd.DeclareShogun)
+    def declare_shogun(self, turn: Turn, seat: int, command: cmd.DeclareShogun) -> None:
+        """Declare the Daimyo Shogun."""
+        self._turn_open(turn.state, seat)
+        declarations.declare_shogun(turn, seat, command)
+
+    @decides(cmd.Attack)
+    def attack(self, turn: Turn, seat: int, command: cmd.Attack) -> None:
+        """Attack another Daimyo."""
+        self._turn_open(turn.state, seat)
+        declarations.attack(turn, seat, command)
+
+    @decides(cmd.Ally)
+    def ally(self, turn: Turn, seat: int, command: cmd.Ally) -> None:
+        """Ally with another player."""
+        self._turn_open(turn.state, seat)
+        declarations.ally(turn, seat, command)
+
+    @decides(cmd.LeaveAlliance)
+    def leave_alliance(self, turn: Turn, seat: int, command: cmd.LeaveAlliance) -> None:
+        """Leave the alliance."""
+        self._turn_open(turn.state, seat)
+        declarations.leave_alliance(turn, seat, command)
+
+    @decides(cmd.EndTurn)
+    def end_turn(self, turn: Turn, seat: int, command: cmd.EndTurn) -> None:
+        """End the turn; the left neighbour goes next."""
+        self._turn_open(turn.state, seat)
+        end_turn(turn)
+
+    # -- answers, from any seat that owes one ---------------------------------------------
+
+    @decides(cmd.SaveFace, cmd.Pass)
+    def save_or_pass(self, turn: Turn, seat: int, command: cmd.SaveFace | cmd.Pass) -> None:
+        """Play Save Face for the loser of a fight or the victim of a Dishonour, or pass."""
+        reactions.save_or_pass(turn, seat, command)
+
+    @decides(cmd.PayHonour, cmd.Seppuku)
+    def answer_dishonour(self, turn: Turn, seat: int, command: cmd.PayHonour | cmd.Seppuku) -> None:
+        """Answer a Dishonour: pay honour or commit seppuku."""
+        reactions.answer_dishonour(turn, seat, command)
+
+    @decides(cmd.TakeCastle, cmd.LeaveCastle)
+    def castle_choice(
+        self, turn: Turn, seat: int, command: cmd.TakeCastle | cmd.LeaveCastle
+    ) -> None:
+        """Take the loser's castle after a won fight, or leave it."""
+        reactions.castle_choice(turn, seat, command)
 
     # -- who acts, and on what -----------------------------------------------------------------
 

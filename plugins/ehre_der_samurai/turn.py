@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from typing import NoReturn
+from typing import NoReturn, cast
 
-from gamehall.core import Emitter, IllegalCommand, Rules
+from gamehall.core import Emitter, IllegalCommand, effect
 
 from .events import (
     AllianceEnd,
@@ -18,7 +16,7 @@ from .events import (
     TurnEnded,
 )
 from .game import Game
-from .state import Player, State
+from .state import State
 
 
 def refuse(reason: str, rule: str) -> NoReturn:
@@ -26,34 +24,22 @@ def refuse(reason: str, rule: str) -> NoReturn:
     raise IllegalCommand(reason, rule)
 
 
-class Turn(Emitter[State]):
-    """The events one command causes, applied as they are emitted, with the ruleset's parts."""
+Turn = Emitter[State]
+"""The events one command causes, applied as they are emitted: the core's
+:class:`~gamehall.core.Emitter`, made with the command's context (``turn.rng``)."""
 
-    __slots__ = ("_rng", "game")
 
-    def __init__(
-        self, rules: Rules[State], game: Game, state: State, rng: Callable[[], random.Random]
-    ) -> None:
-        """``rules`` applies the events; ``game`` gives the ruleset's parts (the same rules
-        object, seen through :class:`~gamehall.plugins.ehre_der_samurai.game.Game`)."""
-        super().__init__(rules, state)
-        self.game = game
-        self._rng = rng
+def game_of(turn: Turn) -> Game:
+    """Return the ruleset's parts (the rules object that made ``turn``, seen as a :class:`Game`)."""
+    return cast(Game, turn.rules)
 
-    @property
-    def rng(self) -> random.Random:
-        """Return the command's generator (seeded only when first used)."""
-        return self._rng()
 
-    def player(self, seat: int) -> Player:
-        """Return a player as things stand now."""
-        return self.state.players[seat]
-
-    def end_alliance(self, seat: int, reason: AllianceEnd) -> None:
-        """End the alliance of ``seat``, if it has one (EDS-ALLY-6 … 9, EDS-LEAVE-2)."""
-        ally = self.player(seat).ally
-        if ally is not None:
-            self.emit(AllianceEnded(seats=(min(seat, ally), max(seat, ally)), reason=reason))
+@effect
+def end_alliance(turn: Turn, seat: int, reason: AllianceEnd) -> None:
+    """End the alliance of ``seat``, if it has one (EDS-ALLY-6 … 9, EDS-LEAVE-2)."""
+    ally = turn.state.players[seat].ally
+    if ally is not None:
+        turn.emit(AllianceEnded(seats=(min(seat, ally), max(seat, ally)), reason=reason))
 
 
 def phase_one_honour(game: Game, state: State, seat: int) -> tuple[int, HonourSource]:
@@ -71,11 +57,11 @@ def phase_one_honour(game: Game, state: State, seat: int) -> tuple[int, HonourSo
 
 def begin_turn(turn: Turn, seat: int, round_: int) -> None:
     """Start a seat's turn: end an alliance it left a round ago, then phase 1 and the win."""
-    if turn.player(seat).leaving:
-        turn.end_alliance(seat, "left")  # EDS-LEAVE-2
+    if turn.state.players[seat].leaving:
+        end_alliance(turn, seat, "left")  # EDS-LEAVE-2
     turn.emit(TurnBegan(seat=seat, round=round_))
-    honour, source = phase_one_honour(turn.game, turn.state, seat)
-    total = turn.player(seat).honour + honour
+    honour, source = phase_one_honour(game_of(turn), turn.state, seat)
+    total = turn.state.players[seat].honour + honour
     turn.emit(HonourCollected(seat=seat, honour=honour, total=total, source=source))
     if total >= turn.state.options.honour_target:
         turn.emit(MatchWon(seat=seat, honour=total))  # EDS-WIN-1
@@ -96,9 +82,9 @@ def shogun_duty(game: Game, state: State) -> bool:
 def end_turn(turn: Turn) -> None:
     """Phase 3: announce the end; the left neighbour goes next (EDS-END-1)."""
     state = turn.state
-    if shogun_duty(turn.game, state):
+    if shogun_duty(game_of(turn), state):
         refuse(
-            f"with {turn.game.numbers.shogun_duty} honour or more you must declare your "
+            f"with {game_of(turn).numbers.shogun_duty} honour or more you must declare your "
             "Daimyo Shogun before you end your turn",
             "EDS-SHOGUN-3",
         )

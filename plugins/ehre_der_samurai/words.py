@@ -6,18 +6,11 @@ that seat may not see. Seats are named by their provinces.
 
 from __future__ import annotations
 
-from typing import Any
-
-from gamehall.core import Command, Event, hookimpl
-from gamehall.core.drawing import Drawing
+from gamehall.core import Command
 
 from . import commands as cmd
-from . import draw
-from . import events as ev
 from .houses import dishonour_cost
 from .naming import house_name, kind_of, label, locate, name, province
-from .narration import describe_event
-from .render import render
 from .view import View
 
 # -- commands ----------------------------------------------------------------------------------
@@ -161,43 +154,3 @@ def command_group(command: Command, view: View) -> str | None:
     if isinstance(command, cmd.EndTurn):
         return "End the turn"
     return None
-
-
-class Words:
-    """The hook implementations that give the game its words and its board."""
-
-    @hookimpl
-    def gamehall_describe_command(
-        self, command: Command, view: Any, seat: int | None
-    ) -> str | None:
-        """Describe a command in the rulebook's words."""
-        return describe_command(command, view, seat) if isinstance(view, View) else None
-
-    @hookimpl
-    def gamehall_describe_event(self, event: Event, view: Any, seat: int | None) -> str | None:
-        """Tell an event in a sentence, as ``seat`` may know it."""
-        if not isinstance(view, View) or not isinstance(event, ev.EhreEvent):
-            return None
-        return describe_event(event, view, seat)
-
-    @hookimpl
-    def gamehall_seat_names(self, view: Any) -> list[str] | None:
-        """Name the seats by their provinces."""
-        return [province(p.seat) for p in view.players] if isinstance(view, View) else None
-
-    @hookimpl
-    def gamehall_command_group(self, command: Command, view: Any, seat: int | None) -> str | None:
-        """Group a long menu by card and by kind of action."""
-        return command_group(command, view) if isinstance(view, View) else None
-
-    @hookimpl
-    def gamehall_draw_board(
-        self, view: Any, seat: int | None, legal: list[Command]
-    ) -> Drawing | None:
-        """Draw the provinces' houses, the Shogun and the seat's hand, commands as places."""
-        return draw.draw(view, seat, legal) if isinstance(view, View) else None
-
-    @hookimpl
-    def gamehall_render_text(self, view: Any, seat: int | None) -> str | None:
-        """Draw every house, honour, alliance and hand size; the seat's own hand."""
-        return render(view) if isinstance(view, View) else None

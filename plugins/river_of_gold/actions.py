@@ -5,7 +5,18 @@ from __future__ import annotations
 from gamehall.core import IllegalCommand
 
 from .components import COMPONENTS, CUSTOMERS, GOODS, RIVER_LENGTH, SPACES, TILES, request_of
-from .effects import Turn, owned, pay_owners, royal_abilities, visit
+from .effects import (
+    Turn,
+    draw_customers,
+    gain,
+    open_choice,
+    owned,
+    pay_owners,
+    raise_influence,
+    refill_row,
+    royal_abilities,
+    visit,
+)
 from .events import (
     BuildingBuilt,
     CustomerDelivered,
@@ -30,10 +41,10 @@ def wrap_die(face: int) -> int:
 
 def shift_die(turn: Turn, seat: int, by: int) -> None:
     """Pay 1 favour to turn the die by ±1 (ROG-TURN-1)."""
-    if turn.player(seat).favour < 1:
+    if turn.state.players[seat].favour < 1:
         raise IllegalCommand("you have no favour to turn the die", "ROG-TURN-1")
-    turn.gain(seat, "turn the die", favour=-1)
-    turn.emit(DieShifted(seat=seat, face=wrap_die(turn.player(seat).die + by)))
+    gain(turn, seat, "turn the die", favour=-1)
+    turn.emit(DieShifted(seat=seat, face=wrap_die(turn.state.players[seat].die + by)))
 
 
 def row_index(state: State, slot: int) -> int | None:
@@ -47,7 +58,7 @@ def check_build(turn: Turn, seat: int, space: int, slot: int) -> int:
     state = turn.state
     if space not in SPACES:
         raise IllegalCommand(f"there is no shore space {space}", "ROG-BUILD-1")
-    regions = turn.hook.river_of_gold_build_regions(state=state, seat=seat)
+    regions = turn.rules.hook.river_of_gold_build_regions(state=state, seat=seat)
     if SPACES[space].region not in regions:
         raise IllegalCommand(
             f"space {space} is in region {SPACES[space].region}; you may build in region "
@@ -58,10 +69,10 @@ def check_build(turn: Turn, seat: int, space: int, slot: int) -> int:
         raise IllegalCommand(f"space {space} is already built on", "ROG-BUILD-1")
     if row_index(state, slot) is None:
         raise IllegalCommand(f"row slot {slot} holds no tile", "ROG-BUILD-3")
-    cost: int = turn.hook.river_of_gold_build_cost(state=state, seat=seat, space=space)
-    if turn.player(seat).koku < cost:
+    cost: int = turn.rules.hook.river_of_gold_build_cost(state=state, seat=seat, space=space)
+    if turn.state.players[seat].koku < cost:
         raise IllegalCommand(
-            f"building on space {space} costs {cost} koku and you have {turn.player(seat).koku}",
+            f"building on space {space} costs {cost} koku and you have {turn.state.players[seat].koku}",
             "ROG-BUILD-2",
         )
     return cost
@@ -74,13 +85,13 @@ def build(turn: Turn, seat: int, space: int, slot: int) -> None:
     assert index is not None
     tile = turn.state.row[index]
     if cost:
-        turn.gain(seat, f"build on space {space}", koku=-cost)
+        gain(turn, seat, f"build on space {space}", koku=-cost)
     turn.emit(BuildingBuilt(seat=seat, space=space, tile=tile))
     if slot == COMPONENTS.setup.row - 1:
-        turn.gain(seat, "end slot", favour=1)
-    turn.influence(seat, SPACES[space].region, TILES[tile].bonus, "build bonus")
-    turn.refill()
-    turn.hook.river_of_gold_built(turn=turn, seat=seat, space=space)
+        gain(turn, seat, "end slot", favour=1)
+    raise_influence(turn, seat, SPACES[space].region, TILES[tile].bonus, "build bonus")
+    refill_row(turn)
+    turn.rules.hook.river_of_gold_built(turn=turn, seat=seat, space=space)
 
 
 def sail(turn: Turn, seat: int, ship: int, shift: int) -> None:
@@ -88,7 +99,7 @@ def sail(turn: Turn, seat: int, ship: int, shift: int) -> None:
 
     Rule ROG-SAIL-1.
     """
-    player = turn.player(seat)
+    player = turn.state.players[seat]
     if not 0 <= ship < len(player.ships):
         raise IllegalCommand(f"you have no ship {ship}", "ROG-SAIL-1")
     royal = royal_abilities(turn.state, seat) if player.royal == ship else ()
@@ -98,23 +109,23 @@ def sail(turn: Turn, seat: int, ship: int, shift: int) -> None:
         )
     if shift:
         turn.emit(DieShifted(seat=seat, face=wrap_die(player.die + shift)))
-    to = player.ships[ship] + turn.player(seat).die
+    to = player.ships[ship] + turn.state.players[seat].die
     journey = to > RIVER_LENGTH
     to = to - RIVER_LENGTH if journey else to
     turn.emit(ShipSailed(seat=seat, ship=ship, to=to, journey=journey))
     if journey:
         complete_journey(turn, seat)
     visit(turn, seat, to, royal)
-    turn.hook.river_of_gold_sailed(turn=turn, seat=seat, ship=ship, river=to)
+    turn.rules.hook.river_of_gold_sailed(turn=turn, seat=seat, ship=ship, river=to)
 
 
 def complete_journey(turn: Turn, seat: int) -> None:
     """Take 3 koku or a good, discard the end tile, trigger every merchant (ROG-JOURNEY-1, -2)."""
-    turn.choose(seat, "journey", ("koku", *GOODS), "journey")
+    open_choice(turn, seat, "journey", ("koku", *GOODS), "journey")
     if turn.state.row:
         turn.emit(TileDiscarded(tile=turn.state.row[-1]))
-        turn.refill()
-    for card in turn.player(seat).delivered:
+        refill_row(turn)
+    for card in turn.state.players[seat].delivered:
         if CUSTOMERS[card].kind == "merchant":
             merchant_journey(turn, seat, CUSTOMERS[card].ability)
 
@@ -123,25 +134,25 @@ def merchant_journey(turn: Turn, seat: int, ability: str) -> None:
     """Apply one merchant's journey ability (ROG-MERCHANT-2)."""
     if ability == "influence-where-built":
         for region in sorted({SPACES[s].region for s in owned(turn.state, seat)}):
-            turn.influence(seat, region, 1, "merchant")
+            raise_influence(turn, seat, region, 1, "merchant")
     elif ability == "points-per-customer":
-        turn.gain(seat, "merchant", points=len(turn.player(seat).delivered))
+        gain(turn, seat, "merchant", points=len(turn.state.players[seat].delivered))
     elif ability == "any-good":
-        turn.choose(seat, "good", GOODS, "merchant")
+        open_choice(turn, seat, "good", GOODS, "merchant")
     elif ability == "sell-goods":
-        turn.choose(seat, "sell", (), "merchant")
+        open_choice(turn, seat, "sell", (), "merchant")
     elif ability == "favour":
-        turn.gain(seat, "merchant", favour=1)
+        gain(turn, seat, "merchant", favour=1)
     elif ability == "koku":
-        turn.gain(seat, "merchant", koku=3)
+        gain(turn, seat, "merchant", koku=3)
 
 
 def check_deliver(turn: Turn, seat: int, card: str) -> None:
     """Refuse a delivery the rules do not allow (ROG-DELIVER-1, -2)."""
-    player = turn.player(seat)
+    player = turn.state.players[seat]
     if card not in player.hand:
         raise IllegalCommand(f"{card} is not in your hand", "ROG-DELIVER-1")
-    regions = turn.hook.river_of_gold_deliver_regions(state=turn.state, seat=seat)
+    regions = turn.rules.hook.river_of_gold_deliver_regions(state=turn.state, seat=seat)
     if CUSTOMERS[card].region not in regions:
         raise IllegalCommand(
             f"{card} is a customer of region {CUSTOMERS[card].region}; your die allows region "
@@ -156,24 +167,24 @@ def deliver(turn: Turn, seat: int, card: str) -> None:
     """Pay the goods, apply the delivery ability, draw 2 and discard 1 (ROG-DELIVER-1..4)."""
     check_deliver(turn, seat, card)
     silk, rice, porcelain = request_of(card)
-    turn.gain(seat, f"deliver {card}", silk=-silk, rice=-rice, porcelain=-porcelain)
+    gain(turn, seat, f"deliver {card}", silk=-silk, rice=-rice, porcelain=-porcelain)
     turn.emit(CustomerDelivered(seat=seat, card=card))
     DELIVERY[CUSTOMERS[card].kind](turn, seat, card)
-    turn.hook.river_of_gold_delivered(turn=turn, seat=seat, card=card)
-    turn.draw(seat, 2)
-    if turn.player(seat).hand:
-        turn.choose(seat, "discard", (), "deliver")
+    turn.rules.hook.river_of_gold_delivered(turn=turn, seat=seat, card=card)
+    draw_customers(turn, seat, 2)
+    if turn.state.players[seat].hand:
+        open_choice(turn, seat, "discard", (), "deliver")
 
 
 def deliver_monk(turn: Turn, seat: int, card: str) -> None:
     """Raise the favour cap, gain 2 favour, place a second marker (ROG-MONK-1, -2)."""
-    caps = turn.hook.river_of_gold_caps(state=turn.state, seat=seat)
-    if turn.player(seat).favour_cap < caps.favour_cap:
-        turn.emit(FavourCapRaised(seat=seat, cap=turn.player(seat).favour_cap + 1))
-    turn.gain(seat, "monk", favour=2)
+    caps = turn.rules.hook.river_of_gold_caps(state=turn.state, seat=seat)
+    if turn.state.players[seat].favour_cap < caps.favour_cap:
+        turn.emit(FavourCapRaised(seat=seat, cap=turn.state.players[seat].favour_cap + 1))
+    gain(turn, seat, "monk", favour=2)
     spaces = monk_spaces(turn.state, seat, CUSTOMERS[card].ability)
     if spaces:
-        turn.choose(seat, "marker", tuple(map(str, spaces)), card)
+        open_choice(turn, seat, "marker", tuple(map(str, spaces)), card)
 
 
 def monk_spaces(state: State, seat: int, whose: str) -> tuple[int, ...]:
@@ -190,19 +201,19 @@ def monk_spaces(state: State, seat: int, whose: str) -> tuple[int, ...]:
 
 def deliver_merchant(turn: Turn, seat: int, card: str) -> None:
     """Gain 3 influence in the merchant's region (ROG-MERCHANT-1)."""
-    turn.influence(seat, CUSTOMERS[card].region, 3, "merchant")
+    raise_influence(turn, seat, CUSTOMERS[card].region, 3, "merchant")
 
 
 def deliver_noble(turn: Turn, seat: int, card: str) -> None:
     """Bring in the imperial ship for the first noble, then gain 2 influence (ROG-NOBLE-1)."""
-    if turn.player(seat).royal is None:
-        turn.choose(seat, "upgrade", ("0", "1"), card)
-    turn.influence(seat, CUSTOMERS[card].region, 2, "noble")
+    if turn.state.players[seat].royal is None:
+        open_choice(turn, seat, "upgrade", ("0", "1"), card)
+    raise_influence(turn, seat, CUSTOMERS[card].region, 2, "noble")
 
 
 def deliver_artisan(turn: Turn, seat: int, card: str) -> None:
     """Gain 2 influence in the artisan's region (ROG-ARTISAN-1)."""
-    turn.influence(seat, CUSTOMERS[card].region, 2, "artisan")
+    raise_influence(turn, seat, CUSTOMERS[card].region, 2, "artisan")
 
 
 def deliver_elder(turn: Turn, seat: int, card: str) -> None:
@@ -222,41 +233,42 @@ def trade_goods(turn: Turn, seat: int, give: str, take: str) -> None:
     """Trade 2 of one good for 1 of another (ROG-TRADE-1)."""
     if give == take:
         raise IllegalCommand("trade a good for a different one", "ROG-TRADE-1")
-    if turn.player(seat).goods[GOODS.index(give)] < 2:
+    if turn.state.players[seat].goods[GOODS.index(give)] < 2:
         raise IllegalCommand(f"you need 2 {give} to trade", "ROG-TRADE-1")
-    turn.gain(seat, "trade", **{give: -2})
-    turn.gain(seat, "trade", **{take: 1})
+    gain(turn, seat, "trade", **{give: -2})
+    gain(turn, seat, "trade", **{take: 1})
 
 
 def buy_favour(turn: Turn, seat: int) -> None:
     """Trade 5 koku for 1 favour (ROG-TRADE-2)."""
-    player = turn.player(seat)
+    player = turn.state.players[seat]
     if player.koku < 5:
         raise IllegalCommand(f"favour costs 5 koku and you have {player.koku}", "ROG-TRADE-2")
     # At the cap the trade is still legal and the favour is lost, as any gain there (ROG-TRADE-3).
-    turn.gain(seat, "trade", koku=-5)
-    turn.gain(seat, "trade", favour=1)
+    gain(turn, seat, "trade", koku=-5)
+    gain(turn, seat, "trade", favour=1)
 
 
 def end_turn(turn: Turn, seat: int, face: int | None = None) -> None:
     """Claim masteries, roll (or set) the die, run the visit or the end (ROG-TURN-3, -4)."""
     for mastery, points in claimable_masteries(turn.state, seat):
         turn.emit(mastery)
-        turn.gain(seat, f"mastery {mastery.mastery}", points=points)
-    turn.hook.river_of_gold_turn_ended(turn=turn, seat=seat)
+        gain(turn, seat, f"mastery {mastery.mastery}", points=points)
+    turn.rules.hook.river_of_gold_turn_ended(turn=turn, seat=seat)
     turn.emit(DieRolled(seat=seat, face=turn.rng.randint(1, 6) if face is None else face))
     if turn.state.visit_due:
         imperial_visit(turn)
     if turn.state.end_due and turn.state.ended_by is None:
-        turn.gain(
+        gain(
+            turn,
             seat,
             "end of the game",
-            points=turn.hook.river_of_gold_end_bonus(state=turn.state, seat=seat),
+            points=turn.rules.hook.river_of_gold_end_bonus(state=turn.state, seat=seat),
         )
         turn.emit(EndTriggered(seat=seat))
     turn.emit(TurnEnded(seat=seat, next=(seat + 1) % turn.state.count))
     if turn.state.ended_by is not None and turn.state.turns_left == 0:
-        scores = final_scores(turn.state, turn.hook)
+        scores = final_scores(turn.state, turn.rules.hook)
         turn.emit(GameEnded(scores=scores, winners=winners(turn.state, scores)))
 
 

@@ -16,9 +16,11 @@ What an expansion can do through the game's hooks (:class:`RiverOfGoldSpecs`, do
   builds, sails, deliveries and the end of a turn, add final points;
 - keep hidden parts of its own state (``river_of_gold_view`` / ``river_of_gold_sample``).
 
-A :class:`Turn` is the command being decided: read ``turn.state``, append events with
-``turn.emit`` (each applied at once, so the next step sees it), pay with ``turn.gain`` and
-draw with ``turn.draw``; roll only with ``turn.rng`` and write the face into an event.
+A :class:`Turn` is the command being decided (the core's ``Emitter``): read ``turn.state``,
+append events with ``turn.emit`` (each applied at once, so the next step sees it), pay with
+:func:`gain`, draw with :func:`draw_customers`, open a choice with :func:`open_choice`, move
+influence with :func:`raise_influence`; roll only with ``turn.rng`` and write the face into
+an event.
 
 An expansion keeps its own typed state in the match, under its id, with :func:`extension` and
 :func:`with_extension` (a msgspec Struct with defaults; never string keys in a shared dict).
@@ -48,7 +50,7 @@ from .components import (
     Tile,
 )
 from .draw import clan_ink
-from .effects import Turn
+from .effects import Turn, draw_customers, gain, open_choice, raise_influence
 from .events import DieRolled, RogEvent
 from .hooks import Caps, RiverOfGoldSpecs
 from .legal import phase
@@ -96,12 +98,16 @@ __all__ = [
     "Turn",
     "clan",
     "clan_ink",
+    "draw_customers",
     "end_turn",
     "extension",
     "extension_entry",
+    "gain",
     "hookimpl",
     "listed",
+    "open_choice",
     "phase",
+    "raise_influence",
     "wrap_die",
     "with_extension",
 ]

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from typing import Any
-
-from gamehall.core import Emitter, Rules
+from gamehall.core import Emitter, effect
 
 from .components import COMPONENTS, CUSTOMERS, GOODS, MARKET_SPACES, SPACES, TILES, TOUCHES, Reward
 from .events import (
@@ -17,107 +13,100 @@ from .events import (
     ResourcesChanged,
     RowRefilled,
 )
-from .state import Choice, Player, State
+from .state import Choice, State
 
 ANY_GOOD = ("silk", "rice", "porcelain")
 
 
-class Turn(Emitter[State]):
-    """The events of one command as they are decided, and the state after each of them.
+Turn = Emitter[State]
+"""The events of one command as they are decided, and the state after each of them: the core's
+:class:`~gamehall.core.Emitter`, made with the command's context (``turn.rng``, ``turn.seat``).
+The functions marked ``@effect`` below are the game's shared effects on it."""
 
-    ``emit`` (the core's) appends events and applies them; the rest are the game's effects.
-    """
 
-    __slots__ = ("_rng", "hook")
+@effect
+def gain(turn: Turn, seat: int, reason: str = "", **amounts: int) -> None:
+    """Add koku, favour, goods or points, losing whatever passes a cap (ROG-TRADE-3)."""
+    player = turn.state.players[seat]
+    caps = turn.rules.hook.river_of_gold_caps(state=turn.state, seat=seat)
+    delta = {
+        "koku": _capped(player.koku, amounts.get("koku", 0), caps.koku),
+        "favour": _capped(player.favour, amounts.get("favour", 0), player.favour_cap),
+        "points": amounts.get("points", 0),
+    }
+    for index, good in enumerate(GOODS):
+        delta[good] = _capped(player.goods[index], amounts.get(good, 0), caps.goods)
+    if any(delta.values()):
+        turn.emit(ResourcesChanged(seat=seat, reason=reason, **delta))
 
-    rules: Rules[State]
 
-    def __init__(self, rules: Rules[State], state: State, rng: Callable[[], random.Random]) -> None:
-        super().__init__(rules, state)
-        self.hook: Any = rules.hook
-        self._rng = rng
+@effect
+def open_choice(
+    turn: Turn, seat: int, kind: str, options: tuple[str, ...] = (), source: str = ""
+) -> None:
+    """Open a choice that ``seat`` makes before play goes on."""
+    turn.emit(ChoiceOpened(Choice(seat, kind, options, source)))
 
-    @property
-    def rng(self) -> random.Random:
-        """Return the command's generator (only for rolls and shuffles, written into events)."""
-        return self._rng()
 
-    def player(self, seat: int) -> Player:
-        """Return a seat's clan as it is now."""
-        return self.state.players[seat]
+@effect
+def pay(turn: Turn, seat: int, reward: Reward, region: int, reason: str) -> None:
+    """Pay a reward to a seat; influence goes to ``region`` (ROG-SAIL-4)."""
+    koku = reward.koku + (owned_count(turn.state, seat, reward.koku_per) if reward.koku_per else 0)
+    goods = {"silk": reward.silk, "rice": reward.rice, "porcelain": reward.porcelain}
+    if reward.good:
+        track_good = COMPONENTS.regions[region - 1].track_good
+        goods[track_good] += reward.good
+    gain(turn, seat, reason, koku=koku, favour=reward.favour, points=reward.points, **goods)
+    if reward.influence:
+        raise_influence(turn, seat, region, reward.influence, reason)
+    for _ in range(reward.any_good):
+        open_choice(turn, seat, "good", ANY_GOOD, reason)
+    if reward.draw_discard:
+        draw_customers(turn, seat, reward.draw_discard)
+        for _ in range(min(reward.draw_discard, len(turn.state.players[seat].hand))):
+            open_choice(turn, seat, "discard", (), reason)
 
-    def gain(self, seat: int, reason: str = "", **amounts: int) -> None:
-        """Add koku, favour, goods or points, losing whatever passes a cap (ROG-TRADE-3)."""
-        player = self.player(seat)
-        caps = self.hook.river_of_gold_caps(state=self.state, seat=seat)
-        delta = {
-            "koku": _capped(player.koku, amounts.get("koku", 0), caps.koku),
-            "favour": _capped(player.favour, amounts.get("favour", 0), player.favour_cap),
-            "points": amounts.get("points", 0),
-        }
-        for index, good in enumerate(GOODS):
-            delta[good] = _capped(player.goods[index], amounts.get(good, 0), caps.goods)
-        if any(delta.values()):
-            self.emit(ResourcesChanged(seat=seat, reason=reason, **delta))
 
-    def choose(self, seat: int, kind: str, options: tuple[str, ...] = (), source: str = "") -> None:
-        """Open a choice that ``seat`` makes before play goes on."""
-        self.emit(ChoiceOpened(Choice(seat, kind, options, source)))
+@effect
+def raise_influence(turn: Turn, seat: int, region: int, steps: int, reason: str) -> None:
+    """Move up a region's track, paying every reward reached or passed (ROG-INFL-1, -2)."""
+    before = turn.state.players[seat].influence[region - 1]
+    after = turn.rules.hook.river_of_gold_influence_target(
+        state=turn.state, seat=seat, region=region, steps=steps
+    )
+    if after <= before:
+        return
+    turn.emit(InfluenceMoved(seat=seat, region=region, to=after, reason=reason))
+    for step in COMPONENTS.track.rewards:
+        if before < step.step <= after:
+            pay(turn, seat, step.reward, region, f"influence track {step.step}")
+    turn.rules.hook.river_of_gold_influence_moved(
+        turn=turn, seat=seat, region=region, before=before, after=after
+    )
 
-    def pay(self, seat: int, reward: Reward, region: int, reason: str) -> None:
-        """Pay a reward to a seat; influence goes to ``region`` (ROG-SAIL-4)."""
-        koku = reward.koku + (
-            owned_count(self.state, seat, reward.koku_per) if reward.koku_per else 0
-        )
-        goods = {"silk": reward.silk, "rice": reward.rice, "porcelain": reward.porcelain}
-        if reward.good:
-            track_good = COMPONENTS.regions[region - 1].track_good
-            goods[track_good] += reward.good
-        self.gain(seat, reason, koku=koku, favour=reward.favour, points=reward.points, **goods)
-        if reward.influence:
-            self.influence(seat, region, reward.influence, reason)
-        for _ in range(reward.any_good):
-            self.choose(seat, "good", ANY_GOOD, reason)
-        if reward.draw_discard:
-            self.draw(seat, reward.draw_discard)
-            for _ in range(min(reward.draw_discard, len(self.player(seat).hand))):
-                self.choose(seat, "discard", (), reason)
 
-    def influence(self, seat: int, region: int, steps: int, reason: str) -> None:
-        """Move up a region's track, paying every reward reached or passed (ROG-INFL-1, -2)."""
-        before = self.player(seat).influence[region - 1]
-        after = self.hook.river_of_gold_influence_target(
-            state=self.state, seat=seat, region=region, steps=steps
-        )
-        if after <= before:
-            return
-        self.emit(InfluenceMoved(seat=seat, region=region, to=after, reason=reason))
-        for step in COMPONENTS.track.rewards:
-            if before < step.step <= after:
-                self.pay(seat, step.reward, region, f"influence track {step.step}")
-        self.hook.river_of_gold_influence_moved(
-            turn=self, seat=seat, region=region, before=before, after=after
-        )
+@effect
+def draw_customers(turn: Turn, seat: int, count: int) -> None:
+    """Draw customers, shuffling the discards into a new deck when it runs out (ROG-DELIVER-4)."""
+    deck = turn.state.deck
+    if len(deck) < count and turn.state.discard:
+        if deck:
+            turn.emit(CustomersDrawn(seat=seat, cards=deck, count=len(deck)))
+            count -= len(deck)
+        order = list(turn.state.discard)
+        turn.rng.shuffle(order)
+        turn.emit(DeckShuffled(order=tuple(order), size=len(order)))
+    cards = turn.state.deck[:count]
+    if cards:
+        turn.emit(CustomersDrawn(seat=seat, cards=cards, count=len(cards)))
 
-    def draw(self, seat: int, count: int) -> None:
-        """Draw customers, shuffling the discards into a new deck when it runs out (ROG-DELIVER-4)."""
-        deck = self.state.deck
-        if len(deck) < count and self.state.discard:
-            if deck:
-                self.emit(CustomersDrawn(seat=seat, cards=deck, count=len(deck)))
-                count -= len(deck)
-            order = list(self.state.discard)
-            self.rng.shuffle(order)
-            self.emit(DeckShuffled(order=tuple(order), size=len(order)))
-        cards = self.state.deck[:count]
-        if cards:
-            self.emit(CustomersDrawn(seat=seat, cards=cards, count=len(cards)))
 
-    def refill(self) -> None:
-        """Slide the row toward its end and fill the first slot from the era stack."""
-        stack = self.state.era1 or self.state.era2
-        if stack and len(self.state.row) < COMPONENTS.setup.row:
-            self.emit(RowRefilled(tile=stack[0]))
+@effect
+def refill_row(turn: Turn) -> None:
+    """Slide the row toward its end and fill the first slot from the era stack."""
+    stack = turn.state.era1 or turn.state.era2
+    if stack and len(turn.state.row) < COMPONENTS.setup.row:
+        turn.emit(RowRefilled(tile=stack[0]))
 
 
 def _capped(have: int, add: int, cap: int) -> int:
@@ -171,17 +160,17 @@ def visit(turn: Turn, seat: int, river: int, royal: tuple[str, ...]) -> None:
     spaces = TOUCHES[river]
     for space in spaces:
         reward = visitor_reward(turn.state, space, royal)
-        turn.pay(seat, reward, SPACES[space].region, f"visit space {space}")
+        pay(turn, seat, reward, SPACES[space].region, f"visit space {space}")
     for space in spaces:
         pay_owners(turn, space, f"owner of space {space}")
     if "influence-per-region" in royal:
         for region in sorted({SPACES[s].region for s in spaces}):
-            turn.influence(seat, region, 1, "imperial ship")
+            raise_influence(turn, seat, region, 1, "imperial ship")
     markers = [m for s in spaces for m in turn.state.markers[s - 1]]
     if "point-if-other" in royal and any(m != seat for m in markers):
-        turn.gain(seat, "imperial ship", points=1)
+        gain(turn, seat, "imperial ship", points=1)
     if "point-if-own" in royal and seat in markers:
-        turn.gain(seat, "imperial ship", points=1)
+        gain(turn, seat, "imperial ship", points=1)
 
 
 def pay_owners(turn: Turn, space: int, reason: str) -> None:
@@ -190,4 +179,4 @@ def pay_owners(turn: Turn, space: int, reason: str) -> None:
         return
     tile = TILES[turn.state.tiles[space - 1] or ""]
     for marker in turn.state.markers[space - 1]:
-        turn.pay(marker, tile.owner, SPACES[space].region, reason)
+        pay(turn, marker, tile.owner, SPACES[space].region, reason)

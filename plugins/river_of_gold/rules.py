@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, Rules
+from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, decides
 from gamehall.core.rules import MatchConfig
 
 from . import actions as act
@@ -16,7 +16,7 @@ from . import events as events_
 from . import legal as legal_
 from . import view as view_
 from .components import COMPONENTS, GOODS, start_spaces
-from .effects import Turn
+from .effects import Turn, draw_customers, gain, refill_row
 from .events import (
     BoardDealt,
     ChoiceClosed,
@@ -29,7 +29,7 @@ from .events import (
     ShipUpgraded,
     StacksDealt,
 )
-from .evolve import EVOLVE, new_player
+from .evolve import RiverOfGoldEvents, new_player
 from .scoring import score_lines
 from .state import Options, State
 from .words import clan, ending
@@ -59,8 +59,16 @@ REVEALING: tuple[type[Event], ...] = (
 )
 
 
-class RiverOfGold(Rules[State]):
-    """Build on the shore, sail the river, deliver to customers, gain influence."""
+# Trades are free actions: any clan, at any moment once setup is done (ROG-TRADE-1).
+TRADE_TYPES: tuple[type[Command], ...] = (cmd.TradeGoods, cmd.BuyFavour)
+
+
+class RiverOfGold(RiverOfGoldEvents):
+    """Build on the shore, sail the river, deliver to customers, gain influence.
+
+    The commands are decided by the ``@decides`` methods below; the events are applied by the
+    ``@evolves`` methods of :class:`RiverOfGoldEvents` (``evolve.py``).
+    """
 
     def initial(self, config: MatchConfig) -> State:
         """Return the clans after personal setup: koku by turn order (ROG-SETUP-8)."""
@@ -78,10 +86,11 @@ class RiverOfGold(Rules[State]):
         Expansions set up after the board (``river_of_gold_setup``); personal setup waits for their setup
         decisions (a draft), as the clan comes first in the rulebook's personal setup.
         """
-        turn = Turn(self, state, lambda: rng)
+        # The setup's generator, given as the context's own (no command, no seat).
+        turn = Turn(self, state, Context(None, 0, 0, None, rng))
         turn.emit(deal_board(state.count, rng), deal_stacks(state.count, rng))
         for _ in range(COMPONENTS.setup.row):
-            turn.refill()
+            refill_row(turn)
         deck = [c.id for c in COMPONENTS.customers]
         rng.shuffle(deck)
         turn.emit(DeckShuffled(order=tuple(deck), size=len(deck)))
@@ -99,20 +108,28 @@ class RiverOfGold(Rules[State]):
         for seat in range(turn.state.count):
             rolls = (turn.rng.randint(1, 6), turn.rng.randint(1, 6))
             turn.emit(ShipsLaunched(seat=seat, rolls=rolls))
-            turn.draw(seat, COMPONENTS.setup.hand)
+            draw_customers(turn, seat, COMPONENTS.setup.hand)
         for seat in range(turn.state.count):
             if not self.hook.river_of_gold_opening_roll(turn=turn, seat=seat):
                 turn.emit(DieRolled(seat=seat, face=turn.rng.randint(1, 6)))
         turn.emit(SetupFinished())
 
     def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
-        """Return the events of a command, or refuse it with the rule it breaks."""
+        """Return the events of a command, or refuse it with the rule it breaks.
+
+        The command's ``@decides`` method below gets the turn (the core's emitter of this
+        command), the seat it is decided for and the command. Trades are free actions of any
+        clan; every other command is the asked seat's. While an expansion's
+        setup decision holds the match (a draft), and for commands no method takes, the
+        expansions decide (``river_of_gold_decide``).
+        """
         if state.over:
             raise IllegalCommand("the match is over", "ROG-END-2")
-        turn = Turn(self, state, lambda: ctx.rng)
-        trade = TRADES.get(type(command))
-        if trade is not None and ctx.seat is not None and self.may_trade(state):
-            trade(turn, ctx.seat, command)
+        turn = Turn(self, state, ctx)
+        method = self.decider(state, command)
+        trade = type(command) in TRADE_TYPES
+        if method is not None and trade and ctx.seat is not None and self.may_trade(state):
+            method(self, turn, ctx.seat, command)
             return turn.events
         ahead = self.hook.river_of_gold_decision(state=state)
         seat = ahead[0] if ahead is not None else self._asked(state)
@@ -120,26 +137,118 @@ class RiverOfGold(Rules[State]):
             raise IllegalCommand(
                 f"{clan(state, seat)} is to act, not {clan(state, ctx.seat)}", "ROG-TURN-1"
             )
-        handler = None if ahead is not None else HANDLERS.get(type(command))
-        if handler is None:
+        if method is None or trade or ahead is not None:
             if not self.hook.river_of_gold_decide(turn=turn, seat=seat, command=command):
                 raise IllegalCommand(f"{type(command).__name__} is not possible now", "ROG-TURN-1")
             if ahead is not None:
                 self._personal_setup(turn)
         else:
-            handler(turn, seat, command)
+            method(self, turn, seat, command)
         return turn.events
 
     def _asked(self, state: State) -> int:
         return state.choices[0].seat if state.choices else state.turn
 
-    def evolve(self, state: State, event: Event) -> State:
-        """Apply one event."""
-        apply = EVOLVE.get(type(event))
-        if apply is not None:
-            return apply(state, event)
-        result = self.hook.river_of_gold_evolve(state=state, event=event)
-        return state if result is None else result
+    # -- the commands ----------------------------------------------------------------------
+
+    @decides(cmd.TradeGoods)
+    def trade(self, turn: Turn, seat: int, c: cmd.TradeGoods) -> None:
+        """Trade two goods for one, at any moment (ROG-TRADE-1)."""
+        act.trade_goods(turn, seat, c.give, c.take)
+
+    @decides(cmd.BuyFavour)
+    def buy_favour(self, turn: Turn, seat: int, c: cmd.BuyFavour) -> None:
+        """Buy a favour, at any moment (ROG-TRADE-1)."""
+        act.buy_favour(turn, seat)
+
+    @decides(cmd.ShiftDie)
+    def shift(self, turn: Turn, seat: int, c: cmd.ShiftDie) -> None:
+        """Pay a favour to turn the die (ROG-TURN-1)."""
+        _in_turn(turn, seat, ("action",), "ROG-TURN-1")
+        act.shift_die(turn, seat, c.by)
+
+    @decides(cmd.Build)
+    def build(self, turn: Turn, seat: int, c: cmd.Build) -> None:
+        """Build on the shore."""
+        _in_turn(turn, seat, ("action",), "ROG-TURN-2")
+        act.build(turn, seat, c.space, c.slot)
+
+    @decides(cmd.Sail)
+    def sail(self, turn: Turn, seat: int, c: cmd.Sail) -> None:
+        """Sail a ship down the river."""
+        _in_turn(turn, seat, ("action",), "ROG-TURN-2")
+        act.sail(turn, seat, c.ship, c.shift)
+
+    @decides(cmd.Deliver)
+    def deliver(self, turn: Turn, seat: int, c: cmd.Deliver) -> None:
+        """Deliver to a customer."""
+        _in_turn(turn, seat, ("action",), "ROG-TURN-2")
+        act.deliver(turn, seat, c.card)
+
+    @decides(cmd.EndTurn)
+    def end_turn(self, turn: Turn, seat: int, c: cmd.EndTurn) -> None:
+        """End the turn once the action is taken (ROG-TURN-3)."""
+        if legal_.phase(turn.state) == "action":
+            raise IllegalCommand("take your action (build, sail or deliver) first", "ROG-TURN-2")
+        _in_turn(turn, seat, ("finish",), "ROG-TURN-3")
+        act.end_turn(turn, seat)
+
+    @decides(cmd.TakeGood)
+    def take_good(self, turn: Turn, seat: int, c: cmd.TakeGood) -> None:
+        """Take the good an open choice offers (ROG-TURN-2)."""
+        kind = _choice(turn, ("good", "journey"))
+        if kind == "good" and c.good not in turn.state.choices[0].options:
+            raise IllegalCommand(f"{c.good} is not on offer", "ROG-TURN-2")
+        gain(turn, seat, kind, **{c.good: 1})
+        turn.emit(ChoiceClosed(seat=seat))
+
+    @decides(cmd.TakeKoku)
+    def take_koku(self, turn: Turn, seat: int, c: cmd.TakeKoku) -> None:
+        """Take koku for a completed journey (ROG-JOURNEY-1)."""
+        _choice(turn, ("journey",))
+        gain(turn, seat, "journey", koku=3)
+        turn.emit(ChoiceClosed(seat=seat))
+
+    @decides(cmd.DiscardCustomer)
+    def discard(self, turn: Turn, seat: int, c: cmd.DiscardCustomer) -> None:
+        """Discard a customer after drawing two (ROG-DELIVER-4)."""
+        _choice(turn, ("discard",))
+        if c.card not in turn.state.players[seat].hand:
+            raise IllegalCommand(f"{c.card} is not in your hand", "ROG-DELIVER-4")
+        turn.emit(CustomerDiscarded(seat=seat, card=c.card), ChoiceClosed(seat=seat))
+
+    @decides(cmd.PlaceMarker)
+    def place_marker(self, turn: Turn, seat: int, c: cmd.PlaceMarker) -> None:
+        """Put the monk's second marker on a building (ROG-MONK-2)."""
+        _choice(turn, ("marker",))
+        if str(c.space) not in turn.state.choices[0].options:
+            raise IllegalCommand(f"the monk's marker may not go on space {c.space}", "ROG-MONK-2")
+        turn.emit(MarkerPlaced(seat=seat, space=c.space), ChoiceClosed(seat=seat))
+
+    @decides(cmd.UpgradeShip)
+    def upgrade(self, turn: Turn, seat: int, c: cmd.UpgradeShip) -> None:
+        """Choose the ship the imperial ship replaces (ROG-NOBLE-1)."""
+        _choice(turn, ("upgrade",))
+        if str(c.ship) not in turn.state.choices[0].options:
+            raise IllegalCommand(f"you have no ship {c.ship}", "ROG-NOBLE-1")
+        turn.emit(ShipUpgraded(seat=seat, ship=c.ship), ChoiceClosed(seat=seat))
+
+    @decides(cmd.SellGood)
+    def sell(self, turn: Turn, seat: int, c: cmd.SellGood) -> None:
+        """Sell a good for 5 koku (ROG-MERCHANT-2)."""
+        _choice(turn, ("sell",))
+        if turn.state.players[seat].goods[GOODS.index(c.good)] < 1:
+            raise IllegalCommand(f"you have no {c.good} to sell", "ROG-MERCHANT-2")
+        gain(turn, seat, "merchant sale", **{c.good: -1})
+        gain(turn, seat, "merchant sale", koku=5)
+
+    @decides(cmd.StopSelling)
+    def stop_selling(self, turn: Turn, seat: int, c: cmd.StopSelling) -> None:
+        """Stop selling (ROG-MERCHANT-2)."""
+        _choice(turn, ("sell",))
+        turn.emit(ChoiceClosed(seat=seat))
+
+    # -- asking ----------------------------------------------------------------------------
 
     def awaiting(self, state: State) -> Mapping[int, Decision]:
         """Return the seat that owes a choice, or the player whose turn it is."""
@@ -233,7 +342,7 @@ def deal_stacks(players: int, rng: random.Random) -> StacksDealt:
     return StacksDealt(era1=stacks[0], era2=stacks[1], sizes=(len(stacks[0]), len(stacks[1])))
 
 
-# -- command handlers --------------------------------------------------------------------------
+# -- helpers of the commands ------------------------------------------------------------------
 
 
 def _in_turn(turn: Turn, seat: int, phases: tuple[str, ...], rule: str) -> None:
@@ -249,112 +358,3 @@ def _choice(turn: Turn, kinds: tuple[str, ...]) -> str:
     if not state.choices or state.choices[0].kind not in kinds:
         raise IllegalCommand("no such choice is open", "ROG-TURN-2")
     return state.choices[0].kind
-
-
-def on_shift(turn: Turn, seat: int, c: cmd.ShiftDie) -> None:
-    _in_turn(turn, seat, ("action",), "ROG-TURN-1")
-    act.shift_die(turn, seat, c.by)
-
-
-def on_build(turn: Turn, seat: int, c: cmd.Build) -> None:
-    _in_turn(turn, seat, ("action",), "ROG-TURN-2")
-    act.build(turn, seat, c.space, c.slot)
-
-
-def on_sail(turn: Turn, seat: int, c: cmd.Sail) -> None:
-    _in_turn(turn, seat, ("action",), "ROG-TURN-2")
-    act.sail(turn, seat, c.ship, c.shift)
-
-
-def on_deliver(turn: Turn, seat: int, c: cmd.Deliver) -> None:
-    _in_turn(turn, seat, ("action",), "ROG-TURN-2")
-    act.deliver(turn, seat, c.card)
-
-
-def on_trade(turn: Turn, seat: int, c: cmd.TradeGoods) -> None:
-    act.trade_goods(turn, seat, c.give, c.take)
-
-
-def on_buy_favour(turn: Turn, seat: int, c: cmd.BuyFavour) -> None:
-    act.buy_favour(turn, seat)
-
-
-def on_end_turn(turn: Turn, seat: int, c: cmd.EndTurn) -> None:
-    if legal_.phase(turn.state) == "action":
-        raise IllegalCommand("take your action (build, sail or deliver) first", "ROG-TURN-2")
-    _in_turn(turn, seat, ("finish",), "ROG-TURN-3")
-    act.end_turn(turn, seat)
-
-
-def on_take_good(turn: Turn, seat: int, c: cmd.TakeGood) -> None:
-    """Take the good an open choice offers (ROG-TURN-2)."""
-    kind = _choice(turn, ("good", "journey"))
-    if kind == "good" and c.good not in turn.state.choices[0].options:
-        raise IllegalCommand(f"{c.good} is not on offer", "ROG-TURN-2")
-    turn.gain(seat, kind, **{c.good: 1})
-    turn.emit(ChoiceClosed(seat=seat))
-
-
-def on_take_koku(turn: Turn, seat: int, c: cmd.TakeKoku) -> None:
-    """Take koku for a completed journey (ROG-JOURNEY-1)."""
-    _choice(turn, ("journey",))
-    turn.gain(seat, "journey", koku=3)
-    turn.emit(ChoiceClosed(seat=seat))
-
-
-def on_discard(turn: Turn, seat: int, c: cmd.DiscardCustomer) -> None:
-    """Discard a customer after drawing two (ROG-DELIVER-4)."""
-    _choice(turn, ("discard",))
-    if c.card not in turn.player(seat).hand:
-        raise IllegalCommand(f"{c.card} is not in your hand", "ROG-DELIVER-4")
-    turn.emit(CustomerDiscarded(seat=seat, card=c.card), ChoiceClosed(seat=seat))
-
-
-def on_place_marker(turn: Turn, seat: int, c: cmd.PlaceMarker) -> None:
-    _choice(turn, ("marker",))
-    if str(c.space) not in turn.state.choices[0].options:
-        raise IllegalCommand(f"the monk's marker may not go on space {c.space}", "ROG-MONK-2")
-    turn.emit(MarkerPlaced(seat=seat, space=c.space), ChoiceClosed(seat=seat))
-
-
-def on_upgrade(turn: Turn, seat: int, c: cmd.UpgradeShip) -> None:
-    _choice(turn, ("upgrade",))
-    if str(c.ship) not in turn.state.choices[0].options:
-        raise IllegalCommand(f"you have no ship {c.ship}", "ROG-NOBLE-1")
-    turn.emit(ShipUpgraded(seat=seat, ship=c.ship), ChoiceClosed(seat=seat))
-
-
-def on_sell(turn: Turn, seat: int, c: cmd.SellGood) -> None:
-    _choice(turn, ("sell",))
-    if turn.player(seat).goods[GOODS.index(c.good)] < 1:
-        raise IllegalCommand(f"you have no {c.good} to sell", "ROG-MERCHANT-2")
-    turn.gain(seat, "merchant sale", **{c.good: -1})
-    turn.gain(seat, "merchant sale", koku=5)
-
-
-def on_stop_selling(turn: Turn, seat: int, c: cmd.StopSelling) -> None:
-    _choice(turn, ("sell",))
-    turn.emit(ChoiceClosed(seat=seat))
-
-
-# Trades are free actions: any clan, at any moment once setup is done (ROG-TRADE-1).
-TRADES: dict[type[Command], Callable[[Turn, int, Any], None]] = {
-    cmd.TradeGoods: on_trade,
-    cmd.BuyFavour: on_buy_favour,
-}
-TRADE_TYPES: tuple[type[Command], ...] = tuple(TRADES)
-
-HANDLERS: dict[type[Command], Callable[[Turn, int, Any], None]] = {
-    cmd.ShiftDie: on_shift,
-    cmd.Build: on_build,
-    cmd.Sail: on_sail,
-    cmd.Deliver: on_deliver,
-    cmd.EndTurn: on_end_turn,
-    cmd.TakeGood: on_take_good,
-    cmd.TakeKoku: on_take_koku,
-    cmd.DiscardCustomer: on_discard,
-    cmd.PlaceMarker: on_place_marker,
-    cmd.UpgradeShip: on_upgrade,
-    cmd.SellGood: on_sell,
-    cmd.StopSelling: on_stop_selling,
-}

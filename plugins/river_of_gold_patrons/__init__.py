@@ -11,9 +11,9 @@ from gamehall.core import ExpansionSpec, hookimpl
 
 from .commands import COMMANDS
 from .components import ID, PatronOptions
-from .draw import PatronDrawing
 from .events import EVENTS
 from .hooks import PatronHooks
+from .presentation import PatronPresentation
 from .words import PatronWords
 
 EXPANSION = ExpansionSpec(
@@ -22,7 +22,10 @@ EXPANSION = ExpansionSpec(
     version="1.0.0",
     game="river-of-gold",
     options=PatronOptions,
-    hookimpls=(PatronHooks(), PatronWords(), PatronDrawing()),
+    events=EVENTS,
+    commands=COMMANDS,
+    presentation=PatronPresentation,
+    hookimpls=(PatronHooks(), PatronWords()),
     test_options=({"setup": "draft"}, {"setup": "alternative"}),
     description="Each clan plays with a patron: a draft, or a random clan and one of its two.",
     rules_doc="docs/rules/river-of-gold.md",
@@ -33,15 +36,3 @@ EXPANSION = ExpansionSpec(
 def gamehall_expansions() -> list[ExpansionSpec]:
     """Register the Clan Patrons expansion."""
     return [EXPANSION]
-
-
-@hookimpl
-def gamehall_event_types() -> list[type]:
-    """Declare the patrons' events."""
-    return list(EVENTS)
-
-
-@hookimpl
-def gamehall_command_types() -> list[type]:
-    """Declare the patrons' commands."""
-    return list(COMMANDS)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Generator, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from gamehall.core import Command, drawing
-from gamehall.plugins.river_of_gold.api import State, clan_ink, hookimpl
+from gamehall.plugins.river_of_gold.api import State, clan_ink
 
 from .commands import ChoosePatron
 from .components import PATRONS
@@ -50,26 +49,19 @@ def cards(
     return shown
 
 
-class PatronDrawing:
-    """Adds the patron cards under the board (registered only with the expansion)."""
-
-    @hookimpl(wrapper=True)
-    def gamehall_draw_board(
-        self, view: Any, seat: int | None, legal: list[Command]
-    ) -> Generator[None, drawing.Drawing | None, drawing.Drawing | None]:
-        """Add a band of patron cards under River of Gold's board."""
-        board = yield
-        if board is None or not isinstance(view, State):
-            return board
-        shown = cards(view, seat, legal)
-        if not shown:
-            return board
-        laid = [
-            _card(patron, 20 + (i % PER_ROW) * CARD_W, 30 + (i // PER_ROW) * CARD_H, ink, choose)
-            for i, (patron, ink, choose) in enumerate(shown)
-        ]
-        rows = -(-len(shown) // PER_ROW)
-        width, _ = drawing.size(board.root)
-        ground = drawing.shape("rect", width=width, height=40 + rows * CARD_H, fill="#efe6cf")
-        head = drawing.label(30, 14, "Patrons", 15, text_anchor="start", font_weight="bold")
-        return drawing.extend(board, 40 + rows * CARD_H, ground, head, *laid)
+def add_cards(
+    board: drawing.Drawing, view: State, seat: int | None, legal: list[Command]
+) -> drawing.Drawing:
+    """Add a band of patron cards under River of Gold's board."""
+    shown = cards(view, seat, legal)
+    if not shown:
+        return board
+    laid = [
+        _card(patron, 20 + (i % PER_ROW) * CARD_W, 30 + (i // PER_ROW) * CARD_H, ink, choose)
+        for i, (patron, ink, choose) in enumerate(shown)
+    ]
+    rows = -(-len(shown) // PER_ROW)
+    width, _ = drawing.size(board.root)
+    ground = drawing.shape("rect", width=width, height=40 + rows * CARD_H, fill="#efe6cf")
+    head = drawing.label(30, 14, "Patrons", 15, text_anchor="start", font_weight="bold")
+    return drawing.extend(board, 40 + rows * CARD_H, ground, head, *laid)

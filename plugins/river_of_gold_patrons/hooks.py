@@ -15,7 +15,9 @@ from gamehall.plugins.river_of_gold.api import (
     DieRolled,
     State,
     Turn,
+    draw_customers,
     end_turn,
+    gain,
     hookimpl,
     phase,
     wrap_die,
@@ -142,7 +144,7 @@ class PatronHooks:
         """Give Yasuki Taka 1 point per river space touching the new building (ROG-PATRON-4)."""
         if has(turn.state, seat, "yasuki-taka"):
             points = NUMBERS.taka_points_per_river * len(RIVERS_BY_SPACE[space])
-            turn.gain(seat, "Yasuki Taka", points=points)
+            gain(turn, seat, "Yasuki Taka", points=points)
 
     @hookimpl
     def river_of_gold_delivered(self, turn: Turn, seat: int, card: str) -> None:
@@ -150,9 +152,9 @@ class PatronHooks:
         if not has(turn.state, seat, "kudaka"):
             return
         region = CUSTOMERS[card].region
-        same = [c for c in turn.player(seat).delivered if CUSTOMERS[c].region == region]
+        same = [c for c in turn.state.players[seat].delivered if CUSTOMERS[c].region == region]
         if same == [card]:
-            turn.gain(seat, "Kudaka", points=NUMBERS.kudaka_points)
+            gain(turn, seat, "Kudaka", points=NUMBERS.kudaka_points)
 
     @hookimpl
     def river_of_gold_sailed(self, turn: Turn, seat: int, ship: int, river: int) -> None:
@@ -160,7 +162,7 @@ class PatronHooks:
         if not has(turn.state, seat, "daidoji-uji"):
             return
         if any(m != seat for s in TOUCHES[river] for m in turn.state.markers[s - 1]):
-            turn.gain(seat, "Daidoji Uji", points=NUMBERS.uji_points)
+            gain(turn, seat, "Daidoji Uji", points=NUMBERS.uji_points)
 
     @hookimpl
     def river_of_gold_influence_moved(
@@ -171,7 +173,7 @@ class PatronHooks:
             mark = player.influence[region - 1]
             passed = mark >= 1 and before <= mark < after
             if passed and other != seat and has(turn.state, other, "shosuro-hyobu"):
-                turn.gain(other, "Shosuro Hyobu", points=NUMBERS.hyobu_points)
+                gain(turn, other, "Shosuro Hyobu", points=NUMBERS.hyobu_points)
 
 
 def choose(turn: Turn, seat: int, patron: str) -> None:
@@ -180,9 +182,9 @@ def choose(turn: Turn, seat: int, patron: str) -> None:
         raise IllegalCommand(f"{patron!r} is not on offer to you", "ROG-PATRON-1")
     turn.emit(PatronChosen(seat=seat, patron=patron))
     if patron == "kaiu-shihobu":
-        turn.gain(seat, "Kaiu Shihobu", koku=NUMBERS.extra_koku)
+        gain(turn, seat, "Kaiu Shihobu", koku=NUMBERS.extra_koku)
     if patron == "yoritomo":
-        turn.draw(seat, NUMBERS.extra_customers)
+        draw_customers(turn, seat, NUMBERS.extra_customers)
 
 
 def set_die(turn: Turn, seat: int, face: int) -> None:
@@ -198,7 +200,7 @@ def set_die(turn: Turn, seat: int, face: int) -> None:
         raise IllegalCommand(f"a die has no face {face}", "ROG-PATRON-8")
     if state.players[seat].favour < NUMBERS.kakita_cost:
         raise IllegalCommand("setting the die costs 1 favour", "ROG-PATRON-8")
-    turn.gain(seat, "Kakita Ryoku", favour=-NUMBERS.kakita_cost)
+    gain(turn, seat, "Kakita Ryoku", favour=-NUMBERS.kakita_cost)
     end_turn(turn, seat, face)
 
 
@@ -212,6 +214,6 @@ def settle_opening(turn: Turn, seat: int, face: int | None) -> None:
             raise IllegalCommand(f"a die has no face {face}", "ROG-PATRON-12")
         if state.players[seat].favour < NUMBERS.kakita_cost:
             raise IllegalCommand("setting the die costs 1 favour", "ROG-PATRON-12")
-        turn.gain(seat, "Kakita Ryoku", favour=-NUMBERS.kakita_cost)
+        gain(turn, seat, "Kakita Ryoku", favour=-NUMBERS.kakita_cost)
     rolled = turn.rng.randint(1, 6) if face is None else face
     turn.emit(DieRolled(seat=seat, face=rolled), OpeningDieSettled(seat=seat))

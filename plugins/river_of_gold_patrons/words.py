@@ -6,9 +6,6 @@ only in matches that enable it.
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import Any
-
 from gamehall.core import Command, Event
 from gamehall.plugins.river_of_gold.api import COMPONENTS, State, clan, hookimpl, listed
 
@@ -110,35 +107,7 @@ def board_lines(view: State) -> list[str]:
 
 
 class PatronWords:
-    """The expansion's words hooks (registered only with the expansion)."""
-
-    @hookimpl
-    def gamehall_describe_command(
-        self, command: Command, view: Any, seat: int | None
-    ) -> str | None:
-        """Describe the expansion's commands."""
-        return describe_command(command, view, seat) if isinstance(view, State) else None
-
-    @hookimpl
-    def gamehall_describe_event(self, event: Event, view: Any, seat: int | None) -> str | None:
-        """Tell the expansion's events."""
-        return describe_event(event, view, seat) if isinstance(view, State) else None
-
-    @hookimpl
-    def gamehall_command_group(self, command: Command, view: Any, seat: int | None) -> str | None:
-        """Head the expansion's commands in menus."""
-        return command_group(command, view, seat) if isinstance(view, State) else None
-
-    @hookimpl(wrapper=True)
-    def gamehall_render_text(
-        self, view: Any, seat: int | None
-    ) -> Generator[None, str | None, str | None]:
-        """Add the patrons to River of Gold's board."""
-        text = yield
-        if text is None or not isinstance(view, State):
-            return text
-        lines = text.splitlines()
-        return "\n".join([*lines[:-1], *board_lines(view), *lines[-1:]])
+    """The expansion's answer to River of Gold's scoring-words hook."""
 
     @hookimpl
     def river_of_gold_score_category(self, reason: str) -> str | None:

@@ -23,7 +23,7 @@ class HarbourDues:
     @rog_hookimpl
     def river_of_gold_turn_ended(self, turn: Turn, seat: int) -> None:
         """Charge harbour dues to a poor clan whose die shows 1 (HD-1)."""
-        player = turn.player(seat)
+        player = turn.state.players[seat]
         if player.koku > 1 or player.favour:
             return
         dues = DUES if BUGGY else min(DUES, player.koku)

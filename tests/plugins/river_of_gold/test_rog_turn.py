@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from gamehall.core import IllegalCommand, MatchOver, NotAwaited, RandomBot
+from gamehall.core import Context, IllegalCommand, MatchOver, NotAwaited, RandomBot
+from gamehall.core.debug.provenance import trace_command
 from gamehall.plugins.river_of_gold.commands import (
     Build,
     BuyFavour,
@@ -15,7 +16,7 @@ from gamehall.plugins.river_of_gold.commands import (
     TakeGood,
     TradeGoods,
 )
-from gamehall.plugins.river_of_gold.events import DieRolled, TurnEnded
+from gamehall.plugins.river_of_gold.events import DieRolled, ResourcesChanged, TurnEnded
 
 from tests.plugins.river_of_gold.rog_helpers import build_on, clean, player, table, types
 
@@ -199,3 +200,15 @@ def _ctx():  # type: ignore[no-untyped-def]
     from gamehall.core import Context
 
     return Context(0, 1, 0)
+
+
+def test_a_shared_effect_gives_the_actions_rule_first_where_an_event_comes_from() -> None:
+    # gain is an @effect: the favour paid to turn the die is ROG-TURN-1's, with the caps'
+    # rule (ROG-TRADE-3, in gain's docstring) as context, as when gain was an emitter method.
+    t = clean(table())
+    player(t, 0, die=3, favour=2)
+    ctx = Context(0, len(t.events) + 1, 1)
+    trace = trace_command(t.ruleset, t.state, 0, ShiftDie(by=1), ctx)
+    paid = next(e for e in trace.emissions if isinstance(e.event, ResourcesChanged))
+    assert (paid.rule, paid.declared, paid.context) == ("ROG-TURN-1", "docstring", ("ROG-TRADE-3",))
+    assert paid.function.endswith("effects.gain")

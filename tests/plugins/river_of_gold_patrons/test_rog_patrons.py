@@ -268,6 +268,7 @@ def test_the_expansion_imports_only_river_of_golds_public_api() -> None:
         "draw",
         "events",
         "hooks",
+        "presentation",
         "state",
         "words",
     ]
