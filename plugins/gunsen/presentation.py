@@ -21,7 +21,7 @@ class GunsenPresentation(Presentation):
         """Draw the map, the row and every clan's holdings for a terminal."""
         return render(view)
 
-    def draw_board(self, view: State, seat: int | None, legal: list[Command]) -> Drawing:
+    def draw_board(self, view: State, seat: int | None, legal: list[Command]) -> Drawing | None:
         """Draw the board, commands as places."""
         return draw.draw(view, seat, legal)
 
