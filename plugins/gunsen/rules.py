@@ -1,8 +1,8 @@
 """Gunsen's rules as a decider (rule ids in docs/rules/gunsen.md).
 
 ``decide`` calls the ``@decides`` method of the command in the current phase; every one emits
-events through a :class:`~.play.Play` and ends by asking a seat for its next decision. ``legal`` lists
-exactly what the handlers accept.
+events through a :data:`~.play.Play` (the core emitter) and ends by asking a seat for its next
+decision. ``legal`` lists exactly what the handlers accept.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from gamehall.core import (
     Command,
     Context,
     Decision,
+    Emitter,
     Event,
     IllegalCommand,
     Outcome,
@@ -78,8 +79,9 @@ class Gunsen(GunsenEvents):
         self.target: int = hook.gunsen_markers_to_win()
 
     def play(self, state: State, rng: Callable[[], random.Random]) -> Play:
-        """Return an emitter for one command."""
-        return Play(self, state, rng, self.cat, self.target)
+        """Return an emitter for steps of play outside a command (setup, tests): its
+        generator is ``rng()``, given as the context's own (no command, no seat)."""
+        return Emitter(self, state, Context(None, 0, 0, None, rng()))
 
     def initial(self, config: MatchConfig) -> State:
         """Return the clans before setup."""
@@ -100,7 +102,8 @@ class Gunsen(GunsenEvents):
         """Return the events of a command, or refuse it with the rule it breaks.
 
         The asked seat's command goes to its ``@decides`` method of the current phase below,
-        which works on a :class:`~.play.Play`; after it, every marker now earned is placed.
+        which works on the command's :data:`~.play.Play`; after it, every marker now earned is
+        placed.
         """
         if state.phase == "over":
             raise IllegalCommand("the game is over", "GUN-ACH-7")
@@ -116,7 +119,7 @@ class Gunsen(GunsenEvents):
                 "GUN-TURN-1",
             )
         self._check_spaces(state, command)
-        p = self.play(state, lambda: ctx.rng)
+        p = Emitter(self, state, ctx)
         try:
             method(self, p, seat, command)
             settle(p)
@@ -344,8 +347,7 @@ def options(rules: Gunsen, state: State, seat: int) -> list[Command]:
                 for to in movement.destinations(cat, state, seat, state.selection)
             ]
         return act.act_options(cat, state, seat)
-    p = rules.play(state, lambda: random.Random(0))
-    return COMBAT_OPTIONS[phase](p, seat)
+    return COMBAT_OPTIONS[phase](Emitter(rules, state), seat)
 
 
 COMBAT_OPTIONS: dict[str, Callable[[Play, int], list[Command]]] = {
