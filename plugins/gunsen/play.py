@@ -39,12 +39,12 @@ def game_of(p: Play) -> Gunsen:
 
 def catalog_of(p: Play) -> Catalog:
     """Return the ruleset's catalog (base game and expansions)."""
-    return cast("Gunsen", p.rules).cat
+    return game_of(p).cat
 
 
 def board_side(p: Play) -> Board:
     """Return the board side of the match."""
-    return cast("Gunsen", p.rules).cat.boards[p.state.side]
+    return game_of(p).cat.boards[p.state.side]
 
 
 @effect
@@ -64,7 +64,7 @@ def award(p: Play, seat: int, box: str, objective: str = "") -> None:
 @effect
 def check_win(p: Play, seat: int, box: str) -> None:
     """End the game if ``seat`` has placed all its markers."""
-    if markers(p.state, seat) >= cast("Gunsen", p.rules).target:
+    if markers(p.state, seat) >= game_of(p).target:
         p.emit(ev.GameWon(seat=seat, box=box))
         raise GameOver
 
