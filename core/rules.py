@@ -434,9 +434,16 @@ class Emitter(Generic[S]):
     the command's :class:`Context`, it also gives the seat that sent the command and the
     command's generator (``rng``, seeded only when first used); ``rules_of`` holds the rule id
     given with each event (``None`` where the emit named none).
+
+    ``memo`` is the command's scratch space, empty when the emitter is made: a game keeps there
+    what it has worked out during this command and would otherwise work out again at each
+    step (Gunsen: which clans' achievements were last checked against which records). It is
+    per command because one rules object serves every match and thread of a ruleset and so
+    may hold no memo itself. The engine never reads it; what is in it must not change what the
+    rules decide, only how soon. Key it by something of the game's own (a name it alone uses).
     """
 
-    __slots__ = ("ctx", "events", "rules", "rules_of", "state")
+    __slots__ = ("ctx", "events", "memo", "rules", "rules_of", "state")
 
     def __init__(self, rules: Rules[S], state: S, ctx: Context | None = None) -> None:
         self.rules = rules
@@ -444,6 +451,7 @@ class Emitter(Generic[S]):
         self.ctx = ctx
         self.events: list[Event] = []
         self.rules_of: list[str | None] = []
+        self.memo: dict[Hashable, Any] = {}
 
     @property
     def seat(self) -> int | None:

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from gamehall.core import GameSpec, hookimpl
 
-from gamehall.core import Command, Event, GameSpec, Invariant, hookimpl
-from gamehall.core.drawing import Drawing
-from gamehall.core.words import seat_label
-
-from . import draw
 from .commands import COMMANDS
 from .events import EVENTS
 from .hooks import Defaults, GunsenSpecs
-from .render import render
+from .invariants import invariants
+from .presentation import GunsenPresentation
 from .rules import Gunsen
-from .state import HIDDEN, Options, State
-from .words import command_group, describe_command, describe_event, seat_names
+from .state import Options, State
 
 GAME = GameSpec(
     id="gunsen",
@@ -26,6 +21,10 @@ GAME = GameSpec(
     min_players=2,
     max_players=6,
     options=Options,
+    events=EVENTS,
+    commands=COMMANDS,
+    presentation=GunsenPresentation,
+    invariants=invariants,
     hookspecs=(GunsenSpecs,),
     hookimpls=(Defaults(),),
     hidden_information=True,
@@ -38,115 +37,3 @@ GAME = GameSpec(
 def gamehall_games() -> list[GameSpec]:
     """Register Gunsen."""
     return [GAME]
-
-
-@hookimpl
-def gamehall_event_types() -> list[type]:
-    """Declare Gunsen's events."""
-    return list(EVENTS)
-
-
-@hookimpl
-def gamehall_command_types() -> list[type]:
-    """Declare Gunsen's commands."""
-    return list(COMMANDS)
-
-
-OCCUPIED = bytes([0] + [1] * 255)
-
-
-def troops_conserved(state: State) -> str | None:
-    """Check that every clan's fifteen troops are on the board or on its clan board."""
-    for seat, player in enumerate(state.players):
-        if state.troops and player.clan and sum(state.troops[seat]) + player.supply != 15:
-            return f"{seat_label(seat)} has {sum(state.troops[seat])} troops out and {player.supply} home"
-    return None
-
-
-def one_clan_per_space(state: State) -> str | None:
-    """Check that only a combat's space holds two clans, and heroes stand with their troops."""
-    if not state.troops:
-        return None
-    size = len(state.troops[0])
-    allowed = 0 if state.combat is None else 1 << (8 * (size - 1 - state.combat.space))
-    seen = 0
-    for row in state.troops:
-        mask = int.from_bytes(row.translate(OCCUPIED), "big")  # one bit per occupied space
-        if seen & mask & ~allowed:
-            return "a space holds troops of two clans outside a combat"
-        seen |= mask
-    for seat, player in enumerate(state.players):
-        spaces = [s for _, s in player.heroes]
-        outside = [s for s in spaces if s != state.forts[seat]]
-        if len(outside) != len(set(outside)):
-            return f"{seat_label(seat)} has two heroes on one space outside its fort"
-        if state.combat is None and any(not state.troops[seat][s] for s in outside):
-            return f"a hero of {seat_label(seat)} stands without troops outside its fort"
-    return None
-
-
-def components_once(state: State) -> str | None:
-    """Check that every order card and village token is in one place, markers within reach."""
-    cards = [*state.deck, *state.row, *state.discard]
-    tokens = [t for _, t in state.villages if t] + list(state.boxed)
-    for player in state.players:
-        cards += [c for column in player.columns for c in column] + [c for c in player.noble if c]
-        tokens += player.tokens
-        if len(player.tokens) > 3 or len(player.tactics) > 3:
-            return (
-                f"{player.clan} holds {len(player.tokens)} tokens and {len(player.tactics)} tactics"
-            )
-        if len(player.achievements) + 1 > 12:
-            return f"{player.clan} has {len(player.achievements)} markers on boxes"
-    cards = [c for c in cards if c != HIDDEN]
-    if len(cards) != len(set(cards)) or len(tokens) != len(set(tokens)):
-        return "an order card or a village token lies in two places"
-    if len(state.row) > 5:
-        return f"the row holds {len(state.row)} cards"
-    return None
-
-
-@hookimpl
-def gamehall_invariants() -> list[Invariant]:
-    """Declare what must hold after every event."""
-    return [
-        Invariant("gunsen-troops-conserved", troops_conserved, "15 troops per clan"),
-        Invariant("gunsen-one-clan-per-space", one_clan_per_space, "armies and heroes"),
-        Invariant("gunsen-components-once", components_once, "cards, tokens, markers"),
-    ]
-
-
-@hookimpl
-def gamehall_draw_board(view: Any, seat: int | None, legal: list[Command]) -> Drawing | None:
-    """Draw the hex map, the order row and the clan boards, commands on their hexes."""
-    return draw.draw(view, seat, legal) if isinstance(view, State) else None
-
-
-@hookimpl
-def gamehall_render_text(view: Any, seat: int | None) -> str | None:
-    """Draw the map, the clan boards, the order row and the achievements."""
-    return render(view) if isinstance(view, State) else None
-
-
-@hookimpl
-def gamehall_describe_command(command: Command, view: Any, seat: int | None) -> str | None:
-    """Name a command in the rulebook's words."""
-    return describe_command(command, view, seat) if isinstance(view, State) else None
-
-
-@hookimpl
-def gamehall_describe_event(event: Event, view: Any, seat: int | None) -> str | None:
-    """Tell an event in a sentence."""
-    return describe_event(event, view, seat) if isinstance(view, State) else None
-
-
-@hookimpl
-def gamehall_seat_names(view: Any) -> list[str] | None:
-    """Name the seats by their clans."""
-    return seat_names(view) if isinstance(view, State) else None
-
-
-@hookimpl
-def gamehall_command_group(command: Command, view: Any, seat: int | None) -> str | None:
-    """Group long menus: moves by space, buildings, heroes, dice."""
-    return command_group(command, view, seat) if isinstance(view, State) else None

@@ -16,7 +16,7 @@ from .claims import end_turn, settle
 from .commands import Build, BuyMove, BuyTactic, Gain, Recruit, Skip
 from .heroes import hero_candidates, special_candidates
 from .movement import selections, tower_available
-from .play import Play
+from .play import Play, ask, catalog_of
 from .queries import building_at, recruit_spaces
 from .state import Activation, State, Step
 
@@ -39,9 +39,9 @@ def column_steps(cat: Catalog, state: State, seat: int, column: int) -> tuple[St
 
 def activate(p: Play, seat: int, column: int) -> None:
     """Activate a column and go through it (GUN-ACT-1)."""
-    state = p.state
-    one_shots = tuple(c for c in state.players[seat].columns[column] if p.cat.cards[c].one_shot)
-    steps = column_steps(p.cat, state, seat, column)
+    state, cat = p.state, catalog_of(p)
+    one_shots = tuple(c for c in state.players[seat].columns[column] if cat.cards[c].one_shot)
+    steps = column_steps(cat, state, seat, column)
     p.emit(ev.ColumnActivated(seat=seat, column=column, steps=steps, one_shots=one_shots))
     proceed(p)
 
@@ -57,8 +57,8 @@ def proceed(p: Play) -> None:
         activation = p.state.activation
         if activation is None:
             return
-        if p.state.selection is not None or _decision(p.cat, p.state, seat, activation):
-            p.ask(seat, "act")
+        if p.state.selection is not None or _decision(catalog_of(p), p.state, seat, activation):
+            ask(p, seat, "act")
             return
         if not activation.steps:
             p.emit(ev.ActivationEnded(seat=seat, discarded=activation.one_shots))
@@ -220,7 +220,7 @@ def recruit(p: Play, seat: int, command: Recruit) -> None:
         raise IllegalCommand("the current action is no recruit", "GUN-RECRUIT-1")
     if not p.state.players[seat].supply:
         raise IllegalCommand("all fifteen troops are in play", "GUN-RECRUIT-3")
-    if command.space not in recruit_spaces(p.cat, p.state, seat):
+    if command.space not in recruit_spaces(catalog_of(p), p.state, seat):
         raise IllegalCommand(
             "a troop is recruited onto the fort or a clan building the clan controls",
             "GUN-RECRUIT-2",
@@ -234,14 +234,14 @@ def buy_move(p: Play, seat: int) -> None:
     step = head(p.state)
     if step is None or step.kind != "buy_move":
         raise IllegalCommand("extra moves are bought at the column's extra-move box", "GUN-MOVE-6")
-    if BuyMove() not in step_options(p.cat, p.state, seat, step):
+    if BuyMove() not in step_options(catalog_of(p), p.state, seat, step):
         raise IllegalCommand(f"an extra move here costs one {step.resource}", "GUN-MOVE-6")
     p.emit(ev.MoveBought(seat=seat, resource=step.resource))
 
 
 def build(p: Play, seat: int, command: Build) -> None:
     """Build a clan building (GUN-BUILD-1..3)."""
-    state, cat = p.state, p.cat
+    state, cat = p.state, catalog_of(p)
     step = head(state)
     if step is None or step.kind != "build":
         raise IllegalCommand("buildings are bought in the Expand column", "GUN-BUILD-1")
@@ -261,7 +261,7 @@ def build(p: Play, seat: int, command: Build) -> None:
 
 def buy_tactic(p: Play, seat: int, command: BuyTactic) -> None:
     """Buy a tactic; a hero tactic or Innovation asks for its effect at once (GUN-TACTIC-1..4)."""
-    state, cat = p.state, p.cat
+    state, cat = p.state, catalog_of(p)
     step = head(state)
     if step is None or step.kind != "tactics":
         raise IllegalCommand("tactics are bought in the Expand column", "GUN-TACTIC-1")
@@ -276,6 +276,6 @@ def buy_tactic(p: Play, seat: int, command: BuyTactic) -> None:
     tactic = cat.tactics[command.tactic]
     p.emit(ev.TacticBought(seat=seat, tactic=tactic.id, cost=tactic.cost))
     if tactic.effect in ("hero", "mercenary") and hero_candidates(cat, p.state, seat):
-        p.ask(seat, "hero")
+        ask(p, seat, "hero")
     elif tactic.effect == "innovation" and special_candidates(cat, p.state, seat):
-        p.ask(seat, "special")
+        ask(p, seat, "special")

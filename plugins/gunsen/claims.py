@@ -13,19 +13,24 @@ from . import events as ev
 from .catalog import Catalog
 from .components import COLOURS
 from .orders import begin_turn, refill_row
-from .play import Play, earned
+from .play import Play, award, board_side, catalog_of, check_win, earned
 from .queries import cap, controller, controls_army, on_board, turn_order
 from .state import NOBODY, State
+
+SETTLED = "gunsen.settled"
+"""The command's memo (``Play.memo``) of what each seat's achievements were last checked
+against: ``settle`` runs after every step of a command, and a clan whose record did not change
+since has nothing new to place. Kept per command, since the rules object serves every match."""
 
 
 def settle(p: Play) -> None:
     """Return a lost Toshi Ranbo marker and place every marker now earned (GUN-ACH-2)."""
-    state = p.state
-    toshi = p.board.toshi_ranbo
+    state, cat = p.state, catalog_of(p)
+    toshi = cat.boards[state.side].toshi_ranbo
     if state.holder != NOBODY and not state.troops[state.holder][toshi]:
         p.emit(ev.HoldMarkerReturned(seat=state.holder))
     fighting = p.state.combat is not None
-    checked = p.settled
+    checked: dict[int, tuple[object, ...]] = p.memo.setdefault(SETTLED, {})
     for seat in turn_order(p.state):
         state = p.state
         # A clan's achievements depend only on its own player record, the troops on the board,
@@ -38,7 +43,7 @@ def settle(p: Play) -> None:
         check_seat(p, seat, fighting)
         state = p.state
         clan = state.players[seat].clan
-        if clan and p.cat.clans[clan].objectives == _known(p.cat, state, seat):
+        if clan and cat.clans[clan].objectives == _known(cat, state, seat):
             checked[seat] = (state.players[seat], state.troops, state.upgrades, fighting)
 
 
@@ -51,23 +56,23 @@ def _known(cat: Catalog, state: State, seat: int) -> tuple[object, ...]:
 
 def check_seat(p: Play, seat: int, fighting: bool) -> None:
     """Place the markers a clan has newly earned, in the order of the boxes."""
-    state, cat = p.state, p.cat
+    state, cat = p.state, catalog_of(p)
     player = state.players[seat]
     if not player.clan:
         return
     have = player.achievements
     if len(player.buildings) == 2 and "buildings" not in have:
-        p.award(seat, "buildings")
+        award(p, seat, "buildings")
     if len(player.tactics) >= cat.limits.tactics and "tactics" not in have:
-        p.award(seat, "tactics")
+        award(p, seat, "tactics")
     if all(player.noble) and "noble" not in have:
-        p.award(seat, "noble")
+        award(p, seat, "noble")
     if len(player.tokens) >= cat.limits.tokens and "villages" not in have:
-        p.award(seat, "villages")
+        award(p, seat, "villages")
     if fighting:
         return  # troops on the combat's space count only after the combat (GUN-COMBAT-14)
     if "shrines" not in have and shrines_held(p.state, seat) >= 2:
-        p.award(seat, "shrines")
+        award(p, seat, "shrines")
     if have.count("objective") < 2:
         check_objectives(p, seat)
 
@@ -79,7 +84,7 @@ def shrines_held(state: State, seat: int) -> int:
 
 def check_objectives(p: Play, seat: int) -> None:
     """Announce every clan objective a seat now meets, two at most (GUN-OBJ-1)."""
-    cat = p.cat
+    cat = catalog_of(p)
     for objective in cat.clans[p.state.players[seat].clan].objectives:
         player = p.state.players[seat]
         if earned(p.state, seat, "objective") >= 2:
@@ -94,7 +99,7 @@ def check_objectives(p: Play, seat: int) -> None:
         else:
             met = test(cat, p.state, seat, objective.amount_on(p.state.side), objective.column)
         if met:
-            p.award(seat, "objective", objective.id)
+            award(p, seat, "objective", objective.id)
 
 
 # -- objective conditions (GUN-OBJ-3) ----------------------------------------------------------
@@ -174,9 +179,9 @@ def occupy(p: Play, seat: int) -> None:
     if holder not in (NOBODY, seat):
         p.emit(ev.HoldMarkerReturned(seat=holder))
     if not earned(p.state, seat, "conquer"):
-        p.award(seat, "conquer")
+        award(p, seat, "conquer")
     p.emit(ev.HoldMarkerPlaced(seat=seat))
-    p.check_win(seat, "hold")
+    check_win(p, seat, "hold")
 
 
 # -- end of turn (GUN-END-1..4) ----------------------------------------------------------------
@@ -190,8 +195,9 @@ def end_turn(p: Play) -> None:
     end_of_turn_effects(p, seat)
     p.rules.hook.gunsen_turn_ended(play=p, seat=seat)
     settle(p)
+    refill = catalog_of(p).limits.refill
     for other in turn_order(p.state):
-        missing = p.cat.limits.refill - on_board(p.state, other)
+        missing = refill - on_board(p.state, other)
         troops = min(missing, p.state.players[other].supply)
         if troops > 0:
             p.emit(ev.FortRefilled(seat=other, troops=troops))
@@ -203,10 +209,11 @@ def end_turn(p: Play) -> None:
 
 def claim(p: Play, seat: int) -> None:
     """Claim the villages, shrines and Toshi Ranbo the active player controls (GUN-END-1)."""
-    limit = p.cat.limits.tokens
+    cat = catalog_of(p)
+    limit = cat.limits.tokens
     for space, token in p.state.villages:
         if token and controller(p.state, space) == seat:
-            reward = p.cat.tokens[token].reward
+            reward = cat.tokens[token].reward
             amount = min(1, p.state.players[seat].supply) if reward == "troop" else 1
             kept = len(p.state.players[seat].tokens) < limit
             p.emit(ev.VillageClaimed(seat=seat, space=space, token=token, reward=reward,
@@ -216,14 +223,14 @@ def claim(p: Play, seat: int) -> None:
         if controller(p.state, space) == seat and p.state.upgrades[column] != seat:
             previous = p.state.upgrades[column]
             p.emit(ev.UpgradeTaken(seat=seat, column=column, previous=previous))
-    toshi = p.board.toshi_ranbo
+    toshi = board_side(p).toshi_ranbo
     if controls_army(p.state, seat, toshi) and p.state.holder != seat:
         occupy(p, seat)
 
 
 def end_of_turn_effects(p: Play, seat: int) -> None:
     """Income of the buildings the active player controls, then Bayushi Kachiko (GUN-END-2)."""
-    cat = p.cat
+    cat = catalog_of(p)
     for other in p.state.players:
         for building, space in other.buildings:
             income = cat.buildings[building].income

@@ -16,7 +16,7 @@ from . import events as ev
 from .claims import end_turn, occupy, settle
 from .commands import Keep, PayTribute, PlaceHero, Reroll, Retreat, Ride, Skip, StealToken, SwapDice
 from .components import Symbols
-from .play import Play, earned
+from .play import Play, ask, award, board_side, catalog_of, earned
 from .queries import (
     building_at,
     cap,
@@ -48,19 +48,19 @@ def ability(p: Play, seat: int, name: str) -> str:
     assert combat is not None
     if combat.ignored[side_of(combat, seat)]:
         return ""
-    return has_ability(p.cat, p.state, seat, combat.space, name)
+    return has_ability(catalog_of(p), p.state, seat, combat.space, name)
 
 
 def side_symbols(p: Play, seat: int) -> Symbols:
     """Return a side's symbols: clan board, buildings, heroes present, Toshi Ranbo, hooks."""
-    state, cat = p.state, p.cat
+    state, cat = p.state, catalog_of(p)
     combat = state.combat
     assert combat is not None
     total = own_symbols(cat, state, seat)
     if not combat.ignored[side_of(combat, seat)]:
         for hero in heroes_at(state, seat, combat.space):
             total = total + cat.heroes[hero].symbols
-    if seat == combat.defender and combat.space == p.board.toshi_ranbo:
+    if seat == combat.defender and combat.space == board_side(p).toshi_ranbo:
         total = total + Symbols(strength=1, armour=1)  # GUN-TOSHI-9
     found = building_at(state, combat.space)
     if seat == combat.defender and found is not None:
@@ -85,10 +85,10 @@ def begin(p: Play) -> None:
     """Start the combat: Bayushi Aramoro's tribute comes first (GUN-HERO-6)."""
     combat = _combat(p)
     for seat in (combat.attacker, combat.defender):
-        if has_ability(p.cat, p.state, seat, combat.space, "tribute"):
+        if has_ability(catalog_of(p), p.state, seat, combat.space, "tribute"):
             other = opponent(combat, seat)
             if _tribute_matters(p, other):
-                p.ask(other, "tribute")
+                ask(p, other, "tribute")
                 return
             p.emit(ev.TributeDecided(seat=other, paid=False))
             break
@@ -97,14 +97,14 @@ def begin(p: Play) -> None:
 
 def _tribute_matters(p: Play, seat: int) -> bool:
     combat = _combat(p)
-    if p.state.players[seat].influence < p.cat.limits.tribute:
+    if p.state.players[seat].influence < catalog_of(p).limits.tribute:
         return False
     return bool(heroes_at(p.state, seat, combat.space)) or bool(rider(p, seat))
 
 
 def pay_tribute(p: Play, seat: int, command: PayTribute) -> None:
     """Pay the tribute, or refuse and ignore the heroes' symbols and abilities."""
-    amount = p.cat.limits.tribute if command.pay else 0
+    amount = catalog_of(p).limits.tribute if command.pay else 0
     p.emit(ev.TributeDecided(seat=seat, paid=command.pay, amount=amount))
     ride_stage(p)
 
@@ -113,7 +113,7 @@ def rider(p: Play, seat: int) -> str:
     """Return Moto Chagatai if he may ride to this combat (GUN-HERO-9), else ""."""
     state, combat = p.state, _combat(p)
     for hero, space in state.players[seat].heroes:
-        if p.cat.heroes[hero].ability == "ride" and space != combat.space:
+        if catalog_of(p).heroes[hero].ability == "ride" and space != combat.space:
             return "" if heroes_at(state, seat, combat.space) else hero
     return ""
 
@@ -123,7 +123,7 @@ def ride_stage(p: Play) -> None:
     combat = _combat(p)
     for seat in (combat.attacker, combat.defender):
         if rider(p, seat):
-            p.ask(seat, "ride")
+            ask(p, seat, "ride")
             return
     start(p)
 
@@ -146,7 +146,7 @@ def start(p: Play) -> None:
         if (
             hero
             and p.state.players[seat].supply
-            and p.state.troops[seat][space] < cap(p.cat, p.state, seat, space)
+            and p.state.troops[seat][space] < cap(catalog_of(p), p.state, seat, space)
         ):
             p.emit(ev.TroopAdded(seat=seat, space=space, hero=hero))
     roll(p, combat.defender)
@@ -158,8 +158,9 @@ def start(p: Play) -> None:
 def roll(p: Play, seat: int) -> None:
     """Throw as many dice as the side has throw symbols, six at most."""
     symbols = side_symbols(p, seat)
-    count = min(p.cat.limits.dice, symbols.throw)
-    faces = tuple(sorted(p.rng.choice(p.cat.die) for _ in range(count)))
+    cat = catalog_of(p)
+    count = min(cat.limits.dice, symbols.throw)
+    faces = tuple(sorted(p.rng.choice(cat.die) for _ in range(count)))
     p.emit(ev.DiceThrown(seat=seat, faces=faces, rerolls=symbols.reroll if faces else 0))
     after_throw(p, seat)
 
@@ -168,7 +169,7 @@ def after_throw(p: Play, seat: int) -> None:
     """Offer a reroll while reroll symbols are left, then the keep."""
     combat = _combat(p)
     if combat.rerolls > 0 and combat.dice:
-        p.ask(seat, "reroll")
+        ask(p, seat, "reroll")
         return
     keep_stage(p, seat)
 
@@ -193,7 +194,8 @@ def reroll(p: Play, seat: int, command: Reroll) -> None:
     combat = _combat(p)
     if not command.faces or not _contains(combat.dice, command.faces):
         raise IllegalCommand("reroll one or more of the dice thrown", "GUN-DICE-2")
-    new = tuple(p.rng.choice(p.cat.die) for _ in command.faces)
+    die = catalog_of(p).die
+    new = tuple(p.rng.choice(die) for _ in command.faces)
     p.emit(ev.DiceRerolled(seat=seat, old=tuple(sorted(command.faces)), new=new))
     after_throw(p, seat)
 
@@ -216,7 +218,7 @@ def keep_stage(p: Play, seat: int) -> None:
         p.emit(ev.DiceKept(seat=seat, faces=dice))
         next_roller(p, seat)
     else:
-        p.ask(seat, "keep")
+        ask(p, seat, "keep")
 
 
 def keep_options(p: Play, seat: int) -> list[Command]:
@@ -260,7 +262,7 @@ def swap_stage(p: Play) -> None:
     combat = _combat(p)
     for seat in (combat.attacker, combat.defender):
         if ability(p, seat, "swap_die") and swap_options(p, seat):
-            p.ask(seat, "swap")
+            ask(p, seat, "swap")
             return
     resolve(p)
 
@@ -283,9 +285,9 @@ def decline_swap(p: Play, seat: int) -> None:
 
 
 def _dice_symbols(p: Play, faces: tuple[str, ...]) -> Symbols:
-    total = Symbols()
+    total, cat = Symbols(), catalog_of(p)
     for face in faces:
-        total = total + p.cat.faces[face]
+        total = total + cat.faces[face]
     return total
 
 
@@ -313,7 +315,7 @@ def resolve(p: Play) -> None:
         deaths=(deaths[0], deaths[1]), winner=winner, loser=loser,
     ))  # fmt: skip
     if winner == combat.attacker and earned(p.state, winner, "attacker") < 2:
-        p.award(winner, "attacker")
+        award(p, winner, "attacker")
     retreat_stage(p)
 
 
@@ -321,7 +323,7 @@ def retreat_options(p: Play, seat: int) -> list[int]:
     """Return where the loser's army may retreat (GUN-COMBAT-9, GUN-COMBAT-10)."""
     state, combat = p.state, _combat(p)
     troops = state.troops[seat][combat.space]
-    spaces = retreat_spaces(p.cat, state, seat, troops, combat.space)
+    spaces = retreat_spaces(catalog_of(p), state, seat, troops, combat.space)
     heroes = heroes_at(state, seat, combat.space)
     fort = state.forts[seat]
     return [s for s in spaces if s == fort or not heroes or not heroes_at(state, seat, s)]
@@ -334,7 +336,7 @@ def retreat_stage(p: Play) -> None:
     if loser != NOBODY and p.state.troops[loser][combat.space]:
         options = retreat_options(p, loser)
         if len(options) > 1:
-            p.ask(loser, "retreat")
+            ask(p, loser, "retreat")
             return
         _retreat(p, loser, options[0])
     relocate_stage(p)
@@ -388,7 +390,7 @@ def relocate_stage(p: Play) -> None:
     for seat, hero in stranded(p.state):
         options = hero_refuges(p, seat)
         if len(options) > 1:
-            p.ask(seat, "relocate")
+            ask(p, seat, "relocate")
             return
         p.emit(ev.HeroPlaced(seat=seat, hero=hero, space=options[0]))
     steal_stage(p)
@@ -427,7 +429,7 @@ def steal_stage(p: Play) -> None:
     if combat.winner != NOBODY:
         tokens = p.state.players[combat.loser].tokens
         if len(tokens) > 1:
-            p.ask(thief_and_victim(p)[2], "steal")
+            ask(p, thief_and_victim(p)[2], "steal")
             return
         if tokens:
             _steal(p, tokens[0])
@@ -445,9 +447,10 @@ def steal(p: Play, seat: int, command: StealToken) -> None:
 def _steal(p: Play, token: str) -> None:
     """Move a stolen village token to the winner (GUN-COMBAT-12)."""
     winner, loser, _ = thief_and_victim(p)
-    reward = p.cat.tokens[token].reward
+    cat = catalog_of(p)
+    reward = cat.tokens[token].reward
     amount = min(1, p.state.players[winner].supply) if reward == "troop" else 1
-    kept = len(p.state.players[winner].tokens) < p.cat.limits.tokens
+    kept = len(p.state.players[winner].tokens) < cat.limits.tokens
     p.emit(ev.TokenStolen(seat=winner, victim=loser, token=token, reward=reward,
                           amount=amount, kept=kept))  # fmt: skip
     finish(p)
@@ -457,7 +460,7 @@ def finish(p: Play) -> None:
     """Toshi Ranbo's achievements for its winner (GUN-COMBAT-13), then objectives, then the
     end of the turn."""
     combat = _combat(p)
-    toshi = p.board.toshi_ranbo
+    toshi = board_side(p).toshi_ranbo
     winner = combat.winner
     won_city = combat.space == toshi and winner != NOBODY and p.state.holder != winner
     if won_city and controls_army(p.state, winner, toshi):

@@ -109,9 +109,9 @@ class GunsenSpecs:
         """React at the end of a turn, after the box's end-of-turn effects (GUN-END-1, GUN-END-2).
 
         Fires once per turn, after the claims and the income, before the forts are refilled.
-        An expansion emits its own effects through ``play`` (``api.Play``: ``play.state`` is
-        the state after every event so far, ``play.emit`` adds events); every implementation
-        is called.
+        An expansion emits its own effects through ``play`` (``api.Play``, the core's
+        ``Emitter``: ``play.state`` is the state after every event so far, ``play.emit`` adds
+        events, ``play.rng`` is the command's generator); every implementation is called.
 
         :param play: the command being decided (``api.Play``): its state, and where events go.
         :param seat: the active player, whose turn ends.

@@ -11,7 +11,7 @@ from gamehall.core import IllegalCommand
 from . import events as ev
 from .catalog import Catalog
 from .commands import MoveArmy, SelectArmy
-from .play import Play
+from .play import Play, board_side, catalog_of
 from .queries import cap, card_strength, heroes_at, occupants
 from .state import Activation, Selection, State
 
@@ -137,7 +137,7 @@ def check_select(cat: Catalog, state: State, seat: int, command: SelectArmy) -> 
 
 def select(p: Play, seat: int, command: SelectArmy) -> None:
     """Pick an army up (GUN-MOVE-1)."""
-    check_select(p.cat, p.state, seat, command)
+    check_select(catalog_of(p), p.state, seat, command)
     p.emit(ev.ArmySelected(seat=seat, space=command.space, troops=command.troops,
                            hero=command.hero, tower=command.tower))  # fmt: skip
 
@@ -147,7 +147,7 @@ def move(p: Play, seat: int, command: MoveArmy) -> None:
 
     Rule GUN-MOVE-1.
     """
-    state, cat = p.state, p.cat
+    state, cat = p.state, catalog_of(p)
     selection = state.selection
     assert selection is not None
     if command.to not in targets(cat, state, seat, selection.space, selection.tower):
@@ -156,7 +156,7 @@ def move(p: Play, seat: int, command: MoveArmy) -> None:
     refusal = entry_refusal(cat, state, seat, command.to, selection.troops, selection.hero)
     if refusal is not None:
         raise IllegalCommand(refusal[1], refusal[0])
-    first_entry = command.to == p.board.toshi_ranbo and not state.taken
+    first_entry = command.to == board_side(p).toshi_ranbo and not state.taken
     enemies = [s for s in occupants(state, command.to) if s != seat]
     if enemies:  # the combat is there from the moment the army enters (GUN-MOVE-9)
         p.emit(ev.CombatArose(space=command.to, attacker=seat, defender=enemies[0]))

@@ -6,7 +6,7 @@ from collections import Counter
 
 from . import events as ev
 from .catalog import Catalog
-from .play import Play
+from .play import Play, ask, catalog_of
 from .state import Player, State
 
 
@@ -39,7 +39,7 @@ def can_replace(cat: Catalog, state: State) -> bool:
 
 def refill_row(p: Play) -> None:
     """Lay cards from the deck until the row holds five, reshuffling the discard (GUN-ORDER-5)."""
-    size = p.cat.limits.row
+    size = catalog_of(p).limits.row
     while len(p.state.row) < size:
         state = p.state
         if not state.deck:
@@ -62,10 +62,11 @@ def replace_row(p: Play, seat: int) -> None:
 def ask_choose(p: Play) -> None:
     """Ask the active player for step 1; with nothing to take, for a column (GUN-ORDER-6)."""
     state = p.state
-    if takeable(p.cat, state, state.turn) or can_replace(p.cat, state):
-        p.ask(state.turn, "choose")
+    cat = catalog_of(p)
+    if takeable(cat, state, state.turn) or can_replace(cat, state):
+        ask(p, state.turn, "choose")
     else:
-        p.ask(state.turn, "column")
+        ask(p, state.turn, "column")
 
 
 def begin_turn(p: Play, seat: int) -> None:

@@ -1,16 +1,16 @@
-"""One command's worth of play: an emitter with the catalog, asking and winning.
+"""One command's worth of play: the core emitter, the ruleset it plays, asking and winning.
 
-Every handler works on a :class:`Play`: it emits events (each applied at once, so
-``play.state`` is always current) and ends by asking a seat for its next decision. A seventh
-achievement marker ends the game at once: :class:`GameOver` unwinds whatever was going on.
+Every handler works on a :data:`Play`, the core's :class:`~gamehall.core.Emitter`: it emits
+events (each applied at once, so ``play.state`` is always current) and ends by asking a seat
+for its next decision. A seventh achievement marker ends the game at once: :class:`GameOver`
+unwinds whatever was going on.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
-from gamehall.core import Emitter, Rules
+from gamehall.core import Emitter, effect
 
 from . import events as ev
 from .board import Board
@@ -18,57 +18,55 @@ from .catalog import Catalog
 from .queries import markers
 from .state import State
 
+if TYPE_CHECKING:
+    from .rules import Gunsen
+
+
+Play = Emitter[State]
+"""The events of one command as they are decided, and the state after each of them: the
+core's :class:`~gamehall.core.Emitter`, made with the command's context (``play.rng``). The
+functions marked ``@effect`` below are the game's shared effects on it."""
+
 
 class GameOver(Exception):
     """A clan placed its last achievement marker: nothing more happens."""
 
 
-class Play(Emitter[State]):
-    """The events of one command, with what the rules need to decide them."""
+def game_of(p: Play) -> Gunsen:
+    """Return the ruleset's rules (the rules object that made ``p``, seen as :class:`Gunsen`)."""
+    return cast("Gunsen", p.rules)
 
-    __slots__ = ("_rng", "cat", "settled", "target")
 
-    def __init__(
-        self,
-        rules: Rules[State],
-        state: State,
-        rng: Callable[[], random.Random],
-        cat: Catalog,
-        target: int,
-    ) -> None:
-        super().__init__(rules, state)
-        self.cat = cat  # the ruleset's catalog (base game and expansions)
-        self.target = target  # achievement markers that win
-        # What each seat's achievements were last checked against in this command (see
-        # claims.settle); kept per command, since the rules object is shared by every match.
-        self.settled: dict[int, tuple[object, ...]] = {}
-        self._rng = rng
+def catalog_of(p: Play) -> Catalog:
+    """Return the ruleset's catalog (base game and expansions)."""
+    return game_of(p).cat
 
-    @property
-    def rng(self) -> random.Random:
-        """Return the command's generator (seeded only when first used)."""
-        return self._rng()
 
-    @property
-    def board(self) -> Board:
-        """Return the board side of the match."""
-        return self.cat.boards[self.state.side]
+def board_side(p: Play) -> Board:
+    """Return the board side of the match."""
+    return game_of(p).cat.boards[p.state.side]
 
-    def ask(self, seat: int, phase: str) -> None:
-        """Wait for ``seat`` to make a decision of ``phase`` (GUN-TURN-1)."""
-        if (self.state.phase, self.state.asked) != (phase, seat):
-            self.emit(ev.Asked(seat=seat, phase=phase))
 
-    def award(self, seat: int, box: str, objective: str = "") -> None:
-        """Place an achievement marker; the last marker wins at once (GUN-ACH-1, GUN-ACH-7)."""
-        self.emit(ev.AchievementEarned(seat=seat, box=box, objective=objective))
-        self.check_win(seat, box)
+@effect
+def ask(p: Play, seat: int, phase: str) -> None:
+    """Wait for ``seat`` to make a decision of ``phase`` (GUN-TURN-1)."""
+    if (p.state.phase, p.state.asked) != (phase, seat):
+        p.emit(ev.Asked(seat=seat, phase=phase))
 
-    def check_win(self, seat: int, box: str) -> None:
-        """End the game if ``seat`` has placed all its markers."""
-        if markers(self.state, seat) >= self.target:
-            self.emit(ev.GameWon(seat=seat, box=box))
-            raise GameOver
+
+@effect
+def award(p: Play, seat: int, box: str, objective: str = "") -> None:
+    """Place an achievement marker; the last marker wins at once (GUN-ACH-1, GUN-ACH-7)."""
+    p.emit(ev.AchievementEarned(seat=seat, box=box, objective=objective))
+    check_win(p, seat, box)
+
+
+@effect
+def check_win(p: Play, seat: int, box: str) -> None:
+    """End the game if ``seat`` has placed all its markers."""
+    if markers(p.state, seat) >= game_of(p).target:
+        p.emit(ev.GameWon(seat=seat, box=box))
+        raise GameOver
 
 
 def earned(state: State, seat: int, box: str) -> int:

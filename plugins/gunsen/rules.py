@@ -1,8 +1,8 @@
 """Gunsen's rules as a decider (rule ids in docs/rules/gunsen.md).
 
-``decide`` routes a command to the handler of the current phase; every handler emits events
-through a :class:`~.play.Play` and ends by asking a seat for its next decision. ``legal`` lists
-exactly what the handlers accept.
+``decide`` calls the ``@decides`` method of the command in the current phase; every one emits
+events through a :data:`~.play.Play` (the core emitter) and ends by asking a seat for its next
+decision. ``legal`` lists exactly what the handlers accept.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from gamehall.core import (
     Command,
     Context,
     Decision,
+    Emitter,
     Event,
     IllegalCommand,
     Outcome,
-    Rules,
+    decides,
     defaults_first,
 )
 from gamehall.core.rules import MatchConfig
@@ -31,56 +32,17 @@ from . import view as view_
 from .catalog import Catalog
 from .claims import settle
 from .components import load_pieces
-from .evolve import EVOLVE, new_players
+from .evolve import GunsenEvents, new_players
 from .names import PROMPTS
 from .play import GameOver, Play
 from .score import outcome
 from .state import NOBODY, Options, State
 
-Handler = Callable[[Play, int, Any], None]
 
-
-def _no_args(handler: Callable[[Play, int], None]) -> Handler:
-    return lambda p, seat, command: handler(p, seat)
-
-
-def _act(handler: Handler) -> Handler:
-    def run(p: Play, seat: int, command: Any) -> None:
-        handler(p, seat, command)
-        if p.state.phase == "act" and p.state.activation is not None:
-            act.proceed(p)
-
-    return run
-
-
-HANDLERS: dict[tuple[str, type[Command]], Handler] = {
-    ("clan", cmd.ChooseClan): setup.choose_clan,
-    ("choose", cmd.TakeCard): turn.take_card,
-    ("choose", cmd.ReplaceRow): _no_args(turn.replace),
-    ("noble_card", cmd.TakeCard): turn.take_card,
-    ("place", cmd.PlaceCard): turn.place,
-    ("column", cmd.ChooseColumn): turn.choose_column,
-    ("hero", cmd.RecruitHero): turn.recruit_hero,
-    ("special", cmd.TakeSpecial): turn.take_special,
-    ("act", cmd.Skip): _act(_no_args(act.skip)),
-    ("act", cmd.Gain): _act(act.gain),
-    ("act", cmd.Recruit): _act(act.recruit),
-    ("act", cmd.BuyMove): _act(_no_args(act.buy_move)),
-    ("act", cmd.SelectArmy): _act(movement.select),
-    ("act", cmd.Build): _act(act.build),
-    ("act", cmd.BuyTactic): _act(act.buy_tactic),
-    ("tribute", cmd.PayTribute): combat.pay_tribute,
-    ("ride", cmd.Ride): combat.ride,
-    ("reroll", cmd.Reroll): combat.reroll,
-    ("reroll", cmd.Skip): _no_args(combat.stop_rerolls),
-    ("keep", cmd.Keep): combat.keep,
-    ("swap", cmd.SwapDice): combat.swap,
-    ("swap", cmd.Skip): _no_args(combat.decline_swap),
-    ("retreat", cmd.Retreat): combat.retreat,
-    ("relocate", cmd.PlaceHero): combat.place_hero,
-    ("steal", cmd.StealToken): combat.steal,
-}
-MOVE_TO = _act(movement.move)
+def _go_on(p: Play) -> None:
+    """Carry an activation on after one of its actions (the next action, or its end)."""
+    if p.state.phase == "act" and p.state.activation is not None:
+        act.proceed(p)
 
 
 # The events no take-back reaches past (Rules.reveals).
@@ -97,8 +59,12 @@ REVEALING: tuple[type[Event], ...] = (
 )
 
 
-class Gunsen(Rules[State]):
-    """Seven clans fight for Toshi Ranbo; the first to place seven achievement markers wins."""
+class Gunsen(GunsenEvents):
+    """Seven clans fight for Toshi Ranbo; the first to place seven achievement markers wins.
+
+    The commands are decided by the ``@decides`` methods below, by phase; the events are
+    applied by the ``@evolves`` methods of :class:`GunsenEvents` (``evolve.py``).
+    """
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
@@ -113,8 +79,9 @@ class Gunsen(Rules[State]):
         self.target: int = hook.gunsen_markers_to_win()
 
     def play(self, state: State, rng: Callable[[], random.Random]) -> Play:
-        """Return an emitter for one command."""
-        return Play(self, state, rng, self.cat, self.target)
+        """Return an emitter for steps of play outside a command (setup, tests): its
+        generator is ``rng()``, given as the context's own (no command, no seat)."""
+        return Emitter(self, state, Context(None, 0, 0, None, rng()))
 
     def initial(self, config: MatchConfig) -> State:
         """Return the clans before setup."""
@@ -125,32 +92,176 @@ class Gunsen(Rules[State]):
         """Set the board up and draw the start player (GUN-SETUP-1..10)."""
         return setup.general_setup(self.play(state, lambda: rng), config.players, rng)
 
+    def phase(self, state: State) -> str:
+        """Return the phase the game waits in; an army's move in progress is one of its own."""
+        if state.phase == "act" and state.selection is not None:
+            return "moving"
+        return state.phase
+
     def decide(self, state: State, command: Command, ctx: Context) -> Sequence[Event]:
-        """Return the events of a command, or refuse it with the rule it breaks."""
+        """Return the events of a command, or refuse it with the rule it breaks.
+
+        The asked seat's command goes to its ``@decides`` method of the current phase below,
+        which works on the command's :data:`~.play.Play`; after it, every marker now earned is
+        placed.
+        """
         if state.phase == "over":
             raise IllegalCommand("the game is over", "GUN-ACH-7")
         seat = state.asked
         if ctx.seat is not None and ctx.seat != seat:
             raise IllegalCommand("it is another player's decision now", "GUN-TURN-1")
-        handler: Handler | None = MOVE_TO
-        if state.phase == "act" and state.selection is not None:
-            if not isinstance(command, cmd.MoveArmy):
+        method = self.decider(state, command)
+        if method is None:
+            if self.phase(state) == "moving":
                 raise IllegalCommand("finish the move in progress first", "GUN-MOVE-5")
-        else:
-            handler = HANDLERS.get((state.phase, type(command)))
-        if handler is None:
             raise IllegalCommand(
                 f"that is not possible now: the game waits for this: {PROMPTS[state.phase]}",
                 "GUN-TURN-1",
             )
         self._check_spaces(state, command)
-        p = self.play(state, lambda: ctx.rng)
+        p = Emitter(self, state, ctx)
         try:
-            handler(p, seat, command)
+            method(self, p, seat, command)
             settle(p)
         except GameOver:
             pass
         return p.events
+
+    # -- the commands, by phase ------------------------------------------------------------
+
+    @decides(cmd.ChooseClan, phase="clan")
+    def choose_clan(self, p: Play, seat: int, command: cmd.ChooseClan) -> None:
+        """Choose a clan."""
+        setup.choose_clan(p, seat, command)
+
+    @decides(cmd.TakeCard, phase="choose")
+    @decides(cmd.TakeCard, phase="noble_card")
+    def take_card(self, p: Play, seat: int, command: cmd.TakeCard) -> None:
+        """Take an order card from the row."""
+        turn.take_card(p, seat, command)
+
+    @decides(cmd.ReplaceRow, phase="choose")
+    def replace_row(self, p: Play, seat: int, command: cmd.ReplaceRow) -> None:
+        """Replace the row of order cards."""
+        turn.replace(p, seat)
+
+    @decides(cmd.PlaceCard, phase="place")
+    def place_card(self, p: Play, seat: int, command: cmd.PlaceCard) -> None:
+        """Place the order card."""
+        turn.place(p, seat, command)
+
+    @decides(cmd.ChooseColumn, phase="column")
+    def choose_column(self, p: Play, seat: int, command: cmd.ChooseColumn) -> None:
+        """Choose the column of the card."""
+        turn.choose_column(p, seat, command)
+
+    @decides(cmd.RecruitHero, phase="hero")
+    def recruit_hero(self, p: Play, seat: int, command: cmd.RecruitHero) -> None:
+        """Recruit a hero."""
+        turn.recruit_hero(p, seat, command)
+
+    @decides(cmd.TakeSpecial, phase="special")
+    def take_special(self, p: Play, seat: int, command: cmd.TakeSpecial) -> None:
+        """Take a special action."""
+        turn.take_special(p, seat, command)
+
+    @decides(cmd.Skip, phase="act")
+    def skip_action(self, p: Play, seat: int, command: cmd.Skip) -> None:
+        """Skip the next action of the activation."""
+        act.skip(p, seat)
+        _go_on(p)
+
+    @decides(cmd.Gain, phase="act")
+    def gain(self, p: Play, seat: int, command: cmd.Gain) -> None:
+        """Gain what the action gives."""
+        act.gain(p, seat, command)
+        _go_on(p)
+
+    @decides(cmd.Recruit, phase="act")
+    def recruit(self, p: Play, seat: int, command: cmd.Recruit) -> None:
+        """Recruit troops."""
+        act.recruit(p, seat, command)
+        _go_on(p)
+
+    @decides(cmd.BuyMove, phase="act")
+    def buy_move(self, p: Play, seat: int, command: cmd.BuyMove) -> None:
+        """Buy a move."""
+        act.buy_move(p, seat)
+        _go_on(p)
+
+    @decides(cmd.SelectArmy, phase="act")
+    def select_army(self, p: Play, seat: int, command: cmd.SelectArmy) -> None:
+        """Select an army to move."""
+        movement.select(p, seat, command)
+        _go_on(p)
+
+    @decides(cmd.MoveArmy, phase="moving")
+    def move_army(self, p: Play, seat: int, command: cmd.MoveArmy) -> None:
+        """Move the selected army."""
+        movement.move(p, seat, command)
+        _go_on(p)
+
+    @decides(cmd.Build, phase="act")
+    def build(self, p: Play, seat: int, command: cmd.Build) -> None:
+        """Build."""
+        act.build(p, seat, command)
+        _go_on(p)
+
+    @decides(cmd.BuyTactic, phase="act")
+    def buy_tactic(self, p: Play, seat: int, command: cmd.BuyTactic) -> None:
+        """Buy a tactic card."""
+        act.buy_tactic(p, seat, command)
+        _go_on(p)
+
+    @decides(cmd.PayTribute, phase="tribute")
+    def pay_tribute(self, p: Play, seat: int, command: cmd.PayTribute) -> None:
+        """Pay the tribute, or refuse it."""
+        combat.pay_tribute(p, seat, command)
+
+    @decides(cmd.Ride, phase="ride")
+    def ride(self, p: Play, seat: int, command: cmd.Ride) -> None:
+        """Ride to the battle, or stay."""
+        combat.ride(p, seat, command)
+
+    @decides(cmd.Reroll, phase="reroll")
+    def reroll(self, p: Play, seat: int, command: cmd.Reroll) -> None:
+        """Reroll dice."""
+        combat.reroll(p, seat, command)
+
+    @decides(cmd.Skip, phase="reroll")
+    def stop_rerolls(self, p: Play, seat: int, command: cmd.Skip) -> None:
+        """Stop rerolling."""
+        combat.stop_rerolls(p, seat)
+
+    @decides(cmd.Keep, phase="keep")
+    def keep(self, p: Play, seat: int, command: cmd.Keep) -> None:
+        """Keep dice."""
+        combat.keep(p, seat, command)
+
+    @decides(cmd.SwapDice, phase="swap")
+    def swap_dice(self, p: Play, seat: int, command: cmd.SwapDice) -> None:
+        """Swap dice."""
+        combat.swap(p, seat, command)
+
+    @decides(cmd.Skip, phase="swap")
+    def decline_swap(self, p: Play, seat: int, command: cmd.Skip) -> None:
+        """Swap no dice."""
+        combat.decline_swap(p, seat)
+
+    @decides(cmd.Retreat, phase="retreat")
+    def retreat(self, p: Play, seat: int, command: cmd.Retreat) -> None:
+        """Retreat after a lost battle."""
+        combat.retreat(p, seat, command)
+
+    @decides(cmd.PlaceHero, phase="relocate")
+    def place_hero(self, p: Play, seat: int, command: cmd.PlaceHero) -> None:
+        """Place a hero again."""
+        combat.place_hero(p, seat, command)
+
+    @decides(cmd.StealToken, phase="steal")
+    def steal_token(self, p: Play, seat: int, command: cmd.StealToken) -> None:
+        """Steal a village token."""
+        combat.steal(p, seat, command)
 
     def _check_spaces(self, state: State, command: Command) -> None:
         """Refuse a space number the board side does not have."""
@@ -159,11 +270,6 @@ class Gunsen(Rules[State]):
             value = getattr(command, field, None)
             if value is not None and not 0 <= value < size:
                 raise IllegalCommand(f"the board has no space {value}", "GUN-SETUP-1")
-
-    def evolve(self, state: State, event: Event) -> State:
-        """Apply one event."""
-        apply = EVOLVE.get(type(event))
-        return state if apply is None else apply(state, event)
 
     def awaiting(self, state: State) -> Mapping[int, Decision]:
         """Return the seat whose decision the game waits for."""
@@ -241,8 +347,7 @@ def options(rules: Gunsen, state: State, seat: int) -> list[Command]:
                 for to in movement.destinations(cat, state, seat, state.selection)
             ]
         return act.act_options(cat, state, seat)
-    p = rules.play(state, lambda: random.Random(0))
-    return COMBAT_OPTIONS[phase](p, seat)
+    return COMBAT_OPTIONS[phase](Emitter(rules, state), seat)
 
 
 COMBAT_OPTIONS: dict[str, Callable[[Play, int], list[Command]]] = {

@@ -11,7 +11,7 @@ from . import events as ev
 from .catalog import Catalog
 from .commands import ChooseClan
 from .orders import begin_turn, refill_row
-from .play import Play
+from .play import Play, ask, catalog_of
 
 
 def side_for(players: int) -> str:
@@ -21,7 +21,7 @@ def side_for(players: int) -> str:
 
 def general_setup(p: Play, players: int, rng: random.Random) -> Sequence[Event]:
     """Board, watchtowers, shrines, villages, deck and row; then the start player."""
-    cat = p.cat
+    cat = catalog_of(p)
     side = side_for(players)
     board = cat.boards[side]
     setup = cat.pieces.setup
@@ -51,7 +51,7 @@ def clan_options(cat: Catalog, taken: set[str]) -> list[ChooseClan]:
 
 def choose_clan(p: Play, seat: int, command: ChooseClan) -> None:
     """Take a clan; after the last choice, set every clan up and begin (GUN-SETUP-10..13)."""
-    state, cat = p.state, p.cat
+    state, cat = p.state, catalog_of(p)
     taken = {player.clan for player in state.players}
     if command.clan not in cat.clans or command.clan in taken:
         raise IllegalCommand("choose a clan that nobody has chosen yet", "GUN-SETUP-10")
@@ -60,7 +60,7 @@ def choose_clan(p: Play, seat: int, command: ChooseClan) -> None:
     following = [(seat + i) % n for i in range(1, n)]
     waiting = [s for s in following if not p.state.players[s].clan]
     if waiting:
-        p.ask(waiting[0], "clan")
+        ask(p, waiting[0], "clan")
         return
     start = p.state.start
     for position in range(n):

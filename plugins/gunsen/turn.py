@@ -11,7 +11,7 @@ from .commands import ChooseColumn, PlaceCard, RecruitHero, ReplaceRow, TakeCard
 from .components import COLOURS
 from .heroes import hero_candidates, hero_spaces, special_candidates, special_columns
 from .orders import affordable, ask_choose, can_replace, replace_row, takeable
-from .play import Play
+from .play import Play, ask, catalog_of
 from .state import State
 
 NOBLE_PHASES = {1: "noble_card", 2: "hero", 3: "special"}
@@ -33,17 +33,17 @@ def take_card(p: Play, seat: int, command: TakeCard) -> None:
     state = p.state
     if command.card not in state.row:
         raise IllegalCommand("that card is not in the open row", "GUN-ORDER-1")
-    if not affordable(p.cat, state.players[seat], command.card):
-        price = p.cat.cards[command.card].price
+    if not affordable(catalog_of(p), state.players[seat], command.card):
+        price = catalog_of(p).cards[command.card].price
         raise IllegalCommand(f"that card's price of one {price} cannot be paid", "GUN-ORDER-2")
-    price = p.cat.cards[command.card].price
+    price = catalog_of(p).cards[command.card].price
     p.emit(ev.CardTaken(seat=seat, card=command.card, price=price))
-    p.ask(seat, "column" if state.noble == 1 else "place")
+    ask(p, seat, "column" if state.noble == 1 else "place")
 
 
 def replace(p: Play, seat: int) -> None:
     """Replace the whole row, then choose again (GUN-ORDER-4)."""
-    if not can_replace(p.cat, p.state):
+    if not can_replace(catalog_of(p), p.state):
         raise IllegalCommand(
             "the row may be replaced once, when four of its five cards share a colour or have "
             "a price",
@@ -84,7 +84,7 @@ def place_options(cat: Catalog, state: State, seat: int) -> list[Command]:
 
 def place(p: Play, seat: int, command: PlaceCard) -> None:
     """Place the card on its column and activate it, or begin a noble action (GUN-PLACE-1..3)."""
-    state, cat = p.state, p.cat
+    state, cat = p.state, catalog_of(p)
     if (command.column is None) == (command.noble is None):
         raise IllegalCommand("name either a column or a noble-action space", "GUN-PLACE-1")
     if command.column is not None:
@@ -105,7 +105,7 @@ def place(p: Play, seat: int, command: PlaceCard) -> None:
     if not noble_possible(cat, state, seat, level):
         raise IllegalCommand("this noble action has nothing to take now", "GUN-NOBLE-5")
     p.emit(ev.NobleActionBegun(seat=seat, level=level, card=state.card))
-    p.ask(seat, NOBLE_PHASES[level])
+    ask(p, seat, NOBLE_PHASES[level])
 
 
 # -- noble actions and the column to activate --------------------------------------------------
@@ -131,7 +131,7 @@ def hero_options(cat: Catalog, state: State, seat: int) -> list[Command]:
 
 def recruit_hero(p: Play, seat: int, command: RecruitHero) -> None:
     """Recruit a hero onto the fort or a space with an own army (GUN-HERO-1, GUN-HERO-4)."""
-    if command.hero not in hero_candidates(p.cat, p.state, seat):
+    if command.hero not in hero_candidates(catalog_of(p), p.state, seat):
         raise IllegalCommand("that hero cannot be recruited now", "GUN-HERO-1")
     if command.space not in hero_spaces(p.state, seat):
         if p.state.troops[seat][command.space]:
@@ -139,10 +139,10 @@ def recruit_hero(p: Play, seat: int, command: RecruitHero) -> None:
         raise IllegalCommand("a hero goes on the fort or on a space with an own army", "GUN-HERO-1")
     p.emit(ev.HeroRecruited(seat=seat, hero=command.hero, space=command.space))
     if p.state.activation is not None:
-        p.ask(seat, "act")
+        ask(p, seat, "act")
         proceed(p)
     else:
-        p.ask(seat, "column")
+        ask(p, seat, "column")
 
 
 def special_options(cat: Catalog, state: State, seat: int) -> list[Command]:
@@ -156,15 +156,15 @@ def special_options(cat: Catalog, state: State, seat: int) -> list[Command]:
 
 def take_special(p: Play, seat: int, command: TakeSpecial) -> None:
     """Put a special order on a column: activate it (noble 3) or not (Innovation) (GUN-NOBLE-4)."""
-    if command.card not in special_candidates(p.cat, p.state, seat):
+    if command.card not in special_candidates(catalog_of(p), p.state, seat):
         raise IllegalCommand(
             "that is not one of the clan's special orders still to take", "GUN-SPECIAL-1"
         )
-    if command.column not in special_columns(p.cat, command.card):
+    if command.column not in special_columns(catalog_of(p), command.card):
         raise IllegalCommand("a special order goes on a column of its colour", "GUN-SPECIAL-2")
     p.emit(ev.SpecialOrderTaken(seat=seat, card=command.card, column=command.column))
     if p.state.activation is not None:
-        p.ask(seat, "act")
+        ask(p, seat, "act")
         proceed(p)
     else:
         activate(p, seat, command.column)

@@ -18,7 +18,7 @@ from gamehall.plugins.gunsen import combat
 from gamehall.plugins.gunsen import commands as cmd
 from gamehall.plugins.gunsen.commands import COMMANDS
 from gamehall.plugins.gunsen.events import EVENTS
-from gamehall.plugins.gunsen.evolve import EVOLVE
+from gamehall.plugins.gunsen.rules import Gunsen
 from gamehall.plugins.gunsen.state import HIDDEN
 from gamehall.plugins.gunsen.words import COMMAND_WORDS, EVENT_WORDS
 from gunsen_banner import BANNER, BannerPlugin
@@ -29,7 +29,7 @@ HERE = Path(__file__).parent
 
 
 def test_every_event_applies_and_every_command_and_event_has_words() -> None:
-    assert set(EVENTS) <= set(EVOLVE)
+    assert set(EVENTS) <= set(Gunsen._evolvers)
     assert set(COMMANDS) == set(COMMAND_WORDS)
     assert set(EVENTS) == set(EVENT_WORDS)
 
