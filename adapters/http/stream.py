@@ -241,6 +241,8 @@ async def _live(
     line = hall.registry.codec.record_to_json  # an event line of the log schema
     poll = min(heartbeat, NAMES_POLL)
     quiet = 0.0
+    told_seq = after  # the last event this stream sent
+    ahead = after > seq  # it told more than this node's actor held when last asked
     try:
         with feed.receive:
             while True:
@@ -251,11 +253,23 @@ async def _live(
                     except anyio.EndOfStream:
                         return
                 if told is None:
-                    # No event: a seat may still have been taken or a player renamed.
+                    # No event: a seat may still have been taken or a player renamed, or this
+                    # node may only now have heard that the last event sent ended the match.
                     try:
                         now_named = await reads.names(hall, match)
+                        if ahead:
+                            seq, outcome, ended = await _over_at(hall, match)
                     except GamehallError:
                         return  # the match was deleted
+                    if ahead and told_seq <= seq:  # this node caught up with the stream
+                        ahead = False
+                        if outcome is not None or ended:
+                            yield _end(hall, match, seq, outcome, ended)
+                            return
+                        turn = _turn(hall, match, seat, last)
+                        if turn is not None:
+                            last = turn
+                            yield _turn_message(hall, turn)
                     if now_named != names and (any(now_named) or names is not None):
                         names = now_named
                         yield _names_message(match, now_named)
@@ -266,12 +280,14 @@ async def _live(
                     continue
                 quiet = 0.0
                 record = told.record
+                told_seq = record.seq
                 data = line(record, told.text).decode()
                 yield ServerSentEventMessage(data=data, event="event", id=record.seq)
                 try:
                     seq, outcome, ended = await _over_at(hall, match)
                 except GamehallError:
                     return  # the hall is closing
+                ahead = record.seq > seq
                 if (outcome is not None or ended) and record.seq >= seq:
                     yield _end(hall, match, seq, outcome, ended)
                     return

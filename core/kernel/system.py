@@ -243,7 +243,9 @@ class Kernel:
         while not self.closed():
             send, receive = self.hub.subscribe(match)
             try:
-                for record in await self.read_off_loop(match, last):  # off the event loop
+                stored = await self.read_off_loop(match, last)  # off the event loop
+                self._reached(match, stored)
+                for record in stored:
                     last = record.seq
                     yield record
                 async for records in receive:
@@ -259,6 +261,14 @@ class Kernel:
             finally:
                 self.hub.unsubscribe(match, send)
                 receive.close()
+
+    def _reached(self, match: str, stored: list[Recorded]) -> None:
+        # A watcher read events from the store that this node's actor has not heard of yet
+        # (its follower is behind, e.g. held back by an older transaction): the actor catches
+        # up now, so what is said next of the match (its turn, its end) matches what was read.
+        actor = self.actors.get(match)
+        if stored and actor is not None and stored[-1].seq > actor.version:
+            actor.advanced(stored[-1].seq)
 
 
 def check_seat(seat: object, players: int) -> None:

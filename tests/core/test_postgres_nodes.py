@@ -172,6 +172,35 @@ async def test_live_streams_deliver_what_other_nodes_store(pg_url: str, registry
         two.close()
 
 
+async def test_a_watch_that_reads_ahead_of_its_node_brings_the_actor_up(
+    pg_url: str, registry: Registry
+) -> None:
+    """A watcher reads stored events its node has not heard of (a follower held back by an
+    older transaction): the node's actor catches up with what was read, so the stream's next
+    words (whose turn, the end) are not older than its events."""
+    one, two = await _two_halls(pg_url, registry)
+    try:
+        async with Hall(one, registry) as a, Hall(two, registry) as b:
+            match = await a.create("tictactoe", seed=1)
+            assert a.follower is not None
+            a.follower.stop()  # A hears of nothing, as when its follower is held back
+            for i, cell in enumerate([0, 3, 1, 4, 2]):  # seat 0 wins along the top row
+                await b.send(match, i % 2, {"type": "tictactoe.PlaceMark", "cell": cell})
+            assert a.view(match, None).seq == 1
+            seen = []
+            with anyio.fail_after(10):
+                async for record in a.watch(match, 0):
+                    seen.append(record.seq)
+                    if record.seq == 7:  # the five marks, then the end
+                        break
+            assert seen == [1, 2, 3, 4, 5, 6, 7]
+            view = a.view(match, None)
+            assert view.seq == 7 and view.outcome is not None
+    finally:
+        one.close()
+        two.close()
+
+
 async def test_bots_play_only_on_the_node_holding_the_lease(
     pg_url: str, registry: Registry
 ) -> None:
