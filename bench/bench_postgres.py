@@ -18,6 +18,10 @@ dropped after, as medians of 3 repeats:
   >= 5). On two cores raw throughput cannot show whether writers wait for each other; the
   delay inside the transaction can: a lock every append holds until commit keeps N over 1
   near 1, and appends that do not wait for each other add up;
+* ``durable.postgres.raw_writers_8_vs_1``: the same harness without gamehall (8 processes
+  over 1, each committing one plain row a transaction with the same delay): the ceiling the
+  server's commit (WAL flush) path and the machine's cores set for ``writers_8_vs_1``, and
+  ``writers_8_vs_raw_ceiling``, gamehall's figure over that ceiling (reported);
 * ``durable.postgres.slow_nodes_N_commands_per_s`` (N = 1, 3) and ``nodes_3_vs_1``: N node
   processes, each a Hall on its own store playing the same small number of matches
   (``NODE_MATCHES`` at once, round after round) with every append slowed as above, so that a
@@ -220,6 +224,51 @@ def writers(schema: str, count: int, appends: int) -> tuple[int, float]:
     return sum(c for c, _ in results), max(s for _, s in results)
 
 
+def _raw_appender(schema: str, number: int, appends: int, start: Any, out: Any) -> None:
+    import psycopg
+
+    with psycopg.connect(URL, options=f"-c search_path={schema}") as db:
+        tag = f"r{number}-{time.monotonic_ns()}"
+        start.wait()
+        started = time.perf_counter()
+        for i in range(appends):
+            with db.transaction():
+                db.execute(
+                    "INSERT INTO raw_rows (stream, seq, data) VALUES (%s, %s, %s)",
+                    (f"{tag}-{i % 10}", i, b"x" * 64),
+                )
+                db.execute("SELECT pg_sleep(%s)", (SLOW_COMMIT,))
+        out.put((appends, time.perf_counter() - started))
+
+
+def raw_writers(schema: str, count: int, appends: int) -> tuple[int, float]:
+    """The contention harness without gamehall: ``count`` processes each commit one plain row
+    a transaction, slowed the same way; what the server and machine allow (the ceiling of
+    ``writers_N_vs_1`` here: a lock-free append cannot add up past it)."""
+    import psycopg
+
+    with psycopg.connect(URL, autocommit=True) as db:
+        db.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+        db.execute(
+            f"CREATE TABLE IF NOT EXISTS {schema}.raw_rows (stream text, seq bigint, "
+            "data bytea, position bigserial, PRIMARY KEY (stream, seq))"
+        )
+    context = multiprocessing.get_context("spawn")
+    start, out = context.Event(), context.Queue()
+    procs = [
+        context.Process(target=_raw_appender, args=(schema, n, appends, start, out))
+        for n in range(count)
+    ]
+    for proc in procs:
+        proc.start()
+    time.sleep(1.5)  # every process imported and waiting
+    start.set()
+    results = [out.get(timeout=600) for _ in procs]
+    for proc in procs:
+        proc.join()
+    return sum(c for c, _ in results), max(s for _, s in results)
+
+
 def raw_inserts(schema: str, batches: int) -> tuple[int, float]:
     """Insert encoded events, 100 rows a transaction over 100 streams, into the same table."""
     import psycopg
@@ -368,6 +417,19 @@ def run(quick: bool) -> dict[str, float]:
             out[f"durable.postgres.writers_{n}_appends_per_s"] = slow[n]
         out["durable.postgres.writers_2_vs_1"] = slow[2] / slow[1]
         out["durable.postgres.writers_8_vs_1"] = slow[8] / slow[1]
+        ceiling = {n: 0.0 for n in (1, 8)}
+        contention = _fresh_schema()
+        try:
+            for n in ceiling:
+                ceiling[n] = median_rate(
+                    lambda n=n: raw_writers(contention, n, sizes["appends"]), repeats
+                )
+        finally:
+            _drop(contention)
+        out["durable.postgres.raw_writers_8_vs_1"] = ceiling[8] / ceiling[1]
+        out["durable.postgres.writers_8_vs_raw_ceiling"] = (
+            out["durable.postgres.writers_8_vs_1"] / out["durable.postgres.raw_writers_8_vs_1"]
+        )
         latency_bound = {n: 0.0 for n in (1, 3)}
         for n in latency_bound:
             contention = _fresh_schema()

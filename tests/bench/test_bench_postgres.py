@@ -16,6 +16,7 @@ FIGURES = [
     "durable.postgres.raw_inserts_per_s",
     "durable.postgres.vs_raw",
     "durable.postgres.writers_8_vs_1",
+    "durable.postgres.raw_writers_8_vs_1",
     "durable.postgres.nodes_3_vs_1",
     "lobby.cross_node_lag_ms",
 ]
