@@ -217,6 +217,7 @@ class Ruleset:
         self.data = {k: hashes for k, o in owners.items() if (hashes := component_data(o))}
         self.key = (self.game.id, expansion_ids)
         self._default: tuple[MatchStarted, MatchConfig] | None = None
+        self._configs: dict[int, MatchConfig] = {}  # by player count: default options
 
     @staticmethod
     def _expansion(registry: Registry, expansion_id: str) -> ExpansionSpec:
@@ -313,7 +314,20 @@ class Ruleset:
         return msgspec.structs.replace(made[0], seed=seed), made[1]
 
     def config(self, started: MatchStarted) -> MatchConfig:
-        """Return the game's view of a match's first event (typed options, no seed)."""
+        """Return the game's view of a match's first event (typed options, no seed).
+
+        A match of today's version with default options and no expansion, as most are, gets
+        the one config built for its player count (as :meth:`default_start` shares its own).
+        """
+        if not started.options and not started.expansions:
+            if started.game_version == self.game.version:
+                made = self._configs.get(started.players)
+                if made is None:
+                    made = self._configs[started.players] = self._config(started)
+                return made
+        return self._config(started)
+
+    def _config(self, started: MatchStarted) -> MatchConfig:
         game = self.game
         options = _typed_options(
             game.options, _upcast(game, started.game_version, started.options), game.id
