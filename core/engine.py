@@ -96,6 +96,28 @@ def fold(ruleset: Ruleset, state: Any, events: Iterable[Event]) -> Any:
     return state
 
 
+def fold_live(ruleset: Ruleset, state: Any, events: Iterable[Event]) -> Any:
+    """Return the state after evolving every event, none of them a lobby event nor a take-back
+    (what :func:`live` hands back, or a store's read that holds none: ``Loaded.plain``).
+
+    Each event goes straight to its type's ``@evolves`` method where the rules keep the table
+    (:meth:`Rules.direct`): one call an event fewer than :meth:`Rules.evolve`, as a replay folds
+    thousands of them.
+    """
+    rules = ruleset.rules
+    evolve = rules.evolve
+    table = rules.direct()[1]
+    if not table:  # the game writes its own evolve
+        for event in events:
+            state = evolve(state, event)
+        return state
+    method_of = table.get
+    for event in events:
+        method = method_of(type(event))
+        state = evolve(state, event) if method is None else method(state, event)
+    return state
+
+
 def live(events: Sequence[Event], first_seq: int) -> list[Event]:
     """Return the events a fold applies: without those a later ``TakenBack`` voids, nor it,
     nor the lobby's events (who sits where: no part of the game).

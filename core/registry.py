@@ -8,6 +8,7 @@ side, each with its own hooks.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -143,7 +144,11 @@ class Registry:
         seed outside 0 to 2**63 - 1) raises :class:`CorruptRecord` before anything is sized
         by it: a damaged or hand-made log, never a match to rebuild.
         """
-        ruleset = self.ruleset(started.game, [e.id for e in started.expansions])
+        expansions = started.expansions
+        # Most matches have no expansion: their ruleset is found without building a key.
+        ruleset = None if expansions else self._rulesets.get((started.game, ()))
+        if ruleset is None:
+            ruleset = self.ruleset(started.game, [e.id for e in expansions])
         ruleset.check_versions(started)
         low, high = ruleset.player_range
         players = started.players
@@ -212,6 +217,7 @@ class Ruleset:
         self.data = {k: hashes for k, o in owners.items() if (hashes := component_data(o))}
         self.key = (self.game.id, expansion_ids)
         self._default: tuple[MatchStarted, MatchConfig] | None = None
+        self._configs: dict[int, MatchConfig] = {}  # by player count: default options
 
     @staticmethod
     def _expansion(registry: Registry, expansion_id: str) -> ExpansionSpec:
@@ -245,7 +251,7 @@ class Ruleset:
         """Return ``game+expansion+…``, the ruleset's name in logs and listings."""
         return "+".join((self.game.id, *(e.id for e in self.expansions)))
 
-    @property
+    @functools.cached_property
     def player_range(self) -> tuple[int, int]:
         """Return the smallest and largest player counts this combination allows."""
         low, high = self.game.min_players, self.game.max_players
@@ -308,7 +314,20 @@ class Ruleset:
         return msgspec.structs.replace(made[0], seed=seed), made[1]
 
     def config(self, started: MatchStarted) -> MatchConfig:
-        """Return the game's view of a match's first event (typed options, no seed)."""
+        """Return the game's view of a match's first event (typed options, no seed).
+
+        A match of today's version with default options and no expansion, as most are, gets
+        the one config built for its player count (as :meth:`default_start` shares its own).
+        """
+        if not started.options and not started.expansions:
+            if started.game_version == self.game.version:
+                made = self._configs.get(started.players)
+                if made is None:
+                    made = self._configs[started.players] = self._config(started)
+                return made
+        return self._config(started)
+
+    def _config(self, started: MatchStarted) -> MatchConfig:
         game = self.game
         options = _typed_options(
             game.options, _upcast(game, started.game_version, started.options), game.id
@@ -333,8 +352,9 @@ class Ruleset:
 
     def check_versions(self, started: MatchStarted) -> None:
         """Refuse a match recorded by a major version of a plugin that is not installed."""
-        if started.game_version == self.game.version and all(
-            self.versions.get(e.id) == e.version for e in started.expansions
+        if started.game_version == self.game.version and (
+            not started.expansions
+            or all(self.versions.get(e.id) == e.version for e in started.expansions)
         ):
             self.check_data(started)
             return  # the common case: recorded with exactly what is installed

@@ -87,12 +87,9 @@ class Loader:
     def load(self, match: str) -> Loaded:
         """Rebuild a match from its events, starting from a snapshot where one helps."""
         stored, ruleset, state = self._read_stored(match)
-        if stored.plain:  # no take-back nor lobby event: every event evolves the state
-            evolve = ruleset.rules.evolve
-            for event in stored.events:
-                state = evolve(state, event)
-        else:
-            state = engine.fold(ruleset, state, engine.live(stored.events, stored.after + 1))
+        # Without a take-back nor a lobby event (plain), every event evolves the state.
+        events = stored.events if stored.plain else engine.live(stored.events, stored.after + 1)
+        state = engine.fold_live(ruleset, state, events)
         return self._loaded(match, stored, ruleset, state)
 
     async def load_off_loop(self, match: str) -> Loaded:
@@ -103,7 +100,7 @@ class Loader:
             stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
         events = stored.events if stored.plain else engine.live(stored.events, stored.after + 1)
         for start in range(0, len(events), FOLD_CHUNK):
-            state = engine.fold(ruleset, state, events[start : start + FOLD_CHUNK])
+            state = engine.fold_live(ruleset, state, events[start : start + FOLD_CHUNK])
             if len(events) > FOLD_CHUNK:
                 await anyio.sleep(0)
         return await anyio.to_thread.run_sync(self._loaded, match, stored, ruleset, state)

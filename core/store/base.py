@@ -169,8 +169,8 @@ def loaded(
 
 
 def whole_stream(codec: Codec, stream: str, rows: Sequence[tuple[Any, ...]]) -> Loaded | None:
-    """Check and decode a whole stream's rows (payload, metadata, checksum, command mark and
-    a fifth and sixth column of the backend's own) from seq 1 in seq order: the fast path of replay.
+    """Check and decode a whole stream's rows (payload, metadata, checksum, command mark) from
+    seq 1 in seq order: the fast path of replay.
     Return it as :func:`loaded` would with ``after`` 1; ``None`` when a row is not sound or
     not of today's class, for :func:`loaded` to upcast it or to say what is wrong.
 
@@ -196,23 +196,21 @@ def whole_stream(codec: Codec, stream: str, rows: Sequence[tuple[Any, ...]]) -> 
         return None
     crc32 = zlib.crc32
     join = b"".join
-    start = crc32(f"{stream}\x00".encode())
+    start = crc32(stream.encode() + b"\x00")
     heads = codec.row_heads
+    sized = _DECIMAL_0
     commands: dict[str, tuple[int, int]] = {}
     current: str | None = None
-    first = seq = 0
+    first = 0
+    seq = 0
     try:
-        for (data, meta, crc, mark, _, _), event in zip(rows, events, strict=True):
+        for (data, meta, crc, mark), event, number in zip(
+            rows, events, _SEQS if len(rows) < _NUMBERS else _seqs()
+        ):
             seq += 1
             size = len(data)
-            row = (
-                _DECIMAL[seq] if seq < _NUMBERS else b"%d" % seq,
-                heads[type(event)],
-                _DECIMAL_0[size] if size < _NUMBERS else b"%d\x00" % size,
-                data,
-                meta,
-            )
-            if crc != crc32(join(row), start):
+            spelt = sized[size] if size < _NUMBERS else b"%d\x00" % size
+            if crc != crc32(join((number, heads[type(event)], spelt, data, meta)), start):
                 return None
             if mark is not None:  # the first event of a command's batch ('' without an id)
                 if current:
@@ -228,12 +226,18 @@ def whole_stream(codec: Codec, stream: str, rows: Sequence[tuple[Any, ...]]) -> 
     return Loaded(started, events, commands, 1, None, last, plain)
 
 
+def _seqs() -> Iterator[bytes]:
+    """Return the decimals of seq 1, 2, … as a row's checksummed head spells them."""
+    return (b"%d" % seq for seq in itertools.count(1))
+
+
 _FIRST = operator.itemgetter(0)
 _DECODE_CHUNK = 2048  # payloads decoded in one call (0.2-1 ms of tic-tac-toe marks)
 # The decimals a row's checksummed head spells (its seq, its payload's length), made once.
 _NUMBERS = 1024
 _DECIMAL = tuple(b"%d" % n for n in range(_NUMBERS))
 _DECIMAL_0 = tuple(b"%d\x00" % n for n in range(_NUMBERS))
+_SEQS = _DECIMAL[1:]
 
 
 def _last_meta(codec: Codec, stream: str, row: tuple[Any, ...]) -> Meta:

@@ -177,18 +177,30 @@ _LOAD_ROWS_PAST_SNAPSHOT = (
 _LOAD_ROWS_PAST_SNAPSHOT_UNRECORDED = _LOAD_ROWS_PAST_SNAPSHOT.replace(_RECORDED, "NULL")
 # Replay's fast path (base.whole_stream) reads a match as columns: what the checksums cover
 # that the decoded events do not give back (their seqs, types and versions are checked through
-# the checksums) and the command marks, with the stream's listing info on the first row (never
-# NULL there), read in the same statement as the events, so in the same state. A match with a
-# snapshot gives the rows after it, without seq 1: the row-by-row path then reads it. The
-# sixth column is the version the stream's last write recorded, also on the first row only.
-_LOAD_WHOLE = (
-    "SELECT data, meta, crc, cmd, CASE WHEN seq=1 THEN coalesce((SELECT info FROM streams "
-    f"WHERE stream=?1), x'') END, CASE WHEN seq=1 THEN {_RECORDED} END FROM events "
-    "WHERE stream=?1 AND seq>?2 ORDER BY seq"
+# the checksums) and the command marks. The stream's entry comes first, in the same statement
+# as the events, so in the same state, as a row of its own (one look-up where two columns of
+# the first event took two): its listing info (never NULL), the version its last write
+# recorded, and the seq of its snapshot (NULL without one; with one, the rows after it follow,
+# and the row-by-row path reads the match). UNION ALL gives its parts in turn; the events come
+# in their key's order, and a row out of place would fail its checksum (and go the row-by-row
+# way, which orders them).
+_ENTRY_FIRST = (
+    "SELECT coalesce(info, x''), version, {snapshot}, NULL FROM (SELECT 1) "
+    "LEFT JOIN streams ON stream=?1 UNION ALL "
+    "SELECT data, meta, crc, cmd FROM events WHERE stream=?1 AND seq>{after}"
 )
-_LOAD_WHOLE_PAST_SNAPSHOT = _LOAD_WHOLE.replace("seq>?2", f"seq>coalesce({_SNAPSHOT_SEQ}, 0)")
-_LOAD_WHOLE_UNRECORDED = _LOAD_WHOLE.replace(_RECORDED, "NULL")
-_LOAD_WHOLE_PAST_SNAPSHOT_UNRECORDED = _LOAD_WHOLE_PAST_SNAPSHOT.replace(_RECORDED, "NULL")
+_SNAPSHOT_AT = "(SELECT seq FROM snapshots WHERE stream=?1)"
+_LOAD_WHOLE = _ENTRY_FIRST.format(snapshot="NULL", after="0")
+_LOAD_WHOLE_PAST_SNAPSHOT = _ENTRY_FIRST.format(
+    snapshot=_SNAPSHOT_AT, after=f"coalesce({_SNAPSHOT_AT}, 0)"
+)
+# The same for a file opened read-only by a gamehall that has not added the version column.
+_LOAD_WHOLE_UNRECORDED = _LOAD_WHOLE.replace(
+    "coalesce(info, x''), version", "coalesce(info, x''), NULL"
+)
+_LOAD_WHOLE_PAST_SNAPSHOT_UNRECORDED = _LOAD_WHOLE_PAST_SNAPSHOT.replace(
+    "coalesce(info, x''), version", "coalesce(info, x''), NULL"
+)
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
 _NEXT_POSITION = """SELECT max(
     (SELECT coalesce(max(position), 0) FROM events),
@@ -655,13 +667,14 @@ class SQLiteStore(Store):
             query = _LOAD_WHOLE_PAST_SNAPSHOT if snapshot else _LOAD_WHOLE
         else:
             query = _LOAD_WHOLE_PAST_SNAPSHOT_UNRECORDED if snapshot else _LOAD_WHOLE_UNRECORDED
-        rows = db.execute(query, (stream, 0)).fetchall()
-        if not rows or rows[0][4] is None:  # no match, or one read from its snapshot
+        rows = db.execute(query, (stream,)).fetchall()
+        info, recorded, snapshot_seq, _ = rows[0]
+        if len(rows) == 1 or snapshot_seq is not None:  # no events, or read from a snapshot
             return None
+        del rows[0]
         whole = whole_stream(self.codec, stream, rows)
         if whole is not None:
-            check_recorded(stream, len(rows), rows[0][5])
-            info = rows[0][4]
+            check_recorded(stream, len(rows), recorded)
             whole.info = msgspec.msgpack.decode(info) if info else {}
         return whole
 
