@@ -9,7 +9,7 @@ with load instead of paying one fsync per command.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import anyio
@@ -72,9 +72,11 @@ class FuturePending:
             # A refusal nobody waits for any more must not warn when it is collected.
             self._future.add_done_callback(_consume)
 
-    async def wait(self) -> Any:
-        """Wait for the answer; raise the error if one was given."""
-        return await self._future
+    def wait(self) -> Awaitable[Any]:
+        """Wait for the answer; raise the error if one was given.
+
+        The future itself is awaited: no coroutine is made for each reply."""
+        return self._future
 
 
 def _consume(future: asyncio.Future[Any]) -> None:

@@ -137,6 +137,13 @@ class Kernel:
         actor.touch()
         return actor
 
+    def active(self, match: str) -> Actor | None:
+        """Return a match's running actor, marked as used now, or ``None`` if it rests."""
+        actor = self.actors.get(match)
+        if actor is not None:
+            actor.touch()
+        return actor
+
     def actor(self, match: str) -> Actor:
         """Return a match's actor, loading the match on the spot if it is not active."""
         actor = self.actors.get(match)
@@ -173,7 +180,13 @@ class Kernel:
         """
         while True:
             try:
-                return await _ask(actor, message)
+                # At once when the actor is free, else through its mailbox (see Actor.post).
+                if actor.can_decide_now():
+                    actor.decide_now(message)
+                else:
+                    await actor.post(message)
+                ack: Ack = await message.reply.wait()
+                return ack
             except ActorStopped:
                 if self.closed():
                     raise
@@ -274,13 +287,3 @@ class _Flight:
         self.done = anyio.Event()
         self.loaded: Loaded | None = None
         self.error: Exception | None = None
-
-
-async def _ask(actor: Actor, message: SendCommand) -> Ack:
-    """Have an actor decide a message (at once when it is free) and wait for its answer."""
-    if actor.can_decide_now():
-        actor.decide_now(message)
-    else:
-        await actor.post(message)
-    ack: Ack = await message.reply.wait()
-    return ack
