@@ -18,7 +18,7 @@ activation (``activated``) and of an actor that stops or rests are given to it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import anyio
@@ -172,15 +172,23 @@ class Kernel:
             told(match)
         return actor
 
-    async def ask(self, actor: Actor, message: SendCommand) -> Ack:
-        """Have a match's actor decide a message and wait for its answer.
+    def ask(self, actor: Actor, message: SendCommand) -> Awaitable[Ack]:
+        """Have a match's actor decide a message; return what to await for its answer.
 
-        An actor stopped since it was found (dropped after a store error, quarantined) took
-        nothing: the command goes to the match's next actor, or is refused with why.
+        A free actor decides it at once and the reply itself is awaited (no coroutine is made
+        for the command); a busy one takes it through its mailbox. An actor stopped since it
+        was found (dropped after a store error, quarantined) took nothing: the command goes to
+        the match's next actor, or is refused with why.
         """
+        if actor.can_decide_now() and not actor.stopped:
+            actor.decide_now(message)
+            reply: Awaitable[Ack] = message.reply.wait()
+            return reply
+        return self._ask(actor, message)
+
+    async def _ask(self, actor: Actor, message: SendCommand) -> Ack:
         while True:
             try:
-                # At once when the actor is free, else through its mailbox (see Actor.post).
                 if actor.can_decide_now():
                     actor.decide_now(message)
                 else:

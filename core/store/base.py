@@ -639,7 +639,8 @@ class EventLog(ABC):
                     data, packed = encode_event(event), encode_meta(meta)
                     head = b"%d\x00%b\x00%d\x00%d\x00" % (seq, name, version, len(data))
                     crc = crc32(packed, crc32(data, crc32(head, start)))
-                    rows.append((tag, version, data, packed, batch_mark(meta), crc))
+                    mark = None if meta.command is None else (meta.command_id or "")  # batch_mark
+                    rows.append((tag, version, data, packed, mark, crc))
             except KeyError as exc:
                 out.append(GamehallError(f"cannot store {exc}: no loaded plugin declares it"))
                 continue
