@@ -498,7 +498,8 @@ class SQLiteStore(Store):
         for stream, _, info in created:
             _set_info(db, stream, info)
         for stream, changes in changed:
-            _set_info(db, stream, merged(_info_of(db, stream) or {}, changes))
+            info = merged(_info_of(db, stream) or {}, changes)
+            _set_info(db, stream, info, players_too="seat_players" in changes)
         if tokens:
             db.executemany("INSERT OR REPLACE INTO seat_tokens VALUES (?, ?, ?, ?)", tokens)
         return results
@@ -925,13 +926,18 @@ def _info_of(db: sqlite3.Connection, stream: str) -> dict[str, Any] | None:
     return info
 
 
-def _set_info(db: sqlite3.Connection, stream: str, info: Mapping[str, Any]) -> None:
-    """Write a stream's info with its indexed columns (inside the caller's transaction)."""
+def _set_info(
+    db: sqlite3.Connection, stream: str, info: Mapping[str, Any], players_too: bool = True
+) -> None:
+    """Write a stream's info with its indexed columns (inside the caller's transaction);
+    ``players_too`` False leaves its players' index as it is (the change names no seat)."""
     game, finished, open_seats, players = listed(info)
     db.execute(
         "UPDATE streams SET info=?, game=?, finished=?, open_seats=? WHERE stream=?",
         (msgspec.msgpack.encode(dict(info)), game, int(finished), open_seats, stream),
     )
+    if not players_too:
+        return
     db.execute("DELETE FROM stream_players WHERE stream=?", (stream,))
     db.executemany(
         "INSERT INTO stream_players VALUES (?, ?)", [(player, stream) for player in players]
