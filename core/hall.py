@@ -259,7 +259,7 @@ class Hall:
     ) -> Ack:
         """Send a seat's command; return its events once durable, or raise why it was refused."""
         self._check_open()
-        actor = await self.activate(match)
+        actor = self.kernel.active(match) or await self.activate(match)
         command = self.registry.codec.command_from_builtins(command)
         check_seat(seat, actor.players)
         return await self.kernel.ask(actor, SendCommand(seat, command, command_id, new_pending()))

@@ -37,6 +37,7 @@ from .journal import FuturePending, Journal, Pending, new_pending
 
 log = structlog.get_logger("gamehall.actor")
 MAX_CONFLICTS = 50  # a command beaten this often by other nodes' commits is refused, not lost
+_NOTHING: frozenset[str] = frozenset()
 
 
 class Ack(msgspec.Struct, frozen=True, gc=False):
@@ -73,6 +74,19 @@ class Loaded(msgspec.Struct):
     clock: Clock | None = None
     info: dict[str, Any] | None = None
     """The match's listing entry (who sits where) as of ``version``."""
+
+
+_InFlight = tuple[
+    Sequence[tuple[SendCommand, Sequence[Event]]],
+    Any,
+    int,
+    Clock | None,
+    bool,
+    dict[str, Any] | None,
+    bool,
+]
+"""A commit under way: its accepted commands, the state and version after them, the clock,
+whether it ends the match, the listing changes, and whether the match is rebuilt after it."""
 
 
 class ActorContext:
@@ -168,6 +182,7 @@ class Actor:
 
     __slots__ = (
         "_draining",
+        "_in_flight",
         "_mailbox",
         "_versions_recorded",
         "_waiters",
@@ -212,6 +227,7 @@ class Actor:
         self._mailbox: deque[SendCommand] | None = None  # made when a command has to wait
         self._draining = False  # a drain of the mailbox is scheduled or running
         self._waiters: list[Pending | FuturePending] | None = None
+        self._in_flight: _InFlight | None = None  # what the commit under way answers
 
     @property
     def log(self) -> Any:
@@ -423,9 +439,11 @@ class Actor:
             accepted, clocked or [None] * len(accepted), strict=True
         ):
             events.extend(batch)
+            cid = message.command_id
             seat = None if isinstance(message.command, LobbyCommand) else message.seat
-            metas.append(Meta(message.command_id, seat, message.command, versions))
-            metas.extend([Meta(message.command_id, seat)] * (len(batch) - 1))
+            metas.append(Meta(cid, seat, message.command, versions))
+            if len(batch) > 1:
+                metas.extend([Meta(cid, seat)] * (len(batch) - 1))
             if clock is not None:
                 metas[-1] = msgspec.structs.replace(metas[-1], clock=clock)
             versions = None
@@ -435,27 +453,32 @@ class Actor:
             info = {**(info or {}), "finished": True}  # the lobby learns it in the same commit
         last_clock = clocked[-1] if clocked else self.clock
         self.committing = True
-
-        def done(result: list[Recorded] | GamehallError) -> None:
-            again: list[SendCommand] = []
-            try:
-                if not isinstance(result, GamehallError):
-                    self.clock = last_clock
-                    self.finished = self.finished or ends
-                    if info:
-                        self.info = {**self.info, **info}
-                again = self._committed(accepted, state, version, result, info)
-                if rebuild:
-                    self.rebuild()
-            finally:
-                self.committing = False
-                if again:
-                    self.decide(again)  # before any waiter runs: the commands keep their order
-                if not self.committing:
-                    self._changed()
-
+        # What the commit's answer needs, kept here rather than in a closure made per commit.
+        self._in_flight = (accepted, state, version, last_clock, ends, info, rebuild)
         request = AppendRequest(self.match, self.version, events, metas, info, tuple(tokens))
-        self.ctx.journal.submit(request, done)
+        self.ctx.journal.submit(request, self._done)
+
+    def _done(self, result: list[Recorded] | GamehallError) -> None:
+        """Take the outcome of the commit :meth:`_submit` handed to the journal."""
+        assert self._in_flight is not None
+        accepted, state, version, clock, ends, info, rebuild = self._in_flight
+        self._in_flight = None
+        again: list[SendCommand] = []
+        try:
+            if not isinstance(result, GamehallError):
+                self.clock = clock
+                self.finished = self.finished or ends
+                if info:
+                    self.info = {**self.info, **info}
+            again = self._committed(accepted, state, version, result, info)
+            if rebuild:
+                self.rebuild()
+        finally:
+            self.committing = False
+            if again:
+                self.decide(again)  # before any waiter runs: the commands keep their order
+            if not self.committing:
+                self._changed()
 
     def _committed(
         self,
@@ -481,7 +504,8 @@ class Actor:
         self._answer(accepted, result)
         self.ctx.publish(self.match, result)
         self._maybe_snapshot(previous)
-        self.ctx.committed(Committed(self.match, result, self.info, frozenset(info or ())))
+        changed = frozenset(info) if info else _NOTHING
+        self.ctx.committed(Committed(self.match, result, self.info, changed))
         if self.behind > self.version:
             self.catch_up()
         return []

@@ -9,7 +9,9 @@ with load instead of paying one fsync per command.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import queue
+import threading
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import anyio
@@ -72,9 +74,11 @@ class FuturePending:
             # A refusal nobody waits for any more must not warn when it is collected.
             self._future.add_done_callback(_consume)
 
-    async def wait(self) -> Any:
-        """Wait for the answer; raise the error if one was given."""
-        return await self._future
+    def wait(self) -> Awaitable[Any]:
+        """Wait for the answer; raise the error if one was given.
+
+        The future itself is awaited: no coroutine is made for each reply."""
+        return self._future
 
 
 def _consume(future: asyncio.Future[Any]) -> None:
@@ -91,6 +95,54 @@ def new_pending() -> Pending | FuturePending:
     return FuturePending(loop)
 
 
+class WriterThread:
+    """One thread that runs a journal's blocking store calls in turn, for an asyncio loop.
+
+    What anyio's worker threads do for any backend, with less work per call: a commit is
+    handed over through a queue and answered through a future, with no checkpoint, limiter or
+    cancel scope around it (the journal commits one batch at a time, shielded, anyway).
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._calls: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...], Any] | None]
+        self._calls = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="gamehall-journal", daemon=True)
+        self._thread.start()
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """Run ``fn(*args)`` in the thread; return the future of its result."""
+        future = self._loop.create_future()
+        self._calls.put((fn, args, future))
+        return future
+
+    def stop(self) -> None:
+        """End the thread once the calls handed to it are done."""
+        self._calls.put(None)
+
+    def _serve(self) -> None:
+        while (call := self._calls.get()) is not None:
+            fn, args, future = call
+            try:
+                answer: tuple[Callable[..., None], Any] = (_give, fn(*args))
+            except BaseException as exc:  # noqa: BLE001 - the caller raises it, in its task
+                answer = (_give_error, exc)
+            try:
+                self._loop.call_soon_threadsafe(answer[0], future, answer[1])
+            except RuntimeError:  # the loop is closed: nobody waits any more
+                return
+
+
+def _give(future: asyncio.Future[Any], result: Any) -> None:
+    if not future.done():  # not cancelled meanwhile (the loop shutting down)
+        future.set_result(result)
+
+
+def _give_error(future: asyncio.Future[Any], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)
+
+
 class Journal:
     """The single writer in front of a store."""
 
@@ -103,6 +155,7 @@ class Journal:
         self._limiter: Any = None
         self._closing = False
         self._stopped: Any = None
+        self._thread: WriterThread | None = None  # made on the first commit under asyncio
         self.commits = 0
         self.max_batch = 10_000
 
@@ -161,6 +214,9 @@ class Journal:
                     with anyio.CancelScope(shield=True):
                         await self._commit(batch, snapshots)
         finally:
+            if self._thread is not None:
+                self._thread.stop()
+                self._thread = None
             self._stopped.set()
 
     async def _commit(
@@ -202,9 +258,15 @@ class Journal:
         return results
 
     async def _call(self, fn: Any, *args: Any) -> Any:
-        if self.store.threaded:
-            return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
-        return fn(*args)
+        if not self.store.threaded:
+            return fn(*args)
+        if self._thread is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # another backend (trio): anyio's worker threads
+                return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
+            self._thread = WriterThread(loop)
+        return await self._thread.call(fn, *args)
 
     async def close(self) -> None:
         """Stop after committing what is queued."""

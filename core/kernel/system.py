@@ -18,7 +18,7 @@ activation (``activated``) and of an actor that stops or rests are given to it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import anyio
@@ -137,6 +137,13 @@ class Kernel:
         actor.touch()
         return actor
 
+    def active(self, match: str) -> Actor | None:
+        """Return a match's running actor, marked as used now, or ``None`` if it rests."""
+        actor = self.actors.get(match)
+        if actor is not None:
+            actor.touch()
+        return actor
+
     def actor(self, match: str) -> Actor:
         """Return a match's actor, loading the match on the spot if it is not active."""
         actor = self.actors.get(match)
@@ -165,15 +172,29 @@ class Kernel:
             told(match)
         return actor
 
-    async def ask(self, actor: Actor, message: SendCommand) -> Ack:
-        """Have a match's actor decide a message and wait for its answer.
+    def ask(self, actor: Actor, message: SendCommand) -> Awaitable[Ack]:
+        """Have a match's actor decide a message; return what to await for its answer.
 
-        An actor stopped since it was found (dropped after a store error, quarantined) took
-        nothing: the command goes to the match's next actor, or is refused with why.
+        A free actor decides it at once and the reply itself is awaited (no coroutine is made
+        for the command); a busy one takes it through its mailbox. An actor stopped since it
+        was found (dropped after a store error, quarantined) took nothing: the command goes to
+        the match's next actor, or is refused with why.
         """
+        if actor.can_decide_now() and not actor.stopped:
+            actor.decide_now(message)
+            reply: Awaitable[Ack] = message.reply.wait()
+            return reply
+        return self._ask(actor, message)
+
+    async def _ask(self, actor: Actor, message: SendCommand) -> Ack:
         while True:
             try:
-                return await _ask(actor, message)
+                if actor.can_decide_now():
+                    actor.decide_now(message)
+                else:
+                    await actor.post(message)
+                ack: Ack = await message.reply.wait()
+                return ack
             except ActorStopped:
                 if self.closed():
                     raise
@@ -284,13 +305,3 @@ class _Flight:
         self.done = anyio.Event()
         self.loaded: Loaded | None = None
         self.error: Exception | None = None
-
-
-async def _ask(actor: Actor, message: SendCommand) -> Ack:
-    """Have an actor decide a message (at once when it is free) and wait for its answer."""
-    if actor.can_decide_now():
-        actor.decide_now(message)
-    else:
-        await actor.post(message)
-    ack: Ack = await message.reply.wait()
-    return ack

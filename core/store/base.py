@@ -625,14 +625,26 @@ class EventLog(ABC):
         """
         codec = self.codec
         tags, encode_event, encode_meta = codec.tags, codec.encode_event, codec.encode_meta
+        names: dict[str, bytes] = {}
+        crc32 = zlib.crc32
         out: list[Encoded | GamehallError] = []
         for request in requests:
+            stream, seq = request.stream, request.expected
+            # The checksum of each row (see checksum), its stream's part computed once.
+            start = crc32(f"{stream}\x00".encode())
+            rows: list[Row] = []
             try:
-                rows = [
-                    _row(request.stream, request.expected + i, *tags[type(e)],
-                         encode_event(e), encode_meta(m), batch_mark(m))
-                    for i, (e, m) in enumerate(zip(request.events, request.metas, strict=True), 1)
-                ]  # fmt: skip
+                for event, meta in zip(request.events, request.metas, strict=True):
+                    seq += 1
+                    tag, version = tags[type(event)]
+                    name = names.get(tag)
+                    if name is None:
+                        name = names[tag] = tag.encode()
+                    data, packed = encode_event(event), encode_meta(meta)
+                    head = b"%d\x00%b\x00%d\x00%d\x00" % (seq, name, version, len(data))
+                    crc = crc32(packed, crc32(data, crc32(head, start)))
+                    mark = None if meta.command is None else (meta.command_id or "")  # batch_mark
+                    rows.append((tag, version, data, packed, mark, crc))
             except KeyError as exc:
                 out.append(GamehallError(f"cannot store {exc}: no loaded plugin declares it"))
                 continue
@@ -656,18 +668,17 @@ class EventLog(ABC):
             if isinstance(place, GamehallError):
                 out.append(place)
                 continue
-            stream, first, at = request.stream, request.expected + 1, place.time
-            positions = place.positions or range(
-                place.position, place.position + len(request.events)
-            )
-            out.append(
-                [
-                    Recorded(stream, first + i, position, at, event, meta)
-                    for i, (position, event, meta) in enumerate(
-                        zip(positions, request.events, request.metas, strict=True)
-                    )
-                ]
-            )
+            stream, seq, at = request.stream, request.expected, place.time
+            events, metas = request.events, request.metas
+            if len(events) == 1 and not place.positions:  # most commands store one event
+                out.append([Recorded(stream, seq + 1, place.position, at, events[0], metas[0])])
+                continue
+            positions = place.positions or range(place.position, place.position + len(events))
+            records = []
+            for position, event, meta in zip(positions, events, metas, strict=True):
+                seq += 1
+                records.append(Recorded(stream, seq, position, at, event, meta))
+            out.append(records)
         return out
 
     def read_events(self, stream: str, after: int = 0) -> list[Event]:
@@ -906,12 +917,6 @@ def check_rows(
 
 def _reason(exc: GamehallError) -> str:
     return str(getattr(exc, "reason", None) or exc)
-
-
-def _row(
-    stream: str, seq: int, tag: str, version: int, data: bytes, meta: bytes, mark: str | None
-) -> Row:
-    return tag, version, data, meta, mark, checksum(stream, seq, tag, version, data, meta)
 
 
 def batch_command_ids(records: Sequence[Recorded]) -> dict[str, tuple[int, int]]:

@@ -467,58 +467,51 @@ class SQLiteStore(Store):
         created: list[tuple[str, float, dict[str, Any]]] = []
         changed: list[tuple[str, Mapping[str, Any]]] = []
         tokens: list[tuple[str, int, bytes, float]] = []
+        versions: list[tuple[int, str]] = []  # the version each stream's write ends at
+        deadlines: list[tuple[int, float | None, str]] = []  # and its next clock expiry
+        known, has_deadline = self._versions, self._has_deadline
         for batch in encoded:
             if isinstance(batch, GamehallError):
                 results.append(batch)
                 continue
             stream, expected = batch.stream, batch.expected
-            version = self._known_version(db, stream)
+            version = known.get(stream)
+            if version is None:
+                version = self._known_version(db, stream)
             if version != expected:
                 results.append(conflict(stream, expected, version))
                 continue
-            rows.extend(
-                (stream, expected + i + 1, position + i, now, *row)
-                for i, row in enumerate(batch.rows)
-            )
+            seq = expected
+            for row in batch.rows:
+                seq += 1
+                rows.append((stream, seq, position, now, *row))
+                position += 1
             if expected == 0:
                 created.append((stream, now, batch.info or {}))
             elif batch.info:
                 changed.append((stream, batch.info))
-            tokens.extend((stream, seat, digest, now) for seat, digest in batch.tokens)
-            results.append(Written(position, now))
-            position += len(batch.rows)
+            if batch.tokens:
+                tokens.extend((stream, seat, digest, now) for seat, digest in batch.tokens)
+            results.append(Written(position - len(batch.rows), now))
+            deadline = batch.deadline
+            if has_deadline and deadline is not msgspec.UNSET:
+                deadlines.append((seq, deadline, stream))
+            else:
+                versions.append((seq, stream))
         db.executemany(_INSERT, rows)
-        db.executemany(
-            "INSERT INTO streams (stream, created) VALUES (?, ?)", [c[:2] for c in created]
-        )
-        if self._has_recorded:
-            written = [
-                b
-                for b, r in zip(encoded, results, strict=True)
-                if isinstance(b, Encoded) and isinstance(r, Written)
-            ]
-            timed = self._has_deadline and any(b.deadline is not msgspec.UNSET for b in written)
+        if created:
             db.executemany(
-                "UPDATE streams SET version=? WHERE stream=?",
-                [
-                    (b.expected + len(b.rows), b.stream)
-                    for b in written
-                    if not timed or b.deadline is msgspec.UNSET
-                ],
+                "INSERT INTO streams (stream, created) VALUES (?, ?)", [c[:2] for c in created]
             )
-            if timed:  # the next clock expiry of a timed match, for the sweep (due_matches)
-                db.executemany(
-                    "UPDATE streams SET version=?, deadline=? WHERE stream=?",
-                    [
-                        (b.expected + len(b.rows), b.deadline, b.stream)
-                        for b in written
-                        if b.deadline is not msgspec.UNSET
-                    ],
-                )
+        if self._has_recorded:
+            db.executemany("UPDATE streams SET version=? WHERE stream=?", versions)
+            if deadlines:  # the next clock expiry of a timed match, for the sweep (due_matches)
+                db.executemany("UPDATE streams SET version=?, deadline=? WHERE stream=?", deadlines)
         for stream, _, info in created:
             _set_info(db, stream, info)
         for stream, changes in changed:
-            _set_info(db, stream, merged(_info_of(db, stream) or {}, changes))
+            info = merged(_info_of(db, stream) or {}, changes)
+            _set_info(db, stream, info, players_too="seat_players" in changes)
         if tokens:
             db.executemany("INSERT OR REPLACE INTO seat_tokens VALUES (?, ?, ?, ?)", tokens)
         return results
@@ -946,13 +939,18 @@ def _info_of(db: sqlite3.Connection, stream: str) -> dict[str, Any] | None:
     return info
 
 
-def _set_info(db: sqlite3.Connection, stream: str, info: Mapping[str, Any]) -> None:
-    """Write a stream's info with its indexed columns (inside the caller's transaction)."""
+def _set_info(
+    db: sqlite3.Connection, stream: str, info: Mapping[str, Any], players_too: bool = True
+) -> None:
+    """Write a stream's info with its indexed columns (inside the caller's transaction);
+    ``players_too`` False leaves its players' index as it is (the change names no seat)."""
     game, finished, open_seats, players = listed(info)
     db.execute(
         "UPDATE streams SET info=?, game=?, finished=?, open_seats=? WHERE stream=?",
         (msgspec.msgpack.encode(dict(info)), game, int(finished), open_seats, stream),
     )
+    if not players_too:
+        return
     db.execute("DELETE FROM stream_players WHERE stream=?", (stream,))
     db.executemany(
         "INSERT INTO stream_players VALUES (?, ?)", [(player, stream) for player in players]

@@ -1,16 +1,21 @@
-"""The kernel's shape: an actor at rest owns no task, and its face is a context, not the Hall."""
+"""The kernel's shape: an actor at rest owns no task, its face is a context, not the Hall, and
+its commits run in the journal's own thread."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
 from gamehall.core import Registry
+from gamehall.core.errors import GamehallError, StoreFailed
 from gamehall.core.hall import Hall
 from gamehall.core.kernel.actor import Actor, ActorContext
 from gamehall.core.store import SQLiteStore
+from gamehall.core.store.base import Encoded
 from gamehall.plugins.tictactoe import PlaceMark
 
 pytestmark = pytest.mark.anyio
@@ -40,3 +45,32 @@ def test_an_actor_is_given_a_context_never_the_hall() -> None:
     assert "hall" not in Actor.__slots__
     assert "ctx" in Actor.__slots__
     assert not any("hall" in name for name in ActorContext.__slots__)
+
+
+async def test_the_journal_commits_in_one_thread_that_ends_with_the_hall(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = SQLiteStore(tmp_path / "thread.db", registry.codec)
+    writers: set[str] = set()
+    write = store.write
+
+    def failing(encoded: Any) -> Any:
+        writers.add(threading.current_thread().name)
+        if any(isinstance(batch, Encoded) and batch.expected == 1 for batch in encoded):
+            raise StoreFailed("the disk is full")
+        return write(encoded)
+
+    monkeypatch.setattr(store, "write", failing)
+    try:
+        async with Hall(store, registry) as hall:
+            matches = [await hall.create("tictactoe", seed=n) for n in range(3)]
+            for match in matches:  # each append fails; the hall and its writer go on
+                with pytest.raises(GamehallError, match="the disk is full"):
+                    await hall.send(match, 0, PlaceMark(cell=4))
+            assert all(hall.view(m, None).seq == 1 for m in matches)
+        assert writers == {"gamehall-journal"}  # never the event loop's own thread
+        await anyio.sleep(0.1)
+        alive = [t for t in threading.enumerate() if t.name == "gamehall-journal"]
+        assert not alive  # the thread ended with the journal
+    finally:
+        store.close()
