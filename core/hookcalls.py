@@ -36,14 +36,16 @@ class Hooks:
         self._pm = pm
 
     def __getattr__(self, name: str) -> Any:
-        caller = getattr(self._pm.hook, name)  # AttributeError for an unknown hook, as pluggy
+        # Read without __getattr__: a copy being made has no manager yet, and must not recurse.
+        pm: pluggy.PluginManager = object.__getattribute__(self, "_pm")
+        caller = getattr(pm.hook, name)  # AttributeError for an unknown hook, as pluggy
         # A pluggy that keeps its implementations elsewhere gets every call itself.
-        call = HookCall(caller, self._pm) if hasattr(caller, "_hookimpls") else caller
+        call = HookCall(caller, pm) if hasattr(caller, "_hookimpls") else caller
         setattr(self, name, call)
         return call
 
     def __dir__(self) -> list[str]:
-        return dir(self._pm.hook)
+        return dir(object.__getattribute__(self, "_pm").hook)
 
 
 class HookCall:
@@ -60,7 +62,7 @@ class HookCall:
         self._firstresult = False
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._caller, name)
+        return getattr(object.__getattribute__(self, "_caller"), name)
 
     def __repr__(self) -> str:
         return f"<HookCall {self._caller.name!r}>"

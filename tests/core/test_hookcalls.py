@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import warnings
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 import pluggy
@@ -48,9 +49,9 @@ class Override:
 
 class Wrapper:
     @impl(wrapper=True)
-    def first(self, seat: int) -> Iterator[None]:
+    def first(self, seat: int) -> Generator[None, int, int]:
         result = yield
-        return result * 10  # type: ignore[no-any-return]
+        return result * 10
 
 
 def manager(*plugins: object) -> pluggy.PluginManager:
@@ -139,3 +140,12 @@ def test_other_attributes_are_pluggys() -> None:
     assert hooks.first.name == "first"
     with pytest.raises(AttributeError):
         hooks.no_such_hook  # noqa: B018
+
+
+def test_copies_answer_as_the_original() -> None:
+    pm = manager(Default())
+    hooks = Hooks(pm)
+    hooks.first(seat=1, line=())
+    for copied in (copy.copy(hooks), copy.copy(hooks.first)):
+        assert copied is not None
+    assert copy.copy(hooks).first(seat=2, line=()) == 2
