@@ -22,6 +22,7 @@ from . import hookspecs, words
 from .codec import Codec, Upcaster
 from .errors import CorruptRecord, InvalidOptions, PluginError, UnknownGame
 from .events import CORE_COMMANDS, CORE_EVENTS, Command, Event, ExpansionRef, MatchStarted, tag_of
+from .hookcalls import Hooks
 from .limits import INT64_MAX, shown
 from .presentation import Presentation, PresentationHooks
 from .rules import ExpansionSpec, GameSpec, Invariant, MatchConfig, Rules
@@ -187,7 +188,9 @@ class Ruleset:
             self.pm.check_pending()
         except pluggy.PluginValidationError as exc:
             raise PluginError(f"plugin {exc.plugin!r}: {exc}") from None
-        self.hook = self.pm.hook
+        # The rules call hooks while they decide: through a relay that skips pluggy's general
+        # call path where it may (core/hookcalls.py).
+        self.hook = Hooks(self.pm)
         specs: tuple[GameSpec | ExpansionSpec, ...] = (self.game, *self.expansions)
         self.event_types = (
             frozenset(CORE_EVENTS)

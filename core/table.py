@@ -6,7 +6,7 @@ store, no tasks and no clock, so a playout costs little more than the rules them
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -107,12 +107,15 @@ class Table:
         """
         rules, events, batches, seed = self.rules, self.events, self._batches, self._seed
         awaiting, legal, evolve, decide = rules.awaiting, rules.legal, rules.evolve, rules.decide
-        view, known = rules.view, self.ruleset.command_types
+        known = self.ruleset.command_types
         # A game's @decides and @evolves methods, called straight from their tables: one call
         # per command and per event where decide and evolve would make two (bench/README.md).
         deciding, applying = rules.direct()
         per_seat = bots if isinstance(bots, Mapping) else None
         choose = bots.choose if per_seat is None else None  # type: ignore[union-attr]
+        # Each seat's view callable, made once: it shows the table's state, which is the state
+        # the seat chooses in while a bot is asked (a partial a command would cost more).
+        looks: dict[int, Callable[[], Any]] = {}
         state, seq = self.state, len(events)  # seq: the last event's
         try:
             for _ in range(max_commands):
@@ -120,16 +123,21 @@ class Table:
                     break  # the first seat awaited
                 else:
                     break  # nobody: the match is over
+                look = looks.get(seat)
+                if look is None:
+                    look = looks[seat] = partial(self.view, seat)
+                self.state = state
                 if choose is not None:
-                    command = choose(seat, legal(state, seat), partial(view, state, seat))
+                    command = choose(seat, legal(state, seat), look)
                 else:
                     bot = per_seat.get(seat)  # type: ignore[union-attr]
                     if bot is None:
                         raise KeyError(f"no bot for seat {seat}")
-                    command = bot.choose(seat, legal(state, seat), partial(view, state, seat))
-                if type(command) not in known:
+                    command = bot.choose(seat, legal(state, seat), look)
+                kind = type(command)
+                if kind not in known:
                     engine.check(self.ruleset, state, seat, command)  # raises, naming the type
-                method = deciding.get(type(command))
+                method = deciding.get(kind)
                 ctx = Context(seat, seq + 1, seed)
                 new = decide(state, command, ctx) if method is None else method(state, command, ctx)
                 if not new:
