@@ -12,9 +12,9 @@ class TicTacToeSpecs:
     def tictactoe_line_winner(self, seat: int) -> int:  # type: ignore[empty-body]
         """Return the seat that wins when ``seat`` completes a line of three.
 
-        Fires the first time a mark completes a line in a ruleset, once per seat; the answer is
-        kept, so it may depend on nothing but the seat (TTT-3). Stops at the first non-``None``
-        result; the game's default returns ``seat``.
+        Fires each time a mark completes a line; replay asks again and must get the same
+        answer, so it may depend on nothing but the seat (TTT-3). Stops at the first
+        non-``None`` result; the game's default returns ``seat``.
 
         :param seat: the seat that placed the mark.
         """
