@@ -8,9 +8,11 @@ the generator they are given, so that every outcome lands in an event and replay
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -517,6 +519,73 @@ class GameSpec:
     ruleset's rules and an empty :class:`Presentation` to wrap; usually a subclass."""
     invariants: Callable[[Any], Iterable[Invariant]] | None = None
     """What must hold after every event: called with the ruleset's rules."""
+
+    @classmethod
+    def from_package(cls, package: str, **fields: Any) -> GameSpec:
+        """Return the spec of a game package laid out as ``docs/writing-a-game.md`` shows.
+
+        Fills from the package's conventional modules what ``fields`` does not give:
+        ``rules`` (the one :class:`Rules` subclass of ``rules.py``), ``state`` and ``options``
+        (``State`` and ``Options`` of ``state.py``), ``events`` and ``commands`` (``EVENTS`` of
+        ``events.py``, ``COMMANDS`` of ``commands.py``), ``presentation`` (the one
+        :class:`Presentation` subclass of ``presentation.py``), ``invariants``
+        (``invariants.py``'s function of that name), ``hookspecs`` (the classes of ``hooks.py``
+        that declare hooks) and ``hookimpls`` (an instance of ``hooks.py``'s ``Defaults``). A
+        module the package does not have fills nothing.
+        """
+        return cls(**{**_conventional_fields(package), **fields})
+
+
+def _module(package: str, name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{package}.{name}":
+            raise
+        return None
+
+
+def _defined_in(module: ModuleType, base: type) -> list[type]:
+    return [
+        kind
+        for kind in vars(module).values()
+        if isinstance(kind, type) and issubclass(kind, base) and kind.__module__ == module.__name__
+    ]
+
+
+def _the_one(module: ModuleType, base: type) -> type:
+    found = _defined_in(module, base)
+    if len(found) != 1:
+        names = ", ".join(kind.__name__ for kind in found) or "none"
+        raise TypeError(f"{module.__name__} should define one {base.__name__} class, not {names}")
+    return found[0]
+
+
+def _conventional_fields(package: str) -> dict[str, Any]:
+    """Return the spec's fields that a game package's conventional modules give."""
+    fields: dict[str, Any] = {}
+    if (rules := _module(package, "rules")) is not None:
+        fields["rules"] = _the_one(rules, Rules)
+    if (state := _module(package, "state")) is not None:
+        fields["state"] = state.State
+        fields["options"] = getattr(state, "Options", None)
+    if (events := _module(package, "events")) is not None:
+        fields["events"] = events.EVENTS
+    if (commands := _module(package, "commands")) is not None:
+        fields["commands"] = commands.COMMANDS
+    if (presentation := _module(package, "presentation")) is not None:
+        fields["presentation"] = _the_one(presentation, Presentation)
+    if (invariants := _module(package, "invariants")) is not None:
+        fields["invariants"] = invariants.invariants
+    if (hooks := _module(package, "hooks")) is not None:
+        fields["hookspecs"] = tuple(
+            kind
+            for kind in _defined_in(hooks, object)
+            if any(hasattr(member, "gamehall_spec") for member in vars(kind).values())
+        )
+        if hasattr(hooks, "Defaults"):
+            fields["hookimpls"] = (hooks.Defaults(),)
+    return fields
 
 
 @dataclass(frozen=True)

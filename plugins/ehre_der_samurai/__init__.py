@@ -9,14 +9,6 @@ from typing import Any
 
 from gamehall.core import GameSpec, hookimpl
 
-from .commands import COMMANDS
-from .events import EVENTS
-from .hooks import Defaults, EhreSpecs
-from .invariants import invariants
-from .presentation import EhrePresentation
-from .rules import EhreDerSamurai
-from .state import Options, State
-
 
 def _release(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
@@ -34,21 +26,13 @@ def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-GAME = GameSpec(
+GAME = GameSpec.from_package(
+    __name__,
     id="ehre-der-samurai",
     name="Ehre der Samurai",
     version="1.1.0",
-    rules=EhreDerSamurai,
-    state=State,
     min_players=3,
     max_players=6,
-    options=Options,
-    events=EVENTS,
-    commands=COMMANDS,
-    presentation=EhrePresentation,
-    invariants=invariants,
-    hookspecs=(EhreSpecs,),
-    hookimpls=(Defaults(),),
     hidden_information=True,
     test_options=(
         {},

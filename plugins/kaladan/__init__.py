@@ -12,14 +12,8 @@ from gamehall.core.calculators import Calculator
 from gamehall.core.registry import Ruleset
 
 from . import odds
-from .commands import COMMANDS
 from .components import Catalogue
-from .events import EVENTS
-from .hooks import Defaults, KaladanSpecs
-from .invariants import invariants
-from .presentation import KaladanPresentation
 from .rules import Kaladan
-from .state import Options, State
 
 
 def _release(version: str) -> tuple[int, ...]:
@@ -40,21 +34,13 @@ def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-GAME = GameSpec(
+GAME = GameSpec.from_package(
+    __name__,
     id="kaladan",
     name="Generals of Kaladan",
     version="1.1.0",
-    rules=Kaladan,
-    state=State,
     min_players=2,
     max_players=6,
-    options=Options,
-    events=EVENTS,
-    commands=COMMANDS,
-    presentation=KaladanPresentation,
-    invariants=invariants,
-    hookspecs=(KaladanSpecs,),
-    hookimpls=(Defaults(),),
     hidden_information=True,
     description="Realms fight tile against tile with dice pools until one Crown stands.",
     rules_doc="docs/rules/kaladan.md",
