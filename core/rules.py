@@ -188,6 +188,17 @@ class Rules(Generic[S]):
     """Rule ids of the events ``decide`` returns without an :class:`Emitter` (by type); the
     ``rule`` of each ``@evolves`` joins it."""
 
+    revealing: tuple[type[Event], ...] | None = None
+    """The game's events that reveal chance or hidden information (rolls, shuffles, draws),
+    where the game names them; :meth:`reveals` answers from them."""
+
+    secret_fields: Mapping[type[Event], tuple[str, ...]] = {}
+    """By event type, the fields no seat sees (a shuffle's order); :meth:`redact` blanks them."""
+
+    private_fields: Mapping[type[Event], tuple[str, ...]] = {}
+    """By event type, the fields only the event's own ``seat`` sees (the cards it drew);
+    :meth:`redact` blanks them for every other seat and for spectators."""
+
     _deciders: ClassVar[dict[type[Command], Callable[..., Any]]] = {}
     _phased: ClassVar[dict[tuple[type[Command], Hashable], Callable[..., Any]]] = {}
     _evolvers: ClassVar[dict[type[Event], Callable[..., Any]]] = {}
@@ -364,8 +375,17 @@ class Rules(Generic[S]):
         return state
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
-        """Return the event as ``seat`` may see it, or ``None`` when it sees nothing of it."""
-        return event
+        """Return the event as ``seat`` may see it, or ``None`` when it sees nothing of it.
+
+        By default, the event with its :attr:`secret_fields` set to ``None``, and its
+        :attr:`private_fields` too unless ``seat`` is the event's own.
+        """
+        kind = type(event)
+        names = self.secret_fields.get(kind, ())
+        if kind in self.private_fields and getattr(event, "seat", None) != seat:
+            names += self.private_fields[kind]
+        blanked = {name: None for name in names if getattr(event, name) is not None}
+        return msgspec.structs.replace(event, **blanked) if blanked else event
 
     def sample(self, view: Any, seat: int, rng: random.Random) -> S:
         """Return a whole state that ``seat`` could be in, given only its view (for IS-MCTS).
@@ -404,8 +424,14 @@ class Rules(Generic[S]):
         undo impossible; a game answers ``False`` for its events that only follow from the
         seats' choices. The engine also treats as revealing any event some seat sees
         otherwise than another, and any that shrinks what :meth:`hidden` hides from a seat.
+
+        A game that names its :attr:`revealing` events needs no method of its own: those reveal,
+        and so does every event none of its ``@evolves`` methods applies (an expansion's, which
+        it cannot take back); its other events do not.
         """
-        return True
+        if self.revealing is None or isinstance(event, self.revealing):
+            return True
+        return not any(kind in self._evolvers for kind in type(event).__mro__)
 
     def hidden(self, state: S, seat: int | None) -> Collection[str]:
         """Return tokens (component ids) of facts hidden from ``seat``, for the leak checks.

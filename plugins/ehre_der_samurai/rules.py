@@ -59,6 +59,14 @@ class EhreDerSamurai(Rules[State]):
     ``@evolves`` methods after them.
     """
 
+    revealing = REVEALING
+    secret_fields = {events_.DeckShuffled: ("order",), events_.DeckRebuilt: ("order",)}
+    private_fields = {
+        events_.HandDealt: ("cards",),
+        events_.CardDrawn: ("card",),
+        events_.Answered: ("answer",),
+    }
+
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
         self.cards = Catalogue(merge(hook.ehre_der_samurai_cards()))
@@ -496,18 +504,6 @@ class EhreDerSamurai(Rules[State]):
     def view(self, state: State, seat: int | None) -> view_.View:
         """Return what ``seat`` may see."""
         return view_.view(state, seat, self.numbers)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """Return the event as ``seat`` may see it."""
-        return view_.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden.
-
-        Deals, shuffles, draws and the fight dice. Another
-        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
-        """
-        return not isinstance(event, events_.EhreEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the tokens hidden from ``seat``."""

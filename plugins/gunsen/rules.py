@@ -68,6 +68,8 @@ class Gunsen(Rules[State]):
     applied by the ``@evolves`` methods after them.
     """
 
+    revealing = REVEALING
+
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
         self.cat = Catalog(
@@ -653,14 +655,6 @@ class Gunsen(Rules[State]):
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return the event as a seat may see it."""
         return view_.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden.
-
-        Deals, shuffles, refills from the deck and dice. Another
-        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
-        """
-        return not isinstance(event, events_.GunsenEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> set[str]:
         """Return the ids of the components hidden from a seat."""

@@ -114,6 +114,15 @@ class Kaladan(Rules[State]):
     methods, one for each event, which change the state.
     """
 
+    revealing = REVEALING
+    secret_fields = {events_.TilesShuffled: ("order",), events_.EventDeckShuffled: ("order",)}
+    private_fields = {
+        events_.MagicDealt: ("card",),
+        events_.MagicBought: ("card",),
+        events_.MagicDeclared: ("card",),
+        events_.MagicSwapped: ("returned", "drawn"),
+    }
+
     catalogue: Catalogue
 
     def __init__(self, hook: Any) -> None:
@@ -777,18 +786,6 @@ class Kaladan(Rules[State]):
     def view(self, state: State, seat: int | None) -> Any:
         """Return what ``seat`` may see (KAL-HIDDEN-1 … 4)."""
         return seen.view(state, seat)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """Return the event without the cards and orders ``seat`` may not see."""
-        return seen.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden.
-
-        Rolls, shuffles, draws of events and magic, and magic shown. Another
-        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
-        """
-        return not isinstance(event, events_.KaladanEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the ids of the cards ``seat`` may not see."""

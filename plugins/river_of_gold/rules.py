@@ -81,6 +81,8 @@ class RiverOfGold(Rules[State]):
     ``@evolves`` methods after them.
     """
 
+    revealing = REVEALING
+
     def initial(self, config: MatchConfig) -> State:
         """Return the clans after personal setup: koku by turn order (ROG-SETUP-8)."""
         options = config.options if isinstance(config.options, Options) else Options()
@@ -468,14 +470,6 @@ class RiverOfGold(Rules[State]):
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return an event without the cards and tiles ``seat`` may not see (ROG-HIDDEN-1)."""
         return view_.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden.
-
-        Deals, shuffles, draws, refills from a stack and die rolls. Another
-        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
-        """
-        return not isinstance(event, events_.RogEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the ids of the components hidden from ``seat``."""

@@ -86,6 +86,10 @@ class ToyBattle(Rules[State]):
     event changes the state follows the commands, one ``@evolves`` method per event.
     """
 
+    revealing = REVEALING
+    secret_fields = {events_.SupplyShuffled: ("order",), events_.TroopsRemoved: ("troops",)}
+    private_fields = {events_.TroopsDrawn: ("troops",), events_.TroopTurnedDown: ("troop",)}
+
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
         self.army = Army(merge_by_key(hook.toy_battle_troop_kinds(), lambda k: k.key))
@@ -501,18 +505,6 @@ class ToyBattle(Rules[State]):
         asked = self.awaiting(state)
         prompt = next(iter(asked.values())).prompt if asked else ""
         return seen.view(self.board(state), state, seat, self.army.added, prompt)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """Return the event without the troops ``seat`` may not see."""
-        return seen.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden.
-
-        Draws, shuffles and the troops a random effect picks. Another
-        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
-        """
-        return not isinstance(event, events_.ToyBattleEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the tokens of every troop whose identity ``seat`` does not know."""
