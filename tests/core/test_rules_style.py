@@ -103,7 +103,6 @@ def test_evolve_applies_by_type_and_leaves_an_unknown_event_to_evolve_other() ->
     assert Walk.event_rules == {Moved: "WALK-2"}
 
 
-
 def test_reveals_answers_from_the_named_revealing_events() -> None:
     assert Walk(None).reveals(Moved(1))  # names none: every event reveals
 
@@ -135,6 +134,7 @@ def test_redact_blanks_the_secret_fields_and_the_private_fields_of_other_seats()
     assert hiding.redact(drew, 0) == Drew(1, None, None)
     assert hiding.redact(drew, None) == Drew(1, None, None)
     assert hiding.redact(Moved(2), 0) == Moved(2)
+
 
 def test_two_methods_for_one_command_or_event_are_refused_when_the_class_is_made() -> None:
     with pytest.raises(TypeError, match="both decide Step in phase 'run'"):
