@@ -41,17 +41,6 @@ def merge(cards: Sequence[Sequence[Card] | None]) -> list[Card]:
     return merge_by_key(cards, lambda card: card.id)
 
 
-# The events no take-back reaches past (Rules.reveals).
-REVEALING: tuple[type[Event], ...] = (
-    events_.HousesFounded,
-    events_.DeckShuffled,
-    events_.HandDealt,
-    events_.CardDrawn,
-    events_.DeckRebuilt,
-    events_.FightRolled,
-)
-
-
 class EhreDerSamurai(Rules[State]):
     """Houses, honour, alliances and betrayal, for three to six players.
 
@@ -59,7 +48,14 @@ class EhreDerSamurai(Rules[State]):
     ``@evolves`` methods after them.
     """
 
-    revealing = REVEALING
+    revealing = (
+        events_.HousesFounded,
+        events_.DeckShuffled,
+        events_.HandDealt,
+        events_.CardDrawn,
+        events_.DeckRebuilt,
+        events_.FightRolled,
+    )
     secret_fields = {events_.DeckShuffled: ("order",), events_.DeckRebuilt: ("order",)}
     private_fields = {
         events_.HandDealt: ("cards",),

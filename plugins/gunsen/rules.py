@@ -47,20 +47,6 @@ def _go_on(p: Play) -> None:
         act.proceed(p)
 
 
-# The events no take-back reaches past (Rules.reveals).
-REVEALING: tuple[type[Event], ...] = (
-    events_.BoardSetUp,
-    events_.VillagesDealt,
-    events_.DeckShuffled,
-    events_.RowRefilled,
-    events_.StartPlayerDrawn,
-    events_.TacticsDealt,
-    events_.RowReplaced,
-    events_.DiceThrown,
-    events_.DiceRerolled,
-)
-
-
 class Gunsen(Rules[State]):
     """Seven clans fight for Toshi Ranbo; the first to place seven achievement markers wins.
 
@@ -68,7 +54,17 @@ class Gunsen(Rules[State]):
     applied by the ``@evolves`` methods after them.
     """
 
-    revealing = REVEALING
+    revealing = (
+        events_.BoardSetUp,
+        events_.VillagesDealt,
+        events_.DeckShuffled,
+        events_.RowRefilled,
+        events_.StartPlayerDrawn,
+        events_.TacticsDealt,
+        events_.RowReplaced,
+        events_.DiceThrown,
+        events_.DiceRerolled,
+    )
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)

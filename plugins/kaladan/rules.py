@@ -89,22 +89,6 @@ def gather(results: list[list[Any]]) -> list[Any]:
     return merge_by_key(results, lambda item: item.key)
 
 
-# The events no take-back reaches past (Rules.reveals).
-REVEALING: tuple[type[Event], ...] = (
-    events_.TurnOrderRolled,
-    events_.TilesShuffled,
-    events_.MagicDealt,
-    events_.EventDeckShuffled,
-    events_.EventDrawn,
-    events_.MagicSwapped,
-    events_.MagicBought,
-    events_.MagicDeclared,
-    events_.MagicRevealed,
-    events_.DiceRolled,
-    events_.DiceCompared,
-)
-
-
 class Kaladan(Rules[State]):
     """Realms fight tile against tile until one Crown is left standing.
 
@@ -114,7 +98,19 @@ class Kaladan(Rules[State]):
     methods, one for each event, which change the state.
     """
 
-    revealing = REVEALING
+    revealing = (
+        events_.TurnOrderRolled,
+        events_.TilesShuffled,
+        events_.MagicDealt,
+        events_.EventDeckShuffled,
+        events_.EventDrawn,
+        events_.MagicSwapped,
+        events_.MagicBought,
+        events_.MagicDeclared,
+        events_.MagicRevealed,
+        events_.DiceRolled,
+        events_.DiceCompared,
+    )
     secret_fields = {events_.TilesShuffled: ("order",), events_.EventDeckShuffled: ("order",)}
     private_fields = {
         events_.MagicDealt: ("card",),

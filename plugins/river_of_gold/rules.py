@@ -57,19 +57,6 @@ PROMPTS = {
 }
 
 
-# The events no take-back reaches past (Rules.reveals).
-REVEALING: tuple[type[Event], ...] = (
-    events_.BoardDealt,
-    events_.StacksDealt,
-    events_.DeckShuffled,
-    events_.ShipsLaunched,
-    events_.CustomersDrawn,
-    events_.DieRolled,
-    events_.SetupFinished,
-    events_.RowRefilled,
-)
-
-
 # Trades are free actions: any clan, at any moment once setup is done (ROG-TRADE-1).
 TRADE_TYPES: tuple[type[Command], ...] = (cmd.TradeGoods, cmd.BuyFavour)
 
@@ -81,7 +68,16 @@ class RiverOfGold(Rules[State]):
     ``@evolves`` methods after them.
     """
 
-    revealing = REVEALING
+    revealing = (
+        events_.BoardDealt,
+        events_.StacksDealt,
+        events_.DeckShuffled,
+        events_.ShipsLaunched,
+        events_.CustomersDrawn,
+        events_.DieRolled,
+        events_.SetupFinished,
+        events_.RowRefilled,
+    )
 
     def initial(self, config: MatchConfig) -> State:
         """Return the clans after personal setup: koku by turn order (ROG-SETUP-8)."""

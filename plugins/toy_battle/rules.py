@@ -65,19 +65,6 @@ OPENING_RACKS = (3, 4)
 TURN = Decision("turn", "draw 2 troops or place 1 troop")
 
 
-# The events no take-back reaches past (Rules.reveals).
-REVEALING: tuple[type[Event], ...] = (
-    events_.ColoursChosen,
-    events_.SupplyShuffled,
-    events_.TroopsRemoved,
-    events_.StartPlayerChosen,
-    events_.TroopsDrawn,
-    events_.TroopSnatched,
-    events_.TroopTurnedDown,
-    events_.TroopRecovered,
-)
-
-
 class ToyBattle(Rules[State]):
     """Two toy armies race for the enemy headquarters or the terrain's medal target.
 
@@ -86,7 +73,16 @@ class ToyBattle(Rules[State]):
     event changes the state follows the commands, one ``@evolves`` method per event.
     """
 
-    revealing = REVEALING
+    revealing = (
+        events_.ColoursChosen,
+        events_.SupplyShuffled,
+        events_.TroopsRemoved,
+        events_.StartPlayerChosen,
+        events_.TroopsDrawn,
+        events_.TroopSnatched,
+        events_.TroopTurnedDown,
+        events_.TroopRecovered,
+    )
     secret_fields = {events_.SupplyShuffled: ("order",), events_.TroopsRemoved: ("troops",)}
     private_fields = {events_.TroopsDrawn: ("troops",), events_.TroopTurnedDown: ("troop",)}
 
