@@ -14,11 +14,13 @@ replace = msgspec.structs.replace
 
 
 def with_player(state: State, seat: int, **changes: Any) -> State:
+    """Return the state with one player's fields changed."""
     players = put(state.players, seat, replace(state.players[seat], **changes))
     return replace(state, players=players)
 
 
 def into(player: Player, house: House, cards: tuple[str, ...]) -> Player:
+    """Return the player with ``cards`` as one of its houses."""
     if house == "daimyo":
         return replace(player, daimyo_house=cards)
     return replace(player, samurai_house=cards)
@@ -34,10 +36,12 @@ def spend(state: State, seat: int, card: str, cost: int, actions: int = 1) -> St
 
 
 def house_field(house: House, cards: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """Return the player's field of a house, holding ``cards``."""
     return {"daimyo_house" if house == "daimyo" else "samurai_house": cards}
 
 
 def dishonour(state: State, e: ev.DishonourPlayed, actions: int, bystanders: bool) -> State:
+    """Return the state after a Dishonour is played, the answers it waits for open."""
     state = spend(state, e.seat, e.card, 0, actions)
     answers = tuple(
         WAITING if s == e.victim or (bystanders and s != e.seat) else None
@@ -47,4 +51,5 @@ def dishonour(state: State, e: ev.DishonourPlayed, actions: int, bystanders: boo
 
 
 def at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """Return ``values`` with the one at ``index`` replaced."""
     return values[:index] + (value,) + values[index + 1 :]

@@ -11,17 +11,20 @@ from .state import Combat, Player, State
 
 
 def with_player(state: State, seat: int, **changes: Any) -> State:
+    """Return the state with one clan's fields changed."""
     players = list(state.players)
     players[seat] = replace(players[seat], **changes)
     return replace(state, players=tuple(players))
 
 
 def add(state: State, seat: int, resource: str, amount: int) -> State:
+    """Return the state with ``amount`` more of a clan's ``resource``."""
     player = state.players[seat]
     return with_player(state, seat, **{resource: getattr(player, resource) + amount})
 
 
 def troops(state: State, seat: int, changes: dict[int, int], supply: int = 0) -> State:
+    """Return the state with a clan's troops per space changed and ``supply`` added."""
     row = bytearray(state.troops[seat])
     for space, delta in changes.items():
         row[space] += delta
@@ -34,6 +37,7 @@ def troops(state: State, seat: int, changes: dict[int, int], supply: int = 0) ->
 
 
 def move_heroes(state: State, seat: int, heroes: tuple[str, ...], to: int) -> State:
+    """Return the state with a clan's ``heroes`` on space ``to``."""
     if not heroes:
         return state
     moved = tuple((h, to if h in heroes else s) for h, s in state.players[seat].heroes)
@@ -41,34 +45,33 @@ def move_heroes(state: State, seat: int, heroes: tuple[str, ...], to: int) -> St
 
 
 def remove(items: tuple[str, ...], item: str) -> tuple[str, ...]:
+    """Return ``items`` without one ``item``."""
     index = items.index(item)
     return items[:index] + items[index + 1 :]
 
 
 def remove_all(items: tuple[str, ...], gone: tuple[str, ...]) -> tuple[str, ...]:
+    """Return ``items`` without one of each of ``gone``."""
     for item in gone:
         items = remove(items, item)
     return items
 
 
 def with_activation(state: State, **changes: Any) -> State:
+    """Return the state with the column activation's fields changed."""
     assert state.activation is not None
     return replace(state, activation=replace(state.activation, **changes))
 
 
 def with_combat(state: State, **changes: Any) -> State:
+    """Return the state with the combat's fields changed."""
     assert state.combat is not None
     return replace(state, combat=replace(state.combat, **changes))
 
 
 def side(combat: Combat, seat: int) -> int:
+    """Return the side of ``seat`` in a combat: 0 attacks, 1 defends."""
     return 0 if seat == combat.attacker else 1
-
-
-# -- setup -------------------------------------------------------------------------------------
-
-
-# -- orders ------------------------------------------------------------------------------------
 
 
 def lapse_tower(state: State) -> State:
@@ -79,18 +82,13 @@ def lapse_tower(state: State) -> State:
     return with_activation(state, tower_after=False)
 
 
-# -- combat ------------------------------------------------------------------------------------
-
-
 def reward(state: State, seat: int, reward: str, amount: int) -> State:
+    """Return the state after a clan takes a reward (a troop goes to its fort)."""
     if not amount:
         return state
     if reward == "troop":
         return troops(state, seat, {state.forts[seat]: amount}, -amount)
     return add(state, seat, reward, amount)
-
-
-# -- claims, achievements, end of turn ---------------------------------------------------------
 
 
 def new_players(count: int) -> tuple[Player, ...]:

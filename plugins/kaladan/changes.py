@@ -14,6 +14,7 @@ replace = msgspec.structs.replace
 
 
 def take_card(catalogue: Catalogue, state: State, seat: int, card: str | None) -> State:
+    """Return the state with ``card`` taken from its realm's pile into a hand."""
     if not card:
         return state
     realm = catalogue.realm_of_card(card)
@@ -25,11 +26,13 @@ def take_card(catalogue: Catalogue, state: State, seat: int, card: str | None) -
 
 
 def with_battle(state: State, **changes: Any) -> State:
+    """Return the state with the battle's fields changed."""
     assert state.battle is not None
     return replace(state, battle=replace(state.battle, **changes))
 
 
 def add(state: State, seat: int, units: Units, tile: int) -> State:
+    """Return the state with ``units`` of ``seat`` on a tile."""
     return replace(
         state,
         board=put(state.board, tile, (*state.board[tile], *units)),
@@ -38,6 +41,7 @@ def add(state: State, seat: int, units: Units, tile: int) -> State:
 
 
 def remove(state: State, units: Units, tile: int) -> State:
+    """Return the state with ``units`` off a tile; an emptied tile has no holder."""
     left = without(state.board[tile], *units)
     holder = state.holder[tile] if left else NOBODY
     return replace(
@@ -46,6 +50,7 @@ def remove(state: State, units: Units, tile: int) -> State:
 
 
 def move(state: State, seat: int, units: Units, origin: int, to: int) -> State:
+    """Return the state with ``units`` moved from ``origin`` to ``to``."""
     return add(remove(state, units, origin), seat, units, to)
 
 
@@ -66,10 +71,12 @@ def defeat(state: State, seat: int, by: int, units: Units) -> State:
 
 
 def numbered(unit: str) -> bool:
+    """Tell whether a unit is a numbered one (not a special)."""
     return unit.rpartition("-")[2].isdigit()
 
 
 def killed(state: State, seat: int, units: Units) -> State:
+    """Return the state with ``units`` counted as killed on ``seat``'s side of the battle."""
     battle = state.battle
     if battle is None or seat not in battle.seats:
         return state

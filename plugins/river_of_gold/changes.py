@@ -11,16 +11,19 @@ from .state import Player, State
 
 
 def with_player(state: State, seat: int, **changes: Any) -> State:
+    """Return the state with one clan's fields changed."""
     players = list(state.players)
     players[seat] = replace(players[seat], **changes)
     return replace(state, players=tuple(players))
 
 
 def at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """Return ``items`` with the one at ``index`` replaced."""
     return items[:index] + (value,) + items[index + 1 :]
 
 
 def hand_decks(player: Player, deck: int, change: int) -> tuple[int, ...]:
+    """Return a clan's count of hand cards per deck, ``change`` added to ``deck``'s."""
     counts = list(player.hand_decks) + [0] * (deck + 1 - len(player.hand_decks))
     counts[deck] = max(0, counts[deck] + change)
     return tuple(counts)
