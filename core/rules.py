@@ -514,6 +514,14 @@ options as the installed version reads them: an option added later is absent fro
 match, and the upcast gives it the value that keeps the match's old meaning."""
 
 
+def release(version: str) -> tuple[int, ...]:
+    """Return a plugin version's major and minor numbers (``"1.1.0"``: ``(1, 1)``).
+
+    For an :data:`OptionsUpcast`, which compares the version a match was recorded with.
+    """
+    return tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game as a plugin registers it."""

@@ -8,10 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamehall.core import GameSpec, hookimpl
-
-
-def _release(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
+from gamehall.core.rules import release
 
 
 def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -20,7 +17,7 @@ def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
     Before 1.1 a Dishonour cost two card actions and there was no option for it; a match
     recorded then goes on with two (docs/rules/ehre-der-samurai.md, "Options").
     """
-    if _release(version) < (1, 1):
+    if release(version) < (1, 1):
         options.setdefault("dishonour_actions", 2)
         options.setdefault("bystander_save_face", False)
     return options

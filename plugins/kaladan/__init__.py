@@ -10,14 +10,11 @@ from typing import Any
 from gamehall.core import GameSpec, hookimpl
 from gamehall.core.calculators import Calculator
 from gamehall.core.registry import Ruleset
+from gamehall.core.rules import release
 
 from . import odds
 from .components import Catalogue
 from .rules import Kaladan
-
-
-def _release(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
 
 
 def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -27,7 +24,7 @@ def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
     chosen, went only to a player defending its own Castle; neither had an option, so a match
     recorded then goes on as it began (docs/rules/kaladan.md, "Options").
     """
-    if _release(version) < (1, 1):
+    if release(version) < (1, 1):
         options.setdefault("terrain_capacity", "compendium")
         options.setdefault("castle_die_defender", "owner")
         options.setdefault("castle_defence_die", 0)

@@ -29,6 +29,7 @@ from gamehall.core import (
 )
 from gamehall.core.events import ExpansionRef
 from gamehall.core.registry import ENTRY_POINT_GROUP
+from gamehall.core.rules import release
 from gamehall.plugins.tictactoe.commands import PlaceMark
 
 from tests.core.dice_game import DICE, DicePlugin
@@ -678,3 +679,9 @@ def test_a_spec_from_a_package_keeps_what_it_is_given() -> None:
 def test_a_spec_from_a_package_without_rules_is_refused() -> None:
     with pytest.raises(TypeError):
         GameSpec.from_package(misere_plugin.__name__, id="x", name="X", version="1.0.0")
+
+
+def test_release_reads_a_versions_major_and_minor_numbers() -> None:
+    assert release("1.1.0") == (1, 1)
+    assert release("2.0") == (2, 0)
+    assert release("1.0.0") < (1, 1) <= release("1.10.2")
