@@ -628,6 +628,8 @@ class Gunsen(Rules[State]):
     def game_won(self, state: State, e: events_.GameWon) -> State:
         return replace(state, winner=e.seat, ending=e.box, phase="over", asked=NOBODY)
 
+    # -- asking ----------------------------------------------------------------------------
+
     def awaiting(self, state: State) -> Mapping[int, Decision]:
         """Return the seat whose decision the game waits for."""
         if state.phase == "over" or state.asked == NOBODY:
