@@ -9,6 +9,7 @@ them; a shape with several asks which.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -94,6 +95,18 @@ def _number(value: float) -> str:
 def group(*children: Shape | None, **attrs: Any) -> Shape:
     """Return a ``g`` element of the given children."""
     return shape("g", *children, **attrs)
+
+
+def hexagon(x: float, y: float, size: float) -> str:
+    """Return the ``points`` of a pointy-topped hexagon at ``(x, y)``, ``size`` to a corner."""
+    corners = [
+        (
+            x + size * math.cos(math.radians(60 * i - 30)),
+            y + size * math.sin(math.radians(60 * i - 30)),
+        )
+        for i in range(6)
+    ]
+    return " ".join(f"{a:.1f},{b:.1f}" for a, b in corners)
 
 
 def label(x: float, y: float, words: str, size: float = 12, **attrs: Any) -> Shape:

@@ -8,9 +8,11 @@ the generator they are given, so that every outcome lands in an event and replay
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -185,6 +187,17 @@ class Rules(Generic[S]):
     event_rules: Mapping[type[Event], str] = {}
     """Rule ids of the events ``decide`` returns without an :class:`Emitter` (by type); the
     ``rule`` of each ``@evolves`` joins it."""
+
+    revealing: tuple[type[Event], ...] | None = None
+    """The game's events that reveal chance or hidden information (rolls, shuffles, draws),
+    where the game names them; :meth:`reveals` answers from them."""
+
+    secret_fields: Mapping[type[Event], tuple[str, ...]] = {}
+    """By event type, the fields no seat sees (a shuffle's order); :meth:`redact` blanks them."""
+
+    private_fields: Mapping[type[Event], tuple[str, ...]] = {}
+    """By event type, the fields only the event's own ``seat`` sees (the cards it drew);
+    :meth:`redact` blanks them for every other seat and for spectators."""
 
     _deciders: ClassVar[dict[type[Command], Callable[..., Any]]] = {}
     _phased: ClassVar[dict[tuple[type[Command], Hashable], Callable[..., Any]]] = {}
@@ -362,8 +375,17 @@ class Rules(Generic[S]):
         return state
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
-        """Return the event as ``seat`` may see it, or ``None`` when it sees nothing of it."""
-        return event
+        """Return the event as ``seat`` may see it, or ``None`` when it sees nothing of it.
+
+        By default, the event with its :attr:`secret_fields` set to ``None``, and its
+        :attr:`private_fields` too unless ``seat`` is the event's own.
+        """
+        kind = type(event)
+        names = self.secret_fields.get(kind, ())
+        if kind in self.private_fields and getattr(event, "seat", None) != seat:
+            names += self.private_fields[kind]
+        blanked = {name: None for name in names if getattr(event, name) is not None}
+        return msgspec.structs.replace(event, **blanked) if blanked else event
 
     def sample(self, view: Any, seat: int, rng: random.Random) -> S:
         """Return a whole state that ``seat`` could be in, given only its view (for IS-MCTS).
@@ -402,8 +424,14 @@ class Rules(Generic[S]):
         undo impossible; a game answers ``False`` for its events that only follow from the
         seats' choices. The engine also treats as revealing any event some seat sees
         otherwise than another, and any that shrinks what :meth:`hidden` hides from a seat.
+
+        A game that names its :attr:`revealing` events needs no method of its own: those reveal,
+        and so does every event none of its ``@evolves`` methods applies (an expansion's, which
+        it cannot take back); its other events do not.
         """
-        return True
+        if self.revealing is None or isinstance(event, self.revealing):
+            return True
+        return not any(kind in self._evolvers for kind in type(event).__mro__)
 
     def hidden(self, state: S, seat: int | None) -> Collection[str]:
         """Return tokens (component ids) of facts hidden from ``seat``, for the leak checks.
@@ -486,6 +514,14 @@ options as the installed version reads them: an option added later is absent fro
 match, and the upcast gives it the value that keeps the match's old meaning."""
 
 
+def release(version: str) -> tuple[int, ...]:
+    """Return a plugin version's major and minor numbers (``"1.1.0"``: ``(1, 1)``).
+
+    For an :data:`OptionsUpcast`, which compares the version a match was recorded with.
+    """
+    return tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game as a plugin registers it."""
@@ -517,6 +553,73 @@ class GameSpec:
     ruleset's rules and an empty :class:`Presentation` to wrap; usually a subclass."""
     invariants: Callable[[Any], Iterable[Invariant]] | None = None
     """What must hold after every event: called with the ruleset's rules."""
+
+    @classmethod
+    def from_package(cls, package: str, **fields: Any) -> GameSpec:
+        """Return the spec of a game package laid out as ``docs/writing-a-game.md`` shows.
+
+        Fills from the package's conventional modules what ``fields`` does not give:
+        ``rules`` (the one :class:`Rules` subclass of ``rules.py``), ``state`` and ``options``
+        (``State`` and ``Options`` of ``state.py``), ``events`` and ``commands`` (``EVENTS`` of
+        ``events.py``, ``COMMANDS`` of ``commands.py``), ``presentation`` (the one
+        :class:`Presentation` subclass of ``presentation.py``), ``invariants``
+        (``invariants.py``'s function of that name), ``hookspecs`` (the classes of ``hooks.py``
+        that declare hooks) and ``hookimpls`` (an instance of ``hooks.py``'s ``Defaults``). A
+        module the package does not have fills nothing.
+        """
+        return cls(**{**_conventional_fields(package), **fields})
+
+
+def _module(package: str, name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{package}.{name}":
+            raise
+        return None
+
+
+def _defined_in(module: ModuleType, base: type) -> list[type]:
+    return [
+        kind
+        for kind in vars(module).values()
+        if isinstance(kind, type) and issubclass(kind, base) and kind.__module__ == module.__name__
+    ]
+
+
+def _the_one(module: ModuleType, base: type) -> type:
+    found = _defined_in(module, base)
+    if len(found) != 1:
+        names = ", ".join(kind.__name__ for kind in found) or "none"
+        raise TypeError(f"{module.__name__} should define one {base.__name__} class, not {names}")
+    return found[0]
+
+
+def _conventional_fields(package: str) -> dict[str, Any]:
+    """Return the spec's fields that a game package's conventional modules give."""
+    fields: dict[str, Any] = {}
+    if (rules := _module(package, "rules")) is not None:
+        fields["rules"] = _the_one(rules, Rules)
+    if (state := _module(package, "state")) is not None:
+        fields["state"] = state.State
+        fields["options"] = getattr(state, "Options", None)
+    if (events := _module(package, "events")) is not None:
+        fields["events"] = events.EVENTS
+    if (commands := _module(package, "commands")) is not None:
+        fields["commands"] = commands.COMMANDS
+    if (presentation := _module(package, "presentation")) is not None:
+        fields["presentation"] = _the_one(presentation, Presentation)
+    if (invariants := _module(package, "invariants")) is not None:
+        fields["invariants"] = invariants.invariants
+    if (hooks := _module(package, "hooks")) is not None:
+        fields["hookspecs"] = tuple(
+            kind
+            for kind in _defined_in(hooks, object)
+            if any(hasattr(member, "gamehall_spec") for member in vars(kind).values())
+        )
+        if hasattr(hooks, "Defaults"):
+            fields["hookimpls"] = (hooks.Defaults(),)
+    return fields
 
 
 @dataclass(frozen=True)

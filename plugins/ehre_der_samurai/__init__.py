@@ -8,18 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamehall.core import GameSpec, hookimpl
-
-from .commands import COMMANDS
-from .events import EVENTS
-from .hooks import Defaults, EhreSpecs
-from .invariants import invariants
-from .presentation import EhrePresentation
-from .rules import EhreDerSamurai
-from .state import Options, State
-
-
-def _release(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
+from gamehall.core.rules import release
 
 
 def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -28,27 +17,19 @@ def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
     Before 1.1 a Dishonour cost two card actions and there was no option for it; a match
     recorded then goes on with two (docs/rules/ehre-der-samurai.md, "Options").
     """
-    if _release(version) < (1, 1):
+    if release(version) < (1, 1):
         options.setdefault("dishonour_actions", 2)
         options.setdefault("bystander_save_face", False)
     return options
 
 
-GAME = GameSpec(
+GAME = GameSpec.from_package(
+    __name__,
     id="ehre-der-samurai",
     name="Ehre der Samurai",
     version="1.1.0",
-    rules=EhreDerSamurai,
-    state=State,
     min_players=3,
     max_players=6,
-    options=Options,
-    events=EVENTS,
-    commands=COMMANDS,
-    presentation=EhrePresentation,
-    invariants=invariants,
-    hookspecs=(EhreSpecs,),
-    hookimpls=(Defaults(),),
     hidden_information=True,
     test_options=(
         {},

@@ -14,23 +14,25 @@ from gamehall.core import (
     IllegalCommand,
     InvalidOptions,
     Outcome,
+    Rules,
     ScoreLine,
     decides,
+    evolves,
     merge_by_key,
 )
 from gamehall.core.rules import MatchConfig
 from gamehall.core.words import seat_label
+from msgspec.structs import replace
 
-from . import actions, declarations, reactions
+from . import actions, changes, declarations, reactions
 from . import commands as cmd
 from . import events as events_
 from . import legal as legal_
 from . import view as view_
-from .cards import Card, Catalogue
+from .cards import SHOGUN, Card, Catalogue
 from .events import DeckShuffled, HandDealt, HousesFounded
-from .evolve import EhreEvents
 from .houses import Numbers, Values
-from .state import PROVINCES, WAITING, Options, Player, State
+from .state import PROVINCES, WAITING, Fight, Options, Player, State, put, without
 from .turn import Turn, begin_turn, end_turn, shogun_duty
 
 
@@ -39,23 +41,27 @@ def merge(cards: Sequence[Sequence[Card] | None]) -> list[Card]:
     return merge_by_key(cards, lambda card: card.id)
 
 
-# The events no take-back reaches past (Rules.reveals).
-REVEALING: tuple[type[Event], ...] = (
-    events_.HousesFounded,
-    events_.DeckShuffled,
-    events_.HandDealt,
-    events_.CardDrawn,
-    events_.DeckRebuilt,
-    events_.FightRolled,
-)
-
-
-class EhreDerSamurai(EhreEvents):
+class EhreDerSamurai(Rules[State]):
     """Houses, honour, alliances and betrayal, for three to six players.
 
     The commands are decided by the ``@decides`` methods below; the events are applied by the
-    ``@evolves`` methods of :class:`EhreEvents` (``evolve.py``).
+    ``@evolves`` methods after them.
     """
+
+    revealing = (
+        events_.HousesFounded,
+        events_.DeckShuffled,
+        events_.HandDealt,
+        events_.CardDrawn,
+        events_.DeckRebuilt,
+        events_.FightRolled,
+    )
+    secret_fields = {events_.DeckShuffled: ("order",), events_.DeckRebuilt: ("order",)}
+    private_fields = {
+        events_.HandDealt: ("cards",),
+        events_.CardDrawn: ("card",),
+        events_.Answered: ("answer",),
+    }
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
@@ -215,6 +221,209 @@ class EhreDerSamurai(EhreEvents):
         """Take the loser's castle after a won fight, or leave it."""
         reactions.castle_choice(turn, seat, command)
 
+    # -- how each event changes the state --------------------------------------------------
+
+    numbers: Numbers
+
+    @evolves(events_.HousesFounded)
+    def houses_founded(self, state: State, e: events_.HousesFounded) -> State:
+        players = tuple(
+            Player(samurai=s, daimyo=d) for d, s in zip(e.daimyo, e.samurai, strict=True)
+        )
+        return replace(state, players=players, reserve=e.reserve)
+
+    @evolves(events_.DeckShuffled, events_.DeckRebuilt)
+    def deck_shuffled(self, state: State, e: events_.DeckShuffled | events_.DeckRebuilt) -> State:
+        discard = () if isinstance(e, events_.DeckRebuilt) else state.discard
+        return replace(state, deck=e.order or (), discard=discard)
+
+    @evolves(events_.HandDealt)
+    def hand_dealt(self, state: State, e: events_.HandDealt) -> State:
+        state = changes.with_player(state, e.seat, hand=e.cards or ())
+        return replace(state, deck=state.deck[e.size :])
+
+    @evolves(events_.TurnBegan)
+    def turn_began(self, state: State, e: events_.TurnBegan) -> State:
+        return replace(state, turn=e.seat, round=e.round, actions_used=0, declared=False)
+
+    @evolves(events_.HonourCollected)
+    def honour_collected(self, state: State, e: events_.HonourCollected) -> State:
+        return changes.with_player(state, e.seat, honour=e.total)
+
+    @evolves(events_.MatchWon)
+    def match_won(self, state: State, e: events_.MatchWon) -> State:
+        return replace(state, winner=e.seat)
+
+    @evolves(events_.CardDrawn)
+    def card_drawn(self, state: State, e: events_.CardDrawn) -> State:
+        card = state.deck[0]
+        state = changes.with_player(state, e.seat, hand=state.players[e.seat].hand + (card,))
+        return replace(state, deck=state.deck[1:], actions_used=state.actions_used + 1)
+
+    @evolves(events_.CardDiscarded)
+    def card_discarded(self, state: State, e: events_.CardDiscarded) -> State:
+        state = changes.with_player(state, e.seat, hand=without(state.players[e.seat].hand, e.card))
+        return replace(
+            state, discard=state.discard + (e.card,), actions_used=state.actions_used + 1
+        )
+
+    @evolves(events_.CardPlayed)
+    def card_played(self, state: State, e: events_.CardPlayed) -> State:
+        state = changes.with_player(state, e.seat, hand=without(state.players[e.seat].hand, e.card))
+        owner = state.players[e.owner]
+        owner = changes.into(owner, e.house, owner.house(e.house) + (e.card,))
+        players = put(state.players, e.owner, owner)
+        return replace(state, players=players, actions_used=state.actions_used + 1)
+
+    @evolves(events_.DaimyoRaised)
+    def daimyo_raised(self, state: State, e: events_.DaimyoRaised) -> State:
+        hand = without(state.players[e.seat].hand, e.card)
+        state = changes.with_player(state, e.seat, hand=hand, daimyo=e.card, daimyo_house=())
+        return replace(state, actions_used=state.actions_used + 1)
+
+    @evolves(events_.TurnEnded, events_.SeppukuCommitted, events_.CastleLeft)
+    def nothing_changes(self, state: State, e: Any) -> State:
+        return state
+
+    @evolves(events_.ThiefSent)
+    def thief_sent(self, state: State, e: events_.ThiefSent) -> State:
+        state = changes.spend(state, e.seat, e.card, e.cost)
+        owner = state.players[e.owner]
+        state = changes.with_player(
+            state, e.owner, **changes.house_field(e.house, without(owner.house(e.house), e.loot))
+        )
+        thief = state.players[e.seat]
+        return changes.with_player(
+            state, e.seat, **changes.house_field(e.to, thief.house(e.to) + (e.loot,))
+        )
+
+    @evolves(events_.AssassinSent)
+    def assassin_sent(self, state: State, e: events_.AssassinSent) -> State:
+        return changes.spend(state, e.seat, e.card, e.cost)
+
+    @evolves(events_.AssassinStopped)
+    def assassin_stopped(self, state: State, e: events_.AssassinStopped) -> State:
+        owner = state.players[e.owner]
+        cards = without(owner.house(e.house), e.bodyguard)
+        state = changes.with_player(state, e.owner, **changes.house_field(e.house, cards))
+        return replace(state, discard=state.discard + (e.bodyguard,))
+
+    @evolves(events_.HouseTakenOver)
+    def house_taken_over(self, state: State, e: events_.HouseTakenOver) -> State:
+        ally = state.players[e.ally]
+        state = changes.with_player(
+            state, e.seat, daimyo=ally.daimyo, daimyo_house=ally.daimyo_house
+        )
+        state = changes.with_player(state, e.ally, daimyo=None, daimyo_house=())
+        return replace(state, shogun=e.seat) if state.shogun == e.ally else state
+
+    @evolves(events_.HouseDiscarded)
+    def house_discarded(self, state: State, e: events_.HouseDiscarded) -> State:
+        if e.house == "daimyo":
+            state = changes.with_player(state, e.owner, daimyo=None, daimyo_house=())
+        else:
+            state = changes.with_player(state, e.owner, samurai_house=())
+        return replace(state, discard=state.discard + e.cards)
+
+    @evolves(events_.DishonourPlayed)
+    def dishonour_played(self, state: State, e: events_.DishonourPlayed) -> State:
+        """Open the Dishonour's window; its cost in card actions is an expansion's
+        (``Numbers``) or, where none sets it, the match's option (EDS-DISHONOUR-1)."""
+        cost = self.numbers.dishonour_actions
+        cost = state.options.dishonour_actions if cost is None else cost
+        return changes.dishonour(state, e, cost, state.options.bystander_save_face)
+
+    @evolves(events_.Answered)
+    def answered(self, state: State, e: events_.Answered) -> State:
+        answer = e.answer or ""
+        if state.fight is not None:
+            answers = changes.at(state.fight.answers, e.seat, answer)
+            return replace(state, fight=replace(state.fight, answers=answers))
+        assert state.insult is not None
+        insult = replace(state.insult, answers=changes.at(state.insult.answers, e.seat, answer))
+        return replace(state, insult=insult)
+
+    @evolves(events_.WindowClosed)
+    def window_closed(self, state: State, e: events_.WindowClosed) -> State:
+        if e.saved_by is not None and e.card is not None:
+            hand = without(state.players[e.saved_by].hand, e.card)
+            state = changes.with_player(state, e.saved_by, hand=hand)
+            state = replace(state, discard=state.discard + (e.card,))
+        if state.fight is not None:
+            fight = replace(state.fight, stage="castle", saved_by=e.saved_by)
+            return replace(state, fight=fight)
+        return replace(state, insult=None)
+
+    @evolves(events_.HonourPaid)
+    def honour_paid(self, state: State, e: events_.HonourPaid) -> State:
+        return changes.with_player(state, e.seat, honour=state.players[e.seat].honour - e.honour)
+
+    @evolves(events_.ShogunDeclared)
+    def shogun_declared(self, state: State, e: events_.ShogunDeclared) -> State:
+        house = state.players[e.seat].daimyo_house + (SHOGUN,)
+        state = changes.with_player(state, e.seat, daimyo_house=house)
+        return replace(state, shogun=e.seat, declared=True)
+
+    @evolves(events_.AttackDeclared)
+    def attack_declared(self, state: State, e: events_.AttackDeclared) -> State:
+        return replace(state, declared=True)
+
+    @evolves(events_.FightRolled)
+    def fight_rolled(self, state: State, e: events_.FightRolled) -> State:
+        attacker = state.turn
+        defender = e.winner if e.loser == attacker else e.loser
+        answers = (WAITING,) * state.count
+        return replace(state, fight=Fight(attacker, defender, e.winner, e.loser, answers))
+
+    @evolves(events_.CastleTaken)
+    def castle_taken(self, state: State, e: events_.CastleTaken) -> State:
+        loser = state.players[e.loser]
+        loser_house = without(loser.daimyo_house, e.castle)
+        winner = state.players[e.seat]
+        winner_house = winner.daimyo_house + (e.castle,)
+        if e.swapped is not None:
+            winner_house = without(winner_house, e.swapped)
+            loser_house = loser_house + (e.swapped,)
+        state = changes.with_player(state, e.loser, daimyo_house=loser_house)
+        return changes.with_player(state, e.seat, daimyo_house=winner_house)
+
+    @evolves(events_.ShogunPassed)
+    def shogun_passed(self, state: State, e: events_.ShogunPassed) -> State:
+        loser = state.players[e.loser]
+        state = changes.with_player(
+            state, e.loser, daimyo_house=without(loser.daimyo_house, SHOGUN)
+        )
+        winner = state.players[e.winner]
+        state = changes.with_player(state, e.winner, daimyo_house=winner.daimyo_house + (SHOGUN,))
+        return replace(state, shogun=e.winner)
+
+    @evolves(events_.ShogunReturned)
+    def shogun_returned(self, state: State, e: events_.ShogunReturned) -> State:
+        house = without(state.players[e.seat].daimyo_house, SHOGUN)
+        return replace(changes.with_player(state, e.seat, daimyo_house=house), shogun=None)
+
+    @evolves(events_.FightEnded)
+    def fight_ended(self, state: State, e: events_.FightEnded) -> State:
+        return replace(state, fight=None)
+
+    @evolves(events_.AllianceFormed)
+    def alliance_formed(self, state: State, e: events_.AllianceFormed) -> State:
+        state = changes.with_player(state, e.ronin, ally=e.daimyo)
+        return replace(changes.with_player(state, e.daimyo, ally=e.ronin), declared=True)
+
+    @evolves(events_.AllianceLeaving)
+    def alliance_leaving(self, state: State, e: events_.AllianceLeaving) -> State:
+        honour = state.players[e.seat].honour - e.cost
+        return replace(
+            changes.with_player(state, e.seat, leaving=True, honour=honour), declared=True
+        )
+
+    @evolves(events_.AllianceEnded)
+    def alliance_ended(self, state: State, e: events_.AllianceEnded) -> State:
+        for seat in e.seats:
+            state = changes.with_player(state, seat, ally=None, leaving=False)
+        return state
+
     # -- who acts, and on what -----------------------------------------------------------------
 
     def awaiting(self, state: State) -> Mapping[int, Decision]:
@@ -291,18 +500,6 @@ class EhreDerSamurai(EhreEvents):
     def view(self, state: State, seat: int | None) -> view_.View:
         """Return what ``seat`` may see."""
         return view_.view(state, seat, self.numbers)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """Return the event as ``seat`` may see it."""
-        return view_.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden.
-
-        Deals, shuffles, draws and the fight dice. Another
-        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
-        """
-        return not isinstance(event, events_.EhreEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the tokens hidden from ``seat``."""

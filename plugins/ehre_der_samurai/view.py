@@ -15,10 +15,8 @@ from collections.abc import Collection
 from typing import Any
 
 import msgspec
-from gamehall.core import Event
 
 from .cards import SHOGUN, Catalogue
-from .events import Answered, CardDrawn, DeckRebuilt, DeckShuffled, HandDealt
 from .houses import Numbers
 from .state import PASS, PAY, PROVINCES, WAITING, Fight, Insult, Options, Player, State
 
@@ -137,19 +135,6 @@ def view(state: State, seat: int | None, numbers: Numbers) -> View:
         winner=state.winner,
         ext=state.ext,
     )
-
-
-def redact(event: Event, seat: int | None) -> Event:
-    """Return the event without the cards ``seat`` may not see."""
-    if isinstance(event, (DeckShuffled, DeckRebuilt)) and event.order is not None:
-        return msgspec.structs.replace(event, order=None)
-    if isinstance(event, HandDealt) and event.seat != seat:
-        return msgspec.structs.replace(event, cards=None)
-    if isinstance(event, CardDrawn) and event.seat != seat:
-        return msgspec.structs.replace(event, card=None)
-    if isinstance(event, Answered) and event.seat != seat:
-        return msgspec.structs.replace(event, answer=None)
-    return event
 
 
 def hidden(state: State, seat: int | None) -> Collection[str]:

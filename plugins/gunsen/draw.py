@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 
 from gamehall.core import Command
-from gamehall.core.drawing import Drawing, Shape, canvas, group, label, shape
+from gamehall.core.drawing import Drawing, Shape, canvas, group, hexagon, label, shape
 from gamehall.core.words import plural
 
 from .components import COLUMN_NAMES
@@ -40,17 +40,6 @@ def _centre(q: int, r: int, top: float) -> tuple[float, float]:
     return 300 + HEX * math.sqrt(3) * (q + r / 2), top + HEX * 1.5 * r
 
 
-def _hexagon(x: float, y: float, size: float) -> str:
-    corners = [
-        (
-            x + size * math.cos(math.radians(60 * i - 30)),
-            y + size * math.sin(math.radians(60 * i - 30)),
-        )
-        for i in range(6)
-    ]
-    return " ".join(f"{a:.1f},{b:.1f}" for a, b in corners)
-
-
 def _aimed(legal: Sequence[Command], space: int) -> list[Command]:
     return [
         c for c in legal if getattr(c, "space", None) == space or getattr(c, "to", None) == space
@@ -62,7 +51,7 @@ def _hex(view: State, index: int, x: float, y: float, legal: Sequence[Command]) 
     kind = board.kinds[index]
     aimed = _aimed(legal, index)
     parts: list[Shape | None] = [
-        shape("polygon", points=_hexagon(x, y, HEX - 1), fill=TERRAIN.get(kind, "#e8e0c0"),
+        shape("polygon", points=hexagon(x, y, HEX - 1), fill=TERRAIN.get(kind, "#e8e0c0"),
               stroke="#f4a100" if aimed else "#8a7f60", stroke_width=4 if aimed else 1.5),
         label(x, y - HEX * 0.55, board.labels[index], 9, fill="#5a5038"),
     ]  # fmt: skip

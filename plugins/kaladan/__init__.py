@@ -10,20 +10,11 @@ from typing import Any
 from gamehall.core import GameSpec, hookimpl
 from gamehall.core.calculators import Calculator
 from gamehall.core.registry import Ruleset
+from gamehall.core.rules import release
 
 from . import odds
-from .commands import COMMANDS
 from .components import Catalogue
-from .events import EVENTS
-from .hooks import Defaults, KaladanSpecs
-from .invariants import invariants
-from .presentation import KaladanPresentation
 from .rules import Kaladan
-from .state import Options, State
-
-
-def _release(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
 
 
 def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -33,28 +24,20 @@ def upcast_options(version: str, options: dict[str, Any]) -> dict[str, Any]:
     chosen, went only to a player defending its own Castle; neither had an option, so a match
     recorded then goes on as it began (docs/rules/kaladan.md, "Options").
     """
-    if _release(version) < (1, 1):
+    if release(version) < (1, 1):
         options.setdefault("terrain_capacity", "compendium")
         options.setdefault("castle_die_defender", "owner")
         options.setdefault("castle_defence_die", 0)
     return options
 
 
-GAME = GameSpec(
+GAME = GameSpec.from_package(
+    __name__,
     id="kaladan",
     name="Generals of Kaladan",
     version="1.1.0",
-    rules=Kaladan,
-    state=State,
     min_players=2,
     max_players=6,
-    options=Options,
-    events=EVENTS,
-    commands=COMMANDS,
-    presentation=KaladanPresentation,
-    invariants=invariants,
-    hookspecs=(KaladanSpecs,),
-    hookimpls=(Defaults(),),
     hidden_information=True,
     description="Realms fight tile against tile with dice pools until one Crown stands.",
     rules_doc="docs/rules/kaladan.md",

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from gamehall.core import Command
-from gamehall.core.drawing import Drawing, Shape, canvas, group, label, shape
+from gamehall.core.drawing import Drawing, Shape, canvas, group, hexagon, label, shape
 from gamehall.core.words import plural
 
 from .components import kind_of
@@ -26,17 +26,6 @@ WIDTH, HEX = 1100.0, 70.0
 INK = ("#1f5fa8", "#c0392b", "#2e7d32", "#8e44ad")
 GROUND = {"field": "#e6d98c", "forest": "#7fae6a", "mountain": "#a9a39a"}
 TILE_FIELDS = ("tile", "to", "target", "origin")
-
-
-def _hexagon(x: float, y: float, size: float) -> str:
-    corners = [
-        (
-            x + size * math.cos(math.radians(60 * i - 30)),
-            y + size * math.sin(math.radians(60 * i - 30)),
-        )
-        for i in range(6)
-    ]
-    return " ".join(f"{a:.1f},{b:.1f}" for a, b in corners)
 
 
 def _aimed(legal: Sequence[Command], tile: int) -> list[Command]:
@@ -58,7 +47,7 @@ def _tile(view: View, tile: int, x: float, y: float, legal: Sequence[Command]) -
     aimed = _aimed(legal, tile)
     castle = state.castles.get(tile)
     parts: list[Shape | None] = [
-        shape("polygon", points=_hexagon(x, y, HEX - 2), fill=GROUND.get(key, "#ddd"),
+        shape("polygon", points=hexagon(x, y, HEX - 2), fill=GROUND.get(key, "#ddd"),
               stroke="#f4a100" if aimed else (INK[holder % 4] if holder != NOBODY else "#6b6250"),
               stroke_width=6 if aimed or holder != NOBODY else 2),
         label(x, y - HEX * 0.62, f"{tile} · {terrain.name if terrain else key}", 12, fill="#2d2a20"),

@@ -1,7 +1,8 @@
 """What happens in Generals of Kaladan: facts in the past tense (rule ids in docs/rules/kaladan.md).
 
 Fields that name hidden things (a tile order, the event deck's order, a magic card in a hand or
-declared but not yet revealed) are ``None`` in the copies a seat may not see (``view.redact``).
+declared but not yet revealed) are ``None`` in the copies a seat may not see (the rules'
+``secret_fields`` and ``private_fields``).
 """
 
 from __future__ import annotations

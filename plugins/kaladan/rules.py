@@ -14,17 +14,20 @@ from gamehall.core import (
     Event,
     IllegalCommand,
     Outcome,
+    Rules,
     ScoreLine,
     decides,
     defaults_first,
+    evolves,
     merge_by_key,
 )
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
+from msgspec.structs import replace
 
 from . import battle as fight
+from . import changes, magic, turn
 from . import events as events_
-from . import magic, turn
 from . import view as seen
 from .commands import (
     AssassinateUnit,
@@ -62,8 +65,7 @@ from .events import (
     UnitRecruited,
     UnitUpgraded,
 )
-from .evolve import KaladanEvents
-from .state import NOBODY, Options, State
+from .state import NOBODY, Battle, Options, State, put, without
 from .world import capacity, first_of_kind, neighbours, room
 
 DECISIONS = {
@@ -87,30 +89,37 @@ def gather(results: list[list[Any]]) -> list[Any]:
     return merge_by_key(results, lambda item: item.key)
 
 
-# The events no take-back reaches past (Rules.reveals).
-REVEALING: tuple[type[Event], ...] = (
-    events_.TurnOrderRolled,
-    events_.TilesShuffled,
-    events_.MagicDealt,
-    events_.EventDeckShuffled,
-    events_.EventDrawn,
-    events_.MagicSwapped,
-    events_.MagicBought,
-    events_.MagicDeclared,
-    events_.MagicRevealed,
-    events_.DiceRolled,
-    events_.DiceCompared,
-)
-
-
-class Kaladan(KaladanEvents):
+class Kaladan(Rules[State]):
     """Realms fight tile against tile until one Crown is left standing.
 
     Each command is decided by the ``@decides`` method of its type in the turn's phase (see
     :meth:`phase`), on an emitter of the command, and then whatever follows by itself is
-    settled (a battle's dice, the end of the turn). How each event changes the state is in
-    ``evolve.py`` (:class:`KaladanEvents`, this class's base).
+    settled (a battle's dice, the end of the turn). After the commands come the ``@evolves``
+    methods, one for each event, which change the state.
     """
+
+    revealing = (
+        events_.TurnOrderRolled,
+        events_.TilesShuffled,
+        events_.MagicDealt,
+        events_.EventDeckShuffled,
+        events_.EventDrawn,
+        events_.MagicSwapped,
+        events_.MagicBought,
+        events_.MagicDeclared,
+        events_.MagicRevealed,
+        events_.DiceRolled,
+        events_.DiceCompared,
+    )
+    secret_fields = {events_.TilesShuffled: ("order",), events_.EventDeckShuffled: ("order",)}
+    private_fields = {
+        events_.MagicDealt: ("card",),
+        events_.MagicBought: ("card",),
+        events_.MagicDeclared: ("card",),
+        events_.MagicSwapped: ("returned", "drawn"),
+    }
+
+    catalogue: Catalogue
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
@@ -365,6 +374,323 @@ class Kaladan(KaladanEvents):
             "it is your Reinforcement phase: place what you paid for", "KAL-TURN-2"
         )
 
+    # -- how each event changes the state: setup -----------------------------------------------
+
+    @evolves(events_.TurnOrderRolled)
+    def turn_order_rolled(self, state: State, event: events_.TurnOrderRolled) -> State:
+        """Fix the order of play; the realms are chosen next."""
+        return replace(state, order=event.order, phase="realms")
+
+    @evolves(events_.TilesShuffled, events_.TurnEnded, events_.DiceRolled)
+    def nothing_to_keep(self, state: State, event: events_.KaladanEvent) -> State:
+        """Keep nothing: what the event tells is in the events that follow it."""
+        return state
+
+    @evolves(events_.TilePlaced)
+    def tile_placed(self, state: State, event: events_.TilePlaced) -> State:
+        """Add an empty tile of its terrain to the world."""
+        return replace(
+            state,
+            terrain=(*state.terrain, event.terrain),
+            board=(*state.board, ()),
+            holder=(*state.holder, NOBODY),
+        )
+
+    @evolves(events_.RealmChosen)
+    def realm_chosen(self, state: State, event: events_.RealmChosen) -> State:
+        """Give the seat its realm, its army in reserve and the realm's pile of magic."""
+        realm = self.catalogue.realms[event.realm]
+        cards = tuple(sorted(f"{realm.key}/{c.key}" for c in realm.cards))
+        return replace(
+            state,
+            realms=put(state.realms, event.seat, event.realm),
+            reserve=put(state.reserve, event.seat, event.army),
+            piles={**state.piles, event.realm: cards},
+            pile_owner={**state.pile_owner, event.realm: event.seat},
+        )
+
+    @evolves(events_.MagicDealt)
+    def magic_dealt(self, state: State, event: events_.MagicDealt) -> State:
+        """Move a dealt card from its pile to the seat's hand."""
+        return changes.take_card(self.catalogue, state, event.seat, event.card)
+
+    @evolves(events_.EventDeckShuffled)
+    def event_deck_shuffled(self, state: State, event: events_.EventDeckShuffled) -> State:
+        """Lay the event deck out in its shuffled order, the discard pile empty."""
+        return replace(state, deck=event.order or (), discard=())
+
+    @evolves(events_.CastlePlaced)
+    def castle_placed(self, state: State, event: events_.CastlePlaced) -> State:
+        """Build the Castle on its tile with the units that guard it."""
+        reserve = without(state.reserve[event.seat], *event.units)
+        state = replace(
+            state,
+            castles={**state.castles, event.tile: event.seat},
+            reserve=put(state.reserve, event.seat, reserve),
+        )
+        return changes.add(state, event.seat, event.units, event.tile)
+
+    # -- how each event changes the state: turns -----------------------------------------------
+
+    @evolves(events_.TurnBegan)
+    def turn_began(self, state: State, event: events_.TurnBegan) -> State:
+        """Give the turn to the seat, in its event phase, nothing moved yet."""
+        return replace(
+            state, turn=event.seat, round=event.round, phase="event", moved=(), battled=False
+        )
+
+    @evolves(events_.PhaseBegan)
+    def phase_began(self, state: State, event: events_.PhaseBegan) -> State:
+        """Go on to the next phase of the turn."""
+        return replace(state, phase=event.phase)
+
+    @evolves(events_.EventDrawn)
+    def event_drawn(self, state: State, event: events_.EventDrawn) -> State:
+        """Draw the event card; the seats it asks answer in turn."""
+        return replace(
+            state,
+            deck=state.deck[1:],
+            discard=(*state.discard, event.card),
+            event=event.card,
+            queue=event.seats,
+        )
+
+    @evolves(events_.EventAnswered)
+    def event_answered(self, state: State, event: events_.EventAnswered) -> State:
+        """Take the seat that answered off the queue."""
+        return replace(state, queue=tuple(q for q in state.queue if q != event.seat))
+
+    @evolves(events_.GoldGained)
+    def gold_gained(self, state: State, event: events_.GoldGained) -> State:
+        """Add gold to the seat's purse."""
+        return replace(state, gold=put(state.gold, event.seat, state.gold[event.seat] + event.gold))
+
+    @evolves(events_.UnitPlaced)
+    def unit_placed(self, state: State, event: events_.UnitPlaced) -> State:
+        """Put a unit from the reserve (or paid for) on a tile; a levy counts down its card."""
+        seat, unit = event.seat, event.unit
+        state = replace(
+            state,
+            reserve=put(state.reserve, seat, without(state.reserve[seat], unit)),
+            ready=put(state.ready, seat, without(state.ready[seat], unit)),
+        )
+        state = changes.add(state, seat, (unit,), event.tile)
+        if event.cause == "levy" and state.battle is not None:
+            return changes.with_battle(state, effect_left=state.battle.effect_left - 1)
+        return state
+
+    @evolves(events_.UnitUpgraded)
+    def unit_upgraded(self, state: State, event: events_.UnitUpgraded) -> State:
+        """Mark a special unit upgraded and take its price."""
+        return replace(
+            state,
+            upgraded=tuple(sorted((*state.upgraded, event.unit))),
+            gold=put(state.gold, event.seat, state.gold[event.seat] - event.cost),
+        )
+
+    @evolves(events_.UnitRaised)
+    def unit_raised(self, state: State, event: events_.UnitRaised) -> State:
+        """Bring a unit back from a graveyard to the seat's reserve."""
+        grave = without(state.graveyard[event.graveyard], event.unit)
+        return replace(
+            state,
+            graveyard=put(state.graveyard, event.graveyard, grave),
+            reserve=put(state.reserve, event.seat, (*state.reserve[event.seat], event.unit)),
+        )
+
+    @evolves(events_.UnitMoved)
+    def unit_moved(self, state: State, event: events_.UnitMoved) -> State:
+        """Move a unit to the next tile; it has moved this turn."""
+        state = changes.move(state, event.seat, (event.unit,), event.origin, event.to)
+        return replace(state, moved=(*state.moved, event.unit))
+
+    @evolves(events_.UnitRecruited)
+    def unit_recruited(self, state: State, event: events_.UnitRecruited) -> State:
+        """Pay for a unit of the reserve; it waits to be placed."""
+        seat = event.seat
+        return replace(
+            state,
+            reserve=put(state.reserve, seat, without(state.reserve[seat], event.unit)),
+            ready=put(state.ready, seat, (*state.ready[seat], event.unit)),
+            gold=put(state.gold, seat, state.gold[seat] - event.cost),
+        )
+
+    @evolves(events_.MagicSwapped)
+    def magic_swapped(self, state: State, event: events_.MagicSwapped) -> State:
+        """Return a card to its pile and take the one drawn, for 2 gold."""
+        state = changes.take_card(self.catalogue, state, event.seat, event.drawn)
+        returned = event.returned or ""
+        hand = without(state.hands[event.seat], returned)
+        pile = tuple(sorted((*state.piles[event.realm], returned)))
+        return replace(
+            state,
+            hands=put(state.hands, event.seat, hand),
+            piles={**state.piles, event.realm: pile},
+            gold=put(state.gold, event.seat, state.gold[event.seat] - 2),
+        )
+
+    @evolves(events_.MagicBought)
+    def magic_bought(self, state: State, event: events_.MagicBought) -> State:
+        """Take the card bought into the hand, for 4 gold."""
+        state = changes.take_card(self.catalogue, state, event.seat, event.card)
+        return replace(state, gold=put(state.gold, event.seat, state.gold[event.seat] - 4))
+
+    # -- how each event changes the state: battles ---------------------------------------------
+
+    @evolves(events_.AttackDeclared)
+    def attack_declared(self, state: State, event: events_.AttackDeclared) -> State:
+        """Open the turn's battle between the two tiles."""
+        battle = Battle(seats=(event.seat, event.defender), tiles=(event.origin, event.target))
+        return replace(state, battled=True, phase="battle", battle=battle)
+
+    @evolves(events_.MagicDeclared)
+    def magic_declared(self, state: State, event: events_.MagicDeclared) -> State:
+        """Lay a side's card face down (or its pass) in the battle."""
+        battle = state.battle
+        assert battle is not None
+        side = battle.seats.index(event.seat)
+        card = event.card or ""
+        state = replace(
+            state, hands=put(state.hands, event.seat, without(state.hands[event.seat], card))
+        )
+        return changes.with_battle(
+            state, declared=put(battle.declared, side, True), cards=put(battle.cards, side, card)
+        )
+
+    @evolves(events_.MagicRevealed)
+    def magic_revealed(self, state: State, event: events_.MagicRevealed) -> State:
+        """Turn both cards over: they are spent."""
+        spent = (*state.spent, *(c for c in (event.attacker, event.defender) if c))
+        return changes.with_battle(replace(state, spent=spent), revealed=True, step="reveal")
+
+    @evolves(events_.MagicInEffect)
+    def magic_in_effect(self, state: State, event: events_.MagicInEffect) -> State:
+        """Let a side use its card: which step, and how many uses are left."""
+        return changes.with_battle(
+            state, step=event.step, effect_side=event.side, effect_left=event.left
+        )
+
+    @evolves(events_.UnitShifted)
+    def unit_shifted(self, state: State, event: events_.UnitShifted) -> State:
+        """Move a unit by a card's effect."""
+        return changes.move(state, event.seat, (event.unit,), event.origin, event.to)
+
+    @evolves(events_.UnitAssassinated)
+    def unit_assassinated(self, state: State, event: events_.UnitAssassinated) -> State:
+        """Kill a unit by a card's effect; the card has one use less."""
+        unit = (event.unit,)
+        state = changes.killed(
+            changes.defeat(state, event.owner, event.seat, unit), event.owner, unit
+        )
+        assert state.battle is not None
+        return changes.with_battle(state, effect_left=state.battle.effect_left - 1)
+
+    @evolves(events_.MagicFinished)
+    def magic_finished(self, state: State, event: events_.MagicFinished) -> State:
+        """End the use of a card: the effects, or the keeping after the dice."""
+        keeping = state.battle is not None and state.battle.step == "keep"
+        return changes.with_battle(state, step="keep-done" if keeping else "effects-done")
+
+    @evolves(events_.BattleJoined)
+    def battle_joined(self, state: State, event: events_.BattleJoined) -> State:
+        """Fix the units that fight on each side; the dice are next."""
+        return changes.with_battle(state, fighters=(event.attackers, event.defenders), step="dice")
+
+    @evolves(events_.DiceCompared)
+    def dice_compared(self, state: State, event: events_.DiceCompared) -> State:
+        """Owe the losses the dice dealt, at most the units that fought."""
+        battle = state.battle
+        assert battle is not None
+        owed = (
+            min(event.attacker_losses, len(battle.fighters[0])),
+            min(event.defender_losses, len(battle.fighters[1])),
+        )
+        chosen = (owed[0] == 0, owed[1] == 0)
+        return changes.with_battle(
+            state, step="losses", owed=owed, chosen=chosen, warded=event.warded
+        )
+
+    @evolves(events_.UnitsDefeated)
+    def units_defeated(self, state: State, event: events_.UnitsDefeated) -> State:
+        """Take the units lost off the board; a side that chose its losses is done."""
+        state = changes.killed(
+            changes.defeat(state, event.seat, event.by, event.units), event.seat, event.units
+        )
+        battle = state.battle
+        if battle is not None and battle.step == "losses" and event.seat in battle.seats:
+            side = battle.seats.index(event.seat)
+            return changes.with_battle(state, chosen=put(battle.chosen, side, True))
+        return state
+
+    @evolves(events_.UnitsRestored)
+    def units_restored(self, state: State, event: events_.UnitsRestored) -> State:
+        """Bring units killed in the battle back onto a tile."""
+        graveyard = tuple(without(g, *event.units) for g in state.graveyard)
+        reserve = put(state.reserve, event.seat, without(state.reserve[event.seat], *event.units))
+        state = replace(state, graveyard=graveyard, reserve=reserve)
+        state = changes.add(state, event.seat, event.units, event.tile)
+        battle = state.battle
+        if battle is None:
+            return state
+        side = battle.seats.index(event.seat)
+        return changes.with_battle(
+            state,
+            killed=put(battle.killed, side, without(battle.killed[side], *event.units)),
+            effect_left=battle.effect_left - len(event.units),
+        )
+
+    @evolves(events_.InvasionOrdered)
+    def invasion_ordered(self, state: State, event: events_.InvasionOrdered) -> State:
+        """Let the attacker choose who invades, as many as the tile holds."""
+        return changes.with_battle(state, step="invade", effect_left=event.capacity)
+
+    @evolves(events_.Invaded)
+    def invaded(self, state: State, event: events_.Invaded) -> State:
+        """Move the invaders onto the tile taken; they have moved this turn."""
+        state = changes.move(state, event.seat, event.units, event.origin, event.target)
+        return replace(state, moved=(*state.moved, *event.units))
+
+    @evolves(events_.CrownFell)
+    def crown_fell(self, state: State, event: events_.CrownFell) -> State:
+        """Take a fallen realm off the board: its cards back, its piles and Castles to the victor."""
+        seat, by = event.seat, event.by
+        for tile, units in enumerate(state.board):
+            if state.holder[tile] == seat:
+                state = changes.remove(state, units, tile)
+        reserve = put(state.reserve, seat, ())
+        if by != NOBODY:
+            reserve = put(reserve, by, (*reserve[by], *event.specials))
+        piles, owners = dict(state.piles), dict(state.pile_owner)
+        for card in state.hands[seat]:
+            realm = card.split("/", 1)[0]
+            piles[realm] = tuple(sorted((*piles[realm], card)))
+        for realm, owner in state.pile_owner.items():
+            if owner == seat:
+                owners[realm] = by
+        return replace(
+            state,
+            alive=put(state.alive, seat, False),
+            reserve=reserve,
+            ready=put(state.ready, seat, ()),
+            hands=put(state.hands, seat, ()),
+            piles=piles,
+            pile_owner=owners,
+            castles={**state.castles, **dict(event.castles)},
+            upgraded=without(state.upgraded, *event.removed, *event.specials),
+        )
+
+    @evolves(events_.BattleEnded)
+    def battle_ended(self, state: State, event: events_.BattleEnded) -> State:
+        """Close the battle; the turn's actions go on."""
+        return replace(state, battle=None, phase="action")
+
+    @evolves(events_.MatchEnded)
+    def match_ended(self, state: State, event: events_.MatchEnded) -> State:
+        """End the match with its winners and why."""
+        return replace(
+            state, over=True, phase="over", winners=event.winners, reason=event.reason, battle=None
+        )
+
     # -- asking ----------------------------------------------------------------------------
 
     def awaiting(self, state: State) -> Mapping[int, Decision]:
@@ -456,18 +782,6 @@ class Kaladan(KaladanEvents):
     def view(self, state: State, seat: int | None) -> Any:
         """Return what ``seat`` may see (KAL-HIDDEN-1 … 4)."""
         return seen.view(state, seat)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """Return the event without the cards and orders ``seat`` may not see."""
-        return seen.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden.
-
-        Rolls, shuffles, draws of events and magic, and magic shown. Another
-        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
-        """
-        return not isinstance(event, events_.KaladanEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the ids of the cards ``seat`` may not see."""

@@ -12,9 +12,7 @@ import random
 from collections.abc import Collection
 
 import msgspec
-from gamehall.core import Event
 
-from . import events as ev
 from .components import Catalogue
 from .state import NOBODY, State
 
@@ -56,17 +54,6 @@ def view(state: State, seat: int | None) -> View:
         deck_size=len(state.deck),
         uses=uses,
     )
-
-
-def redact(event: Event, seat: int | None) -> Event:
-    """Return the event without the cards and orders ``seat`` may not see."""
-    if isinstance(event, (ev.TilesShuffled, ev.EventDeckShuffled)) and event.order is not None:
-        return replace(event, order=None)
-    if isinstance(event, (ev.MagicDealt, ev.MagicBought, ev.MagicDeclared)):
-        return event if event.seat == seat or event.card is None else replace(event, card=None)
-    if isinstance(event, ev.MagicSwapped) and event.seat != seat:
-        return replace(event, returned=None, drawn=None)
-    return event
 
 
 def hidden(state: State, seat: int | None) -> Collection[str]:

@@ -4,29 +4,13 @@ from __future__ import annotations
 
 from gamehall.core import GameSpec, hookimpl
 
-from .commands import COMMANDS
-from .events import EVENTS
-from .hooks import Defaults, RiverOfGoldSpecs
-from .invariants import invariants
-from .presentation import RiverOfGoldPresentation
-from .rules import RiverOfGold
-from .state import Options, State
-
-GAME = GameSpec(
+GAME = GameSpec.from_package(
+    __name__,
     id="river-of-gold",
     name="River of Gold",
     version="1.1.0",
-    rules=RiverOfGold,
-    state=State,
     min_players=2,
     max_players=4,
-    events=EVENTS,
-    commands=COMMANDS,
-    presentation=RiverOfGoldPresentation,
-    invariants=invariants,
-    hookspecs=(RiverOfGoldSpecs,),
-    hookimpls=(Defaults(),),
-    options=Options,
     hidden_information=True,
     description="Build on the shore, sail the river and deliver to customers in Rokugan.",
     rules_doc="docs/rules/river-of-gold.md",

@@ -6,10 +6,22 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from gamehall.core import Command, Context, Decision, Event, IllegalCommand, Outcome, decides
+from gamehall.core import (
+    Command,
+    Context,
+    Decision,
+    Event,
+    IllegalCommand,
+    Outcome,
+    Rules,
+    decides,
+    evolves,
+)
 from gamehall.core.rules import MatchConfig
+from msgspec.structs import replace
 
 from . import actions as act
+from . import changes
 from . import commands as cmd
 from . import estimate as guess
 from . import events as events_
@@ -29,9 +41,8 @@ from .events import (
     ShipUpgraded,
     StacksDealt,
 )
-from .evolve import RiverOfGoldEvents, new_player
-from .scoring import score_lines
-from .state import Options, State
+from .scoring import play_category, score_lines
+from .state import Options, State, deck_of
 from .words import clan, ending
 
 PROMPTS = {
@@ -46,36 +57,34 @@ PROMPTS = {
 }
 
 
-# The events no take-back reaches past (Rules.reveals).
-REVEALING: tuple[type[Event], ...] = (
-    events_.BoardDealt,
-    events_.StacksDealt,
-    events_.DeckShuffled,
-    events_.ShipsLaunched,
-    events_.CustomersDrawn,
-    events_.DieRolled,
-    events_.SetupFinished,
-    events_.RowRefilled,
-)
-
-
 # Trades are free actions: any clan, at any moment once setup is done (ROG-TRADE-1).
 TRADE_TYPES: tuple[type[Command], ...] = (cmd.TradeGoods, cmd.BuyFavour)
 
 
-class RiverOfGold(RiverOfGoldEvents):
+class RiverOfGold(Rules[State]):
     """Build on the shore, sail the river, deliver to customers, gain influence.
 
     The commands are decided by the ``@decides`` methods below; the events are applied by the
-    ``@evolves`` methods of :class:`RiverOfGoldEvents` (``evolve.py``).
+    ``@evolves`` methods after them.
     """
+
+    revealing = (
+        events_.BoardDealt,
+        events_.StacksDealt,
+        events_.DeckShuffled,
+        events_.ShipsLaunched,
+        events_.CustomersDrawn,
+        events_.DieRolled,
+        events_.SetupFinished,
+        events_.RowRefilled,
+    )
 
     def initial(self, config: MatchConfig) -> State:
         """Return the clans after personal setup: koku by turn order (ROG-SETUP-8)."""
         options = config.options if isinstance(config.options, Options) else Options()
         return State(
             players=tuple(
-                new_player(COMPONENTS.setup.start_koku[i]) for i in range(config.players)
+                changes.new_player(COMPONENTS.setup.start_koku[i]) for i in range(config.players)
             ),
             noble_bonus=options.noble_bonus,
         )
@@ -248,6 +257,170 @@ class RiverOfGold(RiverOfGoldEvents):
         _choice(turn, ("sell",))
         turn.emit(ChoiceClosed(seat=seat))
 
+    # -- how each event changes the state --------------------------------------------------
+
+    @evolves(events_.BoardDealt)
+    def board_dealt(self, state: State, e: events_.BoardDealt) -> State:
+        tiles = list(state.tiles)
+        for space, tile in e.placed:
+            tiles[space - 1] = tile
+        return replace(state, tiles=tuple(tiles), score_tiles=e.score_tiles, masteries=e.masteries)
+
+    @evolves(events_.StacksDealt)
+    def stacks_dealt(self, state: State, e: events_.StacksDealt) -> State:
+        return replace(state, era1=e.era1, era2=e.era2)
+
+    @evolves(events_.DeckShuffled)
+    def deck_shuffled(self, state: State, e: events_.DeckShuffled) -> State:
+        # A deck shuffled from the discards holds cards everyone saw: remember which (not the order).
+        shuffles = (*state.shuffles, tuple(sorted(e.order))) if state.discard else state.shuffles
+        return replace(state, deck=e.order, discard=(), shuffles=shuffles)
+
+    @evolves(events_.ShipsLaunched)
+    def ships_launched(self, state: State, e: events_.ShipsLaunched) -> State:
+        starts = state.players[e.seat].ships
+        return changes.with_player(
+            state, e.seat, ships=tuple(s + r for s, r in zip(starts, e.rolls, strict=True))
+        )
+
+    @evolves(events_.CustomersDrawn)
+    def customers_drawn(self, state: State, e: events_.CustomersDrawn) -> State:
+        p = state.players[e.seat]
+        decks = changes.hand_decks(p, len(state.shuffles), len(e.cards))
+        state = changes.with_player(state, e.seat, hand=p.hand + e.cards, hand_decks=decks)
+        return replace(state, deck=state.deck[len(e.cards) :])
+
+    @evolves(events_.DieRolled, events_.DieShifted)
+    def die_set(self, state: State, e: events_.DieRolled | events_.DieShifted) -> State:
+        return changes.with_player(state, e.seat, die=e.face)
+
+    @evolves(events_.RowRefilled)
+    def row_refilled(self, state: State, e: events_.RowRefilled) -> State:
+        row = (e.tile, *state.row)
+        if state.era1:
+            era1 = state.era1[1:]
+            return replace(state, row=row, era1=era1, visit_due=state.visit_due or not era1)
+        era2 = state.era2[1:]
+        return replace(state, row=row, era2=era2, end_due=state.end_due or not era2)
+
+    @evolves(events_.SetupFinished)
+    def setup_finished(self, state: State, e: events_.SetupFinished) -> State:
+        return replace(state, started=True)
+
+    @evolves(events_.ResourcesChanged)
+    def resources_changed(self, state: State, e: events_.ResourcesChanged) -> State:
+        p = state.players[e.seat]
+        goods = tuple(have + getattr(e, good) for have, good in zip(p.goods, GOODS, strict=True))
+        earned = p.earned
+        if e.points:
+            category = play_category(e.reason)
+            earned = {**earned, category: earned.get(category, 0) + e.points}
+        return changes.with_player(
+            state,
+            e.seat,
+            koku=p.koku + e.koku,
+            favour=p.favour + e.favour,
+            goods=goods,
+            points=p.points + e.points,
+            earned=earned,
+        )
+
+    @evolves(events_.FavourCapRaised)
+    def favour_cap_raised(self, state: State, e: events_.FavourCapRaised) -> State:
+        return changes.with_player(state, e.seat, favour_cap=e.cap)
+
+    @evolves(events_.InfluenceMoved)
+    def influence_moved(self, state: State, e: events_.InfluenceMoved) -> State:
+        influence = changes.at(state.players[e.seat].influence, e.region - 1, e.to)
+        return changes.with_player(state, e.seat, influence=influence)
+
+    @evolves(events_.BuildingBuilt)
+    def building_built(self, state: State, e: events_.BuildingBuilt) -> State:
+        row = tuple(t for t in state.row if t != e.tile)
+        return replace(
+            state,
+            tiles=changes.at(state.tiles, e.space - 1, e.tile),
+            markers=changes.at(state.markers, e.space - 1, (e.seat,)),
+            row=row,
+            acted=True,
+        )
+
+    @evolves(events_.TileDiscarded)
+    def tile_discarded(self, state: State, e: events_.TileDiscarded) -> State:
+        row = tuple(t for t in state.row if t != e.tile)
+        return replace(state, row=row, gone=(*state.gone, e.tile))
+
+    @evolves(events_.ShipSailed)
+    def ship_sailed(self, state: State, e: events_.ShipSailed) -> State:
+        ships = changes.at(state.players[e.seat].ships, e.ship, e.to)
+        return replace(changes.with_player(state, e.seat, ships=ships), acted=True)
+
+    @evolves(events_.CustomerDelivered)
+    def customer_delivered(self, state: State, e: events_.CustomerDelivered) -> State:
+        p = state.players[e.seat]
+        hand = tuple(c for c in p.hand if c != e.card)
+        decks = changes.hand_decks(p, deck_of(state, e.card), -1)
+        state = changes.with_player(
+            state, e.seat, hand=hand, delivered=(*p.delivered, e.card), hand_decks=decks
+        )
+        return replace(state, acted=True)
+
+    @evolves(events_.CustomerDiscarded)
+    def customer_discarded(self, state: State, e: events_.CustomerDiscarded) -> State:
+        p = state.players[e.seat]
+        hand = tuple(c for c in p.hand if c != e.card)
+        state = changes.with_player(
+            state, e.seat, hand=hand, hand_decks=changes.hand_decks(p, deck_of(state, e.card), -1)
+        )
+        return replace(state, discard=(*state.discard, e.card))
+
+    @evolves(events_.MarkerPlaced)
+    def marker_placed(self, state: State, e: events_.MarkerPlaced) -> State:
+        marks = (*state.markers[e.space - 1], e.seat)
+        return replace(state, markers=changes.at(state.markers, e.space - 1, marks))
+
+    @evolves(events_.ShipUpgraded)
+    def ship_upgraded(self, state: State, e: events_.ShipUpgraded) -> State:
+        return changes.with_player(state, e.seat, royal=e.ship)
+
+    @evolves(events_.MasteryClaimed)
+    def mastery_claimed(self, state: State, e: events_.MasteryClaimed) -> State:
+        index = state.masteries.index(e.mastery)
+        claims = changes.at(state.claims, index, (*state.claims[index], e.seat))
+        return replace(state, claims=claims)
+
+    @evolves(events_.ChoiceOpened)
+    def choice_opened(self, state: State, e: events_.ChoiceOpened) -> State:
+        return replace(state, choices=(*state.choices, e.choice))
+
+    @evolves(events_.ChoiceClosed)
+    def choice_closed(self, state: State, e: events_.ChoiceClosed) -> State:
+        return replace(state, choices=state.choices[1:])
+
+    @evolves(events_.TurnEnded)
+    def turn_ended(self, state: State, e: events_.TurnEnded) -> State:
+        left = state.turns_left
+        if state.ended_by is not None and e.seat != state.ended_by:
+            left -= 1
+        return replace(state, turn=e.next, acted=False, turns_left=left)
+
+    @evolves(events_.ImperialVisitPaid)
+    def imperial_visit_paid(self, state: State, e: events_.ImperialVisitPaid) -> State:
+        return replace(state, era=2, visit_due=False)
+
+    @evolves(events_.EndTriggered)
+    def end_triggered(self, state: State, e: events_.EndTriggered) -> State:
+        return replace(state, ended_by=e.seat, turns_left=state.count - 1)
+
+    @evolves(events_.GameEnded)
+    def game_ended(self, state: State, e: events_.GameEnded) -> State:
+        return replace(state, over=True, final=e.scores, winners=e.winners)
+
+    def evolve_other(self, state: State, event: Event) -> State:
+        """Apply an expansion's event (``river_of_gold_evolve``); unchanged when none knows it."""
+        result = self.hook.river_of_gold_evolve(state=state, event=event)
+        return state if result is None else result
+
     # -- asking ----------------------------------------------------------------------------
 
     def awaiting(self, state: State) -> Mapping[int, Decision]:
@@ -293,14 +466,6 @@ class RiverOfGold(RiverOfGoldEvents):
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """Return an event without the cards and tiles ``seat`` may not see (ROG-HIDDEN-1)."""
         return view_.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden.
-
-        Deals, shuffles, draws, refills from a stack and die rolls. Another
-        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
-        """
-        return not isinstance(event, events_.RogEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the ids of the components hidden from ``seat``."""

@@ -9,8 +9,24 @@ from gamehall.core import ScoreLine
 
 from .components import COMPONENTS, CUSTOMERS, MASTERIES, SCORE_TILES, SPACES, TILES, TYPES
 from .events import MasteryClaimed
-from .evolve import END_POINTS, MASTERY_POINTS, PLAY_POINTS
 from .state import State
+
+PLAY_POINTS = "during play"
+MASTERY_POINTS = "masteries"
+END_POINTS = "ending the game"
+# Reasons of the base game's point gains; an expansion's reasons are kept as they are.
+_BASE_REASONS = ("visit space", "owner of space", "influence track", "merchant", "imperial")
+
+
+def play_category(reason: str) -> str:
+    """Return the scoring category of points gained during play for ``reason``."""
+    if reason.startswith("mastery "):
+        return MASTERY_POINTS
+    if reason == "end of the game":
+        return END_POINTS
+    if reason.startswith(_BASE_REASONS) or not reason:
+        return PLAY_POINTS
+    return reason
 
 
 def _owned_types(state: State, seat: int) -> Counter[str]:

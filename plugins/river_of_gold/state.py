@@ -30,7 +30,7 @@ class Player(msgspec.Struct, frozen=True):
     ``goods`` is (silk, rice, porcelain); ``influence`` is indexed by region - 1; ``ships`` holds
     river spaces; ``royal`` is the index of the ship replaced by the imperial ship, if any.
     ``earned`` splits the points scored during play by where they came from (see
-    ``evolve.play_category``), so the final scoring can show them by category.
+    ``scoring.play_category``), so the final scoring can show them by category.
     ``hand_decks`` counts the hand's cards by the deck they were drawn from (index 0 the first
     deck, index k the deck shuffled from ``State.shuffles[k - 1]``): public, since everyone
     sees who draws from which deck, and what lets a seat tell which cards another may hold.

@@ -7,30 +7,15 @@ from __future__ import annotations
 
 from gamehall.core import GameSpec, hookimpl
 
-from .commands import COMMANDS
-from .events import EVENTS
-from .hooks import Defaults, ToyBattleSpecs
-from .invariants import invariants
-from .presentation import ToyBattlePresentation
-from .rules import ToyBattle
-from .state import Options, State
 from .terrain import BOXED
 
-GAME = GameSpec(
+GAME = GameSpec.from_package(
+    __name__,
     id="toy-battle",
     name="Toy Battle",
     version="1.1.0",
-    rules=ToyBattle,
-    state=State,
     min_players=2,
     max_players=2,
-    options=Options,
-    events=EVENTS,
-    commands=COMMANDS,
-    presentation=ToyBattlePresentation,
-    invariants=invariants,
-    hookspecs=(ToyBattleSpecs,),
-    hookimpls=(Defaults(),),
     hidden_information=True,
     test_options=tuple({"terrain": key} for key in BOXED),
     description="Reach the enemy headquarters or the medal target with a rack of hidden toys.",

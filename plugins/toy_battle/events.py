@@ -1,7 +1,8 @@
 """What happens in Toy Battle: facts in the past tense (rule ids in docs/rules/toy-battle.md).
 
-Fields that name hidden troops are ``None`` in the copies a seat may not see them in
-(see ``view.redact``); counts stay, since sizes of supplies and racks are public.
+Fields that name hidden troops are ``None`` in the copies a seat may not see them in (the
+rules' ``secret_fields`` and ``private_fields``); counts stay, since sizes of supplies and
+racks are public.
 """
 
 from __future__ import annotations

@@ -14,16 +14,19 @@ from gamehall.core import (
     Event,
     IllegalCommand,
     Outcome,
+    Rules,
     decides,
+    evolves,
     merge_by_key,
 )
 from gamehall.core.errors import InvalidOptions
 from gamehall.core.rules import MatchConfig
+from msgspec.structs import replace
 
+from . import changes, words
 from . import estimate as guess
 from . import events as events_
 from . import view as seen
-from . import words
 from .commands import DRAW, SKIP, DrawTroops, PlaceTroop, SkipEffect
 from .effect_rule import EffectRule
 from .events import (
@@ -33,12 +36,17 @@ from .events import (
     RegionTaken,
     StartPlayerChosen,
     SupplyShuffled,
+    TroopDiscarded,
+    TroopMoved,
     TroopPlaced,
+    TroopRecovered,
+    TroopReturned,
     TroopsDrawn,
+    TroopSnatched,
     TroopsRemoved,
+    TroopTurnedDown,
     TurnEnded,
 )
-from .evolve import ToyBattleEvents
 from .placement import (
     RACK_LIMIT,
     can_place,
@@ -48,7 +56,7 @@ from .placement import (
     placements,
     seat_of,
 )
-from .state import Options, State, WaitingEffect
+from .state import Options, State, WaitingEffect, put, without
 from .terrain import ALIASES, Board, terrain_name
 from .troops import Army
 
@@ -57,26 +65,26 @@ OPENING_RACKS = (3, 4)
 TURN = Decision("turn", "draw 2 troops or place 1 troop")
 
 
-# The events no take-back reaches past (Rules.reveals).
-REVEALING: tuple[type[Event], ...] = (
-    events_.ColoursChosen,
-    events_.SupplyShuffled,
-    events_.TroopsRemoved,
-    events_.StartPlayerChosen,
-    events_.TroopsDrawn,
-    events_.TroopSnatched,
-    events_.TroopTurnedDown,
-    events_.TroopRecovered,
-)
-
-
-class ToyBattle(ToyBattleEvents):
+class ToyBattle(Rules[State]):
     """Two toy armies race for the enemy headquarters or the terrain's medal target.
 
     A turn is one action (draw or place), then the effects the placement queued, one step a
     command; each step ends with whatever follows by itself (``settle_after``). How each
-    event changes the state is in ``evolve.py`` (:class:`ToyBattleEvents`, this class's base).
+    event changes the state follows the commands, one ``@evolves`` method per event.
     """
+
+    revealing = (
+        events_.ColoursChosen,
+        events_.SupplyShuffled,
+        events_.TroopsRemoved,
+        events_.StartPlayerChosen,
+        events_.TroopsDrawn,
+        events_.TroopSnatched,
+        events_.TroopTurnedDown,
+        events_.TroopRecovered,
+    )
+    secret_fields = {events_.SupplyShuffled: ("order",), events_.TroopsRemoved: ("troops",)}
+    private_fields = {events_.TroopsDrawn: ("troops",), events_.TroopTurnedDown: ("troop",)}
 
     def __init__(self, hook: Any) -> None:
         super().__init__(hook)
@@ -318,6 +326,146 @@ class ToyBattle(ToyBattleEvents):
         if len(state.racks[seat]) >= RACK_LIMIT:
             raise IllegalCommand("your rack already holds 8 troops", "TB-EFFECT-3")
 
+    # -- how each event changes the state --------------------------------------------------
+
+    @evolves(ColoursChosen)
+    def colours_chosen(self, state: State, event: ColoursChosen) -> State:
+        """Give blue to the seat the setup drew."""
+        return replace(state, blue=event.blue)
+
+    @evolves(SupplyShuffled)
+    def supply_shuffled(self, state: State, event: SupplyShuffled) -> State:
+        """Lay a seat's supply out in its shuffled order."""
+        return replace(state, supply=put(state.supply, event.seat, event.order or ()))
+
+    @evolves(TroopsRemoved)
+    def troops_removed(self, state: State, event: TroopsRemoved) -> State:
+        """Move the first troops of a supply out of the match."""
+        supply = state.supply[event.seat]
+        gone = supply[: event.count]
+        return replace(
+            state,
+            supply=put(state.supply, event.seat, supply[event.count :]),
+            removed=put(state.removed, event.seat, gone),
+        )
+
+    @evolves(StartPlayerChosen)
+    def start_player_chosen(self, state: State, event: StartPlayerChosen) -> State:
+        """Give the first turn; the match is ready."""
+        return replace(state, turn=event.seat, ready=True)
+
+    @evolves(TroopsDrawn)
+    def troops_drawn(self, state: State, event: TroopsDrawn) -> State:
+        """Move troops from the top of a supply to the rack."""
+        seat, troops = event.seat, event.troops or ()
+        supply = state.supply[seat]
+        return replace(
+            state,
+            supply=put(state.supply, seat, supply[len(troops) :]),
+            racks=put(state.racks, seat, state.racks[seat] + troops),
+        )
+
+    @evolves(TroopPlaced)
+    def troop_placed(self, state: State, event: TroopPlaced) -> State:
+        """Stack the troop on its spot and queue its effects (troop first, base last)."""
+        queue = state.queue
+        if event.troop_effect:
+            queue = (
+                WaitingEffect(event.troop_effect, event.seat, event.troop, event.spot),
+            ) + queue
+        if event.base_effect:
+            queue += (WaitingEffect(event.base_effect, event.seat, event.troop, event.spot, True),)
+        return replace(
+            state,
+            stacks=changes.push(state.stacks, event.spot, event.troop),
+            queue=queue,
+            **changes.off_rack(state, event.seat, event.troop),
+        )
+
+    @evolves(RegionTaken)
+    def region_taken(self, state: State, event: RegionTaken) -> State:
+        """Give the region's medals to the seat, once and for good."""
+        medals = list(state.medals)
+        medals[event.seat] += event.medals
+        return replace(
+            state,
+            medals=(medals[0], medals[1]),
+            taken=state.taken + ((event.region, event.seat),),
+        )
+
+    @evolves(EffectFinished)
+    def effect_finished(self, state: State, event: EffectFinished) -> State:
+        """Take the effect off the queue, used, skipped or impossible."""
+        return replace(state, queue=state.queue[1:])
+
+    @evolves(TroopDiscarded)
+    def troop_discarded(self, state: State, event: TroopDiscarded) -> State:
+        """Move a top troop from the terrain to the discard pile."""
+        return replace(
+            state,
+            stacks=changes.pop(state.stacks, event.spot),
+            discard=state.discard + (event.troop,),
+        )
+
+    @evolves(TroopSnatched)
+    def troop_snatched(self, state: State, event: TroopSnatched) -> State:
+        """Move a troop from a rack to the discard pile."""
+        return replace(
+            state,
+            discard=state.discard + (event.troop,),
+            **changes.off_rack(state, event.seat, event.troop),
+        )
+
+    @evolves(TroopReturned)
+    def troop_returned(self, state: State, event: TroopReturned) -> State:
+        """Move a top troop from the terrain to its owner's rack, where both know it is."""
+        return replace(
+            state,
+            stacks=changes.pop(state.stacks, event.spot),
+            **changes.to_rack(state, event.seat, event.troop, True),
+        )
+
+    @evolves(TroopRecovered)
+    def troop_recovered(self, state: State, event: TroopRecovered) -> State:
+        """Move a troop from the discard pile to its owner's rack."""
+        return replace(
+            state,
+            discard=without(state.discard, event.troop),
+            **changes.to_rack(state, event.seat, event.troop, True),
+        )
+
+    @evolves(TroopMoved)
+    def troop_moved(self, state: State, event: TroopMoved) -> State:
+        """Move a top troop onto the top of another stack."""
+        return replace(
+            state,
+            stacks=changes.push(changes.pop(state.stacks, event.source), event.to, event.troop),
+        )
+
+    @evolves(TroopTurnedDown)
+    def troop_turned_down(self, state: State, event: TroopTurnedDown) -> State:
+        """Mark a rack troop as face down; it stays on the rack."""
+        seat = event.seat
+        down = state.face_down[seat] + ((event.troop,) if event.troop else ())
+        return replace(state, face_down=put(state.face_down, seat, down))
+
+    @evolves(TurnEnded)
+    def turn_ended(self, state: State, event: TurnEnded) -> State:
+        """Stand the ending seat's face-down troops up and pass the turn."""
+        return replace(state, turn=event.next, face_down=put(state.face_down, event.seat, ()))
+
+    @evolves(MatchEnded)
+    def match_ended(self, state: State, event: MatchEnded) -> State:
+        """End the match with its winner and why."""
+        return replace(
+            state,
+            over=True,
+            winner=event.winner,
+            reason=event.reason,
+            ended_by=event.ended_by,
+            stuck=event.stuck,
+        )
+
     # -- asking ----------------------------------------------------------------------------
 
     def awaiting(self, state: State) -> Mapping[int, Decision]:
@@ -353,18 +501,6 @@ class ToyBattle(ToyBattleEvents):
         asked = self.awaiting(state)
         prompt = next(iter(asked.values())).prompt if asked else ""
         return seen.view(self.board(state), state, seat, self.army.added, prompt)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """Return the event without the troops ``seat`` may not see."""
-        return seen.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        """Return whether an event is chance or shows what was hidden.
-
-        Draws, shuffles and the troops a random effect picks. Another
-        plugin's event (an expansion's) counts as revealing: it cannot be taken back.
-        """
-        return not isinstance(event, events_.ToyBattleEvent) or isinstance(event, REVEALING)
 
     def hidden(self, state: State, seat: int | None) -> Collection[str]:
         """Return the tokens of every troop whose identity ``seat`` does not know."""

@@ -12,9 +12,7 @@ import random
 from collections.abc import Collection, Mapping
 
 import msgspec
-from gamehall.core import Event
 
-from .events import SupplyShuffled, TroopsDrawn, TroopsRemoved, TroopTurnedDown
 from .state import Options, State, WaitingEffect
 from .terrain import Board
 from .troops import TroopKind
@@ -124,19 +122,6 @@ def view(
         prompt=prompt,
         tie_loser=state.options.tie_loser,
     )
-
-
-def redact(event: Event, seat: int | None) -> Event:
-    """Return the event without the troops ``seat`` may not see."""
-    if isinstance(event, SupplyShuffled) and event.order is not None:
-        return msgspec.structs.replace(event, order=None)
-    if isinstance(event, TroopsRemoved) and event.troops is not None:
-        return msgspec.structs.replace(event, troops=None)
-    if isinstance(event, TroopsDrawn) and event.seat != seat:
-        return msgspec.structs.replace(event, troops=None)
-    if isinstance(event, TroopTurnedDown) and event.seat != seat:
-        return msgspec.structs.replace(event, troop=None)
-    return event
 
 
 def hidden(state: State, seat: int | None) -> Collection[str]:

@@ -29,6 +29,7 @@ from gamehall.core import (
 )
 from gamehall.core.events import ExpansionRef
 from gamehall.core.registry import ENTRY_POINT_GROUP
+from gamehall.core.rules import release
 from gamehall.plugins.tictactoe.commands import PlaceMark
 
 from tests.core.dice_game import DICE, DicePlugin
@@ -641,3 +642,46 @@ def test_match_started_without_data_decodes_as_before(registry: Registry) -> Non
     started = registry.codec.event_from_builtins(msgspec.json.decode(line))
     assert isinstance(started, MatchStarted) and started.data == {}
     registry.ruleset_of(started)
+
+
+def test_a_spec_from_a_package_takes_its_conventional_modules() -> None:
+    explicit = tictactoe_plugin.GAME
+    spec = GameSpec.from_package(
+        tictactoe_plugin.__name__,
+        id=explicit.id,
+        name=explicit.name,
+        version=explicit.version,
+        min_players=explicit.min_players,
+        max_players=explicit.max_players,
+    )
+    for field in ("rules", "state", "options", "events", "commands", "presentation"):
+        assert getattr(spec, field) == getattr(explicit, field), field
+    assert spec.invariants is explicit.invariants
+    assert spec.hookspecs == explicit.hookspecs
+    assert [type(impl) for impl in spec.hookimpls] == [type(i) for i in explicit.hookimpls]
+
+
+def test_a_spec_from_a_package_keeps_what_it_is_given() -> None:
+    spec = GameSpec.from_package(
+        tictactoe_plugin.__name__,
+        id="other",
+        name="Other",
+        version="1.0.0",
+        min_players=2,
+        max_players=2,
+        events=(),
+        hookimpls=(),
+    )
+    assert spec.events == () and spec.hookimpls == ()
+    assert spec.rules is tictactoe_plugin.GAME.rules
+
+
+def test_a_spec_from_a_package_without_rules_is_refused() -> None:
+    with pytest.raises(TypeError):
+        GameSpec.from_package(misere_plugin.__name__, id="x", name="X", version="1.0.0")
+
+
+def test_release_reads_a_versions_major_and_minor_numbers() -> None:
+    assert release("1.1.0") == (1, 1)
+    assert release("2.0") == (2, 0)
+    assert release("1.0.0") < (1, 1) <= release("1.10.2")

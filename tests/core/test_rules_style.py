@@ -103,6 +103,39 @@ def test_evolve_applies_by_type_and_leaves_an_unknown_event_to_evolve_other() ->
     assert Walk.event_rules == {Moved: "WALK-2"}
 
 
+def test_reveals_answers_from_the_named_revealing_events() -> None:
+    assert Walk(None).reveals(Moved(1))  # names none: every event reveals
+
+    class Careful(Walk):
+        revealing = (Shouted,)
+
+    careful = Careful(None)
+    assert careful.reveals(Shouted(1))
+    assert not careful.reveals(Moved(1))
+    assert careful.reveals(Foreign())  # none of its methods applies it: an expansion's
+
+
+class Drew(Event, frozen=True, tag=namespaced("style-test")):
+    seat: int
+    card: str | None = None
+    order: tuple[str, ...] | None = None
+
+
+def test_redact_blanks_the_secret_fields_and_the_private_fields_of_other_seats() -> None:
+    drew = Drew(1, "ace", ("king",))
+    assert Walk(None).redact(drew, 0) is drew  # names none: every seat sees everything
+
+    class Hiding(Walk):
+        secret_fields = {Drew: ("order",)}
+        private_fields = {Drew: ("card",)}
+
+    hiding = Hiding(None)
+    assert hiding.redact(drew, 1) == Drew(1, "ace", None)
+    assert hiding.redact(drew, 0) == Drew(1, None, None)
+    assert hiding.redact(drew, None) == Drew(1, None, None)
+    assert hiding.redact(Moved(2), 0) == Moved(2)
+
+
 def test_two_methods_for_one_command_or_event_are_refused_when_the_class_is_made() -> None:
     with pytest.raises(TypeError, match="both decide Step in phase 'run'"):
 
