@@ -208,12 +208,19 @@ def _appender(schema: str, number: int, appends: int, start: Any, out: Any) -> N
 def writers(schema: str, count: int, appends: int) -> tuple[int, float]:
     """Append in ``count`` processes at once, each with its own store and streams, every
     append slowed inside its transaction; return all appends and the slowest's time."""
+    _slow_store(f"{URL}?schema={schema}").close()  # the schema exists before they start
+    return _at_once(_appender, schema, count, appends)
+
+
+def _at_once(
+    target: Callable[..., None], schema: str, count: int, appends: int
+) -> tuple[int, float]:
+    """Run ``target`` in ``count`` processes started together; return all appends and the
+    slowest's time."""
     context = multiprocessing.get_context("spawn")
     start, out = context.Event(), context.Queue()
-    _slow_store(f"{URL}?schema={schema}").close()  # the schema exists before they start
     procs = [
-        context.Process(target=_appender, args=(schema, n, appends, start, out))
-        for n in range(count)
+        context.Process(target=target, args=(schema, n, appends, start, out)) for n in range(count)
     ]
     for proc in procs:
         proc.start()
@@ -254,20 +261,7 @@ def raw_writers(schema: str, count: int, appends: int) -> tuple[int, float]:
             f"CREATE TABLE IF NOT EXISTS {schema}.raw_rows (stream text, seq bigint, "
             "data bytea, position bigserial, PRIMARY KEY (stream, seq))"
         )
-    context = multiprocessing.get_context("spawn")
-    start, out = context.Event(), context.Queue()
-    procs = [
-        context.Process(target=_raw_appender, args=(schema, n, appends, start, out))
-        for n in range(count)
-    ]
-    for proc in procs:
-        proc.start()
-    time.sleep(1.5)  # every process imported and waiting
-    start.set()
-    results = [out.get(timeout=600) for _ in procs]
-    for proc in procs:
-        proc.join()
-    return sum(c for c, _ in results), max(s for _, s in results)
+    return _at_once(_raw_appender, schema, count, appends)
 
 
 def raw_inserts(schema: str, batches: int) -> tuple[int, float]:
