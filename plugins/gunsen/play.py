@@ -8,7 +8,7 @@ unwinds whatever was going on.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import Protocol, cast
 
 from gamehall.core import Emitter, effect
 
@@ -17,10 +17,6 @@ from .board import Board
 from .catalog import Catalog
 from .queries import markers
 from .state import State
-
-if TYPE_CHECKING:
-    from .rules import Gunsen
-
 
 Play = Emitter[State]
 """The events of one command as they are decided, and the state after each of them: the
@@ -32,9 +28,17 @@ class GameOver(Exception):
     """A clan placed its last achievement marker: nothing more happens."""
 
 
-def game_of(p: Play) -> Gunsen:
-    """Return the ruleset's rules (the rules object that made ``p``, seen as :class:`Gunsen`)."""
-    return cast("Gunsen", p.rules)
+class Ruled(Protocol):
+    """What the effects read of the rules object that made a play (Gunsen's rules, which
+    this module does not import: they import it)."""
+
+    cat: Catalog
+    target: int
+
+
+def game_of(p: Play) -> Ruled:
+    """Return the ruleset's rules (the rules object that made ``p``)."""
+    return cast(Ruled, p.rules)
 
 
 def catalog_of(p: Play) -> Catalog:
