@@ -1,5 +1,6 @@
-"""Run ``python -m gamehall.adapters.cli``."""
+"""Run ``python -m gamehall.adapters.cli`` (as the ``gamehall`` command: see
+:mod:`gamehall.adapters.launch`)."""
 
-from . import main
+from gamehall.adapters.launch import main
 
 raise SystemExit(main())

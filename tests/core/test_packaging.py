@@ -152,10 +152,8 @@ def test_entry_points_list_every_builtin_plugin_and_the_console_script(
     assert set(plugins.values()) == {f"gamehall.plugins.{p}" for p in packages}
     for target in plugins.values():
         assert f"{target.replace('.', '/')}/__init__.py" in names(wheel)
-    assert dict(parser["console_scripts"]) == {"gamehall": "gamehall.adapters.cli:main"}
-    assert "gamehall/adapters/cli/__init__.py" in names(
-        wheel
-    ) or "gamehall/adapters/cli.py" in names(wheel)
+    assert dict(parser["console_scripts"]) == {"gamehall": "gamehall.adapters.launch:main"}
+    assert "gamehall/adapters/launch.py" in names(wheel)
 
 
 def test_the_unpacked_wheel_loads_every_plugin_from_itself(
