@@ -10,7 +10,8 @@ matches rest (``malloc_trim``): the same soak returns to about 6% above its star
 some speed: about a tenth of a durable command's CPU time in the core (docs/deploy.md gives
 the figures).
 
-So ``gamehall serve`` runs on the C library's allocator unless told otherwise
+So the servers (``gamehall serve`` and ``serve-stdio``) run on the C library's allocator
+unless told otherwise
 (``--allocator python`` or ``GAMEHALL_ALLOCATOR=python``); any other command, and an
 application embedding the core, keeps the interpreter's choice. The interpreter reads
 ``PYTHONMALLOC`` only as it starts, so the command starts itself again with it set (the same
@@ -29,6 +30,7 @@ from collections.abc import Sequence
 ALLOCATOR_ENV = "GAMEHALL_ALLOCATOR"
 ALLOCATORS = ("c", "python")
 SERVER_ALLOCATOR = "c"
+SERVERS = ("serve", "serve-stdio")  # the commands that run for long: the C allocator's
 _GLOBAL_WITH_VALUE = ("--log-level",)  # the command line's own options that take a value
 
 
@@ -63,7 +65,18 @@ def wants_restart(argv: Sequence[str], env: dict[str, str] | os._Environ[str]) -
     if "PYTHONMALLOC" in env:
         return False  # chosen already: by the operator, or by the restart itself
     command, rest = command_of(argv)
-    return command == "serve" and allocator_asked(rest, env) == "c"
+    return command in SERVERS and allocator_asked(rest, env) == "c"
+
+
+def allocator_refusal(flag: str | None, env: dict[str, str] | os._Environ[str]) -> str | None:
+    """Say why the allocator a server is asked for by the environment is refused (``None``:
+    it is not); ``flag`` is the ``--allocator`` given, which wins and its parser checks."""
+    asked = env.get(ALLOCATOR_ENV, "")
+    if flag is not None or asked in ("", *ALLOCATORS):
+        return None
+    return f"{ALLOCATOR_ENV} is {asked!r}: it names the memory allocator, one of " + " or ".join(
+        ALLOCATORS
+    )
 
 
 def main() -> int:

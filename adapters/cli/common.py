@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from gamehall.adapters.launch import ALLOCATOR_ENV, ALLOCATORS, allocator_refusal
 from gamehall.core import GamehallError, InvalidOptions, Registry, default_registry, words
 from gamehall.core.limits import INT64_MAX
 from gamehall.core.store import Store
@@ -48,6 +50,19 @@ def add_server_limits(parser: argparse.ArgumentParser) -> None:
         help="matches kept active at once; past it the least recently used resting ones are "
         f"passivated (default {MAX_ACTIVE:,})",
     )  # fmt: skip
+    parser.add_argument(
+        "--allocator", default=None, choices=ALLOCATORS,
+        help="memory allocator: c (default: the C library's, which gives the memory of "
+        "matches gone to rest back to the system) or python (Python's own, a little faster, "
+        f"keeps a peak's memory); also ${ALLOCATOR_ENV}; PYTHONMALLOC, when set, wins",
+    )  # fmt: skip
+
+
+def check_server_limits(args: argparse.Namespace) -> None:
+    """Refuse in words what :func:`add_server_limits`' options take from the environment."""
+    refusal = allocator_refusal(args.allocator, os.environ)
+    if refusal:
+        raise GamehallError(refusal)
 
 
 def float_arg(low: float, high: float) -> Callable[[str], float]:

@@ -19,8 +19,13 @@ from typing import Any
 
 import anyio
 import uvicorn
-from gamehall.adapters.cli.common import add_db_option, add_server_limits, int_arg, open_store
-from gamehall.adapters.launch import ALLOCATOR_ENV, ALLOCATORS
+from gamehall.adapters.cli.common import (
+    add_db_option,
+    add_server_limits,
+    check_server_limits,
+    int_arg,
+    open_store,
+)
 from gamehall.core import GamehallError, default_registry, lifecycle
 from gamehall.core.hall import Hall
 from gamehall.core.runtime import (
@@ -135,12 +140,6 @@ def register(sub: Any) -> None:
         help=f"garbage collector policy: server (default: freeze start-up objects, "
         f"thresholds {','.join(map(str, SERVER_THRESHOLDS))}), python (Python's defaults) or "
         f"up to three thresholds N,N,N; also ${GC_ENV}",
-    )  # fmt: skip
-    parser.add_argument(
-        "--allocator", default=None, choices=ALLOCATORS,
-        help="memory allocator: c (default: the C library's, which gives the memory of "
-        "matches gone to rest back to the system) or python (Python's own, a little faster, "
-        f"keeps a burst's peak); also ${ALLOCATOR_ENV}; PYTHONMALLOC, when set, wins",
     )  # fmt: skip
     parser.add_argument(
         "--loop", default=None, choices=LOOPS,
@@ -270,12 +269,7 @@ def _end_now(deadline: float) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; print the address once listening."""
-    asked = os.environ.get(ALLOCATOR_ENV, "")
-    if args.allocator is None and asked not in ("", *ALLOCATORS):
-        raise GamehallError(
-            f"{ALLOCATOR_ENV} is {asked!r}: it names the memory allocator, one of "
-            + " or ".join(ALLOCATORS)
-        )
+    check_server_limits(args)
     try:
         args.gc_policy = gc_policy_from_env(args.gc)
         loop = loop_options(args.loop)

@@ -10,7 +10,12 @@ from functools import partial
 from typing import Any
 
 import anyio
-from gamehall.adapters.cli.common import add_db_option, add_server_limits, outcome_text
+from gamehall.adapters.cli.common import (
+    add_db_option,
+    add_server_limits,
+    check_server_limits,
+    outcome_text,
+)
 from gamehall.adapters.cli.terminal import Progress
 from gamehall.core import GamehallError, UnknownMatch, default_registry
 from gamehall.core.bots import check_bot, parse_bot
@@ -325,6 +330,7 @@ def _match_row(store: Store, registry: Any, entry: Any) -> tuple[str, ...]:
 
 def run_serve_stdio(args: argparse.Namespace) -> int:
     """Answer JSON-line requests until stdin ends."""
+    check_server_limits(args)
     registry = default_registry()
     store: Store = MemoryStore(registry.codec) if args.memory else open_store(args.db, registry)
     try:

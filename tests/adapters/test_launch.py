@@ -45,7 +45,8 @@ def test_the_command_is_the_first_word_that_is_no_option(
         (["serve"], {"PYTHONMALLOC": "pymalloc"}, False),  # the operator chose
         (["serve"], {"PYTHONMALLOC": "malloc"}, False),  # restarted already
         (["serve", "--allocator", "bogus"], {}, False),  # serve's own parser refuses it
-        (["play", "tictactoe"], {}, False),  # only the server
+        (["serve-stdio", "--memory"], {}, True),  # the other server
+        (["play", "tictactoe"], {}, False),  # only the servers
         (["matches", "--", "serve"], {}, False),
     ],
 )
@@ -110,3 +111,32 @@ def test_a_wrong_allocator_is_refused_in_words(tmp_path: Path) -> None:
     )
     assert done.returncode == 2 and "--allocator" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_serve_stdio_runs_on_the_c_allocator_and_refuses_a_wrong_one(tmp_path: Path) -> None:
+    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONMALLOC", ALLOCATOR_ENV)}
+    command = [sys.executable, "-m", "gamehall.adapters.cli", "serve-stdio", "--memory"]
+    proc = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env=base,
+    )  # fmt: skip
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write('{"id": 1, "op": "games"}\n')
+        proc.stdin.flush()
+        assert proc.stdout.readline()  # it answers: started, and started again before that
+        raw = Path(f"/proc/{proc.pid}/environ").read_bytes()
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+    assert b"PYTHONMALLOC=malloc" in raw.split(b"\0")
+    done = subprocess.run(
+        command, input="", capture_output=True, text=True, timeout=60,
+        env={**base, ALLOCATOR_ENV: "fast"},
+    )  # fmt: skip
+    assert done.returncode != 0 and f"{ALLOCATOR_ENV} is 'fast'" in done.stderr
