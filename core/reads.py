@@ -24,8 +24,9 @@ from .narration import Narrator
 from .words import Narrated
 
 if TYPE_CHECKING:
-    from .hall import Hall, MatchInfo, SeatView
+    from .hall import Hall
     from .store.base import StreamInfo
+    from .views import MatchInfo, SeatView
 
 T = TypeVar("T")
 
@@ -69,13 +70,13 @@ async def info(hall: Hall, match: str) -> MatchInfo:
         raise hall.quarantine(match, exc) from None
     if not head or not isinstance(head[0].event, MatchStarted) or entry is None:
         raise UnknownMatch(match)
-    return hall.match_info(match, head[0].event, entry)
+    return hall.incoming.describe(match, head[0].event, entry)
 
 
 async def names(hall: Hall, match: str) -> list[str | None]:
     """:meth:`Lobby.names`: each seat's name, the player records read in a worker thread."""
     await hall.activate(match)
-    entry = hall.seating(match)  # who sits where: the actor's, on the loop
+    entry = hall.kernel.actor(match).info  # who sits where: the actor's, on the loop
     found = await io(hall, player_names, hall.store, seated(entry))
     return names_of_seats(entry, found)
 
