@@ -1,19 +1,16 @@
-"""The Hall: the actor system and the API for embedding gamehall in a service.
+"""The Hall: the API for embedding gamehall in a service, a facade over kernel and features.
 
-``async with Hall(store) as hall`` starts the journal (group commit) and owns one task group
-for every actor. Matches activate on first use (snapshot + tail) and passivate when idle; a
-command is acknowledged only once its events are durable. Everything that leaves the hall —
-views, histories, live streams, acknowledgements — is redacted for the asking seat.
-
-The Hall is a facade: it builds the kernel (:class:`gamehall.core.kernel.system.Kernel`) and
-the features on top of it (:class:`gamehall.core.features.Features`), runs both in its task
-group, and hands each call to the one that does it.
+``async with Hall(store) as hall`` opens the kernel (:class:`.kernel.system.Kernel`: actors, the
+journal's group commit, one task group) and starts the features on top of it
+(:class:`.features.Features`); each call goes to the one that does it. Matches activate on first
+use and passivate when idle; a command is acknowledged once its events are durable; everything
+that leaves the hall (views, histories, live streams) is redacted for the asking seat.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self, Unpack
 
@@ -64,14 +61,13 @@ class Hall:
         max_active: int = MAX_ACTIVE,
     ) -> None:
         """``clock`` is what turn clocks read (tests give a fake one); ``clock_guard`` says
-        whether this hall may fire a match's expired clock (on several nodes: whether it holds
-        the match's lease); without one, the hall holding the actor fires it, or on a shared
-        store the node holding the match's lease. ``clock_poll`` is the longest real time
-        between two looks at the clocks. A match waiting for players with no event for
-        ``expire_after`` seconds expires (looked for every ``sweep_every`` real seconds); a
-        match that is over leaves the listings ``retain_for`` seconds after its last event
-        (``None``: never). ``max_active`` caps the running actors: past it, the least
-        recently used resting ones are passivated (a timed one's next expiry is in the store)."""
+        whether this hall may fire a match's expired clock (by default the hall holding its
+        actor does; on a shared store, the node holding the match's lease); ``clock_poll`` is
+        the longest real time between two looks at the clocks. A match waiting for players
+        with no event for ``expire_after`` seconds expires (looked for every ``sweep_every``
+        real seconds); one that is over leaves the listings ``retain_for`` seconds after its
+        last event (``None``: never). Past ``max_active`` running actors, the least recently
+        used resting ones are passivated (a timed one's next expiry is in the store)."""
         self.store, self.now = store, clock
         self.registry = registry or default_registry()
         self.snapshot_every, self.idle_seconds = snapshot_every, idle_seconds
@@ -88,7 +84,7 @@ class Hall:
             max_active=max_active,
         )
         self.journal, self.loader, self.hub, self.metrics = k.journal, k.loader, k.hub, k.metrics
-        self.actors, self.quarantined = k.actors, k.quarantined
+        self.actors, self.quarantined, self.spawn = k.actors, k.quarantined, k.spawn
         self.features = f = Features(
             self,
             k,
@@ -120,10 +116,6 @@ class Hall:
         self.features.stop()
         await self.kernel.close()
 
-    def spawn(self, fn: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> None:
-        """Run a task in the hall's task group."""
-        self.kernel.spawn(fn, *args)
-
     @property
     def closed(self) -> bool:
         """Tell whether the hall has stopped taking work (or never started)."""
@@ -135,16 +127,15 @@ class Hall:
         return len(self.actors)
 
     def passivate(self, idle_for: float = 0.0) -> int:
-        """Stop every actor idle for at least ``idle_for`` seconds; return how many stopped.
-        Their matches stay in the store and activate again on the next use."""
+        """Stop every actor idle for ``idle_for`` seconds or more (their matches activate again
+        on the next use); return how many stopped."""
         return self.actors.passivate(idle_for)
 
     def compact(self) -> None:
-        """Shrink the table of active matches after many went to rest (see
-        :func:`gamehall.core.runtime.give_back_rested_memory`)."""
+        """Shrink the table of active matches after many went to rest (frees memory)."""
         self.actors.compact()
 
-    # -- matches coming in (gamehall.core.matches) ----------------------------------------------
+    # -- matches coming in (gamehall.core.matches), commands -----------------------------------
 
     async def create(
         self, game: str, players: int | None = None, **options: Unpack[CreateOptions]
@@ -166,8 +157,6 @@ class Hall:
         """Store a whole log (from a file, another store) as a new match; return its id."""
         return await self.incoming.import_records(records, **options)
 
-    # -- commands -------------------------------------------------------------------------------
-
     async def send(
         self,
         match: str,
@@ -185,8 +174,8 @@ class Hall:
     async def lobby_command(
         self, match: str, command: LobbyCommand, credential: bytes | None = None
     ) -> Ack:
-        """Have a match's actor decide a lobby command (who sits where) and append its events;
-        ``credential``, the digest of the token a ``TakeSeat`` gives, is stored with them."""
+        """Have a match's actor decide a lobby command (who sits where) and append its events
+        (with ``credential``, the digest of the token a ``TakeSeat`` gives)."""
         self.kernel.check_open()
         actor = await self.activate(match)
         message = SendCommand(-1, command, None, new_pending(), credential=credential)
