@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
-from types import TracebackType
 from typing import Any, Self, Unpack
 
 from . import clock as clocks
@@ -102,14 +101,9 @@ class Hall:
         await self.features.start(await self.kernel.open(self.idle_seconds))
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
+    async def __aexit__(self, *exc_info: Any) -> bool | None:
         self.features.stop()
-        return await self.kernel.exit(exc_type, exc, tb)  # the caller's own error, unwrapped
+        return await self.kernel.exit(*exc_info)  # the caller's own error leaves unwrapped
 
     async def aclose(self) -> None:
         """Let every actor finish its mailbox, then stop the journal and the live streams."""
@@ -127,8 +121,7 @@ class Hall:
         return len(self.actors)
 
     def passivate(self, idle_for: float = 0.0) -> int:
-        """Stop every actor idle for ``idle_for`` seconds or more (their matches activate again
-        on the next use); return how many stopped."""
+        """Stop every actor idle for ``idle_for`` seconds or more; return how many stopped."""
         return self.actors.passivate(idle_for)
 
     def compact(self) -> None:
@@ -174,8 +167,8 @@ class Hall:
     async def lobby_command(
         self, match: str, command: LobbyCommand, credential: bytes | None = None
     ) -> Ack:
-        """Have a match's actor decide a lobby command (who sits where) and append its events
-        (with ``credential``, the digest of the token a ``TakeSeat`` gives)."""
+        """Have a match's actor decide a lobby command (who sits where); return its events
+        once durable. ``credential``, a ``TakeSeat``'s token digest, is stored with them."""
         self.kernel.check_open()
         actor = await self.activate(match)
         message = SendCommand(-1, command, None, new_pending(), credential=credential)
