@@ -12,8 +12,9 @@ to reach a match:
   read of a match's records here (``read``, ``read_off_loop``, ``follow``) quarantines it on a
   damaged row.
 
-Its own life is :meth:`Kernel.open` (the journal and the sweep that rests idle actors, run in
-the hall's task group) and :meth:`Kernel.close`. It imports no feature: the projection and the
+It runs its own life: :meth:`Kernel.open` starts its task group (the journal, the sweep that
+rests idle actors, and every task the hall spawns run in it), :meth:`Kernel.close` and
+:meth:`Kernel.exit` end it, :meth:`Kernel.check_open` refuses work meanwhile. It imports no feature: the projection and the
 timing it commits with, and who is told of an actor that starts (``activated``) or stops
 (``stopped``), are given to it.
 """
