@@ -33,10 +33,11 @@ from .seating import SeatAlreadyTaken as SeatAlreadyTaken
 from .store.base import MatchQuery, PlayerRecord, StreamInfo
 
 if TYPE_CHECKING:
+    from .bots.driver import BotDriver
     from .events import LobbyCommand
     from .kernel.actor import Ack, Actor
+    from .kernel.system import Kernel
     from .store.base import Store
-    from .views import SeatView
 
 T = TypeVar("T")
 NAME_MAX = 40
@@ -149,6 +150,8 @@ class LobbyHost(Protocol):
     store: Store
     now: Callable[[], float]
     retain_for: float | None
+    kernel: Kernel  # a match's actor: who sits where, as it holds it
+    bots: BotDriver  # the bot seats this hall plays
 
     async def activate(self, match: str) -> Actor:
         """Return a match's actor, loading it if needed."""
@@ -158,18 +161,6 @@ class LobbyHost(Protocol):
         self, match: str, command: LobbyCommand, credential: bytes | None = None
     ) -> Ack:
         """Have a match's actor decide a lobby command; return its events once durable."""
-        ...
-
-    def seating(self, match: str) -> dict[str, Any]:
-        """Return a match's listing entry as its actor holds it."""
-        ...
-
-    def view(self, match: str, seat: int | None) -> SeatView:
-        """Return what a seat may know of a match now."""
-        ...
-
-    def forget_match(self, match: str) -> None:
-        """Stop a match's actor and its bots (before its stream is deleted)."""
         ...
 
 
@@ -388,7 +379,7 @@ class Lobby:
         read from the player records each time, so a rename or an erasure on another node
         shows at once: no cache here can disagree with the store.
         """
-        info = self.hall.seating(match)
+        info = self.hall.kernel.actor(match).info
         return names_of_seats(info, player_names(self.hall.store, seated(info)))
 
     def undo_policy(self, match: str) -> str:
@@ -513,6 +504,7 @@ class Lobby:
             over = actor.ruleset.rules.outcome(actor.state) is not None
         if not over and not unstarted:
             raise Forbidden(f"match {match!r} is still running: only a finished match is deleted")
-        self.hall.forget_match(match)
+        self.hall.kernel.actors.stop(match)
+        self.hall.bots.seats.pop(match, None)  # and its bots
         await self._io(self.hall.store.delete_stream, match)
         self.spectators.pop(match, None)

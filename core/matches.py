@@ -71,6 +71,20 @@ class ForkOptions(TypedDict, total=False):
     seat_tokens: Mapping[int, bytes] | None
 
 
+class RematchOptions(TypedDict, total=False):
+    """The options of :meth:`Matches.rematch` after the match."""
+
+    seed: int | None
+    bots: Mapping[int, str | BotSpec] | None
+
+
+class ImportOptions(TypedDict, total=False):
+    """The options of :meth:`Matches.import_records` after the records."""
+
+    match_id: str | None
+    info: Mapping[str, Any] | None
+
+
 class MatchesHost(Protocol):
     """What matches coming in ask of the hall (the Hall provides it)."""
 

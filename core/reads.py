@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 
 from . import limits
-from .errors import CorruptRecord, MatchQuarantined, UnknownMatch
-from .events import MatchStarted, Recorded
+from .errors import CorruptRecord, MatchQuarantined
+from .events import Recorded
 from .lobby import LobbyEntry, names_of_seats, player_names, seated
 from .narration import Narrator
 from .words import Narrated
 
 if TYPE_CHECKING:
-    from .hall import Hall, MatchInfo, SeatView
-    from .store.base import StreamInfo
+    from .hall import Hall
+    from .views import MatchInfo, SeatView
 
 T = TypeVar("T")
 
@@ -57,25 +57,13 @@ async def read(
 
 async def info(hall: Hall, match: str) -> MatchInfo:
     """:meth:`Hall.info`: a match's game, players and version."""
-    known = limits.known_match_id(match)
-
-    def stored() -> tuple[list[Recorded], StreamInfo | None]:
-        return hall.store.read(known, 0, 1), hall.store.stream_info(known)
-
-    _check_quarantine(hall, match)
-    try:
-        head, entry = await io(hall, stored)
-    except CorruptRecord as exc:
-        raise hall.quarantine(match, exc) from None
-    if not head or not isinstance(head[0].event, MatchStarted) or entry is None:
-        raise UnknownMatch(match)
-    return hall.match_info(match, head[0].event, entry)
+    return await hall.incoming.info_off_loop(match)
 
 
 async def names(hall: Hall, match: str) -> list[str | None]:
     """:meth:`Lobby.names`: each seat's name, the player records read in a worker thread."""
     await hall.activate(match)
-    entry = hall.seating(match)  # who sits where: the actor's, on the loop
+    entry = hall.kernel.actor(match).info  # who sits where: the actor's, on the loop
     found = await io(hall, player_names, hall.store, seated(entry))
     return names_of_seats(entry, found)
 

@@ -25,11 +25,13 @@ from . import clock as clocks
 from . import engine, seating
 from .errors import IllegalCommand, InvalidOptions
 from .events import LobbyEvent, MatchStarted, Meta, Recorded, TakeBack, TakenBack
+from .kernel.system import check_seat
 from .registry import Ruleset
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
-    from .views import MatchInfo, SeatView
+    from .kernel.actor import Actor
+    from .kernel.system import Kernel
+    from .views import MatchInfo
 
 POLICIES = ("consent", "free", "off")
 
@@ -161,49 +163,20 @@ def _name(event: Any) -> str:
     return type(event).__name__
 
 
-class UndoHost(Protocol):
-    """What take-backs ask of the hall they serve (the Hall provides it)."""
-
-    lobby: Lobby
-    now: Callable[[], float]
-
-    def view(self, match: str, seat: int | None) -> SeatView:
-        """Return what a seat may know of a match now."""
-        ...
-
-    def ruleset(self, match: str) -> Ruleset:
-        """Return a match's ruleset."""
-        ...
-
-    def read(
-        self, match: str, after: int = 0, upto: int | None = None, limit: int | None = None
-    ) -> list[Recorded]:
-        """Return a match's stored records."""
-        ...
-
-    def info(self, match: str) -> MatchInfo:
-        """Return a match as listings show it."""
-        ...
-
-    def seating(self, match: str) -> dict[str, Any]:
-        """Return a match's listing entry as its actor holds it."""
-        ...
-
-    def version(self, match: str) -> int:
-        """Return the seq of a match's last event, as its actor holds it."""
-        ...
-
-    async def activate(self, match: str) -> Any:
-        """Make a match's actor run, loading it off the event loop if it rests."""
-        ...
-
-    async def read_off_loop(self, match: str) -> list[Recorded]:
-        """Return a match's stored records, read in a worker thread."""
-        ...
+class MatchInfos(Protocol):
+    """What take-backs read of a stored match (the hall's matches coming in provide it)."""
 
     async def info_off_loop(self, match: str) -> MatchInfo:
         """Return a match as listings show it, read in a worker thread."""
         ...
+
+
+class UndoHost(Protocol):
+    """What take-backs ask of the hall they serve (the Hall provides it)."""
+
+    kernel: Kernel
+    incoming: MatchInfos
+    now: Callable[[], float]
 
 
 class Undos:
@@ -216,25 +189,24 @@ class Undos:
     def status(self, match: str) -> UndoStatus | None:
         """Return the take-back waiting in a match, if it is still current."""
         status = self.pending.get(match)
-        if status is not None and status.seq != self.hall.version(match):
+        if status is not None and status.seq != self.hall.kernel.actor(match).version:
             del self.pending[match]  # the match moved on: the request lapsed
             return None
         return status
 
     async def request(self, match: str, seat: int) -> UndoStatus:
         """Ask to take back ``seat``'s last command; record it now if nobody need agree."""
-        hall = self.hall
-        await hall.activate(match)  # what follows reads the actor, or the store off the loop
-        info = hall.seating(match)
+        kernel, incoming = self.hall.kernel, self.hall.incoming
+        actor = await self._seated(match, seat)  # what follows reads the actor, or the store
+        info = actor.info
         policy = str(info.get("undo") or "consent")
         if policy == "off":
             raise UndoRefused("this match allows no take-back")
         if seating.ending(info):  # abandoned or expired: over
             seating.check_live(match, info, "nothing in it is taken back")
-        ruleset = hall.ruleset(match)
-        records = await hall.read_off_loop(match)
-        described = await hall.info_off_loop(match)
-        found = plan(ruleset, records, seat, described.players)
+        records = await kernel.read_off_loop(match)
+        described = await incoming.info_off_loop(match)
+        found = plan(actor.ruleset, records, seat, described.players)
         bots = set(described.bots)
         agreed = [s for s in found.needed if s in bots]
         free = policy == "free" and not found.others_acted
@@ -247,6 +219,7 @@ class Undos:
 
     async def answer(self, match: str, seat: int, agree: bool) -> UndoStatus:
         """Agree to the pending take-back of a match, or decline it."""
+        actor = await self._seated(match, seat)
         status = self.status(match)
         if status is None:
             raise UndoRefused("no take-back is waiting for an answer in this match")
@@ -260,14 +233,20 @@ class Undos:
         if set(agreed) < set(status.needed):
             self.pending[match] = status
             return status
-        ruleset = self.hall.ruleset(match)
-        records = await self.hall.read_off_loop(match)
-        described = await self.hall.info_off_loop(match)
-        found = plan(ruleset, records, status.seat, described.players)
+        records = await self.hall.kernel.read_off_loop(match)
+        described = await self.hall.incoming.info_off_loop(match)
+        found = plan(actor.ruleset, records, status.seat, described.players)
         if found.first != status.first:
             del self.pending[match]
             raise UndoRefused("the match moved on since the take-back was asked")
         return await self._record(status, found)
+
+    async def _seated(self, match: str, seat: int) -> Actor:
+        """Return a match's actor, once the hall takes work and ``seat`` is one of its seats."""
+        self.hall.kernel.check_open()
+        actor = await self.hall.kernel.activate(match)
+        check_seat(seat, actor.players)
+        return actor
 
     async def _record(self, status: UndoStatus, found: Plan) -> UndoStatus:
         self.pending.pop(status.match, None)
@@ -278,8 +257,8 @@ class Undos:
     async def record(self, match: str, last: int, event: Any, meta: Meta) -> None:
         """Record a take-back the seats agreed to, voiding the events up to ``last``; the
         turn clocks go back to where they stood before the taken-back command."""
-        actor = await self.hall.activate(match)
-        records = await self.hall.read_off_loop(match)
+        actor = await self.hall.kernel.activate(match)
+        records = await self.hall.kernel.read_off_loop(match)
         if records[-1].seq != last:
             raise UndoRefused("the match moved on since the take-back was asked")
         state = state_after(actor.ruleset, records, event)

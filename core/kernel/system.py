@@ -12,20 +12,25 @@ to reach a match:
   read of a match's records here (``read``, ``read_off_loop``, ``follow``) quarantines it on a
   damaged row.
 
-It imports no feature: the projection and the timing it commits with, what is told of an
-activation (``activated``) and of an actor that stops or rests are given to it.
+It runs its own life: :meth:`Kernel.open` starts its task group (the journal, the sweep that
+rests idle actors, and every task the hall spawns run in it), :meth:`Kernel.close` and
+:meth:`Kernel.exit` end it, :meth:`Kernel.check_open` refuses work meanwhile. It imports no feature: the projection and the
+timing it commits with, and who is told of an actor that starts (``activated``) or stops
+(``stopped``), are given to it.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
+from types import TracebackType
 from typing import Any, TypeVar
 
 import anyio
 import structlog
+from anyio.abc import TaskGroup
 
 from .. import limits
-from ..errors import CorruptRecord, InvalidCommand, MatchQuarantined
+from ..errors import CorruptRecord, InvalidCommand, MatchQuarantined, StoreClosed
 from ..events import Recorded
 from ..registry import Registry
 from ..store.base import Store
@@ -51,25 +56,19 @@ class Kernel:
         now: Callable[[], float],
         projection: Projection,
         timing: Timing,
-        spawn: Callable[..., None],
-        check_open: Callable[[], None],
-        closed: Callable[[], bool],
         snapshot_every: int,
         mailbox_size: int,
         watch_buffer: int,
         max_active: int,
-        on_stop: Callable[[str], None] | None = None,
     ) -> None:
-        """``check_open`` raises why the hall takes no work (closed, never started);
-        ``closed`` tells whether it stopped. ``max_active`` caps the running actors: past it,
-        the least recently used resting ones are passivated. ``on_stop`` is told the match of
-        every actor that stops."""
+        """``max_active`` caps the running actors: past it, the least recently used resting
+        ones are passivated."""
         if isinstance(max_active, bool) or not isinstance(max_active, int) or max_active < 1:
             raise ValueError(f"max_active is a whole number of at least 1, not {max_active!r}")
         self.store = store
         self.max_active = max_active
-        self.check_open = check_open
-        self.closed = closed
+        self._tg: TaskGroup | None = None
+        self._closed = False
         self.journal = Journal(store)
         self.loader = Loader(store, registry, snapshot_every, timing)
         self.hub = Hub(watch_buffer)
@@ -82,17 +81,98 @@ class Kernel:
             metrics=self.metrics,
             quarantine=self.quarantine,
             load=self.loader.load,
-            spawn=spawn,
+            spawn=self.spawn,
             projection=projection,
             timing=timing,
             snapshot_every=snapshot_every,
             snapshot_key=snapshot_key,
             mailbox_size=mailbox_size,
         )
-        self.actors = Supervisor(self.context, on_stop=on_stop)
+        self.actors = Supervisor(self.context, on_stop=self._stopped)
         self.quarantined: dict[str, str] = {}  # match -> why it is not served
         self.activated: list[Callable[[str], None]] = []  # told of every match activated
+        self.stopped: list[Callable[[str], None]] = []  # told of every actor stopped or dropped
         self._activating: dict[str, _Flight] = {}
+        self._resting: anyio.CancelScope | None = None
+
+    # -- the kernel's life ----------------------------------------------------------------------
+
+    async def open(self, idle_seconds: float) -> TaskGroup:
+        """Start the kernel's task group, the journal and the sweep that passivates actors idle
+        for ``idle_seconds``; return the task group (the features' background work runs in it
+        too)."""
+        self._resting = anyio.CancelScope()
+        self.journal.open()
+        tg = self._tg = await anyio.create_task_group().__aenter__()
+        tg.start_soon(self.journal.run)
+        tg.start_soon(self._passivate_idle, self._resting, idle_seconds)
+        return tg
+
+    async def _passivate_idle(self, scope: anyio.CancelScope, idle_seconds: float) -> None:
+        # One sweep for all actors instead of a timeout around every mailbox read.
+        with scope:
+            while not self._closed:
+                await anyio.sleep(max(min(idle_seconds / 4, 5.0), 0.005))
+                self.actors.passivate(idle_seconds)
+
+    async def close(self) -> None:
+        """Take no more work; let every actor finish what it holds, then stop the journal and
+        the live streams."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._resting is not None:
+            self._resting.cancel()
+        await self.actors.stop_all()
+        await self.journal.close()
+        self.hub.close()
+
+    async def exit(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        """Leave the task group: closed as :meth:`close` does, or, on the caller's own error,
+        cancelled (that error then leaves unwrapped, not in an ExceptionGroup)."""
+        assert self._tg is not None
+        if exc is None or isinstance(exc, anyio.get_cancelled_exc_class()):
+            await self.close()
+            return await self._tg.__aexit__(exc_type, exc, tb)
+        self._closed = True
+        self._tg.cancel_scope.cancel()
+        await self._tg.__aexit__(None, None, None)
+        return None
+
+    def spawn(self, fn: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> None:
+        """Run a task in the kernel's task group."""
+        if self._tg is None:
+            raise StoreClosed("the hall is not running (use 'async with Hall(...)')")
+        self._tg.start_soon(fn, *args)
+
+    def closed(self) -> bool:
+        """Tell whether the kernel has stopped taking work (it may not have started yet)."""
+        return self._closed
+
+    @property
+    def running(self) -> bool:
+        """Tell whether the kernel takes work: opened and not closed."""
+        return self._tg is not None and not self._closed
+
+    def check_open(self) -> None:
+        """Refuse work, saying why, unless the kernel runs."""
+        if self._closed:
+            raise StoreClosed("the hall is closed")
+        if self._tg is None:
+            raise StoreClosed(
+                "the hall is not open: run it with 'async with hall', or run the lifespan of "
+                "the app that manages it (a host that mounts the app runs it with "
+                "mounted_lifespan)"
+            )
+
+    def _stopped(self, match: str) -> None:
+        for told in self.stopped:
+            told(match)
 
     # -- actors -------------------------------------------------------------------------------
 
