@@ -31,6 +31,7 @@ from .errors import NotCaughtUp, UnknownVersion
 if TYPE_CHECKING:
     from .bots.driver import BotDriver
     from .kernel.actor import Actor
+    from .kernel.hub import Hub
     from .store.base import Store
 
 log = structlog.get_logger("gamehall.nodes")
@@ -38,7 +39,6 @@ log = structlog.get_logger("gamehall.nodes")
 POLL_SECONDS = 0.5
 LEASE_SECONDS = 2.0
 CATCH_UP_SECONDS = 2.0  # how long a read naming a version waits for this node to hold it
-CATCH_UP_POLL = 0.01
 
 
 class NodeHost(Protocol):
@@ -56,6 +56,7 @@ class MatchHost(Protocol):
     """What :func:`caught_up` asks of the hall (the Hall provides it)."""
 
     store: Store
+    hub: Hub
 
     async def activate(self, match: str) -> Actor:
         """Return the match's actor, loading the match if it is not active."""
@@ -73,7 +74,8 @@ async def caught_up(
 
     An acknowledged version is in the store, on any node's reading, the moment it is
     acknowledged: a node behind reads it and catches its actor up (an actor deciding or
-    committing catches up right after). A version the store does not hold is refused at once
+    committing catches up right after, and publishes what it applies: that is what this
+    waits for). A version the store does not hold is refused at once
     (:class:`UnknownVersion`); one the actor does not reach within ``wait`` seconds raises
     :class:`NotCaughtUp`: no answer from older state either way.
     """
@@ -83,26 +85,43 @@ async def caught_up(
     actor = await hall.activate(match)
     if actor.version >= version:
         return
-    store = hall.store
     deadline = anyio.current_time() + wait
-    while True:
-        if store.threaded:
-            stored = await anyio.to_thread.run_sync(store.version, match)
-        else:
-            stored = store.version(match)
-        if stored < version:
-            raise UnknownVersion(match, version, stored)
-        actor = await hall.activate(match)  # a new actor if the last one was dropped
-        if actor.version < stored:
-            hall.advanced(match, stored)
-        if actor.version >= version:
-            return
-        if anyio.current_time() >= deadline:
-            raise NotCaughtUp(match, version, actor.version, wait)
-        await anyio.sleep(CATCH_UP_POLL)
-        actor = await hall.activate(match)
-        if actor.version >= version:
-            return
+    hub = hall.hub
+    send, receive = hub.subscribe(match)
+    try:
+        while True:
+            stored = await _stored_version(hall.store, match)
+            if stored < version:
+                raise UnknownVersion(match, version, stored)
+            actor = await hall.activate(match)  # a new actor if the last one was dropped
+            if actor.version < stored:
+                hall.advanced(match, stored)
+            if actor.version >= version:
+                return
+            left = deadline - anyio.current_time()
+            if left <= 0:
+                raise NotCaughtUp(match, version, actor.version, wait)
+            # The actor applies the rest once its commit in flight ends and publishes it. A
+            # dropped actor publishes nothing: the back-off then looks again.
+            with anyio.move_on_after(min(left, CATCH_UP_BACKOFF)):
+                try:
+                    await receive.receive()
+                except anyio.EndOfStream:  # dropped by the hub: subscribe again, look again
+                    hub.unsubscribe(match, send)
+                    receive.close()
+                    send, receive = hub.subscribe(match)
+    finally:
+        hub.unsubscribe(match, send)
+        receive.close()
+
+
+CATCH_UP_BACKOFF = 0.05  # the longest wait between two looks when no publication comes
+
+
+async def _stored_version(store: Store, match: str) -> int:
+    if store.threaded:
+        return await anyio.to_thread.run_sync(store.version, match)
+    return store.version(match)
 
 
 class Follower:
