@@ -432,13 +432,11 @@ class Actor:
             if rebuild:
                 self.rebuild()
             return
-        events: list[Event] = []
         metas: list[Meta] = []
         versions = None if self._versions_recorded else self.ruleset.versions
         for (message, batch), clock in zip(
             accepted, clocked or [None] * len(accepted), strict=True
         ):
-            events.extend(batch)
             cid = message.command_id
             seat = None if isinstance(message.command, LobbyCommand) else message.seat
             metas.append(Meta(cid, seat, message.command, versions))
@@ -455,6 +453,8 @@ class Actor:
         self.committing = True
         # What the commit's answer needs, kept here rather than in a closure made per commit.
         self._in_flight = (accepted, state, version, last_clock, ends, info, rebuild)
+        # One command (as most commits of a match hold) hands its decided events on as they are.
+        events = accepted[0][1] if len(accepted) == 1 else [e for _, b in accepted for e in b]
         request = AppendRequest(self.match, self.version, events, metas, info, tuple(tokens))
         self.ctx.journal.submit(request, self._done)
 

@@ -148,7 +148,9 @@ class Journal:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._queue: list[tuple[AppendRequest, Done]] = []
+        # Queued batches and who hears of each, side by side (no pair made per command).
+        self._queue: list[AppendRequest] = []
+        self._dones: list[Done] = []
         self._snapshots: list[Snapshot] = []
         # Events and the limiter belong to an event loop: made when the journal starts.
         self._wake: Any = None
@@ -164,7 +166,8 @@ class Journal:
         if self._closing:
             done(StoreClosed("the hall is shutting down"))
             return
-        self._queue.append((request, done))
+        self._queue.append(request)
+        self._dones.append(done)
         wake = self._wake
         if wake is not None and len(self._queue) == 1:
             wake.set()  # the first of a batch wakes the writer; the rest join it
@@ -208,11 +211,13 @@ class Journal:
                         return
                     await self._wake.wait()  # nothing queued: the next submit wakes it
                 self._wake = anyio.Event()
-                batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
+                cut = self.max_batch
+                requests, self._queue = self._queue[:cut], self._queue[cut:]
+                dones, self._dones = self._dones[:cut], self._dones[cut:]
                 snapshots, self._snapshots = self._snapshots, []
-                if batch or snapshots:
+                if requests or snapshots:
                     with anyio.CancelScope(shield=True):
-                        await self._commit(batch, snapshots)
+                        await self._commit(requests, dones, snapshots)
         finally:
             if self._thread is not None:
                 self._thread.stop()
@@ -220,18 +225,17 @@ class Journal:
             self._stopped.set()
 
     async def _commit(
-        self, batch: Sequence[tuple[AppendRequest, Done]], snapshots: list[Snapshot]
+        self, requests: list[AppendRequest], dones: list[Done], snapshots: list[Snapshot]
     ) -> None:
-        requests = [request for request, _ in batch]
         try:
             results = await self._write(requests, snapshots)
         except Exception as exc:  # noqa: BLE001 - a store's failure must not end the writer: all hear it
-            log.error("commit failed", error=repr(exc), batches=len(batch))
+            log.error("commit failed", error=repr(exc), batches=len(requests))
             error = exc if isinstance(exc, GamehallError) else GamehallError(f"store error: {exc}")
-            results = [error] * len(batch)
+            results = [error] * len(requests)
         else:
             self.commits += 1
-        for (_, done), result in zip(batch, results, strict=True):
+        for done, result in zip(dones, results, strict=True):
             try:
                 done(result)
             except Exception as exc:  # noqa: BLE001 - a subscriber's (a plugin's) bug: the others go on

@@ -74,7 +74,12 @@ P = ParamSpec("P")
 T = TypeVar("T")
 SCHEMA_VERSION = 4  # 2: every event row carries a checksum (crc); 3: the lobby and players;
 # 4: seat tokens (seat_tokens, written with the appends; the HTTP adapter's table moves there)
-CACHE_KIB = 1024  # each connection's page cache (SQLite's own default is about as much)
+CACHE_KIB = 1024  # each reader's page cache (SQLite's own default is about as much)
+# The writer's page cache: the leaf pages where every active match's next rows go, and the
+# listing rows its commits update. 10,000 matches at once touch about 12 MiB of them each
+# commit; with 1 MiB every commit read most of them back from the file (the writer's time a
+# command +40% at 10,000 matches against 1,000). Pages are taken as they are used.
+WRITER_CACHE_KIB = 32 * 1024
 QUICK_CHECK_BYTES = 64 * 2**20  # quick_check on open up to here: about 0.12 s
 HEADER = b"SQLite format 3\x00"
 EVENT_COLUMNS = ["stream", "seq", "position", "time", "type", "v", "data", "meta", "cmd", "crc"]
@@ -279,7 +284,7 @@ class SQLiteStore(Store):
         self._versions: dict[str, int] = {}
         self._check_header()
         try:
-            self._writer = self._connect()
+            self._writer = self._connect(WRITER_CACHE_KIB)
         except sqlite3.Error as exc:  # a missing folder, no permission, a busy file
             raise StoreFailed(f"cannot open the store {self.path}: {exc}") from None
         self._has_recorded = self._has_deadline = False
@@ -295,7 +300,7 @@ class SQLiteStore(Store):
 
     # -- connections ------------------------------------------------------------------------
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, cache_kib: int | None = None) -> sqlite3.Connection:
         if self.readonly:
             uri = f"{Path(self.path).resolve().as_uri()}?mode=ro"
             conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
@@ -303,7 +308,7 @@ class SQLiteStore(Store):
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={self.synchronous}")
-        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        conn.execute(f"PRAGMA cache_size=-{cache_kib or CACHE_KIB}")
         return conn
 
     def _refused(self, reason: object) -> DamagedStore:
