@@ -45,7 +45,9 @@ from collections.abc import Callable
 from typing import Any
 
 import anyio
+import structlog
 
+log = structlog.get_logger("gamehall.runtime")
 GC_ENV = "GAMEHALL_GC"
 LOOP_ENV = "GAMEHALL_LOOP"
 LOOPS = ("asyncio", "uvloop")
@@ -124,6 +126,7 @@ async def give_back_rested_memory(
     after: int = TRIM_AFTER,
     trim: Callable[[int], Any] | None = None,
     compact: Callable[[], None] | None = None,
+    release: Callable[[], None] | None = None,
 ) -> None:
     """Hand the memory of passivated matches back to the system while a server runs.
 
@@ -132,7 +135,8 @@ async def give_back_rested_memory(
     once ``active()`` (the active matches) is at least ``after`` below its peak since the last
     time, ask the allocator to return its free pages (glibc's ``malloc_trim``, in a worker
     thread; without glibc this does nothing). ``compact`` runs first (``Hall.compact``: what
-    resting matches keep, copied so that it pins no freed block).
+    resting matches keep, copied so that it pins no freed block), then ``release`` in the
+    same thread as the trim (``Store.release_memory``: the store's caches).
     """
     trim = trim or malloc_trim()
     if trim is None:
@@ -144,7 +148,7 @@ async def give_back_rested_memory(
         if peak - now >= after:
             if compact is not None:
                 compact()
-            await anyio.to_thread.run_sync(trim, 0)
+            await anyio.to_thread.run_sync(_give_back, release, trim)
             peak = now
         peak = max(peak, now)
 
@@ -163,3 +167,12 @@ def loop_options(option: str | None = None) -> dict[str, Any]:
             "event loop 'uvloop' is not installed: install gamehall with the uvloop extra"
         ) from None
     return {"backend": "asyncio", "backend_options": {"use_uvloop": True}}
+
+
+def _give_back(release: Callable[[], None] | None, trim: Callable[[int], Any]) -> None:
+    if release is not None:
+        try:
+            release()
+        except Exception as exc:  # noqa: BLE001 - a store's failure to shrink must not end the loop: trimmed anyway
+            log.warning("the store kept its caches", error=str(exc))
+    trim(0)

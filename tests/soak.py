@@ -4,7 +4,8 @@ Run in a fresh process of its own (``python -m tests.soak MATCHES CLOCK DB``), s
 nothing else the test process loaded shares its memory: it prints one JSON line with the
 resident memory (``/proc/self/statm``) at start, at the peak and once every match rested,
 as a server runs (the ``server`` collector policy, ``--max-active`` at its default, and what
-``gamehall serve`` does once matches rest: :meth:`Hall.compact`, then ``malloc_trim``).
+``gamehall serve`` does once matches rest: :meth:`Hall.compact`, the store's
+:meth:`~gamehall.core.store.Store.release_memory`, then ``malloc_trim``).
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def child(matches: int, clock: str | None, db: str) -> dict[str, Any]:
     def give_back(hall: Hall) -> None:
         gc.collect()
         hall.compact()
+        store.release_memory()
         if trim is not None:
             trim(0)
 

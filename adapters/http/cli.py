@@ -384,7 +384,12 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
             shown = str(store) if store.shared else args.db
             tg.start_soon(_announce, server, sock, shown, args.gc_policy)
             tg.start_soon(
-                partial(give_back_rested_memory, lambda: hall.active, compact=hall.compact)
+                partial(
+                    give_back_rested_memory,
+                    lambda: hall.active,
+                    compact=hall.compact,
+                    release=hall.store.release_memory,
+                )
             )
             await server.serve(sockets=[sock])
             tg.cancel_scope.cancel()

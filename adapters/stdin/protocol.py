@@ -748,7 +748,14 @@ async def serve(
         anyio.create_task_group() as tg,
     ):
         server = Server(hall, stdout, tg, bot_limit)
-        tg.start_soon(partial(give_back_rested_memory, lambda: hall.active, compact=hall.compact))
+        tg.start_soon(
+            partial(
+                give_back_rested_memory,
+                lambda: hall.active,
+                compact=hall.compact,
+                release=hall.store.release_memory,
+            )
+        )
         number = 0
         while True:
             line = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)

@@ -834,6 +834,11 @@ class Store(EventLog, Snapshots, LobbyReadModel, Checks, Coordination):
         """Tell whether appends block on I/O and should run in a worker thread."""
         return False
 
+    def release_memory(self) -> None:
+        """Give back what the store keeps in memory only for speed (caches), once many
+        matches have gone to rest; it fills again as it is used. May wait for a write in
+        progress: call it off the event loop."""
+
     def close(self) -> None:
         """Release the store's resources; it cannot be used afterwards."""
 

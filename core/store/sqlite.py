@@ -894,6 +894,14 @@ class SQLiteStore(Store):
             problems.append(Problem(None, None, f"reading the file failed: {exc}"))
         return problems
 
+    def release_memory(self) -> None:
+        """Empty the writer's page cache (``PRAGMA shrink_memory``): up to
+        ``WRITER_CACHE_KIB`` that the pages of many active matches filled, kept at rest for no
+        one. The next commits read the pages they need again (from the system's file cache)."""
+        with self._lock:
+            if not self._closed:
+                self._writer.execute("PRAGMA shrink_memory")
+
     def close(self) -> None:
         """Close every connection."""
         if self._closed:

@@ -6,6 +6,8 @@ import gc
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
 
 import pytest
 from gamehall.core.runtime import (
@@ -121,3 +123,65 @@ def test_memory_is_given_back_once_many_matches_have_rested() -> None:
     assert compacted == [0, 1]  # before each trim
     if sys.platform == "linux":
         assert malloc_trim() is not None
+
+
+def test_the_store_releases_its_caches_before_the_trim_and_a_failure_stops_nothing() -> None:
+    import anyio
+    from gamehall.core.runtime import give_back_rested_memory
+
+    active = [5_000]
+    order: list[str] = []
+
+    def release() -> None:
+        order.append("release")
+        if len(order) == 1:
+            raise OSError("the store is closing")
+
+    async def go() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(
+                partial(
+                    give_back_rested_memory, lambda: active[0], 0.001, 1_000,
+                    lambda _: order.append("trim"), release=release,
+                )
+            )  # fmt: skip
+            for count in (5_000, 3_000, 3_000, 9_000, 9_000, 7_000, 7_000):
+                active[0] = count
+                await anyio.sleep(0.1)
+            tg.cancel_scope.cancel()
+
+    anyio.run(go)
+    assert order == ["release", "trim", "release", "trim"]
+
+
+def test_an_sqlite_store_gives_back_its_writer_cache(tmp_path: Path) -> None:
+    import ctypes
+
+    from gamehall.core import Meta, default_registry
+    from gamehall.core.store import AppendRequest, SQLiteStore
+
+    try:
+        lib = ctypes.CDLL("libsqlite3.so.0")
+    except OSError:
+        pytest.skip("SQLite's own library is not at hand to ask its memory")
+    lib.sqlite3_memory_used.restype = ctypes.c_int64
+    registry = default_registry()
+    ruleset = registry.ruleset("tictactoe")
+    started = ruleset.started(None, None, None, 1)
+    store = SQLiteStore(tmp_path / "cache.db", registry.codec, synchronous="OFF")
+    try:
+        before = lib.sqlite3_memory_used()
+        for part in range(10):  # about 6 MB of pages, all through the writer's cache
+            store.append_many(
+                [
+                    AppendRequest(f"m{part}-{i}", 0, [started], [Meta(versions=ruleset.versions)])
+                    for i in range(2_000)
+                ]
+            )
+        filled = lib.sqlite3_memory_used()
+        store.release_memory()
+        released = lib.sqlite3_memory_used()
+    finally:
+        store.close()
+    assert filled - before > 2_000_000, (before, filled)
+    assert released - before < (filled - before) / 4, (before, filled, released)
