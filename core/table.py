@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from . import engine
-from .bots import Bot
+from .bots import Bot, RandomBot
 from .errors import IllegalCommand
 from .events import Command, Event, MatchStarted, Meta, Recorded
 from .registry import Registry, Ruleset, default_registry
@@ -111,8 +111,11 @@ class Table:
         # A game's @decides and @evolves methods, called straight from their tables: one call
         # per command and per event where decide and evolve would make two (bench/README.md).
         deciding, applying = rules.direct()
-        per_seat = bots if isinstance(bots, Mapping) else None
-        choose = bots.choose if per_seat is None else None  # type: ignore[union-attr]
+        # One random bot for every seat draws here, as its choose would (uniform_index): it
+        # never looks at the view, so the state is handed back once, at the end.
+        draw = bots.getrandbits if type(bots) is RandomBot else None
+        per_seat = bots if draw is None and isinstance(bots, Mapping) else None
+        choose = bots.choose if draw is None and per_seat is None else None  # type: ignore[union-attr]
         # Each seat's view callable, made once: it shows the table's state, which is the state
         # the seat chooses in while a bot is asked (a partial a command would cost more).
         looks: dict[int, Callable[[], Any]] = {}
@@ -123,17 +126,29 @@ class Table:
                     break  # the first seat awaited
                 else:
                     break  # nobody: the match is over
-                look = looks.get(seat)
-                if look is None:
-                    look = looks[seat] = partial(self.view, seat)
-                self.state = state
-                if choose is not None:
-                    command = choose(seat, legal(state, seat), look)
+                options = legal(state, seat)
+                if draw is not None:
+                    # uniform_index, written out: a call fewer a command.
+                    n = len(options)
+                    if not n:
+                        raise IndexError("Cannot choose from an empty sequence")
+                    bits = n.bit_length()
+                    index = draw(bits)
+                    while index >= n:
+                        index = draw(bits)
+                    command = options[index]
                 else:
-                    bot = per_seat.get(seat)  # type: ignore[union-attr]
-                    if bot is None:
-                        raise KeyError(f"no bot for seat {seat}")
-                    command = bot.choose(seat, legal(state, seat), look)
+                    look = looks.get(seat)
+                    if look is None:
+                        look = looks[seat] = partial(self.view, seat)
+                    self.state = state
+                    if choose is not None:
+                        command = choose(seat, options, look)
+                    else:
+                        bot = per_seat.get(seat)  # type: ignore[union-attr]
+                        if bot is None:
+                            raise KeyError(f"no bot for seat {seat}")
+                        command = bot.choose(seat, options, look)
                 kind = type(command)
                 if kind not in known:
                     engine.check(self.ruleset, state, seat, command)  # raises, naming the type
