@@ -110,7 +110,8 @@ class Table:
         known = self.ruleset.command_types
         # A game's @decides and @evolves methods, called straight from their tables: one call
         # per command and per event where decide and evolve would make two (bench/README.md).
-        deciding, applying = rules.direct()
+        # A command found in ``deciding`` is of a type the ruleset knows (Ruleset.direct).
+        deciding, applying = self.ruleset.direct
         # One random bot for every seat draws here, as its choose would (uniform_index): it
         # never looks at the view, so the state is handed back once, at the end.
         draw = bots.getrandbits if type(bots) is RandomBot else None
@@ -149,12 +150,14 @@ class Table:
                         if bot is None:
                             raise KeyError(f"no bot for seat {seat}")
                         command = bot.choose(seat, options, look)
-                kind = type(command)
-                if kind not in known:
-                    engine.check(self.ruleset, state, seat, command)  # raises, naming the type
-                method = deciding.get(kind)
+                method = deciding.get(type(command))
                 ctx = Context(seat, seq + 1, seed)
-                new = decide(state, command, ctx) if method is None else method(state, command, ctx)
+                if method is not None:
+                    new = method(state, command, ctx)
+                else:
+                    if type(command) not in known:
+                        engine.check(self.ruleset, state, seat, command)  # raises, naming it
+                    new = decide(state, command, ctx)
                 if not new:
                     raise IllegalCommand("the command changes nothing")
                 after = state
