@@ -55,7 +55,7 @@ class Table:
         if players is None and not options and not expansion_options:
             # The default match: its first event and config are validated once per ruleset.
             started, config = ruleset.default_start(seed)
-            return cls(ruleset, started, config=config)
+            return cls(ruleset, started, "table", config)
         return cls(ruleset, ruleset.started(players, options, expansion_options, seed))
 
     @property
