@@ -266,7 +266,9 @@ class Ruleset:
     @functools.cached_property
     def direct(
         self,
-    ) -> tuple[Mapping[type[Command], Callable[..., Any]], Mapping[type[Event], Callable[..., Any]]]:
+    ) -> tuple[
+        Mapping[type[Command], Callable[..., Any]], Mapping[type[Event], Callable[..., Any]]
+    ]:
         """Return the rules' bound ``@decides`` and ``@evolves`` methods by exact type
         (:meth:`Rules.direct`), the deciding ones only for the command types of this ruleset:
         a command a runner finds there is of a known type, with no other check."""
