@@ -23,6 +23,9 @@ PLAIN = getattr(pluggy.PluginManager("gamehall"), "_inner_hookexec", None)
 # A plan: each implementation to call, newest first as pluggy calls them, with the names of the
 # arguments it takes, or ``None`` where it takes every argument of the spec by keyword.
 Plan = tuple[tuple[Callable[..., Any], tuple[str, ...] | None], ...]
+# What a call reads: the hook caller, its manager, the implementations the plan was made from,
+# the spec's arguments (``None``: no plan) and the implementation to call alone, if one.
+Now = tuple[Any, Any, list[Any] | None, frozenset[str] | None, Callable[..., Any] | None]
 
 
 class Hooks:
@@ -51,15 +54,19 @@ class Hooks:
 class HookCall:
     """One hook: called straight through its plan while the plan still holds, else by pluggy."""
 
-    __slots__ = ("_caller", "_firstresult", "_names", "_plan", "_pm", "_seen")
+    __slots__ = ("_caller", "_firstresult", "_now", "_plan", "_pm", "_seen")
 
     def __init__(self, caller: pluggy.HookCaller, pm: pluggy.PluginManager) -> None:
         self._caller = caller
         self._pm = pm
         self._seen: list[Any] | None = None  # the implementations the plan was made from
         self._plan: Plan | None = None
-        self._names: frozenset[str] = frozenset()
         self._firstresult = False
+        # What a call checks and calls, in one attribute (each attribute read of a class with
+        # __getattr__ is a slow one): the caller, the manager, the implementations the plan was
+        # made from, the spec's arguments (None: no plan), and the one implementation of a
+        # first-result hook that takes every argument by keyword (a game's default, alone).
+        self._now: Now = (caller, pm, None, None, None)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(object.__getattribute__(self, "_caller"), name)
@@ -69,11 +76,21 @@ class HookCall:
 
     def __call__(self, **kwargs: Any) -> Any:
         """Call the hook with keyword arguments, as pluggy's ``HookCaller`` is called."""
-        if self._caller._hookimpls != self._seen or self._pm._inner_hookexec is not PLAIN:
+        caller, pm, seen, names, one = self._now
+        if caller._hookimpls == seen and pm._inner_hookexec is PLAIN and kwargs.keys() == names:
+            if one is not None:
+                return one(**kwargs)
+            return self._run(kwargs)
+        if caller._hookimpls != seen or pm._inner_hookexec is not PLAIN:
             self._prepare()
+            if kwargs.keys() == self._now[3]:
+                return self._run(kwargs)
+        return caller(**kwargs)
+
+    def _run(self, kwargs: dict[str, Any]) -> Any:
+        """Call the implementations through the plan, as pluggy would."""
         plan = self._plan
-        if plan is None or kwargs.keys() != self._names:
-            return self._caller(**kwargs)
+        assert plan is not None  # there are names only while there is a plan
         if self._firstresult:
             for function, names in plan:
                 if names is None:
@@ -97,7 +114,7 @@ class HookCall:
         """Make the plan for the hook's implementations now, or none where pluggy must call."""
         caller = self._caller
         impls = list(caller._hookimpls)
-        self._seen, self._plan = impls, None
+        self._seen, self._plan, self._now = impls, None, (caller, self._pm, impls, None, None)
         spec = caller.spec
         if (
             PLAIN is None
@@ -108,12 +125,14 @@ class HookCall:
             or any(impl.hookwrapper or impl.wrapper or impl.kwargnames for impl in impls)
         ):
             return
-        self._names = frozenset(spec.argnames)
+        names = frozenset(spec.argnames)
         self._firstresult = bool(spec.opts.get("firstresult"))
-        self._plan = tuple(
-            (impl.function, None if _by_keyword(impl, self._names) else tuple(impl.argnames))
+        plan = self._plan = tuple(
+            (impl.function, None if _by_keyword(impl, names) else tuple(impl.argnames))
             for impl in reversed(impls)
         )
+        alone = self._firstresult and len(plan) == 1 and plan[0][1] is None
+        self._now = (caller, self._pm, impls, names, plan[0][0] if alone else None)
 
 
 def _by_keyword(impl: Any, names: frozenset[str]) -> bool:

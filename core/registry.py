@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.metadata
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -262,6 +262,19 @@ class Ruleset:
             low = max(low, e.min_players or low)
             high = min(high, e.max_players or high)
         return low, high
+
+    @functools.cached_property
+    def direct(
+        self,
+    ) -> tuple[
+        Mapping[type[Command], Callable[..., Any]], Mapping[type[Event], Callable[..., Any]]
+    ]:
+        """Return the rules' bound ``@decides`` and ``@evolves`` methods by exact type
+        (:meth:`Rules.direct`), the deciding ones only for the command types of this ruleset:
+        a command a runner finds there is of a known type, with no other check."""
+        deciding, applying = self.rules.direct()
+        known = self.command_types
+        return {kind: m for kind, m in deciding.items() if kind in known}, applying
 
     # -- starting matches ------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from . import engine
-from .bots import Bot
+from .bots import Bot, RandomBot
 from .errors import IllegalCommand
 from .events import Command, Event, MatchStarted, Meta, Recorded
 from .registry import Registry, Ruleset, default_registry
@@ -55,7 +55,7 @@ class Table:
         if players is None and not options and not expansion_options:
             # The default match: its first event and config are validated once per ruleset.
             started, config = ruleset.default_start(seed)
-            return cls(ruleset, started, config=config)
+            return cls(ruleset, started, "table", config)
         return cls(ruleset, ruleset.started(players, options, expansion_options, seed))
 
     @property
@@ -110,9 +110,13 @@ class Table:
         known = self.ruleset.command_types
         # A game's @decides and @evolves methods, called straight from their tables: one call
         # per command and per event where decide and evolve would make two (bench/README.md).
-        deciding, applying = rules.direct()
-        per_seat = bots if isinstance(bots, Mapping) else None
-        choose = bots.choose if per_seat is None else None  # type: ignore[union-attr]
+        # A command found in ``deciding`` is of a type the ruleset knows (Ruleset.direct).
+        deciding, applying = self.ruleset.direct
+        # One random bot for every seat draws here, as its choose would (uniform_index): it
+        # never looks at the view, so the state is handed back once, at the end.
+        draw = bots.getrandbits if type(bots) is RandomBot else None
+        per_seat = bots if draw is None and isinstance(bots, Mapping) else None
+        choose = bots.choose if draw is None and per_seat is None else None  # type: ignore[union-attr]
         # Each seat's view callable, made once: it shows the table's state, which is the state
         # the seat chooses in while a bot is asked (a partial a command would cost more).
         looks: dict[int, Callable[[], Any]] = {}
@@ -123,23 +127,37 @@ class Table:
                     break  # the first seat awaited
                 else:
                     break  # nobody: the match is over
-                look = looks.get(seat)
-                if look is None:
-                    look = looks[seat] = partial(self.view, seat)
-                self.state = state
-                if choose is not None:
-                    command = choose(seat, legal(state, seat), look)
+                options = legal(state, seat)
+                if draw is not None:
+                    # uniform_index, written out: a call fewer a command.
+                    n = len(options)
+                    if not n:
+                        raise IndexError("Cannot choose from an empty sequence")
+                    bits = n.bit_length()
+                    index = draw(bits)
+                    while index >= n:
+                        index = draw(bits)
+                    command = options[index]
                 else:
-                    bot = per_seat.get(seat)  # type: ignore[union-attr]
-                    if bot is None:
-                        raise KeyError(f"no bot for seat {seat}")
-                    command = bot.choose(seat, legal(state, seat), look)
-                kind = type(command)
-                if kind not in known:
-                    engine.check(self.ruleset, state, seat, command)  # raises, naming the type
-                method = deciding.get(kind)
+                    look = looks.get(seat)
+                    if look is None:
+                        look = looks[seat] = partial(self.view, seat)
+                    self.state = state
+                    if choose is not None:
+                        command = choose(seat, options, look)
+                    else:
+                        bot = per_seat.get(seat)  # type: ignore[union-attr]
+                        if bot is None:
+                            raise KeyError(f"no bot for seat {seat}")
+                        command = bot.choose(seat, options, look)
+                method = deciding.get(type(command))
                 ctx = Context(seat, seq + 1, seed)
-                new = decide(state, command, ctx) if method is None else method(state, command, ctx)
+                if method is not None:
+                    new = method(state, command, ctx)
+                else:
+                    if type(command) not in known:
+                        engine.check(self.ruleset, state, seat, command)  # raises, naming it
+                    new = decide(state, command, ctx)
                 if not new:
                     raise IllegalCommand("the command changes nothing")
                 after = state

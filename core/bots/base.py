@@ -35,15 +35,36 @@ class BotError(InvalidOptions):
 
 
 class RandomBot:
-    """Pick a legal command uniformly at random from a seeded generator."""
+    """Pick a legal command uniformly at random from a seeded generator.
 
-    __slots__ = ("_choice",)
+    It draws as ``random.Random.choice`` does (the same numbers from the same seed), with the
+    draw written out here: ``getrandbits`` is the generator's, for a runner that draws in its
+    own loop (``Table.play`` does) and so makes the same choices without the calls.
+    """
+
+    __slots__ = ("getrandbits",)
 
     kind = "random"
 
     def __init__(self, seed: int | str | None = 0) -> None:
-        self._choice = random.Random(seed).choice
+        self.getrandbits: Callable[[int], int] = random.Random(seed).getrandbits
 
     def choose(self, seat: int, legal: Sequence[Command], view: Callable[[], Any]) -> Command:
         """Return a uniformly random legal command."""
-        return self._choice(legal)
+        return legal[uniform_index(self.getrandbits, len(legal))]
+
+
+def uniform_index(getrandbits: Callable[[int], int], n: int) -> int:
+    """Return an index below ``n`` drawn as ``random.Random.choice`` draws it.
+
+    The fewest bits that hold ``n``, drawn again while they are ``n`` or more: exactly
+    ``Random._randbelow_with_getrandbits``, so a seed gives the choices it always gave.
+    Raises ``IndexError`` for nothing to choose from, as ``choice`` does.
+    """
+    if not n:
+        raise IndexError("Cannot choose from an empty sequence")
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r

@@ -216,3 +216,16 @@ def test_ismcts_decides_the_same_whatever_the_hidden_parts_of_its_view_hold(
         else:
             table.send(seat, other.choose(seat, legal, lambda: None))
     assert checked >= 5
+
+
+@pytest.mark.parametrize("seed", [0, 1, "x", 2**40])
+def test_the_random_bot_chooses_as_random_choice_does(seed: int | str) -> None:
+    bot, rng = RandomBot(seed), random.Random(seed)
+    for n in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 100] * 20:
+        legal = list(range(n))
+        assert bot.choose(0, legal, lambda: None) == rng.choice(legal)  # type: ignore[arg-type]
+
+
+def test_the_random_bot_refuses_nothing_to_choose_from_as_random_choice_does() -> None:
+    with pytest.raises(IndexError):
+        RandomBot(0).choose(0, [], lambda: None)

@@ -458,3 +458,16 @@ def test_play_makes_the_checks_of_send_and_keeps_what_came_before(reg: Registry)
     with pytest.raises(IllegalCommand, match="changes nothing"):
         idle.play(_Sends(Hold()))
     assert_unchanged(idle, kept)
+
+
+def test_a_random_bot_plays_the_same_drawn_in_the_loop_as_asked_to_choose() -> None:
+    # One RandomBot for every seat is drawn for inside Table.play; the same bot behind a map
+    # of seats is asked through choose: the moves are the same.
+    for seed in range(30):
+        drawn = Table.new("tictactoe", seed=seed)
+        drawn_outcome = drawn.play(RandomBot(seed))
+        bot = RandomBot(seed)
+        asked = Table.new("tictactoe", seed=seed)
+        asked_outcome = asked.play({0: bot, 1: bot})
+        assert drawn.events == asked.events
+        assert drawn_outcome == asked_outcome
