@@ -781,6 +781,13 @@ class Coordination(ABC):
         """Return the last position seen and each stream's last seq after ``after``."""
         raise NotImplementedError("only a shared store is followed by position")
 
+    def follow(self, after: int, limit: int = 10_000) -> tuple[int, dict[str, int], bool]:
+        """Return :meth:`changes` and whether more may follow at once: a follower reads again
+        only then (by default whenever anything was read; a store that knows the page was not
+        full says so)."""
+        last, heads = self.changes(after, limit)
+        return last, heads, last != after
+
     def wait_for_commits(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for another node's commit (blocking)."""
         raise NotImplementedError("only a shared store notifies commits")

@@ -483,6 +483,25 @@ _MARK = f"""SELECT w.mark::text, CASE
     THEN pg_xact_status(w.mark) IS DISTINCT FROM 'in progress' ELSE false END
 FROM (SELECT {_WATERMARK} AS mark) AS w"""
 _BELOW_MARK = "tx < %(mark)s::text::xid8"
+# What a follower reads, in one statement: the watermark and the rows below it read in the
+# same snapshot (a transaction below the watermark had ended before the snapshot was taken,
+# so the snapshot sees all it wrote, as it does with the watermark taken by a statement
+# before), folded in the database to what the follower keeps: the last position read, how many
+# rows, each stream's last seq; then whether committed rows wait above the watermark (``held``)
+# and whether the watermark is a transaction that ended while it was taken (``_MARK``'s).
+_CHANGES = f"""WITH w AS MATERIALIZED (SELECT {_WATERMARK} AS mark),
+r AS MATERIALIZED (
+    SELECT stream, seq, tx, position FROM events, w
+    WHERE (tx, position) > (({_TX_OF}), %(after)s) AND tx < w.mark
+    ORDER BY tx, position LIMIT %(limit)s),
+h AS (SELECT stream, max(seq) AS seq FROM r GROUP BY stream),
+held AS (SELECT w.mark, EXISTS (SELECT 1 FROM events WHERE tx >= w.mark) AS held FROM w)
+SELECT (SELECT position FROM r ORDER BY tx DESC, position DESC LIMIT 1),
+    (SELECT count(*) FROM r), a.streams, a.seqs, held.held,
+    CASE WHEN held.held AND NOT EXISTS (
+        SELECT 1 FROM pg_stat_activity AS p WHERE p.backend_xid = held.mark::xid)
+    THEN pg_xact_status(held.mark) IS DISTINCT FROM 'in progress' ELSE false END
+FROM held, LATERAL (SELECT array_agg(stream) AS streams, array_agg(seq) AS seqs FROM h) AS a"""
 _FOLLOW = f"(tx, position) > (({_TX_OF}), %(after)s) AND {_BELOW_MARK}"
 _HOLES = """SELECT p + 1, next - 1 FROM (
     SELECT p, lead(p) OVER (ORDER BY p) AS next FROM (
@@ -591,6 +610,8 @@ class PostgresStore(Store):
         self._listener: psycopg.Connection[Any] | None = None
         self._notifier: threading.Thread | None = None
         self._notify_wanted = threading.Event()
+        self._notify_pid = 0  # the server process of the notifying connection
+        self._held = False  # the last follow left committed rows above the watermark
         self._lent = 0  # reader connections out of the pool
         self._pool: psycopg_pool.ConnectionPool[psycopg.Connection[Any]] = (
             psycopg_pool.ConnectionPool(
@@ -882,6 +903,7 @@ class PostgresStore(Store):
                     # A NOTIFY gives its transaction an id and a commit record: a wake-up
                     # need not wait for that record's flush.
                     conn.execute("SET synchronous_commit = off")
+                    self._notify_pid = conn.info.backend_pid
                 conn.execute("SELECT pg_notify(%s, '')", (self.channel,))
             except (psycopg.Error, GamehallError):
                 if conn is not None:
@@ -1083,19 +1105,26 @@ class PostgresStore(Store):
         rows = self._rows(_HELD_BACK, ())
         return int(rows[0][0]), float(rows[0][1])
 
-    @_db_errors
     def changes(self, after: int, limit: int = 10_000) -> tuple[int, dict[str, int]]:
         """Return the last position seen and each stream's last seq, of events after ``after``
         in global order (the position to pass next time)."""
-        rows = self._rows(
-            f"SELECT stream, seq, position FROM events WHERE {_FOLLOW} "
-            "ORDER BY tx, position LIMIT %(limit)s",
-            {"after": after, "limit": limit, "mark": self._mark()},
-        )
-        heads: dict[str, int] = {}
-        for stream, seq, _ in rows:
-            heads[stream] = max(seq, heads.get(stream, 0))
-        return (int(rows[-1][2]) if rows else after), heads
+        last, heads, _ = self.follow(after, limit)
+        return last, heads
+
+    @_db_errors
+    def follow(self, after: int, limit: int = 10_000) -> tuple[int, dict[str, int], bool]:
+        """Return :meth:`changes` and whether the page was full (more may follow at once),
+        in one statement (``_CHANGES``): taken again, up to twice, when the watermark was a
+        transaction that ended while it was taken. Whether it left committed rows behind is
+        kept for :meth:`wait_for_commits`."""
+        args = {"after": after, "limit": limit}
+        for _ in range(3):
+            last, count, streams, seqs, held, ended = self._rows(_CHANGES, args)[0]
+            if not ended:
+                break
+        self._held = bool(held)
+        heads = dict(zip(streams, seqs, strict=True)) if count else {}
+        return (int(last) if count else after), heads, count >= limit
 
     # -- the lobby --------------------------------------------------------------------------
 
@@ -1246,16 +1275,28 @@ class PostgresStore(Store):
     # -- notifications ----------------------------------------------------------------------
 
     def wait_for_commits(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for another commit; tell whether one was notified.
+        """Wait up to ``timeout`` seconds for another node's commit; tell whether one was
+        notified.
 
-        Blocking: call it from a worker thread. A lost listening connection is made again on
-        the next call, and the caller's polling covers the time in between.
+        This node's own notifications are passed over: its actors hold what it wrote, and
+        following them cost every commit a read. They wake it only while its last follow left
+        committed rows held back by the watermark (a transaction of this node may be what holds
+        them). Passing them over skips no event: the follower reads from its position, at the
+        next commit of another node or the next poll. Blocking: call it from a worker thread. A
+        lost listening connection is made again on the next call, and the caller's polling
+        covers the time in between.
         """
         try:
             if self._listener is None or self._listener.closed:
                 self._listener = self.connect()
                 self._listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
-            heard = any(True for _ in self._listener.notifies(timeout=timeout, stop_after=1))
+            heard = False
+            deadline = time.monotonic() + timeout
+            while not heard and (left := deadline - time.monotonic()) > 0:
+                notes = list(self._listener.notifies(timeout=left, stop_after=1))
+                if not notes:
+                    break
+                heard = self._held or any(n.pid != self._notify_pid for n in notes)
             if self._closed:  # closed while this thread waited: the connection is its own
                 _shut(self._listener)
             return heard

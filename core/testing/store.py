@@ -599,6 +599,17 @@ class CoordinationContract(_Fixtures):
         finally:
             other.close()
 
+    def test_follow_says_when_a_page_was_full(self, store: Store) -> None:
+        other = self._shared(store)
+        try:
+            store.append("a", 0, marks(2))
+            other.append("b", 0, marks(1))
+            assert other.follow(0, limit=2) == (2, {"a": 2}, True)
+            assert other.follow(2)[:2] == (3, {"b": 1})
+            assert other.follow(3) == (3, {}, False)
+        finally:
+            other.close()
+
     def test_a_commit_of_one_node_is_notified_to_another(self, store: Store) -> None:
         other = self._shared(store)
         try:

@@ -381,3 +381,37 @@ def test_an_append_beaten_at_its_insert_fails_only_its_batch(
     finally:
         first.close()
         second.close()
+
+
+def test_a_node_is_woken_by_other_nodes_commits_and_its_own_only_while_rows_are_held(
+    pg_url: str, registry: Registry
+) -> None:
+    """A node's own commits do not wake its follower (its actors hold them); another node's
+    do; and while its last read left committed rows held back by the watermark, its own
+    commits wake it too (one of them may be what held the rows)."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    one = PostgresStore(pg_url, registry.codec)
+    two = PostgresStore(pg_url, registry.codec)
+    try:
+        one.wait_for_commits(0.01)  # listening from here
+        one.append("a", 0, marks(1))
+        assert not one.wait_for_commits(0.5)
+        two.append("b", 0, marks(1))
+        assert one.wait_for_commits(10)
+        start = one.position()
+        held = held_append(two, "c", 0, 1)
+        try:
+            two.append("d", 0, marks(1))  # committed after the held one began: held back
+            until(lambda: one.follow(start)[:2] == (start, {}) and one._held, timeout=10)
+            one.wait_for_commits(0.2)  # the notification of "d", if it is still waiting
+            one.append("a", 1, marks(1))
+            assert one.wait_for_commits(10)
+        finally:
+            held.commit()
+            held.close()
+        until(lambda: set(one.follow(start)[1]) == {"a", "c", "d"}, timeout=10)
+        assert not one._held
+    finally:
+        one.close()
+        two.close()
