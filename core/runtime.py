@@ -41,11 +41,15 @@ import ctypes
 import ctypes.util
 import gc
 import os
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import structlog
+
+if TYPE_CHECKING:
+    from .store.base import Store
 
 log = structlog.get_logger("gamehall.runtime")
 GC_ENV = "GAMEHALL_GC"
@@ -127,6 +131,7 @@ async def give_back_rested_memory(
     trim: Callable[[int], Any] | None = None,
     compact: Callable[[], None] | None = None,
     release: Callable[[], None] | None = None,
+    collect: Callable[[], object] = gc.collect,
 ) -> None:
     """Hand the memory of passivated matches back to the system while a server runs.
 
@@ -134,9 +139,11 @@ async def give_back_rested_memory(
     pages for reuse, so a node's resident memory stays at its peak. Every ``every`` seconds,
     once ``active()`` (the active matches) is at least ``after`` below its peak since the last
     time, ask the allocator to return its free pages (glibc's ``malloc_trim``, in a worker
-    thread; without glibc this does nothing). ``compact`` runs first (``Hall.compact``: what
-    resting matches keep, copied so that it pins no freed block), then ``release`` in the
-    same thread as the trim (``Store.release_memory``: the store's caches).
+    thread; without glibc this does nothing). First ``collect`` gathers the cyclic garbage the
+    rested matches left (with the server's thresholds and no new objects at rest, no collection
+    would come by itself), then ``compact`` runs (``Hall.compact``: what resting matches keep,
+    copied so that it pins no freed block), then ``release`` in the same thread as the trim
+    (``Store.release_memory``: the store's caches).
     """
     trim = trim or malloc_trim()
     if trim is None:
@@ -146,11 +153,38 @@ async def give_back_rested_memory(
         await anyio.sleep(every)
         now = active()
         if peak - now >= after:
+            collect()
             if compact is not None:
                 compact()
             await anyio.to_thread.run_sync(_give_back, release, trim)
             peak = now
         peak = max(peak, now)
+
+
+class Resting(Protocol):
+    """What :func:`rested_memory_task` asks of a hall (the Hall provides it)."""
+
+    store: Store
+
+    @property
+    def active(self) -> int:
+        """The number of active matches."""
+        ...
+
+    def compact(self) -> None:
+        """Make afresh the tables that keep the size of a peak of active matches."""
+        ...
+
+
+def rested_memory_task(hall: Resting) -> Callable[[], Coroutine[Any, Any, None]]:
+    """Return the background task with which a server gives back the memory of the matches
+    of ``hall`` gone to rest (:func:`give_back_rested_memory` with the hall's own parts)."""
+    return partial(
+        give_back_rested_memory,
+        lambda: hall.active,
+        compact=hall.compact,
+        release=hall.store.release_memory,
+    )
 
 
 def loop_options(option: str | None = None) -> dict[str, Any]:

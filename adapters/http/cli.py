@@ -13,7 +13,6 @@ import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from functools import partial
 from types import FrameType
 from typing import Any
 
@@ -36,8 +35,8 @@ from gamehall.core.runtime import (
     GcPolicy,
     apply_gc_policy,
     gc_policy_from_env,
-    give_back_rested_memory,
     loop_options,
+    rested_memory_task,
 )
 
 from .app import MAX_BODY, create_app
@@ -383,14 +382,7 @@ async def _serve(args: argparse.Namespace, sock: socket.socket, early: _EarlySig
         async with anyio.create_task_group() as tg:
             shown = str(store) if store.shared else args.db
             tg.start_soon(_announce, server, sock, shown, args.gc_policy)
-            tg.start_soon(
-                partial(
-                    give_back_rested_memory,
-                    lambda: hall.active,
-                    compact=hall.compact,
-                    release=hall.store.release_memory,
-                )
-            )
+            tg.start_soon(rested_memory_task(hall))
             await server.serve(sockets=[sock])
             tg.cancel_scope.cancel()
     finally:

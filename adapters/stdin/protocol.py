@@ -26,7 +26,7 @@ from gamehall.core.errors import DuplicateMatch
 from gamehall.core.events import MatchStarted
 from gamehall.core.hall import Hall, Turn
 from gamehall.core.limits import CommandId, Count, MatchId, Players, Seat, Seed, Seq
-from gamehall.core.runtime import give_back_rested_memory
+from gamehall.core.runtime import rested_memory_task
 from gamehall.core.store import Store
 
 from . import debugging
@@ -748,14 +748,7 @@ async def serve(
         anyio.create_task_group() as tg,
     ):
         server = Server(hall, stdout, tg, bot_limit)
-        tg.start_soon(
-            partial(
-                give_back_rested_memory,
-                lambda: hall.active,
-                compact=hall.compact,
-                release=hall.store.release_memory,
-            )
-        )
+        tg.start_soon(rested_memory_task(hall))
         number = 0
         while True:
             line = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)

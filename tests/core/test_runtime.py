@@ -108,8 +108,11 @@ def test_memory_is_given_back_once_many_matches_have_rested() -> None:
     async def go() -> None:
         async with anyio.create_task_group() as tg:
             tg.start_soon(
-                give_back_rested_memory, lambda: active[0], 0.001, 1_000, trims.append,
-                lambda: compacted.append(len(trims)),
+                partial(
+                    give_back_rested_memory, lambda: active[0], 0.001, 1_000, trims.append,
+                    lambda: compacted.append(len(trims)),
+                    collect=lambda: compacted.append(-1),
+                )
             )  # fmt: skip
             for count in (5_500, 4_800, 4_600, 4_700, 3_000, 3_000, 9_000, 7_999):
                 active[0] = count
@@ -120,7 +123,7 @@ def test_memory_is_given_back_once_many_matches_have_rested() -> None:
     anyio.run(go)
     # peak 5,500: 4,600 is not 1,000 below it, 3,000 is; then peak 9,000: 7,999 is
     assert seen == [0, 0, 0, 0, 1, 1, 1, 2] and trims == [0, 0]
-    assert compacted == [0, 1]  # before each trim
+    assert compacted == [-1, 0, -1, 1]  # collected and compacted before each trim
     if sys.platform == "linux":
         assert malloc_trim() is not None
 
@@ -134,7 +137,7 @@ def test_the_store_releases_its_caches_before_the_trim_and_a_failure_stops_nothi
 
     def release() -> None:
         order.append("release")
-        if len(order) == 1:
+        if order.count("release") == 1:
             raise OSError("the store is closing")
 
     async def go() -> None:
@@ -143,6 +146,7 @@ def test_the_store_releases_its_caches_before_the_trim_and_a_failure_stops_nothi
                 partial(
                     give_back_rested_memory, lambda: active[0], 0.001, 1_000,
                     lambda _: order.append("trim"), release=release,
+                    collect=lambda: order.append("collect"),
                 )
             )  # fmt: skip
             for count in (5_000, 3_000, 3_000, 9_000, 9_000, 7_000, 7_000):
@@ -151,7 +155,7 @@ def test_the_store_releases_its_caches_before_the_trim_and_a_failure_stops_nothi
             tg.cancel_scope.cancel()
 
     anyio.run(go)
-    assert order == ["release", "trim", "release", "trim"]
+    assert order == ["collect", "release", "trim", "collect", "release", "trim"]
 
 
 def test_an_sqlite_store_gives_back_its_writer_cache(tmp_path: Path) -> None:
