@@ -10,6 +10,7 @@ at all. :meth:`Matches.info` describes a stored match (game, players, version, b
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypedDict
 
@@ -372,8 +373,15 @@ class Matches:
 
 
 def new_match_id() -> str:
-    """Return a fresh, unguessable match id."""
-    return secrets.token_hex(8)
+    """Return a fresh, unguessable match id that sorts after the ids made before it.
+
+    Twelve hex digits of the creation time in milliseconds, then sixteen random ones (64
+    bits, as unguessable as before). The stores key events and listings by match id, so the
+    matches made about the same time, which are mostly played at the same time, keep their
+    rows on the same few pages: a commit of many matches' moves writes a few pages instead
+    of one a match (about a third more durable commands a second, ``make bench``).
+    """
+    return f"{time.time_ns() // 1_000_000:012x}{secrets.token_hex(8)}"
 
 
 def _bots(info: Mapping[str, Any]) -> dict[int, str]:

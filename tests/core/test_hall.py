@@ -395,3 +395,17 @@ async def test_a_taken_match_id_says_the_match_exists(store: SQLiteStore) -> Non
         assert "version" not in str(taken.value) and "append" not in str(taken.value)
         with pytest.raises(GamehallError, match="tictactoe plays with 2 players, not 3"):
             await hall.create("tictactoe", 3)
+
+
+def test_new_match_ids_sort_by_creation_and_stay_unguessable() -> None:
+    from gamehall.core.hall import new_match_id
+    from gamehall.core.limits import is_match_id
+
+    made = []
+    for _ in range(200):
+        made.append(new_match_id())
+    assert all(is_match_id(m) and len(m) == 28 for m in made)
+    # Ids of later matches never sort before earlier ones (one clock tick may hold several).
+    assert [m[:12] for m in made] == sorted(m[:12] for m in made)
+    # Sixty-four random bits after the time: two ids of one millisecond still differ.
+    assert len({m[12:] for m in made}) == len(made)
