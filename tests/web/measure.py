@@ -85,10 +85,13 @@ OVERFLOWING = """() => {
 
 
 # Every piece of text of the page, one per line (an SVG's texts too), as a person reads it.
+# Each line of a text node stays a line: a table set as text in a <pre> (an outcome's score
+# lines) is read row by row, not as one run of words ("… 0 0 1" then the next row's "nobles").
 TEXTS = """() => Array.from(document.querySelectorAll("body *"))
   .filter((el) => !el.closest("script, style, .sr-only"))
   .flatMap((el) => Array.from(el.childNodes).filter((n) => n.nodeType === 3)
-    .map((n) => n.textContent.replace(/\\s+/g, " ").trim()))
+    .flatMap((n) => n.textContent.split("\\n"))
+    .map((line) => line.replace(/\\s+/g, " ").trim()))
   .filter(Boolean).join("\\n")"""
 
 
