@@ -41,6 +41,7 @@ from .rules import (
     effect,
     evolves,
     extension_state,
+    load_data,
     merge_by_key,
     with_extension_state,
 )
@@ -96,6 +97,7 @@ __all__ = [
     "extension_state",
     "hookimpl",
     "hookspec",
+    "load_data",
     "merge_by_key",
     "namespaced",
     "with_extension_state",

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import importlib
 import random
+import tomllib
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -656,6 +658,7 @@ class ExpansionSpec:
 
 T = TypeVar("T", bound=msgspec.Struct)
 Item = TypeVar("Item")
+Data = TypeVar("Data")
 
 
 def defaults_first(results: Sequence[Iterable[Item] | None]) -> list[Item]:
@@ -679,6 +682,20 @@ def merge_by_key(
     for item in defaults_first(results):
         merged[key(item)] = item
     return list(merged.values())
+
+
+def load_data(package: str, name: str, kind: type[Data], *, strict: bool = True) -> Data:
+    """Return a plugin's component data file ``data/<name>`` (TOML), decoded into ``kind``.
+
+    ``package`` is the plugin's package (``__package__`` in one of its modules) and ``kind`` a
+    msgspec Struct or any type msgspec converts to (``dict[str, tuple[Card, ...]]``). The files
+    under ``data/`` are the ones every ``MatchStarted`` records a hash of, so a replay runs
+    against the data its match was played with. ``strict=False`` lets msgspec convert lax
+    values (a number written as a string). A file that does not match ``kind`` raises
+    ``msgspec.ValidationError``.
+    """
+    text = (resources.files(package) / "data" / name).read_text(encoding="utf-8")
+    return msgspec.convert(tomllib.loads(text), kind, strict=strict)
 
 
 def extension_state(ext: Mapping[str, Any], expansion: str, kind: type[T]) -> T:
