@@ -44,6 +44,7 @@ from .rules import (
     load_data,
     merge_by_key,
     with_extension_state,
+    with_player,
 )
 from .table import Table
 
@@ -101,4 +102,5 @@ __all__ = [
     "merge_by_key",
     "namespaced",
     "with_extension_state",
+    "with_player",
 ]

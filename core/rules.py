@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, S
 from dataclasses import dataclass, field
 from importlib import resources
 from types import ModuleType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import msgspec
 
@@ -659,6 +659,7 @@ class ExpansionSpec:
 T = TypeVar("T", bound=msgspec.Struct)
 Item = TypeVar("Item")
 Data = TypeVar("Data")
+Game = TypeVar("Game", bound=msgspec.Struct)
 
 
 def defaults_first(results: Sequence[Iterable[Item] | None]) -> list[Item]:
@@ -696,6 +697,18 @@ def load_data(package: str, name: str, kind: type[Data], *, strict: bool = True)
     """
     text = (resources.files(package) / "data" / name).read_text(encoding="utf-8")
     return msgspec.convert(tomllib.loads(text), kind, strict=strict)
+
+
+def with_player(state: Game, seat: int, **changes: Any) -> Game:
+    """Return a state with fields of one seat's player changed, for a game's ``@evolves`` methods.
+
+    ``state`` is a Struct holding a ``players`` tuple of Structs, one per seat; ``changes`` are
+    fields of that seat's player (``koku=player.koku + 3``). Everything else is shared with
+    ``state``, not copied.
+    """
+    players = list(cast(Any, state).players)
+    players[seat] = msgspec.structs.replace(players[seat], **changes)
+    return msgspec.structs.replace(state, players=tuple(players))
 
 
 def extension_state(ext: Mapping[str, Any], expansion: str, kind: type[T]) -> T:
