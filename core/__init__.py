@@ -41,8 +41,10 @@ from .rules import (
     effect,
     evolves,
     extension_state,
+    load_data,
     merge_by_key,
     with_extension_state,
+    with_player,
 )
 from .table import Table
 
@@ -96,7 +98,9 @@ __all__ = [
     "extension_state",
     "hookimpl",
     "hookspec",
+    "load_data",
     "merge_by_key",
     "namespaced",
     "with_extension_state",
+    "with_player",
 ]

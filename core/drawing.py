@@ -109,6 +109,15 @@ def hexagon(x: float, y: float, size: float) -> str:
     return " ".join(f"{a:.1f},{b:.1f}" for a, b in corners)
 
 
+def hex_centre(q: int, r: int, size: float) -> tuple[float, float]:
+    """Return the centre of the pointy-topped hexagon at axial ``(q, r)``, hex ``(0, 0)`` at the origin.
+
+    ``size`` is the centre-to-corner distance, as for :func:`hexagon`, so neighbouring hexagons
+    drawn at these centres share their edges; ``r`` grows downwards.
+    """
+    return size * math.sqrt(3) * (q + r / 2), size * 1.5 * r
+
+
 def label(x: float, y: float, words: str, size: float = 12, **attrs: Any) -> Shape:
     """Return a centred text."""
     attrs.setdefault("text_anchor", "middle")

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import importlib
 import random
+import tomllib
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from types import ModuleType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import msgspec
 
@@ -656,6 +658,8 @@ class ExpansionSpec:
 
 T = TypeVar("T", bound=msgspec.Struct)
 Item = TypeVar("Item")
+Data = TypeVar("Data")
+Game = TypeVar("Game", bound=msgspec.Struct)
 
 
 def defaults_first(results: Sequence[Iterable[Item] | None]) -> list[Item]:
@@ -679,6 +683,32 @@ def merge_by_key(
     for item in defaults_first(results):
         merged[key(item)] = item
     return list(merged.values())
+
+
+def load_data(package: str, name: str, kind: type[Data], *, strict: bool = True) -> Data:
+    """Return a plugin's component data file ``data/<name>`` (TOML), decoded into ``kind``.
+
+    ``package`` is the plugin's package (``__package__`` in one of its modules) and ``kind`` a
+    msgspec Struct or any type msgspec converts to (``dict[str, tuple[Card, ...]]``). The files
+    under ``data/`` are the ones every ``MatchStarted`` records a hash of, so a replay runs
+    against the data its match was played with. ``strict=False`` lets msgspec convert lax
+    values (a number written as a string). A file that does not match ``kind`` raises
+    ``msgspec.ValidationError``.
+    """
+    text = (resources.files(package) / "data" / name).read_text(encoding="utf-8")
+    return msgspec.convert(tomllib.loads(text), kind, strict=strict)
+
+
+def with_player(state: Game, seat: int, **changes: Any) -> Game:
+    """Return a state with fields of one seat's player changed, for a game's ``@evolves`` methods.
+
+    ``state`` is a Struct holding a ``players`` tuple of Structs, one per seat; ``changes`` are
+    fields of that seat's player (``koku=player.koku + 3``). Everything else is shared with
+    ``state``, not copied.
+    """
+    players = list(cast(Any, state).players)
+    players[seat] = msgspec.structs.replace(players[seat], **changes)
+    return msgspec.structs.replace(state, players=tuple(players))
 
 
 def extension_state(ext: Mapping[str, Any], expansion: str, kind: type[T]) -> T:

@@ -89,6 +89,16 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
+def listed(items: Sequence[str], last: str = "and", empty: str = "") -> str:
+    """Return items as a sentence lists them: "a", "a and b", "a, b and c".
+
+    ``last`` joins the last two ("or": "a, b or c"); no item at all gives ``empty``.
+    """
+    if len(items) <= 1:
+        return "".join(items) or empty
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
 def seat_label(seat: int) -> str:
     """Return a seat as people count it: from 1 ("seat 1" is API seat 0).
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from typing import Literal
 
 import msgspec
+from gamehall.core import load_data
 
 Kind = Literal[
     "shogun",
@@ -122,9 +121,7 @@ def expand(entries: Iterable[CardEntry]) -> list[Card]:
 @cache
 def box() -> tuple[Card, ...]:
     """Return the 110 cards of the box (EDS-CARDS-3)."""
-    data = resources.files(__package__).joinpath("data/cards.toml").read_text()
-    parsed = msgspec.convert(tomllib.loads(data), CardFile)
-    return tuple(expand(parsed.cards))
+    return tuple(expand(load_data(__package__, "cards.toml", CardFile).cards))
 
 
 _LOADED: dict[str, Card] = {}

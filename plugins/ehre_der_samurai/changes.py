@@ -6,17 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from gamehall.core import with_player
 
 from . import events as ev
-from .state import WAITING, House, Insult, Player, State, put, without
+from .state import WAITING, House, Insult, Player, State, without
 
 replace = msgspec.structs.replace
-
-
-def with_player(state: State, seat: int, **changes: Any) -> State:
-    """Return the state with one player's fields changed."""
-    players = put(state.players, seat, replace(state.players[seat], **changes))
-    return replace(state, players=players)
 
 
 def into(player: Player, house: House, cards: tuple[str, ...]) -> Player:

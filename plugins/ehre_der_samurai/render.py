@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gamehall.core.words import plural
+
 from .cards import card
 from .state import PROVINCES
 from .view import PlayerView, View
@@ -10,11 +12,6 @@ LEGEND = (
     "Legend: values read honour/ki/strength. Card actions = ki / {ki} (at most {actions}); "
     "fight dice = strength / {per_die} (at most {dice}), an ally's strength added."
 )
-
-
-def plural(count: int, noun: str) -> str:
-    """Return "1 card" or "3 cards"."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def short(token: str) -> str:

@@ -19,6 +19,7 @@ from gamehall.core import (
     decides,
     evolves,
     merge_by_key,
+    with_player,
 )
 from gamehall.core.rules import MatchConfig
 from gamehall.core.words import seat_label
@@ -239,7 +240,7 @@ class EhreDerSamurai(Rules[State]):
 
     @evolves(events_.HandDealt)
     def hand_dealt(self, state: State, e: events_.HandDealt) -> State:
-        state = changes.with_player(state, e.seat, hand=e.cards or ())
+        state = with_player(state, e.seat, hand=e.cards or ())
         return replace(state, deck=state.deck[e.size :])
 
     @evolves(events_.TurnBegan)
@@ -248,7 +249,7 @@ class EhreDerSamurai(Rules[State]):
 
     @evolves(events_.HonourCollected)
     def honour_collected(self, state: State, e: events_.HonourCollected) -> State:
-        return changes.with_player(state, e.seat, honour=e.total)
+        return with_player(state, e.seat, honour=e.total)
 
     @evolves(events_.MatchWon)
     def match_won(self, state: State, e: events_.MatchWon) -> State:
@@ -257,19 +258,19 @@ class EhreDerSamurai(Rules[State]):
     @evolves(events_.CardDrawn)
     def card_drawn(self, state: State, e: events_.CardDrawn) -> State:
         card = state.deck[0]
-        state = changes.with_player(state, e.seat, hand=state.players[e.seat].hand + (card,))
+        state = with_player(state, e.seat, hand=state.players[e.seat].hand + (card,))
         return replace(state, deck=state.deck[1:], actions_used=state.actions_used + 1)
 
     @evolves(events_.CardDiscarded)
     def card_discarded(self, state: State, e: events_.CardDiscarded) -> State:
-        state = changes.with_player(state, e.seat, hand=without(state.players[e.seat].hand, e.card))
+        state = with_player(state, e.seat, hand=without(state.players[e.seat].hand, e.card))
         return replace(
             state, discard=state.discard + (e.card,), actions_used=state.actions_used + 1
         )
 
     @evolves(events_.CardPlayed)
     def card_played(self, state: State, e: events_.CardPlayed) -> State:
-        state = changes.with_player(state, e.seat, hand=without(state.players[e.seat].hand, e.card))
+        state = with_player(state, e.seat, hand=without(state.players[e.seat].hand, e.card))
         owner = state.players[e.owner]
         owner = changes.into(owner, e.house, owner.house(e.house) + (e.card,))
         players = put(state.players, e.owner, owner)
@@ -278,7 +279,7 @@ class EhreDerSamurai(Rules[State]):
     @evolves(events_.DaimyoRaised)
     def daimyo_raised(self, state: State, e: events_.DaimyoRaised) -> State:
         hand = without(state.players[e.seat].hand, e.card)
-        state = changes.with_player(state, e.seat, hand=hand, daimyo=e.card, daimyo_house=())
+        state = with_player(state, e.seat, hand=hand, daimyo=e.card, daimyo_house=())
         return replace(state, actions_used=state.actions_used + 1)
 
     @evolves(events_.TurnEnded, events_.SeppukuCommitted, events_.CastleLeft)
@@ -289,11 +290,11 @@ class EhreDerSamurai(Rules[State]):
     def thief_sent(self, state: State, e: events_.ThiefSent) -> State:
         state = changes.spend(state, e.seat, e.card, e.cost)
         owner = state.players[e.owner]
-        state = changes.with_player(
+        state = with_player(
             state, e.owner, **changes.house_field(e.house, without(owner.house(e.house), e.loot))
         )
         thief = state.players[e.seat]
-        return changes.with_player(
+        return with_player(
             state, e.seat, **changes.house_field(e.to, thief.house(e.to) + (e.loot,))
         )
 
@@ -305,24 +306,22 @@ class EhreDerSamurai(Rules[State]):
     def assassin_stopped(self, state: State, e: events_.AssassinStopped) -> State:
         owner = state.players[e.owner]
         cards = without(owner.house(e.house), e.bodyguard)
-        state = changes.with_player(state, e.owner, **changes.house_field(e.house, cards))
+        state = with_player(state, e.owner, **changes.house_field(e.house, cards))
         return replace(state, discard=state.discard + (e.bodyguard,))
 
     @evolves(events_.HouseTakenOver)
     def house_taken_over(self, state: State, e: events_.HouseTakenOver) -> State:
         ally = state.players[e.ally]
-        state = changes.with_player(
-            state, e.seat, daimyo=ally.daimyo, daimyo_house=ally.daimyo_house
-        )
-        state = changes.with_player(state, e.ally, daimyo=None, daimyo_house=())
+        state = with_player(state, e.seat, daimyo=ally.daimyo, daimyo_house=ally.daimyo_house)
+        state = with_player(state, e.ally, daimyo=None, daimyo_house=())
         return replace(state, shogun=e.seat) if state.shogun == e.ally else state
 
     @evolves(events_.HouseDiscarded)
     def house_discarded(self, state: State, e: events_.HouseDiscarded) -> State:
         if e.house == "daimyo":
-            state = changes.with_player(state, e.owner, daimyo=None, daimyo_house=())
+            state = with_player(state, e.owner, daimyo=None, daimyo_house=())
         else:
-            state = changes.with_player(state, e.owner, samurai_house=())
+            state = with_player(state, e.owner, samurai_house=())
         return replace(state, discard=state.discard + e.cards)
 
     @evolves(events_.DishonourPlayed)
@@ -347,7 +346,7 @@ class EhreDerSamurai(Rules[State]):
     def window_closed(self, state: State, e: events_.WindowClosed) -> State:
         if e.saved_by is not None and e.card is not None:
             hand = without(state.players[e.saved_by].hand, e.card)
-            state = changes.with_player(state, e.saved_by, hand=hand)
+            state = with_player(state, e.saved_by, hand=hand)
             state = replace(state, discard=state.discard + (e.card,))
         if state.fight is not None:
             fight = replace(state.fight, stage="castle", saved_by=e.saved_by)
@@ -356,12 +355,12 @@ class EhreDerSamurai(Rules[State]):
 
     @evolves(events_.HonourPaid)
     def honour_paid(self, state: State, e: events_.HonourPaid) -> State:
-        return changes.with_player(state, e.seat, honour=state.players[e.seat].honour - e.honour)
+        return with_player(state, e.seat, honour=state.players[e.seat].honour - e.honour)
 
     @evolves(events_.ShogunDeclared)
     def shogun_declared(self, state: State, e: events_.ShogunDeclared) -> State:
         house = state.players[e.seat].daimyo_house + (SHOGUN,)
-        state = changes.with_player(state, e.seat, daimyo_house=house)
+        state = with_player(state, e.seat, daimyo_house=house)
         return replace(state, shogun=e.seat, declared=True)
 
     @evolves(events_.AttackDeclared)
@@ -384,23 +383,21 @@ class EhreDerSamurai(Rules[State]):
         if e.swapped is not None:
             winner_house = without(winner_house, e.swapped)
             loser_house = loser_house + (e.swapped,)
-        state = changes.with_player(state, e.loser, daimyo_house=loser_house)
-        return changes.with_player(state, e.seat, daimyo_house=winner_house)
+        state = with_player(state, e.loser, daimyo_house=loser_house)
+        return with_player(state, e.seat, daimyo_house=winner_house)
 
     @evolves(events_.ShogunPassed)
     def shogun_passed(self, state: State, e: events_.ShogunPassed) -> State:
         loser = state.players[e.loser]
-        state = changes.with_player(
-            state, e.loser, daimyo_house=without(loser.daimyo_house, SHOGUN)
-        )
+        state = with_player(state, e.loser, daimyo_house=without(loser.daimyo_house, SHOGUN))
         winner = state.players[e.winner]
-        state = changes.with_player(state, e.winner, daimyo_house=winner.daimyo_house + (SHOGUN,))
+        state = with_player(state, e.winner, daimyo_house=winner.daimyo_house + (SHOGUN,))
         return replace(state, shogun=e.winner)
 
     @evolves(events_.ShogunReturned)
     def shogun_returned(self, state: State, e: events_.ShogunReturned) -> State:
         house = without(state.players[e.seat].daimyo_house, SHOGUN)
-        return replace(changes.with_player(state, e.seat, daimyo_house=house), shogun=None)
+        return replace(with_player(state, e.seat, daimyo_house=house), shogun=None)
 
     @evolves(events_.FightEnded)
     def fight_ended(self, state: State, e: events_.FightEnded) -> State:
@@ -408,20 +405,18 @@ class EhreDerSamurai(Rules[State]):
 
     @evolves(events_.AllianceFormed)
     def alliance_formed(self, state: State, e: events_.AllianceFormed) -> State:
-        state = changes.with_player(state, e.ronin, ally=e.daimyo)
-        return replace(changes.with_player(state, e.daimyo, ally=e.ronin), declared=True)
+        state = with_player(state, e.ronin, ally=e.daimyo)
+        return replace(with_player(state, e.daimyo, ally=e.ronin), declared=True)
 
     @evolves(events_.AllianceLeaving)
     def alliance_leaving(self, state: State, e: events_.AllianceLeaving) -> State:
         honour = state.players[e.seat].honour - e.cost
-        return replace(
-            changes.with_player(state, e.seat, leaving=True, honour=honour), declared=True
-        )
+        return replace(with_player(state, e.seat, leaving=True, honour=honour), declared=True)
 
     @evolves(events_.AllianceEnded)
     def alliance_ended(self, state: State, e: events_.AllianceEnded) -> State:
         for seat in e.seats:
-            state = changes.with_player(state, seat, ally=None, leaving=False)
+            state = with_player(state, seat, ally=None, leaving=False)
         return state
 
     # -- who acts, and on what -----------------------------------------------------------------

@@ -7,12 +7,11 @@ order and computes adjacency, distances and the kinds of space once per side.
 
 from __future__ import annotations
 
-import tomllib
 from collections import deque
-from importlib import resources
 from typing import Literal
 
 import msgspec
+from gamehall.core import load_data
 
 Kind = Literal["plain", "toshi_ranbo", "fort", "watchtower", "shrine", "village"]
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -121,8 +120,7 @@ class Board:
 
 def load_side(name: str) -> Side:
     """Return a board side from ``data/board-<name>.toml``."""
-    text = (resources.files(__package__) / "data" / f"board-{name}.toml").read_text("utf-8")
-    return msgspec.convert(tomllib.loads(text), Side)
+    return load_data(__package__, f"board-{name}.toml", Side)
 
 
 def load_sides() -> list[Side]:

@@ -5,16 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamehall.core import with_player
 from msgspec.structs import replace
 
 from .state import Combat, Player, State
-
-
-def with_player(state: State, seat: int, **changes: Any) -> State:
-    """Return the state with one clan's fields changed."""
-    players = list(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(state, players=tuple(players))
 
 
 def add(state: State, seat: int, resource: str, amount: int) -> State:

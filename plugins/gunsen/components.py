@@ -7,11 +7,10 @@ project's own design. :class:`Components` gathers them (with what expansions add
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
 from typing import Literal
 
 import msgspec
+from gamehall.core import load_data
 
 COLOURS = ("blue", "yellow", "purple", "brown")
 COLUMN_NAMES = ("Armory", "Recruit", "Influence", "Expand")
@@ -222,26 +221,21 @@ class Neutral(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     tactics: tuple[Tactic, ...]
 
 
-def _load(name: str) -> object:
-    return tomllib.loads((resources.files(__package__) / "data" / name).read_text("utf-8"))
-
-
 def load_clans() -> list[Clan]:
     """Return the seven clans of the box."""
-    raw = _load("clans.toml")
-    return list(msgspec.convert(raw, dict[str, tuple[Clan, ...]])["clans"])
+    return list(load_data(__package__, "clans.toml", dict[str, tuple[Clan, ...]])["clans"])
 
 
 def load_orders() -> list[OrderCard]:
     """Return the order deck of the box, the 5/6 cards included."""
-    return list(msgspec.convert(_load("orders.toml"), dict[str, tuple[OrderCard, ...]])["cards"])
+    return list(load_data(__package__, "orders.toml", dict[str, tuple[OrderCard, ...]])["cards"])
 
 
 def load_neutral() -> Neutral:
     """Return the mercenary heroes and the neutral tactics of the box."""
-    return msgspec.convert(_load("neutral.toml"), Neutral)
+    return load_data(__package__, "neutral.toml", Neutral)
 
 
 def load_pieces() -> Pieces:
     """Return the clan board, tiles, tokens, die faces, boxes and setup numbers."""
-    return msgspec.convert(_load("pieces.toml"), Pieces)
+    return load_data(__package__, "pieces.toml", Pieces)

@@ -7,11 +7,10 @@ of the row is taken by a click; other commands are listed beside the board.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from gamehall.core import Command
-from gamehall.core.drawing import Drawing, Shape, canvas, group, hexagon, label, shape
+from gamehall.core.drawing import Drawing, Shape, canvas, group, hex_centre, hexagon, label, shape
 from gamehall.core.words import plural
 
 from .components import COLUMN_NAMES
@@ -37,7 +36,8 @@ CARD_FILL = {
 
 
 def _centre(q: int, r: int, top: float) -> tuple[float, float]:
-    return 300 + HEX * math.sqrt(3) * (q + r / 2), top + HEX * 1.5 * r
+    x, y = hex_centre(q, r, HEX)
+    return 300 + x, top + y
 
 
 def _aimed(legal: Sequence[Command], space: int) -> list[Command]:

@@ -23,6 +23,7 @@ from gamehall.core import (
     decides,
     defaults_first,
     evolves,
+    with_player,
 )
 from gamehall.core.rules import MatchConfig
 from msgspec.structs import replace
@@ -306,16 +307,16 @@ class Gunsen(Rules[State]):
 
     @evolves(events_.ClanChosen)
     def clan_chosen(self, state: State, e: events_.ClanChosen) -> State:
-        return changes.with_player(state, e.seat, clan=e.clan)
+        return with_player(state, e.seat, clan=e.clan)
 
     @evolves(events_.ClanSetUp)
     def clan_set_up(self, state: State, e: events_.ClanSetUp) -> State:
-        state = changes.with_player(state, e.seat, koku=e.koku, wood=e.wood, influence=e.influence)
+        state = with_player(state, e.seat, koku=e.koku, wood=e.wood, influence=e.influence)
         return changes.troops(state, e.seat, {state.forts[e.seat]: e.troops}, -e.troops)
 
     @evolves(events_.TacticsDealt)
     def tactics_dealt(self, state: State, e: events_.TacticsDealt) -> State:
-        return changes.with_player(state, e.seat, hand=e.cards)
+        return with_player(state, e.seat, hand=e.cards)
 
     @evolves(events_.Asked)
     def asked(self, state: State, e: events_.Asked) -> State:
@@ -334,16 +335,14 @@ class Gunsen(Rules[State]):
     def card_placed(self, state: State, e: events_.CardPlaced) -> State:
         columns = list(state.players[e.seat].columns)
         columns[e.column] = (e.card, *columns[e.column])
-        return replace(changes.with_player(state, e.seat, columns=tuple(columns)), card="")
+        return replace(with_player(state, e.seat, columns=tuple(columns)), card="")
 
     @evolves(events_.NobleActionBegun)
     def noble_action_begun(self, state: State, e: events_.NobleActionBegun) -> State:
         player = state.players[e.seat]
         noble = list(player.noble)
         noble[e.level - 1] = e.card
-        state = changes.with_player(
-            state, e.seat, noble=tuple(noble), influence=player.influence - e.level
-        )
+        state = with_player(state, e.seat, noble=tuple(noble), influence=player.influence - e.level)
         return replace(state, card="", noble=e.level)
 
     @evolves(events_.ColumnActivated)
@@ -381,9 +380,7 @@ class Gunsen(Rules[State]):
     def activation_ended(self, state: State, e: events_.ActivationEnded) -> State:
         player = state.players[e.seat]
         columns = tuple(tuple(c for c in col if c not in e.discarded) for col in player.columns)
-        return replace(
-            changes.with_player(state, e.seat, columns=columns), activation=None, selection=None
-        )
+        return replace(with_player(state, e.seat, columns=columns), activation=None, selection=None)
 
     @evolves(events_.TroopRecruited)
     def troop_recruited(self, state: State, e: events_.TroopRecruited) -> State:
@@ -437,7 +434,7 @@ class Gunsen(Rules[State]):
     @evolves(events_.BuildingBuilt)
     def building_built(self, state: State, e: events_.BuildingBuilt) -> State:
         player = state.players[e.seat]
-        state = changes.with_player(
+        state = with_player(
             state,
             e.seat,
             buildings=(*player.buildings, (e.building, e.space)),
@@ -449,7 +446,7 @@ class Gunsen(Rules[State]):
     def tactic_bought(self, state: State, e: events_.TacticBought) -> State:
         player = state.players[e.seat]
         hand = changes.remove(player.hand, e.tactic) if e.tactic in player.hand else player.hand
-        state = changes.with_player(
+        state = with_player(
             state, e.seat, tactics=(*player.tactics, e.tactic), hand=hand, koku=player.koku - e.cost
         )
         return changes.lapse_tower(state)
@@ -458,7 +455,7 @@ class Gunsen(Rules[State]):
     def hero_recruited(self, state: State, e: events_.HeroRecruited) -> State:
         player = state.players[e.seat]
         return replace(
-            changes.with_player(state, e.seat, heroes=(*player.heroes, (e.hero, e.space))), card=""
+            with_player(state, e.seat, heroes=(*player.heroes, (e.hero, e.space))), card=""
         )
 
     @evolves(events_.SpecialOrderTaken)
@@ -466,7 +463,7 @@ class Gunsen(Rules[State]):
         player = state.players[e.seat]
         columns = list(player.columns)
         columns[e.column] = (e.card, *columns[e.column])
-        state = changes.with_player(
+        state = with_player(
             state, e.seat, columns=tuple(columns), specials=(*player.specials, e.card)
         )
         return replace(state, card="")
@@ -535,16 +532,10 @@ class Gunsen(Rules[State]):
         attacker, defender = combat.attacker, combat.defender
         state = changes.troops(state, attacker, {e.space: -e.deaths[0]}, e.deaths[0])
         state = changes.troops(state, defender, {e.space: -e.deaths[1]}, e.deaths[1])
-        state = changes.with_player(
-            state, attacker, kills=state.players[attacker].kills + e.deaths[1]
-        )
-        state = changes.with_player(
-            state, defender, kills=state.players[defender].kills + e.deaths[0]
-        )
+        state = with_player(state, attacker, kills=state.players[attacker].kills + e.deaths[1])
+        state = with_player(state, defender, kills=state.players[defender].kills + e.deaths[0])
         if e.winner == defender:
-            state = changes.with_player(
-                state, defender, defended=state.players[defender].defended + 1
-            )
+            state = with_player(state, defender, defended=state.players[defender].defended + 1)
         return changes.with_combat(state, resolved=True, winner=e.winner, loser=e.loser)
 
     @evolves(events_.ArmyRetreated)
@@ -559,15 +550,15 @@ class Gunsen(Rules[State]):
     @evolves(events_.TokenStolen)
     def token_stolen(self, state: State, e: events_.TokenStolen) -> State:
         victim = state.players[e.victim]
-        state = changes.with_player(state, e.victim, tokens=changes.remove(victim.tokens, e.token))
+        state = with_player(state, e.victim, tokens=changes.remove(victim.tokens, e.token))
         thief = state.players[e.seat]
         if e.kept:
-            state = changes.with_player(
+            state = with_player(
                 state, e.seat, tokens=(*thief.tokens, e.token), steals=thief.steals + 1
             )
         else:
             state = replace(
-                changes.with_player(state, e.seat, steals=thief.steals + 1),
+                with_player(state, e.seat, steals=thief.steals + 1),
                 boxed=(*state.boxed, e.token),
             )
         return changes.reward(state, e.seat, e.reward, e.amount)
@@ -581,9 +572,7 @@ class Gunsen(Rules[State]):
         villages = tuple((s, "" if s == e.space else t) for s, t in state.villages)
         state = replace(state, villages=villages)
         if e.kept:
-            state = changes.with_player(
-                state, e.seat, tokens=(*state.players[e.seat].tokens, e.token)
-            )
+            state = with_player(state, e.seat, tokens=(*state.players[e.seat].tokens, e.token))
         else:
             state = replace(state, boxed=(*state.boxed, e.token))
         return changes.reward(state, e.seat, e.reward, e.amount)
@@ -606,7 +595,7 @@ class Gunsen(Rules[State]):
     def achievement_earned(self, state: State, e: events_.AchievementEarned) -> State:
         player = state.players[e.seat]
         objectives = (*player.objectives, e.objective) if e.objective else player.objectives
-        return changes.with_player(
+        return with_player(
             state, e.seat, achievements=(*player.achievements, e.box), objectives=objectives
         )
 

@@ -7,12 +7,11 @@ facts and which are the project's own), decoded into the frozen Structs below. A
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from importlib import resources
-from typing import Literal, TypeVar
+from typing import Literal
 
 import msgspec
+from gamehall.core import load_data
 
 UnitClass = Literal["basic", "advanced", "crown", "special"]
 Condition = Literal[
@@ -27,7 +26,6 @@ Condition = Literal[
 MagicEffect = Literal["replace", "extra", "levy", "keep", "harmony", "assassinate", "ward"]
 EventEffect = Literal["add-unit", "upgrade", "gold-if-on-board", "resurrect", "gold"]
 BASIC = ("sword", "archer", "shield")
-T = TypeVar("T")
 
 
 class UnitKind(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename={"cls": "class"}):
@@ -156,39 +154,34 @@ class _Events(msgspec.Struct):
     card: list[EventCard]
 
 
-def _load(name: str, kind: type[T]) -> T:
-    text = resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
-    return msgspec.convert(tomllib.loads(text), kind)
-
-
 @cache
 def load_units() -> tuple[UnitKind, ...]:
     """Return the unit kinds of the box (without the special units)."""
-    return tuple(_load("units.toml", _Units).kind)
+    return tuple(load_data(__package__, "units.toml", _Units).kind)
 
 
 @cache
 def load_terrains() -> tuple[Terrain, ...]:
     """Return the three terrains."""
-    return tuple(_load("terrains.toml", _Terrains).terrain)
+    return tuple(load_data(__package__, "terrains.toml", _Terrains).terrain)
 
 
 @cache
 def load_worlds() -> tuple[World, ...]:
     """Return the worlds by player count."""
-    return tuple(_load("worlds.toml", _Worlds).world)
+    return tuple(load_data(__package__, "worlds.toml", _Worlds).world)
 
 
 @cache
 def load_realms() -> tuple[Realm, ...]:
     """Return the six realms."""
-    return tuple(_load("realms.toml", _Realms).realm)
+    return tuple(load_data(__package__, "realms.toml", _Realms).realm)
 
 
 @cache
 def load_event_cards() -> tuple[EventCard, ...]:
     """Return the event cards, once each (``copies`` says how many the deck holds)."""
-    return tuple(_load("events.toml", _Events).card)
+    return tuple(load_data(__package__, "events.toml", _Events).card)
 
 
 class Catalogue:

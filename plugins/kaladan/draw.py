@@ -7,13 +7,12 @@ are listed beside the board.
 
 from __future__ import annotations
 
-import math
 import textwrap
 from collections import Counter
 from collections.abc import Sequence
 
 from gamehall.core import Command
-from gamehall.core.drawing import Drawing, Shape, canvas, group, hexagon, label, shape
+from gamehall.core.drawing import Drawing, Shape, canvas, group, hex_centre, hexagon, label, shape
 from gamehall.core.words import plural
 
 from .components import kind_of
@@ -112,10 +111,7 @@ def draw(view: View, seat: int | None, legal: Sequence[Command]) -> Drawing | No
     world = catalogue().worlds.get(state.players)
     if world is None or len(state.terrain) < len(world.cells):
         return None
-    centres = [
-        (HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r)
-        for q, r in (tuple(c) for c in world.cells)
-    ]
+    centres = [hex_centre(q, r, HEX) for q, r in (tuple(c) for c in world.cells)]
     left = min(x for x, _ in centres) - HEX
     top = min(y for _, y in centres) - HEX
     bottom = max(y for _, y in centres) + HEX

@@ -5,16 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec.structs import replace
-
-from .state import Player, State
-
-
-def with_player(state: State, seat: int, **changes: Any) -> State:
-    """Return the state with one clan's fields changed."""
-    players = list(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(state, players=tuple(players))
+from .state import Player
 
 
 def at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from importlib import resources
 from typing import Literal
 
 import msgspec
+from gamehall.core import load_data
 
 Good = Literal["silk", "rice", "porcelain"]
 GOODS: tuple[Good, ...] = ("silk", "rice", "porcelain")
@@ -157,8 +156,7 @@ class Components(msgspec.Struct, frozen=True):
 @cache
 def components() -> Components:
     """Return the components, decoded once per process."""
-    text = resources.files(__package__).joinpath("data/components.toml").read_text("utf-8")
-    return msgspec.convert(tomllib.loads(text), Components, strict=False)
+    return load_data(__package__, "components.toml", Components, strict=False)
 
 
 COMPONENTS = components()

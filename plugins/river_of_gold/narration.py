@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gamehall.core import Event
+from gamehall.core.words import plural
 
 from . import events as ev
 from .components import COMPONENTS, GOODS, MASTERIES, SPACES, TILES
@@ -20,7 +21,6 @@ from .words import (
     customer_name,
     listed,
     mastery_words,
-    plural,
     reason_words,
     region_name,
     tile_kind,

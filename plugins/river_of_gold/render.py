@@ -6,6 +6,8 @@ rolled. An expansion adds its own lines by wrapping ``gamehall_render_text``.
 
 from __future__ import annotations
 
+from gamehall.core.words import plural
+
 from .components import COMPONENTS, SCORE_TILES, SPACES, SPACES_BY_REGION, TOUCHES
 from .legal import phase
 from .rules import PROMPTS
@@ -17,7 +19,6 @@ from .words import (
     customer_words,
     listed,
     mastery_words,
-    plural,
     request_words,
     tile_kind,
     tile_words,

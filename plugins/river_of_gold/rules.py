@@ -16,6 +16,7 @@ from gamehall.core import (
     Rules,
     decides,
     evolves,
+    with_player,
 )
 from gamehall.core.rules import MatchConfig
 from msgspec.structs import replace
@@ -279,7 +280,7 @@ class RiverOfGold(Rules[State]):
     @evolves(events_.ShipsLaunched)
     def ships_launched(self, state: State, e: events_.ShipsLaunched) -> State:
         starts = state.players[e.seat].ships
-        return changes.with_player(
+        return with_player(
             state, e.seat, ships=tuple(s + r for s, r in zip(starts, e.rolls, strict=True))
         )
 
@@ -287,12 +288,12 @@ class RiverOfGold(Rules[State]):
     def customers_drawn(self, state: State, e: events_.CustomersDrawn) -> State:
         p = state.players[e.seat]
         decks = changes.hand_decks(p, len(state.shuffles), len(e.cards))
-        state = changes.with_player(state, e.seat, hand=p.hand + e.cards, hand_decks=decks)
+        state = with_player(state, e.seat, hand=p.hand + e.cards, hand_decks=decks)
         return replace(state, deck=state.deck[len(e.cards) :])
 
     @evolves(events_.DieRolled, events_.DieShifted)
     def die_set(self, state: State, e: events_.DieRolled | events_.DieShifted) -> State:
-        return changes.with_player(state, e.seat, die=e.face)
+        return with_player(state, e.seat, die=e.face)
 
     @evolves(events_.RowRefilled)
     def row_refilled(self, state: State, e: events_.RowRefilled) -> State:
@@ -315,7 +316,7 @@ class RiverOfGold(Rules[State]):
         if e.points:
             category = play_category(e.reason)
             earned = {**earned, category: earned.get(category, 0) + e.points}
-        return changes.with_player(
+        return with_player(
             state,
             e.seat,
             koku=p.koku + e.koku,
@@ -327,12 +328,12 @@ class RiverOfGold(Rules[State]):
 
     @evolves(events_.FavourCapRaised)
     def favour_cap_raised(self, state: State, e: events_.FavourCapRaised) -> State:
-        return changes.with_player(state, e.seat, favour_cap=e.cap)
+        return with_player(state, e.seat, favour_cap=e.cap)
 
     @evolves(events_.InfluenceMoved)
     def influence_moved(self, state: State, e: events_.InfluenceMoved) -> State:
         influence = changes.at(state.players[e.seat].influence, e.region - 1, e.to)
-        return changes.with_player(state, e.seat, influence=influence)
+        return with_player(state, e.seat, influence=influence)
 
     @evolves(events_.BuildingBuilt)
     def building_built(self, state: State, e: events_.BuildingBuilt) -> State:
@@ -353,14 +354,14 @@ class RiverOfGold(Rules[State]):
     @evolves(events_.ShipSailed)
     def ship_sailed(self, state: State, e: events_.ShipSailed) -> State:
         ships = changes.at(state.players[e.seat].ships, e.ship, e.to)
-        return replace(changes.with_player(state, e.seat, ships=ships), acted=True)
+        return replace(with_player(state, e.seat, ships=ships), acted=True)
 
     @evolves(events_.CustomerDelivered)
     def customer_delivered(self, state: State, e: events_.CustomerDelivered) -> State:
         p = state.players[e.seat]
         hand = tuple(c for c in p.hand if c != e.card)
         decks = changes.hand_decks(p, deck_of(state, e.card), -1)
-        state = changes.with_player(
+        state = with_player(
             state, e.seat, hand=hand, delivered=(*p.delivered, e.card), hand_decks=decks
         )
         return replace(state, acted=True)
@@ -369,7 +370,7 @@ class RiverOfGold(Rules[State]):
     def customer_discarded(self, state: State, e: events_.CustomerDiscarded) -> State:
         p = state.players[e.seat]
         hand = tuple(c for c in p.hand if c != e.card)
-        state = changes.with_player(
+        state = with_player(
             state, e.seat, hand=hand, hand_decks=changes.hand_decks(p, deck_of(state, e.card), -1)
         )
         return replace(state, discard=(*state.discard, e.card))
@@ -381,7 +382,7 @@ class RiverOfGold(Rules[State]):
 
     @evolves(events_.ShipUpgraded)
     def ship_upgraded(self, state: State, e: events_.ShipUpgraded) -> State:
-        return changes.with_player(state, e.seat, royal=e.ship)
+        return with_player(state, e.seat, royal=e.ship)
 
     @evolves(events_.MasteryClaimed)
     def mastery_claimed(self, state: State, e: events_.MasteryClaimed) -> State:

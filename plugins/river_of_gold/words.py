@@ -9,6 +9,8 @@ the World, who wants 2 silk, 1 rice and 2 porcelain"), never by id. Events are t
 from __future__ import annotations
 
 from gamehall.core import Command
+from gamehall.core import words as core_words
+from gamehall.core.words import plural
 
 from . import commands as cmd
 from .actions import row_index, wrap_die
@@ -65,15 +67,8 @@ _COSTS = Defaults()
 
 
 def listed(items: list[str], last: str = "and") -> str:
-    """Return ``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items) or "nothing"
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
-
-
-def plural(count: int, word: str) -> str:
-    """Return ``1 customer``, ``2 customers``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    """Return ``a``, ``a and b``, ``a, b and c``; ``nothing`` when there is none."""
+    return core_words.listed(items, last, empty="nothing")
 
 
 def clan(view: State, seat: int) -> str:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
 from typing import Annotated, Literal
 
 import msgspec
+from gamehall.core import load_data
 
 ID = "river-of-gold-patrons"
 CLANS = ("crab", "crane", "scorpion", "mantis")
@@ -55,8 +54,7 @@ class PatronOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def load_box() -> Box:
     """Return the patrons of ``data/patrons.toml``."""
-    text = resources.files(__package__).joinpath("data/patrons.toml").read_text("utf-8")
-    return msgspec.convert(tomllib.loads(text), Box)
+    return load_data(__package__, "patrons.toml", Box)
 
 
 BOX = load_box()

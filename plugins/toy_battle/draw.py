@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from gamehall.core import Command
 from gamehall.core.drawing import Drawing, Shape, canvas, group, label, shape
+from gamehall.core.words import plural
 
 from . import words
 from .commands import ChooseTarget, DrawTroops, MoveTroop, PlaceTroop
@@ -55,7 +56,7 @@ def _regions(view: View, board: Board, at: dict[int, tuple[float, float]]) -> Sh
         fill = PALE[taker] if taker else "#fffdf4"
         text = (
             f"{words.colour_name(view, shown.taken_by)} ✓" if shown.taken_by is not None
-            else words.plural(region.medals, "medal")
+            else plural(region.medals, "medal")
         )  # fmt: skip
         parts.append(group(
             shape("polygon", points=_hull(points), fill=fill, fill_opacity=0.75,
@@ -202,7 +203,7 @@ def _strip(view: View, army: Army, player: PlayerView, y: float, legal: Sequence
     colour = player.colour
     you = " (you)" if player.seat == view.seat else ""
     name = words.colour_name(view, player.seat) + you
-    head = f"{name} · {words.plural(player.medals, 'medal')} of {view.medal_target}"
+    head = f"{name} · {plural(player.medals, 'medal')} of {view.medal_target}"
     tiles: list[Shape | None] = []
     x = 250.0
     if player.rack is not None:
@@ -249,9 +250,7 @@ def _strip(view: View, army: Army, player: PlayerView, y: float, legal: Sequence
         commands=draw, label="draw from your supply" if draw else "",
     )  # fmt: skip
     rack_words = (
-        "rack"
-        if player.rack is not None
-        else f"rack · {words.plural(player.rack_size, 'troop')}, hidden"
+        "rack" if player.rack is not None else f"rack · {plural(player.rack_size, 'troop')}, hidden"
     )
     return group(
         shape("rect", x=10, y=y, width=WIDTH - 20, height=STRIP - 6, rx=10, fill=PALE[colour],

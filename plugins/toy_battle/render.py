@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gamehall.core.words import listed, plural
+
 from . import words
 from .terrain import COLOURS, Board
 from .troops import Army
@@ -100,7 +102,7 @@ def _special_lines(view: View, board: Board) -> list[str]:
     for spot, allowed in board.allowed.items():
         by_values.setdefault(allowed, []).append(spot)
     for allowed, spots in by_values.items():
-        values = words.listed([str(v) for v in allowed]).replace(" and ", " or ")
+        values = listed([str(v) for v in allowed], "or")
         kwak = " or Kwak" if view.kwak_on_restricted else ""
         lines.append(f"  Spots {_spots(spots)} take only troops of value {values}{kwak}.")
     return lines
@@ -111,10 +113,10 @@ def _spots(spots: Iterable[int]) -> str:
 
 
 def _rack(view: View, player: PlayerView) -> str:
-    down = words.plural(player.face_down, "troop") + " face down" if player.face_down else ""
+    down = plural(player.face_down, "troop") + " face down" if player.face_down else ""
     if player.rack is None:
         known = [words.kind_label(view, t) for t in player.known]
-        parts = [words.plural(player.rack_size, "troop")]
+        parts = [plural(player.rack_size, "troop")]
         parts += [down] if down else []
         parts += [f"known: {', '.join(known)}"] if known else []
         return ", ".join(parts)
@@ -132,7 +134,7 @@ def _asked(view: View, prompts: dict[str, str]) -> str:
         prompt = view.prompt or prompts.get(head.effect, head.effect)
         return f"{mover} to decide: {prompt}"
     count = words.draw_count(view, view.turn, 2)
-    draw = f"draw {words.plural(count, 'troop')} or " if count else ""
+    draw = f"draw {plural(count, 'troop')} or " if count else ""
     return f"{mover} to move: {draw}place 1 troop"
 
 
@@ -150,7 +152,7 @@ def render(view: View, army: Army, board: Board | None, prompts: dict[str, str])
         you = ", you" if player.seat == view.seat else ""
         lines.append(
             f"{words.colour_name(view, player.seat)} (seat {player.seat + 1}{you}): "
-            f"{words.plural(player.medals, 'medal')}, supply {words.plural(player.supply, 'troop')}"
+            f"{plural(player.medals, 'medal')}, supply {plural(player.supply, 'troop')}"
             f", rack: {_rack(view, player)}"
         )
     regions = []
@@ -158,11 +160,11 @@ def render(view: View, army: Army, board: Board | None, prompts: dict[str, str])
         spots = "+".join(map(str, region.bases))
         if region.taken_by is not None:
             worth = board.terrain.regions[index].medals if board is not None else 0
-            medals = f" ({words.plural(worth, 'medal')})" if worth else ""
+            medals = f" ({plural(worth, 'medal')})" if worth else ""
             taker = words.colour_name(view, region.taken_by)
             regions.append(f"{spots} taken by {taker}{medals}")
         else:
-            regions.append(f"{spots} = {words.plural(region.medals, 'medal')}")
+            regions.append(f"{spots} = {plural(region.medals, 'medal')}")
     lines.append("Regions (the bases around each, and its medals): " + "; ".join(regions))
     if view.discard:
         lines.append("Discard pile: " + ", ".join(words.troop_name(view, t) for t in view.discard))

@@ -7,9 +7,8 @@ headquarters), computed once per terrain.
 
 from __future__ import annotations
 
-from importlib import resources
-
 import msgspec
+from gamehall.core import load_data
 
 COLOURS = ("blue", "red")
 
@@ -114,7 +113,4 @@ BOXED = ("castle", "pool", "clouds", "jungle", "cemetery", "caribbean", "metal-x
 
 def load_terrains() -> list[Terrain]:
     """Decode the eight boxed terrains from the package's data files."""
-    folder = resources.files(__package__) / "data"
-    return [
-        msgspec.toml.decode((folder / f"{key}.toml").read_bytes(), type=Terrain) for key in BOXED
-    ]
+    return [load_data(__package__, f"{key}.toml", Terrain) for key in BOXED]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from gamehall.core import Command, Event, Outcome, ScoreLine
+from gamehall.core.words import listed, plural
 
 from . import events as ev
 from .commands import ChooseTarget, DrawTroops, MoveTroop, PlaceTroop, SkipEffect, UseEffect
@@ -78,21 +79,9 @@ def board_of(view: View) -> Board | None:
     return boards().get(view.terrain)
 
 
-def plural(count: int, word: str) -> str:
-    """Return ``1 troop``, ``2 troops``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def cap(text: str) -> str:
     """Return ``text`` with its first letter upper case, the rest as it is."""
     return text[:1].upper() + text[1:]
-
-
-def listed(items: list[str]) -> str:
-    """Return ``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def colour_name(view: View, seat: int) -> str:
