@@ -160,9 +160,11 @@ class _server:
 
     def __init__(self, db: str, *options: str) -> None:
         self.db = db
-        # The 50 clients share one address: the per-address limit would measure itself.
-        # ``"--"`` alone: the defaults, limits on.
-        self.options = () if options == ("--",) else options or ("--anonymous-rate", "0")
+        # The clients (up to 200 for the cost curves) share one address: the per-address
+        # limits would measure themselves. ``"--"`` alone: the defaults, limits on.
+        self.options = () if options == ("--",) else options or (
+            "--anonymous-rate", "0", "--max-connections-per-address", "1000"
+        )  # fmt: skip
 
     def __enter__(self) -> str:
         command = [sys.executable, "-m", "gamehall.adapters.cli", "serve", "--port", "0",
