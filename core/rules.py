@@ -659,7 +659,6 @@ class ExpansionSpec:
 T = TypeVar("T", bound=msgspec.Struct)
 Item = TypeVar("Item")
 Data = TypeVar("Data")
-Game = TypeVar("Game", bound=msgspec.Struct)
 
 
 def defaults_first(results: Sequence[Iterable[Item] | None]) -> list[Item]:
@@ -699,7 +698,7 @@ def load_data(package: str, name: str, kind: type[Data], *, strict: bool = True)
     return msgspec.convert(tomllib.loads(text), kind, strict=strict)
 
 
-def with_player(state: Game, seat: int, **changes: Any) -> Game:
+def with_player(state: T, seat: int, **changes: Any) -> T:
     """Return a state with fields of one seat's player changed, for a game's ``@evolves`` methods.
 
     ``state`` is a Struct holding a ``players`` tuple of Structs, one per seat; ``changes`` are
