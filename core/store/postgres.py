@@ -90,6 +90,14 @@ LOCK_CLASS = 0x6761  # advisory lock class of gamehall (two 32-bit keys): 1 migr
 # so that the same match id in two schemas, or two ids with one CRC-32, never share a lease.
 LEASE_KEY = "hashtextextended(%s || ':' || %s, 0)"
 CONNECT_TIMEOUT = 10
+# How long a look at who listens holds: a writer sends its notifications only while another
+# node listens (its listening connection is named ``LISTENING``), and looks again this often.
+LISTENERS_SECONDS = 0.25
+LISTENING = "gamehall listening {}"
+# Sessions listening on this schema's channel other than ``pid``, and sessions whose name this
+# role may not read (they count as listening: a hidden listener is never left unwoken).
+_LISTENERS = """SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+    AND pid <> %(pid)s AND (application_name = %(name)s OR query = '<insufficient privilege>')"""
 # How long closing a store waits for a thread still inside a connection (a statement, which
 # closing cancels, or a wait for notifications) before leaving that connection to its thread.
 CLOSE_WAIT = 5.0
@@ -346,20 +354,26 @@ CREATE OR REPLACE FUNCTION gamehall_append(
 -- next clock expiry (``b_deadline``: NaN leaves it as it is).
 DECLARE
     me xid8 := pg_current_xact_id();  -- on every row: readers follow (tx, position)
-    actual bigint[];
+    actual bigint[] := '{}';
     first bigint[] := '{}';
     positions bigint[];
     total integer := 0;
     short text[];
-    created text[];
+    created text[] := '{}';
     listed text[] := '{}';
     n integer := coalesce(array_length(b_stream, 1), 0);
 BEGIN
     -- No lock shared by all streams: each batch is checked against its stream's last seq,
     -- positions come from a sequence, and the (stream, seq) key settles a race on a stream.
-    SELECT array_agg(coalesce(
-        (SELECT max(e.seq) FROM events e WHERE e.stream = b.stream), 0) ORDER BY b.i)
-    INTO actual FROM unnest(b_stream) WITH ORDINALITY AS b(stream, i);
+    IF n <= 8 THEN  -- a few streams: a look-up each costs less than one query over all
+        FOR i IN 1 .. n LOOP
+            actual[i] := coalesce((SELECT max(e.seq) FROM events e WHERE e.stream = b_stream[i]), 0);
+        END LOOP;
+    ELSE
+        SELECT array_agg(coalesce(
+            (SELECT max(e.seq) FROM events e WHERE e.stream = b.stream), 0) ORDER BY b.i)
+        INTO actual FROM unnest(b_stream) WITH ORDINALITY AS b(stream, i);
+    END IF;
     FOR i IN 1 .. n LOOP
         IF actual[i] = b_expected[i] THEN
             first[i] := total + 1;  -- an index into positions until the rows are in
@@ -368,8 +382,13 @@ BEGIN
             first[i] := -1 - actual[i];
         END IF;
     END LOOP;
-    positions := ARRAY(SELECT p FROM (
-        SELECT nextval('gamehall_positions') AS p FROM generate_series(1, total)) AS g ORDER BY p);
+    IF total = 1 THEN  -- one event, as most appends of a node with few matches
+        positions := ARRAY[nextval('gamehall_positions')];
+    ELSE
+        positions := ARRAY(SELECT p FROM (
+            SELECT nextval('gamehall_positions') AS p FROM generate_series(1, total)) AS g
+            ORDER BY p);
+    END IF;
     -- In (stream, seq) order, so that two appends that wait for each other's rows wait in
     -- the same order (no deadlock); a row another append wrote first is left out.
     WITH put AS (
@@ -397,24 +416,27 @@ BEGIN
             END IF;
         END LOOP;
     END IF;
-    WITH made AS (
-        INSERT INTO streams (stream, version, created, updated, info, game, finished, open_seats,
-                             deadline)
-        SELECT b.stream, b.n, b_now, b_now, b.info, b.game, coalesce(b.finished, false),
-               coalesce(b.open, 0), nullif(b.deadline, 'NaN')
-        FROM unnest(b_stream, b_expected, b_count, b_info, first, l_game, l_finished, l_open,
-                    b_deadline)
-             AS b(stream, expected, n, info, first, game, finished, open, deadline)
-        WHERE b.first > 0 AND b.expected = 0
-        ON CONFLICT (stream) DO NOTHING  -- an empty first batch left the row before
-        RETURNING stream)
-    SELECT coalesce(array_agg(stream), '{}') INTO created FROM made;
+    IF 0 = ANY(b_expected) THEN  -- created streams: their listing entries
+        WITH made AS (
+            INSERT INTO streams (stream, version, created, updated, info, game, finished, open_seats,
+                                 deadline)
+            SELECT b.stream, b.n, b_now, b_now, b.info, b.game, coalesce(b.finished, false),
+                   coalesce(b.open, 0), nullif(b.deadline, 'NaN')
+            FROM unnest(b_stream, b_expected, b_count, b_info, first, l_game, l_finished, l_open,
+                        b_deadline)
+                 AS b(stream, expected, n, info, first, game, finished, open, deadline)
+            WHERE b.first > 0 AND b.expected = 0
+            ON CONFLICT (stream) DO NOTHING  -- an empty first batch left the row before
+            RETURNING stream)
+        SELECT coalesce(array_agg(stream), '{}') INTO created FROM made;
+    END IF;
     UPDATE streams s SET version = b.expected + b.n, updated = b_now,
         deadline = CASE WHEN b.deadline = 'NaN' THEN s.deadline ELSE b.deadline END
     FROM unnest(b_stream, b_expected, b_count, first, b_deadline)
          AS b(stream, expected, n, first, deadline)
     WHERE s.stream = b.stream AND b.first > 0 AND b.expected > 0;
     FOR i IN 1 .. n LOOP  -- the later batches that change their stream's listing entry
+        EXIT WHEN cardinality(k_batch) = 0;
         CONTINUE WHEN first[i] <= 0 OR b_expected[i] = 0;
         CONTINUE WHEN NOT i = ANY(k_batch);
         UPDATE streams SET
@@ -436,15 +458,18 @@ BEGIN
         SELECT DISTINCT p.player, b_stream[p.b] FROM unnest(p_batch, p_player) AS p(b, player)
         WHERE b_stream[p.b] = ANY(listed) AND first[p.b] > 0;
     END IF;
-    INSERT INTO seat_tokens (stream, seat, digest, created)
-    SELECT b_stream[t.b], t.seat, t.digest, b_now
-    FROM unnest(t_batch, t_seat, t_digest) AS t(b, seat, digest)
-    WHERE first[t.b] > 0
-    ON CONFLICT (stream, seat) DO UPDATE SET digest = excluded.digest;
+    IF cardinality(t_batch) > 0 THEN
+        INSERT INTO seat_tokens (stream, seat, digest, created)
+        SELECT b_stream[t.b], t.seat, t.digest, b_now
+        FROM unnest(t_batch, t_seat, t_digest) AS t(b, seat, digest)
+        WHERE first[t.b] > 0
+        ON CONFLICT (stream, seat) DO UPDATE SET digest = excluded.digest;
+    END IF;
     RETURN first || positions;
 END $$;
 """
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
+_UNWRITTEN = GamehallError("a batch of the commit was not in any of its rounds")
 # Global order is (tx, position). A row is read only once its transaction id is below the
 # oldest transaction still running (the watermark): every transaction that could still commit
 # has an id at or above it, so nothing a reader passed can appear behind it later. ``after`` is
@@ -611,6 +636,7 @@ class PostgresStore(Store):
         self._notifier: threading.Thread | None = None
         self._notify_wanted = threading.Event()
         self._notify_pid = 0  # the server process of the notifying connection
+        self._listen_pid = 0  # the server process of this store's listening connection
         self._held = False  # the last follow left committed rows above the watermark
         self._lent = 0  # reader connections out of the pool
         self._pool: psycopg_pool.ConnectionPool[psycopg.Connection[Any]] = (
@@ -635,23 +661,27 @@ class PostgresStore(Store):
 
     # -- connections ------------------------------------------------------------------------
 
-    def connect(self, autocommit: bool = True) -> psycopg.Connection[Any]:
-        """Return a new connection with the store's schema first on the search path."""
+    def connect(
+        self, autocommit: bool = True, name: str = "gamehall {}"
+    ) -> psycopg.Connection[Any]:
+        """Return a new connection with the store's schema first on the search path, named
+        ``name`` (``{}`` stands for the schema) for ``pg_stat_activity``."""
         if self._closed:
             raise StoreClosed("the store is closed")
         try:
-            conn = psycopg.connect(self.url.conninfo, **self._connection_options(autocommit))
+            options = self._connection_options(autocommit, name)
+            conn = psycopg.connect(self.url.conninfo, **options)
         except psycopg.Error as exc:
             raise StoreUnreachable(f"cannot connect to {self.url}: {_first_line(exc)}") from None
         self._pooled(conn)
         return conn
 
-    def _connection_options(self, autocommit: bool) -> dict[str, Any]:
+    def _connection_options(self, autocommit: bool, name: str = "gamehall {}") -> dict[str, Any]:
         return {
             "autocommit": autocommit,
             "connect_timeout": CONNECT_TIMEOUT,
             "options": f"-c search_path={self.schema}",
-            "application_name": f"gamehall {self.schema}"[:63],
+            "application_name": name.format(self.schema)[:63],
         }
 
     def _pooled(self, conn: psycopg.Connection[Any]) -> None:
@@ -862,9 +892,9 @@ class PostgresStore(Store):
                 ) from None
         if any(positions for _, positions in found):
             self._notify()
+        # Every batch that encoded is in a round: each place is filled below.
         results: list[Written | GamehallError] = [
-            b if isinstance(b, GamehallError) else conflict(b.stream, b.expected, 0)
-            for b in encoded
+            b if isinstance(b, GamehallError) else _UNWRITTEN for b in encoded
         ]
         for batches, (firsts, positions) in zip(rounds, found, strict=True):
             for (index, batch), first in zip(batches, firsts, strict=True):
@@ -892,11 +922,28 @@ class PostgresStore(Store):
                 self._notifier.start()
 
     def _notifying(self) -> None:
+        """Send the notifications :meth:`_notify` asks for while another node listens.
+
+        A notification is a transaction of its own on the server (an id, a commit record, the
+        notification queue's lock) and a round trip here: about as much CPU as a one-event
+        append. With no other node listening (one node alone, or writers that follow nothing)
+        it wakes nobody, so it is not sent; who listens is looked up in ``pg_stat_activity``
+        (listening connections carry the name ``LISTENING``) at most every
+        ``LISTENERS_SECONDS``. A commit passed over while nobody was known to listen is
+        notified after the next look if someone listens by then: a node that has just begun
+        to listen hears it within that time, and its first read covers what came before.
+        This node's own follower is woken only while its last follow was held back (see
+        :meth:`wait_for_commits`).
+        """
         conn: psycopg.Connection[Any] | None = None
+        looked, listened, owed, asked = -LISTENERS_SECONDS, False, False, 0.0
         while not self._closed:
-            if not self._notify_wanted.wait(self.poll):
+            wait = self.poll if not owed else max(looked + LISTENERS_SECONDS - time.monotonic(), 0)
+            if self._notify_wanted.wait(wait):
+                self._notify_wanted.clear()
+                owed, asked = True, time.monotonic()
+            if not owed:
                 continue
-            self._notify_wanted.clear()
             try:
                 if conn is None or conn.closed:
                     conn = self.connect()
@@ -904,6 +951,15 @@ class PostgresStore(Store):
                     # need not wait for that record's flush.
                     conn.execute("SET synchronous_commit = off")
                     self._notify_pid = conn.info.backend_pid
+                if time.monotonic() - looked >= LISTENERS_SECONDS:
+                    name = LISTENING.format(self.schema)[:63]
+                    row = conn.execute(_LISTENERS, {"pid": self._listen_pid, "name": name})
+                    listened = bool(row.fetchone()[0])  # type: ignore[index]
+                    looked = time.monotonic()
+                if not listened and not self._held:
+                    owed = looked < asked  # a look since the commit found nobody: done
+                    continue
+                owed = False
                 conn.execute("SELECT pg_notify(%s, '')", (self.channel,))
             except (psycopg.Error, GamehallError):
                 if conn is not None:
@@ -1288,8 +1344,9 @@ class PostgresStore(Store):
         """
         try:
             if self._listener is None or self._listener.closed:
-                self._listener = self.connect()
+                self._listener = self.connect(name=LISTENING)
                 self._listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
+                self._listen_pid = self._listener.info.backend_pid
             heard = False
             deadline = time.monotonic() + timeout
             while not heard and (left := deadline - time.monotonic()) > 0:

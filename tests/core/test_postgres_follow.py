@@ -415,3 +415,31 @@ def test_a_node_is_woken_by_other_nodes_commits_and_its_own_only_while_rows_are_
     finally:
         one.close()
         two.close()
+
+
+def test_commits_are_notified_only_while_another_node_listens(
+    pg_url: str, registry: Registry
+) -> None:
+    """A notification wakes nobody while no other node listens, so none is sent (a session
+    that listens without a node's name hears nothing); a node that begins to listen hears
+    the next commit, even one made while the writer still took nobody to be listening."""
+    from gamehall.core.store.postgres import LISTENERS_SECONDS, PostgresStore
+
+    from tests.postgres import BASE_URL
+
+    writer = PostgresStore(pg_url, registry.codec)
+    node = PostgresStore(pg_url, registry.codec)
+    with psycopg.connect(BASE_URL, autocommit=True) as spy:
+        try:
+            spy.execute(f"LISTEN {writer.channel}")
+            writer.append("a", 0, marks(1))
+            writer.append("a", 1, marks(1))
+            time.sleep(LISTENERS_SECONDS * 2)  # the notifier has looked since both commits
+            assert list(spy.notifies(timeout=0.2, stop_after=1)) == []
+            node.wait_for_commits(0.01)  # a node listens from here
+            writer.append("a", 2, marks(1))  # soon after a look that found nobody
+            assert node.wait_for_commits(10)
+            assert len(list(spy.notifies(timeout=1, stop_after=1))) == 1
+        finally:
+            writer.close()
+            node.close()
