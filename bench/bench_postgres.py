@@ -86,10 +86,16 @@ def _drop(schema: str) -> None:
 
 
 def hall_commands(
-    schema: str, matches: int, rounds: int, offset: int = 0, slow: bool = False
+    schema: str,
+    matches: int,
+    rounds: int,
+    offset: int = 0,
+    slow: bool = False,
+    gate: Callable[[], None] | None = None,
 ) -> tuple[int, float]:
     """Play ``rounds`` x ``matches`` tic-tac-toe matches at once; time the commands only.
-    ``slow``: every append spends ``SLOW_COMMIT`` more inside its transaction."""
+    ``slow``: every append spends ``SLOW_COMMIT`` more inside its transaction. ``gate``
+    (blocking) is called once the hall is open, before the first match is created."""
     from gamehall.core.store.postgres import PostgresStore
 
     registry = default_registry()
@@ -112,6 +118,8 @@ def hall_commands(
 
     async def main() -> None:
         async with Hall(store, registry) as hall:
+            if gate is not None:
+                await anyio.to_thread.run_sync(gate)
             for r in range(rounds):
                 ids: list[str] = []
                 async with anyio.create_task_group() as tg:
@@ -137,8 +145,11 @@ def _no_view() -> None:
 def _node(
     schema: str, matches: int, rounds: int, offset: int, slow: bool, start: Any, out: Any
 ) -> None:
-    start.wait()
-    out.put(hall_commands(schema, matches, rounds, offset, slow))
+    def gate() -> None:  # open (plugins loaded, schema migrated, following): wait for the rest
+        out.put(None)
+        start.wait()
+
+    out.put(hall_commands(schema, matches, rounds, offset, slow, gate))
 
 
 def three_nodes(schema: str, matches: int, rounds: int) -> tuple[int, float]:
@@ -150,7 +161,11 @@ def nodes(
     schema: str, count: int, matches: int, rounds: int, slow: bool = False
 ) -> tuple[int, float]:
     """Play ``matches`` at once in each of ``count`` node processes; return all commands and
-    the slowest node's time."""
+    the slowest node's time.
+
+    Every node opens its hall (imports, plugins, the schema's migration, which nodes take in
+    turn, the follower) before any begins: a node still starting would take the CPU from
+    the others' timed commands, which one node alone never has to share."""
     context = multiprocessing.get_context("spawn")
     start, out = context.Event(), context.Queue()
     procs = [
@@ -159,7 +174,10 @@ def nodes(
     ]
     for proc in procs:
         proc.start()
-    time.sleep(1.0)  # every node imported and waiting
+    for _ in procs:  # every node open and waiting
+        if out.get(timeout=600) is not None:
+            raise RuntimeError("a node answered before it was started")
+    time.sleep(0.2)  # the last one's start-up settles
     start.set()
     results = [out.get(timeout=600) for _ in procs]
     for proc in procs:

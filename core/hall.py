@@ -281,6 +281,10 @@ class Hall:
         """Hear that another node stored a match up to ``seq``: catch up what runs here."""
         self.kernel.advanced(match, seq)
 
+    def serves(self, match: str) -> bool:
+        """Tell whether another node's commit to a match would change anything here."""
+        return self.kernel.serves(match)
+
     def load(self, match: str) -> Loaded:
         """Rebuild a match from its events, starting from a snapshot where one helps."""
         return self.loader.load(match)

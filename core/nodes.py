@@ -54,6 +54,10 @@ class NodeHost(Protocol):
         """Hear that another node stored a match up to ``seq``."""
         ...
 
+    def serves(self, match: str) -> bool:
+        """Tell whether another node's commit to a match would change anything here."""
+        ...
+
 
 class MatchHost(Protocol):
     """What :func:`caught_up` asks of the hall (the Hall provides it)."""
@@ -155,9 +159,12 @@ class Follower:
             self.position = self.head = await anyio.to_thread.run_sync(store.position)
             task_status.started()
             while True:
-                await anyio.to_thread.run_sync(
+                heard = await anyio.to_thread.run_sync(
                     store.wait_for_commits, self.poll, abandon_on_cancel=True
                 )
+                if heard and self._passes_over(store.heard_streams()):
+                    self._wake_bots()
+                    continue
                 wait = self._read_at + self.gather - time.monotonic()
                 if wait > 0:
                     await anyio.sleep(wait)
@@ -167,6 +174,17 @@ class Follower:
                     log.warning("following the store failed", error=str(exc))
                     await anyio.sleep(self.poll)
                 self._wake_bots()
+
+    def _passes_over(self, streams: set[str] | None) -> bool:
+        """Tell whether the commits just heard of can wait for the next read: they name their
+        streams (``None``: they do not), none of which this node serves (no actor, no
+        watcher: nothing here would change), and the last read is under a poll old. The
+        follower's position then stays where it was until a commit concerns this node or
+        the poll comes; activation and watchers read the store themselves."""
+        if streams is None or time.monotonic() - self.checked >= self.poll:
+            return False
+        serves = self.hall.serves
+        return not any(map(serves, streams))
 
     async def catch_up(self) -> None:
         """Apply every commit after this node's position to its actors and watchers."""

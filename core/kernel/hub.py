@@ -37,6 +37,10 @@ class Hub:
                 del self._subs[match]
         send.close()
 
+    def watched(self, match: str) -> bool:
+        """Tell whether anyone here watches a match."""
+        return match in self._subs
+
     def publish(self, match: str, records: list[Recorded]) -> None:
         """Hand new records to every subscriber of a match without waiting."""
         subs = self._subs.get(match)

@@ -280,6 +280,11 @@ class Kernel:
                     raise
             actor = await self.activate(actor.match)
 
+    def serves(self, match: str) -> bool:
+        """Tell whether this node holds something of a match that another node's commit
+        would change: its actor, or watchers of it (what :meth:`advanced` catches up)."""
+        return match in self.actors or self.hub.watched(match)
+
     def advanced(self, match: str, seq: int) -> None:
         """Hear that another node stored a match up to ``seq``: catch up what runs here."""
         actor = self.actors.get(match)

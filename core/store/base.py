@@ -792,6 +792,11 @@ class Coordination(ABC):
         """Wait up to ``timeout`` seconds for another node's commit (blocking)."""
         raise NotImplementedError("only a shared store notifies commits")
 
+    def heard_streams(self) -> set[str] | None:
+        """Return the streams that the commits :meth:`wait_for_commits` heard of wrote, and
+        forget them; ``None`` when the store cannot tell (any stream may have changed)."""
+        return None
+
     def try_lease(self, match: str) -> bool:
         """Take a match's lease for this node if it is free; tell whether it is ours.
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 import bisect
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
 
@@ -94,6 +94,9 @@ CONNECT_TIMEOUT = 10
 # node listens (its listening connection is named ``LISTENING``), and looks again this often.
 LISTENERS_SECONDS = 0.25
 LISTENING = "gamehall listening {}"
+# A notification names the streams its commits wrote, up to this many (8,000 bytes at most
+# in all); past that it names none, which means any.
+NAMED_STREAMS = 100
 # Sessions listening on this schema's channel other than ``pid``, and sessions whose name this
 # role may not read (they count as listening: a hidden listener is never left unwoken).
 _LISTENERS = """SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
@@ -635,6 +638,8 @@ class PostgresStore(Store):
         self._listener: psycopg.Connection[Any] | None = None
         self._notifier: threading.Thread | None = None
         self._notify_wanted = threading.Event()
+        self._notify_streams: set[str] | None = set()  # to name in the next one (None: all)
+        self._heard: set[str] | None = set()  # named by the notifications heard (None: all)
         self._notify_pid = 0  # the server process of the notifying connection
         self._listen_pid = 0  # the server process of this store's listening connection
         self._held = False  # the last follow left committed rows above the watermark
@@ -891,7 +896,7 @@ class PostgresStore(Store):
                     "(a lone surrogate): nothing of this commit is stored"
                 ) from None
         if any(positions for _, positions in found):
-            self._notify()
+            self._notify(b.stream for batches in rounds for _, b in batches)
         # Every batch that encoded is in a round: each place is filled below.
         results: list[Written | GamehallError] = [
             b if isinstance(b, GamehallError) else _UNWRITTEN for b in encoded
@@ -905,14 +910,22 @@ class PostgresStore(Store):
                     results[index] = conflict(batch.stream, batch.expected, -1 - first)
         return results
 
-    def _notify(self) -> None:
+    def _notify(self, streams: Iterable[str]) -> None:
         """Have the listening nodes woken, after the commit and from a connection of its own.
 
         A NOTIFY inside the append would take PostgreSQL's notification lock, one for the whole
         database, and hold it through the commit: the lock shared by all streams that this
         append does without. Sent apart, it costs the append no round trip, and notifications
-        of commits that come while one is sent go as one. A lost one costs a follower a poll.
+        of commits that come while one is sent go as one, naming every stream they wrote (a
+        follower reads the store only for a stream it serves; see :meth:`heard_streams`). A
+        lost one costs a follower a poll.
         """
+        with self._conns_lock:
+            named = self._notify_streams
+            if named is not None:
+                named.update(streams)
+                if len(named) > NAMED_STREAMS:  # too many to name: the next one names none
+                    self._notify_streams = None
         self._notify_wanted.set()
         with self._conns_lock:
             if self._notifier is None or not self._notifier.is_alive():
@@ -957,10 +970,15 @@ class PostgresStore(Store):
                     listened = bool(row.fetchone()[0])  # type: ignore[index]
                     looked = time.monotonic()
                 if not listened and not self._held:
-                    owed = looked < asked  # a look since the commit found nobody: done
+                    # A look since the commit found nobody: done. The streams stay to be named
+                    # (up to NAMED_STREAMS, then none is): a node that begins to listen may
+                    # serve one of them, and a name too many costs it only a read.
+                    owed = looked < asked
                     continue
                 owed = False
-                conn.execute("SELECT pg_notify(%s, '')", (self.channel,))
+                with self._conns_lock:
+                    streams, self._notify_streams = self._notify_streams, set()
+                conn.execute("SELECT pg_notify(%s, %s)", (self.channel, _payload(streams)))
             except (psycopg.Error, GamehallError):
                 if conn is not None:
                     _shut(conn)
@@ -1353,7 +1371,11 @@ class PostgresStore(Store):
                 notes = list(self._listener.notifies(timeout=left, stop_after=1))
                 if not notes:
                     break
-                heard = self._held or any(n.pid != self._notify_pid for n in notes)
+                held = self._held
+                for note in notes:
+                    if note.pid != self._notify_pid or held:
+                        heard = True
+                        self._hear(note.payload)
             if self._closed:  # closed while this thread waited: the connection is its own
                 _shut(self._listener)
             return heard
@@ -1364,6 +1386,21 @@ class PostgresStore(Store):
             if not self._closed:
                 time.sleep(min(timeout, self.poll))
             return False
+
+    def _hear(self, payload: str) -> None:
+        with self._conns_lock:
+            if not payload:  # named no stream: any may have changed
+                self._heard = None
+            elif self._heard is not None:
+                self._heard.update(payload.split("\n"))
+
+    def heard_streams(self) -> set[str] | None:
+        """Return the streams the notifications heard since the last call named (and forget
+        them); ``None`` when one named none (any stream may have changed) or the last follow
+        was held back by the watermark (it is to be read again whatever was named)."""
+        with self._conns_lock:
+            heard, self._heard = self._heard, set()
+        return None if self._held else heard
 
     # -- leases -----------------------------------------------------------------------------
 
@@ -1498,6 +1535,17 @@ def _deadlines(values: Sequence[float | None | msgspec.UnsetType]) -> str:
     """Return the deadlines of a group commit as an array literal: NaN for one left as it is."""
     shown = ("NULL" if v is None else "NaN" if v is msgspec.UNSET else repr(v) for v in values)
     return "{" + ",".join(shown) + "}"
+
+
+def _payload(streams: set[str] | None) -> str:
+    """Return a notification's payload: the streams it names, a line each, or nothing (any
+    stream) when they are too many or one holds a line break."""
+    if streams is None or len(streams) > NAMED_STREAMS:
+        return ""
+    payload = "\n".join(streams)
+    if len(payload) > 7_900 or payload.count("\n") != len(streams) - 1:
+        return ""
+    return payload
 
 
 def _texts(values: Sequence[str | None]) -> str:

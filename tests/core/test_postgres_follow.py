@@ -443,3 +443,38 @@ def test_commits_are_notified_only_while_another_node_listens(
         finally:
             writer.close()
             node.close()
+
+
+def test_notifications_name_the_streams_their_commits_wrote(
+    pg_url: str, registry: Registry
+) -> None:
+    """A node hears which streams other nodes' commits wrote; a notification naming none
+    (one that had too many to name, or another program's) means any stream."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    writer = PostgresStore(pg_url, registry.codec)
+    node = PostgresStore(pg_url, registry.codec)
+    try:
+        node.wait_for_commits(0.01)  # listening before the writer's first look
+        writer.append_many(
+            [
+                AppendRequest("a", 0, marks(1), [Meta()]),
+                AppendRequest("b", 0, marks(2), [Meta()] * 2),
+            ]
+        )
+        heard: set[str] = set()
+        deadline = time.monotonic() + 10
+        while heard != {"a", "b"}:
+            assert time.monotonic() < deadline, heard
+            if node.wait_for_commits(1):
+                named = node.heard_streams()
+                assert named is not None
+                heard |= named
+        assert node.heard_streams() == set()  # taken: forgotten
+        with psycopg.connect(pg_url.split("?")[0], autocommit=True) as other:
+            other.execute("SELECT pg_notify(%s, '')", (node.channel,))
+        assert node.wait_for_commits(10)
+        assert node.heard_streams() is None
+    finally:
+        writer.close()
+        node.close()

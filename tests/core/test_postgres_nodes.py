@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from typing import Any
 
 import anyio
 import pytest
 from gamehall.core import ConcurrencyError, Meta, Registry
 from gamehall.core.hall import Hall
+from gamehall.core.nodes import POLL_SECONDS
 from gamehall.core.store import AppendRequest
 from gamehall.plugins.tictactoe.events import MarkPlaced
 
@@ -222,6 +224,45 @@ async def test_bots_play_only_on_the_node_holding_the_lease(
             cids = [r.meta.command_id for r in one.read(match) if r.meta.seat == 1]
             assert cids and all(c and c.startswith("bot-1-") for c in cids)
             assert len(cids) == len(set(cids))
+    finally:
+        one.close()
+        two.close()
+
+
+async def test_a_node_reads_the_store_only_for_commits_to_matches_it_serves(
+    pg_url: str, registry: Registry
+) -> None:
+    """Notifications name the streams their commits wrote: a node with no actor and no
+    watcher of a match does not read the store when another node plays it, and catches up
+    once it serves the match."""
+    one, two = await _two_halls(pg_url, registry)
+    follows = [0]
+    follow = two.follow
+
+    def counted(after: int, limit: int = 10_000) -> tuple[int, dict[str, int], bool]:
+        follows[0] += 1
+        return follow(after, limit)
+
+    two.follow = counted  # type: ignore[method-assign]
+    try:
+        async with Hall(one, registry) as a, Hall(two, registry) as b:
+            assert b.follower is not None
+            elsewhere = await a.create("tictactoe", seed=1)
+            await anyio.sleep(0.6)  # B's follower polled once since: its next read is a wake's
+            before, began = follows[0], time.monotonic()
+            for i, cell in enumerate([4, 0, 8]):
+                await a.send(elsewhere, i % 2, {"type": "tictactoe.PlaceMark", "cell": cell})
+            await anyio.sleep(0.2)
+            polls = 1 + int((time.monotonic() - began) / POLL_SECONDS)
+            assert follows[0] - before <= polls  # the polls at most, never a read a commit
+            assert b.follower.position < one.position()
+            served = await b.activate(elsewhere)
+            assert served.version == 4
+            await a.send(elsewhere, 1, {"type": "tictactoe.PlaceMark", "cell": 2})
+            with anyio.fail_after(10):
+                while served.version < 5:
+                    await anyio.sleep(0.01)
+            assert b.follower.position == one.position()
     finally:
         one.close()
         two.close()
