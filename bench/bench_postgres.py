@@ -26,8 +26,8 @@ dropped after, as medians of 3 repeats:
 * ``durable.postgres.slow_nodes_N_commands_per_s`` (N = 1, 3) and ``nodes_3_vs_1``: N node
   processes, each a Hall on its own store playing the same small number of matches
   (``NODE_MATCHES`` at once, round after round) with every append slowed as above, so that a
-  node is bound by its commits' latency, not by the CPU; commands/s of all, and 3 over 1
-  (target >= 2). A node here is what ``gamehall serve`` runs without its HTTP layer, which
+  node is bound by its commits' latency, not by the CPU; commands/s of all, timed once every
+  node has opened its hall, and 3 over 1 (target >= 2). A node here is what ``gamehall serve`` runs without its HTTP layer, which
   takes no lock shared by nodes: with it, three nodes and their clients on two cores would
   be bound by the CPU, which the figure must not be;
 * ``lobby.cross_node_lag_ms``: the median time from a seat taken on node A (its append

@@ -6,7 +6,9 @@ The :class:`Follower` keeps actors and live streams current between commands: it
 store's global position, which has no gaps and grows in commit order, so reading "every event
 after the position I have seen" never misses one. It is woken by the store's notifications
 (LISTEN/NOTIFY on PostgreSQL) and polls when none come, so a lost notification or listening
-connection costs at most one poll interval.
+connection costs at most one poll interval. A notification that names its commits' matches
+is passed over when none of them is served here (no actor, no watcher: nothing here would
+change), until the poll.
 
 Read your own writes across nodes: an acknowledgement carries the match version it produced
 (its last seq); a read or command that names it is answered by :func:`caught_up` only from state
