@@ -639,6 +639,8 @@ class PostgresStore(Store):
         self._notifier: threading.Thread | None = None
         self._notify_wanted = threading.Event()
         self._notify_streams: set[str] | None = set()  # to name in the next one (None: all)
+        self._owed = 0.0  # when the last commit not notified yet was made (0: none is)
+        self._listened = True  # whether another node listened at the last look (none yet)
         self._heard: set[str] | None = set()  # named by the notifications heard (None: all)
         self._notify_pid = 0  # the server process of the notifying connection
         self._listen_pid = 0  # the server process of this store's listening connection
@@ -918,7 +920,9 @@ class PostgresStore(Store):
         append does without. Sent apart, it costs the append no round trip, and notifications
         of commits that come while one is sent go as one, naming every stream they wrote (a
         follower reads the store only for a stream it serves; see :meth:`heard_streams`). A
-        lost one costs a follower a poll.
+        lost one costs a follower a poll. While the last look found no other node listening,
+        the notifying thread is not even woken: it looks again on its own (see
+        :meth:`_notifying`).
         """
         with self._conns_lock:
             named = self._notify_streams
@@ -926,13 +930,14 @@ class PostgresStore(Store):
                 named.update(streams)
                 if len(named) > NAMED_STREAMS:  # too many to name: the next one names none
                     self._notify_streams = None
-        self._notify_wanted.set()
-        with self._conns_lock:
+            self._owed = time.monotonic()
             if self._notifier is None or not self._notifier.is_alive():
                 self._notifier = threading.Thread(
                     target=self._notifying, name="gamehall-notify", daemon=True
                 )
                 self._notifier.start()
+        if self._listened or self._held:
+            self._notify_wanted.set()
 
     def _notifying(self) -> None:
         """Send the notifications :meth:`_notify` asks for while another node listens.
@@ -942,19 +947,19 @@ class PostgresStore(Store):
         append. With no other node listening (one node alone, or writers that follow nothing)
         it wakes nobody, so it is not sent; who listens is looked up in ``pg_stat_activity``
         (listening connections carry the name ``LISTENING``) at most every
-        ``LISTENERS_SECONDS``. A commit passed over while nobody was known to listen is
+        ``LISTENERS_SECONDS``, and this thread wakes that often by itself while a commit is
+        owed a notification. A commit passed over while nobody was known to listen is
         notified after the next look if someone listens by then: a node that has just begun
         to listen hears it within that time, and its first read covers what came before.
         This node's own follower is woken only while its last follow was held back (see
         :meth:`wait_for_commits`).
         """
         conn: psycopg.Connection[Any] | None = None
-        looked, listened, owed, asked = -LISTENERS_SECONDS, False, False, 0.0
+        looked = -LISTENERS_SECONDS
         while not self._closed:
-            wait = self.poll if not owed else max(looked + LISTENERS_SECONDS - time.monotonic(), 0)
-            if self._notify_wanted.wait(wait):
+            if self._notify_wanted.wait(LISTENERS_SECONDS):
                 self._notify_wanted.clear()
-                owed, asked = True, time.monotonic()
+            owed = self._owed
             if not owed:
                 continue
             try:
@@ -967,17 +972,20 @@ class PostgresStore(Store):
                 if time.monotonic() - looked >= LISTENERS_SECONDS:
                     name = LISTENING.format(self.schema)[:63]
                     row = conn.execute(_LISTENERS, {"pid": self._listen_pid, "name": name})
-                    listened = bool(row.fetchone()[0])  # type: ignore[index]
+                    self._listened = bool(row.fetchone()[0])  # type: ignore[index]
                     looked = time.monotonic()
-                if not listened and not self._held:
-                    # A look since the commit found nobody: done. The streams stay to be named
-                    # (up to NAMED_STREAMS, then none is): a node that begins to listen may
-                    # serve one of them, and a name too many costs it only a read.
-                    owed = looked < asked
+                if not self._listened and not self._held:
+                    # The streams stay to be named (up to NAMED_STREAMS, then none is): a
+                    # node that begins to listen may serve one of them, and a name too many
+                    # costs it only a read.
+                    if looked >= owed:  # a look since the commit found nobody: done
+                        with self._conns_lock:
+                            if self._owed == owed:
+                                self._owed = 0.0
                     continue
-                owed = False
                 with self._conns_lock:
                     streams, self._notify_streams = self._notify_streams, set()
+                    self._owed = 0.0
                 conn.execute("SELECT pg_notify(%s, %s)", (self.channel, _payload(streams)))
             except (psycopg.Error, GamehallError):
                 if conn is not None:
