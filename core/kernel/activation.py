@@ -142,7 +142,17 @@ class Loader:
         else:
             entry = self.store.stream_info(match)
             info = dict(entry.info) if entry is not None else {}
-        return Loaded(ruleset, seed, started.players, state, version, stored.commands, clock, info)
+        return Loaded(
+            ruleset,
+            seed,
+            started.players,
+            state,
+            version,
+            stored.commands,
+            clock,
+            info,
+            stored.ids_after,
+        )
 
     def _from_snapshot(self, snapshot: Snapshot, ruleset: Ruleset) -> Any:
         if snapshot.key != snapshot_key(ruleset):

@@ -74,6 +74,9 @@ class Loaded(msgspec.Struct):
     clock: Clock | None = None
     info: dict[str, Any] | None = None
     """The match's listing entry (who sits where) as of ``version``."""
+    ids_after: int = 0
+    """The seq up to which ``commands`` lacks command ids (read when a command asks for them);
+    0 when it holds every one."""
 
 
 _InFlight = tuple[
@@ -193,6 +196,7 @@ class Actor:
         "committing",
         "ctx",
         "finished",
+        "ids_after",
         "info",
         "match",
         "players",
@@ -214,6 +218,7 @@ class Actor:
         self.state = loaded.state
         self.version = loaded.version
         self.commands = loaded.commands
+        self.ids_after = loaded.ids_after
         self.clock = loaded.clock
         self.info: dict[str, Any] = dict(loaded.info or {})
         self.finished = self.ruleset.rules.outcome(self.state) is not None
@@ -326,6 +331,26 @@ class Actor:
         self.stopped = True
         self._changed()
 
+    async def read_older_ids(self) -> None:
+        """Read the command ids activation left out (``ids_after``), off the loop where the
+        store allows: a command with an id is decided only against every id of its match."""
+        if not self.ids_after:
+            return
+        store = self.ctx.store
+        if store.threaded:
+            found = await anyio.to_thread.run_sync(store.command_ids, self.match)
+        else:
+            found = store.command_ids(self.match)
+        self.add_older_ids(found)
+
+    def add_older_ids(self, found: dict[str, tuple[int, int]]) -> None:
+        """Take every command id of the match as the store gave them; the ones this actor
+        learnt since (committed here or caught up) stand."""
+        if self.ids_after:
+            found.update(self.commands)
+            self.commands = found
+            self.ids_after = 0
+
     def can_decide_now(self) -> bool:
         """Tell whether a command may be decided at once, in the sender's task.
 
@@ -363,6 +388,9 @@ class Actor:
         in_batch: dict[str, SendCommand] = {}
         for message in batch:
             cid = message.command_id
+            if cid is not None and self.ids_after and cid not in self.commands:
+                # Reached without the kernel's read ahead (see Kernel.ask): read them here.
+                self.add_older_ids(self.ctx.store.command_ids(self.match))
             if cid is not None and (cid in self.commands or cid in in_batch):
                 self._answer_duplicate(message, in_batch.get(cid))
                 continue
@@ -682,6 +710,7 @@ class Actor:
             return
         before = self.version
         self.state, self.version, self.commands = loaded.state, loaded.version, loaded.commands
+        self.ids_after = loaded.ids_after
         self.clock = loaded.clock
         self.info = dict(loaded.info or {})
         self.finished = self.ruleset.rules.outcome(self.state) is not None

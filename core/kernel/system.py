@@ -260,6 +260,8 @@ class Kernel:
         was found (dropped after a store error, quarantined) took nothing: the command goes to
         the match's next actor, or is refused with why.
         """
+        if actor.ids_after and message.command_id is not None:
+            return self._ask(actor, message)  # its match's older ids are read first
         if actor.can_decide_now() and not actor.stopped:
             actor.decide_now(message)
             reply: Awaitable[Ack] = message.reply.wait()
@@ -269,6 +271,8 @@ class Kernel:
     async def _ask(self, actor: Actor, message: SendCommand) -> Ack:
         while True:
             try:
+                if message.command_id is not None:
+                    await actor.read_older_ids()
                 if actor.can_decide_now():
                     actor.decide_now(message)
                 else:

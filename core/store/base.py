@@ -125,6 +125,7 @@ def loaded(
     marks: Sequence[tuple[int, str | None]],
     after: int,
     snapshot: Snapshot | None = None,
+    between: int | None = None,
 ) -> Loaded:
     """Return a :class:`Loaded` from what a backend read of a stream in one consistent state:
     ``rows``, the first row and those after ``after`` (the snapshot's seq when there is one),
@@ -133,6 +134,9 @@ def loaded(
 
     The seqs of the whole stream are checked (from 1, no gap) and every row with a payload
     against its checksum before it is decoded; the rows in between give their command ids only.
+    A backend that checked the rows in between itself (they are seqs 2 to ``between``, none
+    missing) gives ``between`` and no marks: the commands that begin at or before it are then
+    left out (``Loaded.ids_after``).
     """
     decode = codec.decode_events
     if not marks and after <= 1 and snapshot is None:  # the whole match, as most are read
@@ -149,9 +153,12 @@ def loaded(
         check_seqs(stream, [rows[0][0] if rows else marks[0][0]], 0)  # seq 1 is missing
     first, tail = rows[0], rows[1:]
     start = max(after, 1)
-    end = marks[-1][0] if marks else 1  # the last seq before the tail
-    if len(marks) != end - 1:  # unique seqs in 2..end: all there exactly when they number end - 1
-        check_seqs(stream, (seq for seq, _ in marks), 1)
+    if between is not None:
+        end = between
+    else:
+        end = marks[-1][0] if marks else 1  # the last seq before the tail
+    if between is None and len(marks) != end - 1:  # unique seqs in 2..end: all there exactly
+        check_seqs(stream, (seq for seq, _ in marks), 1)  # when they number end - 1
     if end < start and tail:
         check_seqs(stream, [tail[0][0]], end)
     if snapshot is not None and not tail:
@@ -160,12 +167,17 @@ def loaded(
     events = decode(checked_rows(stream, tail, start), stream)
     if after < 1:
         events.insert(0, head)
-    commands = command_ranges(
-        itertools.chain([(1, first[6])], marks, [(row[0], row[6]) for row in tail])
-    )
+    ids_after = 0
+    if between is not None and end > 1:  # the commands that begin after ``end`` only
+        ids_after = end
+        commands = command_ranges(itertools.chain([(end, "")], [(row[0], row[6]) for row in tail]))
+    else:
+        commands = command_ranges(
+            itertools.chain([(1, first[6])], marks, [(row[0], row[6]) for row in tail])
+        )
     last = tail[-1] if tail else first if end == 1 else None
     meta = _last_meta(codec, stream, last) if last is not None else None
-    return Loaded(head, events, commands, after, snapshot, meta)
+    return Loaded(head, events, commands, after, snapshot, meta, ids_after=ids_after)
 
 
 def whole_stream(codec: Codec, stream: str, rows: Sequence[tuple[Any, ...]]) -> Loaded | None:
@@ -387,6 +399,10 @@ class Loaded(msgspec.Struct):
     info: dict[str, Any] | None = None
     """The stream's listing entry's info, when the store read it with the events (in the same
     consistent state); ``None`` when it was not read."""
+    ids_after: int = 0
+    """The seq up to which ``commands`` lacks the command ids (those of the commands whose
+    first event is at or before it: :meth:`Store.command_ids` has them); 0 when it holds
+    every one."""
 
 
 class StreamInfo(msgspec.Struct, frozen=True):

@@ -170,6 +170,7 @@ _LOAD_ROWS_RECORDED = (
     "AND (seq=1 OR seq>?2) ORDER BY seq"
 )
 _LOAD_MARKS = "SELECT seq, cmd FROM events WHERE stream=? AND seq>1 AND seq<=? ORDER BY seq"
+_LOAD_SPAN = "SELECT count(*), max(seq) FROM events WHERE stream=? AND seq>1 AND seq<=?"
 # The rows _LOAD_ROWS reads past the snapshot, if any, each with the snapshot's seq (NULL
 # without one): a match without a snapshot, as most are, is read in this one query.
 _SNAPSHOT_SEQ = "(SELECT seq FROM snapshots WHERE stream=?1 AND seq>?2)"
@@ -646,16 +647,24 @@ class SQLiteStore(Store):
         # The snapshot holds whatever the rows up to its seq make, and those rows never change
         # (a deleted stream reads as none), so it may be read before the transaction.
         snap = Snapshot(stream, found[0], found[1], found[2])
+        # The rows up to the snapshot are counted, not read: numbered 2 to the last of them,
+        # none is missing; their command ids are read when a command asks for them (a long
+        # match's are many, and reading them all held the GIL for most of its activation).
+        # When they are not all there, their seqs are read to say which is missing.
         db.execute("BEGIN")
         try:
             rows = db.execute(_LOAD_ROWS, (stream, snap.seq)).fetchall()
-            marks = db.execute(_LOAD_MARKS, (stream, snap.seq)).fetchall()
+            count, end = db.execute(_LOAD_SPAN, (stream, snap.seq)).fetchone()
+            marks = []
+            if count != (end or 1) - 1:
+                marks = db.execute(_LOAD_MARKS, (stream, snap.seq)).fetchall()
             recorded = self._recorded_version(db, stream) if self._has_recorded else None
         finally:
             db.execute("COMMIT")
         if rows:
-            check_recorded(stream, max(rows[-1][0], marks[-1][0] if marks else 0), recorded)
-        return loaded(self.codec, stream, rows, marks, snap.seq, snap)
+            check_recorded(stream, max(rows[-1][0], end or 0), recorded)
+        between = None if marks else (end or 1)
+        return loaded(self.codec, stream, rows, marks, snap.seq, snap, between)
 
     def _load_whole(self, db: sqlite3.Connection, stream: str, snapshot: bool) -> Loaded | None:
         """Read a match without a snapshot in one query and check it as columns; ``None``

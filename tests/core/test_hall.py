@@ -203,6 +203,30 @@ async def test_activation_from_a_snapshot_reads_no_row_before_it(store: SQLiteSt
             hall.state(match)
 
 
+async def test_command_ids_before_a_snapshot_are_read_when_a_command_asks(
+    store: SQLiteStore,
+) -> None:
+    """Activation from a snapshot counts the rows before it instead of reading their command
+    ids; the first command that carries an id has them read (off the loop), so a retry from
+    before the snapshot is still answered with its first answer, and a new id still works."""
+    async with Hall(store, snapshot_every=3, idle_seconds=0.05) as hall:
+        match = await hall.create("tictactoe", seed=1)
+        first = None
+        for seq, cell in enumerate([4, 0, 2, 6], start=2):
+            ack = await hall.send(match, seq % 2, PlaceMark(cell=cell), command_id=f"c{seq}")
+            first = ack if seq == 2 else first
+        await passivated(hall)
+        actor = await hall.activate(match)
+        assert actor.ids_after == 3 and set(actor.commands) == {"c4", "c5"}
+        again = await hall.send(match, 0, PlaceMark(cell=4), command_id="c2")  # a retry
+        assert again.duplicate and first is not None
+        assert (again.first_seq, again.last_seq, again.events) == (2, 2, first.events)
+        assert actor.ids_after == 0 and set(actor.commands) == {"c2", "c3", "c4", "c5"}
+        await passivated(hall)
+        await hall.send(match, 0, PlaceMark(cell=8), command_id="c6")  # a new id, read first
+        assert hall.view(match, None).seq == 6
+
+
 async def test_a_take_back_into_the_snapshot_folds_from_the_first_event(
     store: SQLiteStore,
 ) -> None:
