@@ -564,9 +564,16 @@ SELECT e.seq,
     CASE WHEN e.seq = 1 THEN at.seq END,
     CASE WHEN e.seq = 1 THEN at.key END,
     CASE WHEN e.seq = 1 THEN at.data END,
-    CASE WHEN e.seq = 1 THEN (SELECT version FROM streams WHERE stream = %(stream)s) END
-FROM at CROSS JOIN events AS e WHERE e.stream = %(stream)s ORDER BY e.seq
+    CASE WHEN e.seq = 1 THEN (SELECT version FROM streams WHERE stream = %(stream)s) END,
+    CASE WHEN e.seq = 1 AND at.key IS NOT NULL THEN (
+        SELECT array[count(*), max(m.seq)] FROM events AS m
+        WHERE m.stream = %(stream)s AND m.seq > 1 AND m.seq <= at.seq) END
+FROM at CROSS JOIN events AS e WHERE e.stream = %(stream)s
+    AND (e.seq = 1 OR e.seq > at.seq OR at.key IS NULL) ORDER BY e.seq
 """
+# The seq and command id of the rows between the first and ``upto``: a stream read from a
+# snapshot whose rows before it are not all there, read again to say which is missing.
+_LOAD_MARKS = "SELECT seq, cmd FROM events WHERE stream = %s AND seq > 1 AND seq <= %s ORDER BY seq"
 
 
 class StoreUnreachable(StoreFailed):
@@ -1103,14 +1110,24 @@ class PostgresStore(Store):
     @_db_errors
     def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
         """Read a match for activation in one query: its snapshot (when asked), the first
-        event and those after the snapshot, and the seq and command id of every row."""
+        event and those after the snapshot; of the rows before the snapshot their number and
+        last seq (their command ids are left to :meth:`command_ids`), and without a snapshot
+        the seq and command id of every row before ``after``."""
         rows = self._rows(_LOAD_STREAM, {"stream": stream, "after": after, "snap": snapshot})
         snap = None
         if rows and rows[0][0] == 1:
-            check_recorded(stream, rows[-1][0], rows[0][10])
             after = rows[0][7]
             if rows[0][8] is not None:
                 snap = Snapshot(stream, after, rows[0][8], rows[0][9])
+        if snap is not None:
+            count, end = rows[0][11]
+            check_recorded(stream, max(rows[-1][0], end or 0), rows[0][10])
+            if count == (end or 1) - 1:  # seqs 2 to ``end``, none missing
+                return loaded(self.codec, stream, rows, [], after, snap, end or 1)
+            marks = self._rows(_LOAD_MARKS, (stream, after))  # says which one is missing
+            return loaded(self.codec, stream, rows, [tuple(m) for m in marks], after, snap)
+        if rows and rows[0][0] == 1:
+            check_recorded(stream, rows[-1][0], rows[0][10])
         split = bisect.bisect_right(rows, after, 1, key=lambda row: row[0]) if rows else 0
         marks = [(row[0], row[6]) for row in rows[1:split]]
         return loaded(self.codec, stream, rows[:1] + rows[split:], marks, after, snap)
