@@ -334,14 +334,15 @@ class Actor:
     async def read_older_ids(self) -> None:
         """Read the command ids activation left out (``ids_after``), off the loop where the
         store allows: a command with an id is decided only against every id of its match."""
-        if not self.ids_after:
-            return
         store = self.ctx.store
-        if store.threaded:
-            found = await anyio.to_thread.run_sync(store.command_ids, self.match)
-        else:
-            found = store.command_ids(self.match)
-        self.add_older_ids(found)
+        while self.ids_after:
+            lacking = self.ids_after
+            if store.threaded:
+                found = await anyio.to_thread.run_sync(store.command_ids, self.match)
+            else:
+                found = store.command_ids(self.match)
+            if self.ids_after == lacking:  # else rebuilt from another snapshot meanwhile: again
+                self.add_older_ids(found)
 
     def add_older_ids(self, found: dict[str, tuple[int, int]]) -> None:
         """Take every command id of the match as the store gave them; the ones this actor
