@@ -153,12 +153,12 @@ def loaded(
         check_seqs(stream, [rows[0][0] if rows else marks[0][0]], 0)  # seq 1 is missing
     first, tail = rows[0], rows[1:]
     start = max(after, 1)
-    if between is not None:
+    if between is not None:  # the backend checked seqs 2..between itself
         end = between
     else:
         end = marks[-1][0] if marks else 1  # the last seq before the tail
-    if between is None and len(marks) != end - 1:  # unique seqs in 2..end: all there exactly
-        check_seqs(stream, (seq for seq, _ in marks), 1)  # when they number end - 1
+        if len(marks) != end - 1:  # unique seqs in 2..end: all there exactly when end - 1
+            check_seqs(stream, (seq for seq, _ in marks), 1)
     if end < start and tail:
         check_seqs(stream, [tail[0][0]], end)
     if snapshot is not None and not tail:

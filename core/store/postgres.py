@@ -1125,7 +1125,7 @@ class PostgresStore(Store):
             if count == (end or 1) - 1:  # seqs 2 to ``end``, none missing
                 return loaded(self.codec, stream, rows, [], after, snap, end or 1)
             marks = self._rows(_LOAD_MARKS, (stream, after))  # says which one is missing
-            return loaded(self.codec, stream, rows, [tuple(m) for m in marks], after, snap)
+            return loaded(self.codec, stream, rows, marks, after, snap)
         if rows and rows[0][0] == 1:
             check_recorded(stream, rows[-1][0], rows[0][10])
         split = bisect.bisect_right(rows, after, 1, key=lambda row: row[0]) if rows else 0
