@@ -370,10 +370,7 @@ DECLARE
     created text[] := '{}';
     listed text[] := '{}';
     n integer := coalesce(array_length(b_stream, 1), 0);
-    lo integer[] := '{}';  -- where each batch's rows begin in the r_ arrays, less one
-    at integer := 0;
     put integer;
-    i integer;
 BEGIN
     -- No lock shared by all streams: each batch is checked against its stream's last seq,
     -- positions come from a sequence, and the (stream, seq) key settles a race on a stream.
@@ -393,8 +390,6 @@ BEGIN
         ELSE
             first[i] := -1 - actual[i];
         END IF;
-        lo[i] := at;
-        at := at + b_count[i];
     END LOOP;
     IF total = 1 THEN  -- one event, as most appends of a node with few matches
         positions := ARRAY[nextval('gamehall_positions')];
@@ -403,30 +398,26 @@ BEGIN
             SELECT nextval('gamehall_positions') AS p FROM generate_series(1, total)) AS g
             ORDER BY p);
     END IF;
-    -- In (stream, seq) order, so that two appends that wait for each other's rows wait in
-    -- the same order (no deadlock); a row another append wrote first is left out. A few
-    -- batches: a plain insert each (one over all, joined and counted, cost a one-batch append
-    -- a fifth of its server time); more: one insert over all.
-    IF n <= 8 THEN
+    -- One batch, as most appends of a node with few matches: a plain insert (the one over
+    -- all batches below, joined and counted, costs it a tenth of its server time; from two
+    -- batches on it costs less than an insert each). A row another append wrote first is
+    -- left out.
+    IF n = 1 THEN
         short := '{}';
-        FOREACH i IN ARRAY CASE WHEN n = 1 THEN ARRAY[1] ELSE ARRAY(
-                SELECT b.i FROM unnest(b_stream) WITH ORDINALITY AS b(stream, i) ORDER BY b.stream)
-            END LOOP
-            CONTINUE WHEN first[i] <= 0 OR b_count[i] = 0;
+        IF first[1] > 0 AND b_count[1] > 0 THEN
             INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc, tx)
-            SELECT b_stream[i], b_expected[i] + r.k, positions[first[i] + r.k - 1], b_now, r.t,
-                   r.v, r.d, r.m, r.c, r.crc, me
-            FROM unnest(r_type[lo[i] + 1 : lo[i] + b_count[i]], r_v[lo[i] + 1 : lo[i] + b_count[i]],
-                        r_data[lo[i] + 1 : lo[i] + b_count[i]], r_meta[lo[i] + 1 : lo[i] + b_count[i]],
-                        r_cmd[lo[i] + 1 : lo[i] + b_count[i]], r_crc[lo[i] + 1 : lo[i] + b_count[i]])
-                 WITH ORDINALITY AS r(t, v, d, m, c, crc, k)
+            SELECT b_stream[1], b_expected[1] + r.k, positions[r.k], b_now, r.t, r.v, r.d, r.m,
+                   r.c, r.crc, me
+            FROM unnest(r_type, r_v, r_data, r_meta, r_cmd, r_crc) WITH ORDINALITY
+                 AS r(t, v, d, m, c, crc, k)
             ON CONFLICT (stream, seq) DO NOTHING;
             GET DIAGNOSTICS put = ROW_COUNT;
-            IF put < b_count[i] THEN
-                short := short || b_stream[i];
+            IF put < b_count[1] THEN
+                short := b_stream;
             END IF;
-        END LOOP;
-    ELSE
+        END IF;
+    ELSE  -- in (stream, seq) order, so that two appends that wait for each other's rows
+        -- wait in the same order (no deadlock)
         WITH put AS (
             INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc, tx)
             SELECT b.stream, b.expected + r.k, positions[b.first + r.k - 1], b_now, r.t, r.v, r.d,
