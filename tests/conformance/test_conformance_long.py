@@ -1,4 +1,4 @@
-"""The conformance suite's long run: three times the playouts of ``make test`` (Gunsen: 300)."""
+"""The conformance suite's long run: five times the playouts of ``make test`` (Gunsen: 300)."""
 
 from __future__ import annotations
 
