@@ -13,8 +13,8 @@ from gamehall.core.conformance import Case, cases, check_playout
 from gamehall.core.registry import builtin_registry
 
 # The short run's share of the fuzzing: these keep make test inside its ten minutes on a slower
-# 2-core machine (200 a game, Gunsen 100, took it to twelve); make test-long plays 600 a game
-# more (Gunsen 300), from other seeds.
+# 2-core machine (200 a game, Gunsen 100, took it to twelve); make test-long plays 500 a game
+# more (Gunsen 250), from other seeds.
 PLAYOUTS_PER_GAME = 120
 # A Gunsen playout checks a hundred turns of up to six seats, five times the checks of a River of
 # Gold one.
