@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-DEPS := pyproject.toml setup.py
+DEPS := pyproject.toml setup.py core/store/_rowcheck.c
 # `make run PORT=8080 HOST=0.0.0.0` serves elsewhere than 127.0.0.1:8000.
 PORT ?= 8000
 HOST ?= 127.0.0.1
@@ -42,4 +42,4 @@ bench: $(VENV)/.bench
 	$(BIN)/python -m bench $(if $(CURVES),--curves)
 
 clean:
-	rm -rf $(VENV) build *.egg-info gamehall.db gamehall.db-wal gamehall.db-shm
+	rm -rf $(VENV) build *.egg-info gamehall.db gamehall.db-wal gamehall.db-shm core/store/_rowcheck*.so

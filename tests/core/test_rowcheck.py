@@ -1,0 +1,203 @@
+"""Replay's checksum loop in C (core/store/_rowcheck.c) answers as its Python twin does, for
+sound streams and for every kind of damage, and the fast read gives the same match with
+either of them."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sysconfig
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gamehall.core import RandomBot, Registry, Table
+from gamehall.core.store import AppendRequest, SQLiteStore, base
+from gamehall.core.store import sqlite as sqlite_store
+
+Rows = list[tuple[Any, ...]]
+
+
+def _compiler() -> bool:
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc) is not None
+
+
+def test_the_c_loop_is_built_where_a_compiler_is() -> None:
+    if not _compiler():
+        pytest.skip("no C compiler here: the Python loop serves")
+    assert base.fast_check_rows is not None, (
+        "core/store/_rowcheck.c was not built: reinstall gamehall (pip install -e .)"
+    )
+
+
+@pytest.fixture
+def fast() -> Callable[..., Any]:
+    if base.fast_check_rows is None:
+        pytest.skip("the C loop is not built here")
+    return base.fast_check_rows
+
+
+@pytest.fixture
+def store(registry: Registry, tmp_path: Path) -> Iterator[SQLiteStore]:
+    made = SQLiteStore(tmp_path / "rowcheck.db", registry.codec)
+    yield made
+    made.close()
+
+
+def stored_rows(registry: Registry, store: SQLiteStore, seed: int, match: str) -> Rows:
+    """Store a played tic-tac-toe match; return its rows as replay's fast path reads them."""
+    table = Table.new("tictactoe", seed=seed, registry=registry)
+    table.play(RandomBot(seed))
+    records = table.records()
+    request = AppendRequest(match, 0, [r.event for r in records], [r.meta for r in records])
+    store.append_many([request])
+    rows = store._reader().execute(sqlite_store._LOAD_WHOLE, (match,)).fetchall()
+    return rows[1:]
+
+
+def answers(
+    fast: Callable[..., Any], registry: Registry, match: str, rows: Rows, events: list[Any]
+) -> tuple[Any, Any]:
+    """Return the C loop's and the Python loop's answers for the same rows."""
+    codec = registry.codec
+    start = zlib.crc32(match.encode() + b"\x00")
+    c_answer = fast(rows, events, codec.row_heads, start)
+    python = base._check_rows(rows, events, codec.row_heads, start)
+    return c_answer, None if python is None else python[0]
+
+
+def test_sound_streams_give_the_same_command_ranges(
+    fast: Callable[..., Any], registry: Registry, store: SQLiteStore
+) -> None:
+    for seed in range(20):
+        match = f"sound-{seed}"
+        rows = stored_rows(registry, store, seed, match)
+        events = registry.codec.decode_joined([r[0] for r in rows])
+        assert events is not None
+        c_answer, python = answers(fast, registry, match, rows, events)
+        assert c_answer is not None and c_answer == python
+        assert c_answer == store.command_ids(match)
+
+
+def damaged(rows: Rows, rng: random.Random) -> tuple[Rows, str]:
+    """Return a copy of the rows with one kind of damage, and its name."""
+    out = [tuple(r) for r in rows]
+    at = rng.randrange(len(out))
+    data, meta, crc, mark = out[at]
+    kind = rng.choice(
+        ["crc", "crc None", "crc text", "crc big", "data byte", "meta byte", "data text",
+         "meta None", "mark", "mark gone", "swap", "short row", "crc float"]
+    )  # fmt: skip
+    if kind == "crc":
+        out[at] = (data, meta, crc ^ 1, mark)
+    elif kind == "crc None":
+        out[at] = (data, meta, None, mark)
+    elif kind == "crc text":
+        out[at] = (data, meta, str(crc), mark)
+    elif kind == "crc big":
+        out[at] = (data, meta, crc + (1 << 64), mark)
+    elif kind == "crc float":  # equal as Python compares it: both loops accept it
+        out[at] = (data, meta, float(crc), mark)
+    elif kind == "data byte":
+        out[at] = (bytes([data[0] ^ 1]) + data[1:], meta, crc, mark)
+    elif kind == "meta byte":
+        out[at] = (data, bytes([meta[0] ^ 1]) + meta[1:], crc, mark)
+    elif kind == "data text":
+        out[at] = (data.decode("latin-1"), meta, crc, mark)
+    elif kind == "meta None":
+        out[at] = (data, None, crc, mark)
+    elif kind == "mark":  # the mark is not checksummed: another command id is taken as read
+        out[at] = (data, meta, crc, f"other-{at}")
+    elif kind == "mark gone":
+        out[at] = (data, meta, crc, None)
+    elif kind == "swap" and len(out) > 1:
+        other = (at + 1) % len(out)
+        out[at], out[other] = out[other], out[at]
+    elif kind == "short row":
+        out[at] = (data, meta, crc)
+    return out, kind
+
+
+def test_damaged_streams_get_the_same_answer_from_both_loops(
+    fast: Callable[..., Any], registry: Registry, store: SQLiteStore
+) -> None:
+    rng = random.Random(7)
+    streams = [(f"d-{seed}", stored_rows(registry, store, seed, f"d-{seed}")) for seed in range(8)]
+    seen = set()
+    for _ in range(600):
+        match, rows = rng.choice(streams)
+        bad, kind = damaged(rows, rng)
+        seen.add(kind)
+        events = registry.codec.decode_joined([r[0] for r in rows])
+        assert events is not None
+        if kind == "short row":  # no row the store reads: both raise as unpacking it does
+            start = zlib.crc32(match.encode() + b"\0")
+            with pytest.raises(ValueError):
+                fast(bad, events, registry.codec.row_heads, start)
+            with pytest.raises(ValueError):
+                base._check_rows(bad, events, registry.codec.row_heads, start)
+            continue
+        c_answer, python = answers(fast, registry, match, bad, events)
+        assert c_answer == python, kind
+        if kind not in ("mark", "mark gone", "crc float"):
+            assert c_answer is None, kind
+    assert len(seen) == 13
+
+
+def test_an_event_of_no_stored_class_and_a_wrong_stream_are_refused(
+    fast: Callable[..., Any], registry: Registry, store: SQLiteStore
+) -> None:
+    rows = stored_rows(registry, store, 3, "k")
+    events: list[Any] = registry.codec.decode_joined([r[0] for r in rows]) or []
+    assert answers(fast, registry, "another", rows, events) == (None, None)
+    events[2] = object()
+    assert answers(fast, registry, "k", rows, events) == (None, None)
+
+
+def test_long_streams_and_long_payloads_spell_their_numbers_alike(
+    fast: Callable[..., Any],
+) -> None:
+    """Seqs and payload lengths past the precomputed decimals (1,024) take another path."""
+    heads = {int: b"\x00t.E\x001\x00"}
+    start = zlib.crc32(b"long\x00")
+    rows = []
+    rng = random.Random(3)
+    for seq in range(1, 1500):
+        data = rng.randbytes(rng.choice([3, 40, 1023, 1024, 5000]))
+        meta = rng.randbytes(7)
+        crc = base.checksum("long", seq, "t.E", 1, data, meta)
+        mark = "" if seq % 5 == 1 else (f"c{seq}" if seq % 7 == 0 else None)
+        rows.append((data, meta, crc, mark))
+    events = list(range(len(rows)))
+    python = base._check_rows(rows, events, heads, start)
+    assert python is not None
+    assert fast(rows, events, heads, start) == python[0]
+    rows[1400] = (rows[1400][0], rows[1400][1], rows[1400][2] ^ 4, None)
+    assert fast(rows, events, heads, start) is None
+    assert base._check_rows(rows, events, heads, start) is None
+
+
+def test_the_crc32_of_the_c_loop_is_zlibs(fast: Callable[..., Any]) -> None:
+    from gamehall.core.store._rowcheck import crc32
+
+    rng = random.Random(11)
+    for size in [*range(40), 63, 64, 65, 1000, 4097]:
+        data, value = rng.randbytes(size), rng.getrandbits(32)
+        assert crc32(data, value) == zlib.crc32(data, value)
+
+
+def test_the_fast_read_is_the_same_without_the_c_loop(
+    registry: Registry, store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for seed in range(6):
+        stored_rows(registry, store, seed, f"w{seed}")
+    with_c = [store.load_stream(f"w{seed}") for seed in range(6)]
+    monkeypatch.setattr(base, "fast_check_rows", None)
+    without = [store.load_stream(f"w{seed}") for seed in range(6)]
+    for a, b in zip(with_c, without, strict=True):
+        assert (a.first, a.events, a.commands, a.last, a.plain) == (
+            b.first, b.events, b.commands, b.last, b.plain
+        )  # fmt: skip
