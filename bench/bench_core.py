@@ -25,7 +25,8 @@ ratios with their min and max:
   <= 300: an actor at rest owns no task and no queue);
 * ``durable.checksum_us_per_event``, ``durable.checksum_share`` and ``replay.checksum_share``:
   the CRC-32 every stored row carries, its cost per event and its share of the time of a
-  durable command and of replaying an event (it is checked on every read) (reported);
+  durable command and of replaying an event (it is checked on every read, by the C loop of
+  ``core/store/_rowcheck.c`` where it was built: ``replay.check_us_per_event``) (reported);
 * ``store.quick_check_1gib_s`` / ``store.integrity_check_1gib_s``: SQLite's checks on a 1 GiB
   store of events (``quick`` builds 32 MiB and scales up), which decide whether opening a
   store can afford ``quick_check`` (reported).
@@ -44,6 +45,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -429,6 +431,42 @@ def checksum_us(registry: Any, rows: int = 20_000) -> float:
     return statistics.median(times)
 
 
+def replay_check_us(registry: Any, rounds: int = 2_000) -> float:
+    """Return the microseconds replay's row check takes per tic-tac-toe event, as activation
+    runs it (the C loop where it was built, else the Python one) (median of 3)."""
+    from gamehall.core.store import base
+
+    table = Table.new("tictactoe", seed=1, registry=registry)
+    table.play(RandomBot(1))
+    codec, stream = registry.codec, "0123456789abcdef"
+    rows = [
+        (
+            codec.encode_event(r.event),
+            codec.encode_meta(r.meta),
+            base.checksum(
+                stream, r.seq, *codec.tags[type(r.event)], codec.encode_event(r.event),
+                codec.encode_meta(r.meta),
+            ),
+            None if r.meta.command is None else (r.meta.command_id or ""),
+        )
+        for r in table.records()
+    ]  # fmt: skip
+    events = [r.event for r in table.records()]
+    start = zlib.crc32(stream.encode() + b"\x00")
+    fast = base.fast_check_rows
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        for _ in range(rounds):
+            if fast is not None:
+                answer: Any = fast(rows, events, codec.row_heads, start)
+            else:
+                answer = base._check_rows(rows, events, codec.row_heads, start)
+            assert answer is not None
+        times.append((time.perf_counter() - started) / rounds / len(rows) * 1e6)
+    return statistics.median(times)
+
+
 def check_seconds(folder: Path, size: int) -> tuple[float, float, int]:
     """Build a store of ``size`` bytes of events; time quick_check and integrity_check."""
     path = folder / "checked.db"
@@ -561,7 +599,9 @@ def run(quick: bool) -> dict[str, float]:
         per_event = checksum_us(default_registry())
         out["durable.checksum_us_per_event"] = per_event
         out["durable.checksum_share"] = per_event * 1e-6 * hall
-        out["replay.checksum_share"] = per_event * 1e-6 * rebuilt  # checked on every read
+        checked = replay_check_us(default_registry())  # checked on every read
+        out["replay.check_us_per_event"] = checked
+        out["replay.checksum_share"] = checked * 1e-6 * rebuilt
         gib = 2**30
         quick_check, integrity, built = check_seconds(folder, gib // 32 if quick else gib)
         out["store.quick_check_1gib_s"] = quick_check * gib / built
