@@ -158,26 +158,31 @@ _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 # Activation reads the snapshot, the first row and those after the snapshot in full, and only
 # the seq and command id of the rows in between.
 _LOAD_SNAPSHOT = "SELECT seq, key, data FROM snapshots WHERE stream=? AND seq>?"
-_LOAD_ROWS = (
-    "SELECT seq, type, v, data, meta, crc, cmd FROM events WHERE stream=? AND (seq=1 OR seq>?) "
-    "ORDER BY seq"
-)
+
+
+def _first_and_past(columns: str, past: str) -> str:
+    """Return a query of a stream's (?1) first row and its rows after seq ``past``, in seq
+    order: two reads of a range of the key, merged (``seq=1 OR seq>?`` had SQLite read the
+    whole match: 16 of the 23 ms a 100,000-event match took to activate from its snapshot)."""
+    return (
+        f"SELECT {columns} FROM events WHERE stream=?1 AND seq=1 UNION ALL "
+        f"SELECT {columns} FROM events WHERE stream=?1 AND seq>max({past}, 1) ORDER BY seq"
+    )
+
+
+_ROW = "seq, type, v, data, meta, crc, cmd"
+_LOAD_ROWS = _first_and_past(_ROW, "?2")
 # The seq a stream's last write ended at, kept beside its listing: rows that end before it
 # lost their tail (a flipped stream key, a row deleted by hand).
 _RECORDED = "(SELECT version FROM streams WHERE stream=?1)"
-_LOAD_ROWS_RECORDED = (
-    f"SELECT seq, type, v, data, meta, crc, cmd, {_RECORDED} FROM events WHERE stream=?1 "
-    "AND (seq=1 OR seq>?2) ORDER BY seq"
-)
+_LOAD_ROWS_RECORDED = _first_and_past(f"{_ROW}, {_RECORDED}", "?2")
 _LOAD_MARKS = "SELECT seq, cmd FROM events WHERE stream=? AND seq>1 AND seq<=? ORDER BY seq"
 _LOAD_SPAN = "SELECT count(*), max(seq) FROM events WHERE stream=? AND seq>1 AND seq<=?"
 # The rows _LOAD_ROWS reads past the snapshot, if any, each with the snapshot's seq (NULL
 # without one): a match without a snapshot, as most are, is read in this one query.
 _SNAPSHOT_SEQ = "(SELECT seq FROM snapshots WHERE stream=?1 AND seq>?2)"
-_LOAD_ROWS_PAST_SNAPSHOT = (
-    f"SELECT seq, type, v, data, meta, crc, cmd, {_SNAPSHOT_SEQ}, {_RECORDED} FROM events "
-    "WHERE stream=?1 "
-    f"AND (seq=1 OR seq>max(?2, coalesce({_SNAPSHOT_SEQ}, 0))) ORDER BY seq"
+_LOAD_ROWS_PAST_SNAPSHOT = _first_and_past(
+    f"{_ROW}, {_SNAPSHOT_SEQ}, {_RECORDED}", f"max(?2, coalesce({_SNAPSHOT_SEQ}, 0))"
 )
 # The same for a file opened read-only by a gamehall that has not added the column yet.
 _LOAD_ROWS_PAST_SNAPSHOT_UNRECORDED = _LOAD_ROWS_PAST_SNAPSHOT.replace(_RECORDED, "NULL")
