@@ -174,8 +174,16 @@ class Codec:
         else:
             head = b"\xdd" + n.to_bytes(4, "big")
         try:
-            events: list[Event] = self._event_list.decode(head + b"".join(payloads))
-        except (msgspec.DecodeError, TypeError):
+            return self.decode_array(head + b"".join(payloads))
+        except TypeError:  # a payload that is not bytes
+            return None
+
+    def decode_array(self, data: bytes) -> list[Event] | None:
+        """Decode a MessagePack array of stored payloads (as :meth:`decode_joined` joins
+        them); ``None`` when it does not decode."""
+        try:
+            events: list[Event] = self._event_list.decode(data)
+        except msgspec.DecodeError:
             return None
         return events
 

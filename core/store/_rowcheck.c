@@ -18,6 +18,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 static uint32_t table[8][256];
 
@@ -173,6 +174,51 @@ failed:
     return NULL;
 }
 
+static PyObject *joined_payloads(PyObject *module, PyObject *rows) {
+    /* The payloads (first items) of rows as one MessagePack array: its head, then each
+     * payload's bytes in turn; None when a row is not a tuple or its payload not bytes. */
+    if (!PyList_Check(rows)) {
+        PyErr_SetString(PyExc_TypeError, "joined_payloads takes a list of rows");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(rows), size = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *row = PyList_GET_ITEM(rows, i);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) < 1) Py_RETURN_NONE;
+        PyObject *data = PyTuple_GET_ITEM(row, 0);
+        if (!PyBytes_Check(data)) Py_RETURN_NONE;
+        size += PyBytes_GET_SIZE(data);
+    }
+    unsigned char head[5];
+    Py_ssize_t head_size;
+    if (count < 16) {
+        head[0] = (unsigned char)(0x90 | count);
+        head_size = 1;
+    } else if (count < 0x10000) {
+        head[0] = 0xdc;
+        head[1] = (unsigned char)(count >> 8);
+        head[2] = (unsigned char)count;
+        head_size = 3;
+    } else if (count <= 0xffffffffLL) {
+        head[0] = 0xdd;
+        for (int k = 0; k < 4; k++) head[1 + k] = (unsigned char)(count >> (24 - 8 * k));
+        head_size = 5;
+    } else {
+        Py_RETURN_NONE;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, head_size + size);
+    if (out == NULL) return NULL;
+    char *at = PyBytes_AS_STRING(out);
+    memcpy(at, head, head_size);
+    at += head_size;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *data = PyTuple_GET_ITEM(PyList_GET_ITEM(rows, i), 0);
+        memcpy(at, PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data));
+        at += PyBytes_GET_SIZE(data);
+    }
+    return out;
+}
+
 static PyObject *crc32_more(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     /* crc32(data, value): zlib.crc32's answer, for the tests of the table above. */
     Py_buffer view;
@@ -191,6 +237,8 @@ static PyObject *crc32_more(PyObject *module, PyObject *const *args, Py_ssize_t 
 static PyMethodDef methods[] = {
     {"check_rows", (PyCFunction)(void (*)(void))check_rows, METH_FASTCALL,
      "Check a whole stream's rows against their checksums; return its command ranges."},
+    {"joined_payloads", (PyCFunction)joined_payloads, METH_O,
+     "Return the payloads of rows as one MessagePack array (None if one is not bytes)."},
     {"crc32", (PyCFunction)(void (*)(void))crc32_more, METH_FASTCALL,
      "Return the CRC-32 of data begun at value, as zlib.crc32 does."},
     {NULL, NULL, 0, NULL},

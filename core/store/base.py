@@ -23,10 +23,12 @@ from ..errors import ConcurrencyError, CorruptRecord, DuplicateMatch, GamehallEr
 from ..events import Event, Meta, Recorded
 
 fast_check_rows: Callable[..., dict[str, tuple[int, int]] | None] | None
+fast_joined: Callable[[list[tuple[Any, ...]]], bytes | None] | None
 try:  # the checksum loop of replay in C, built where gamehall was installed with a compiler
     from ._rowcheck import check_rows as fast_check_rows
-except ImportError:  # pragma: no cover - the same loop in Python (_check_rows) serves
-    fast_check_rows = None
+    from ._rowcheck import joined_payloads as fast_joined
+except ImportError:  # pragma: no cover - the same loops in Python (_check_rows) serve
+    fast_check_rows = fast_joined = None
 
 
 class AppendRequest(msgspec.Struct, frozen=True, gc=False):
@@ -200,10 +202,14 @@ def whole_stream(codec: Codec, stream: str, rows: Sequence[tuple[Any, ...]]) -> 
     where one payload ends: rows rewritten with checksums made anew could split the same
     bytes otherwise, which needs the power to store any event anyway.
     """
-    payloads = list(map(_FIRST, rows))
-    if len(payloads) <= _DECODE_CHUNK:
-        events = codec.decode_joined(payloads)
+    fast = fast_check_rows is not None and type(rows) is list
+    if fast and fast_joined is not None and len(rows) <= _DECODE_CHUNK:
+        joined = fast_joined(rows)  # type: ignore[arg-type]
+        events = None if joined is None else codec.decode_array(joined)
+    elif len(rows) <= _DECODE_CHUNK:
+        events = codec.decode_joined(list(map(_FIRST, rows)))
     else:  # one C call holds the GIL: a long match decodes in parts, the loop runs between
+        payloads = list(map(_FIRST, rows))
         events = []
         for at in range(0, len(payloads), _DECODE_CHUNK):
             part = codec.decode_joined(payloads[at : at + _DECODE_CHUNK])
@@ -213,7 +219,7 @@ def whole_stream(codec: Codec, stream: str, rows: Sequence[tuple[Any, ...]]) -> 
     if events is None or len(events) != len(rows):
         return None
     start = zlib.crc32(stream.encode() + b"\x00")
-    if fast_check_rows is not None and type(rows) is list:
+    if fast and fast_check_rows is not None:
         commands = fast_check_rows(rows, events, codec.row_heads, start)
         if commands is None:
             return None

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from gamehall.core import RandomBot, Registry, Table
 from gamehall.core.store import AppendRequest, SQLiteStore, base
@@ -201,3 +202,21 @@ def test_the_fast_read_is_the_same_without_the_c_loop(
         assert (a.first, a.events, a.commands, a.last, a.plain) == (
             b.first, b.events, b.commands, b.last, b.plain
         )  # fmt: skip
+
+
+def test_joined_payloads_are_the_array_the_python_path_decodes(
+    fast: Callable[..., Any], registry: Registry, store: SQLiteStore
+) -> None:
+    from gamehall.core.store._rowcheck import joined_payloads
+
+    rows = stored_rows(registry, store, 5, "j")
+    codec = registry.codec
+    joined = joined_payloads(rows)
+    assert joined is not None
+    assert codec.decode_array(joined) == codec.decode_joined([r[0] for r in rows])
+    for count in (0, 1, 15, 16, 17, 65_535, 65_536):  # each size of the array's head
+        many = [(b"\xc0", b"", 0, None)] * count
+        expected = msgspec.msgpack.encode([None] * count)
+        assert joined_payloads(many) == expected, count
+    assert joined_payloads([*rows, ("text", b"", 0, None)]) is None
+    assert joined_payloads([*rows, [b"\xc0"]]) is None  # not a row the store reads
