@@ -439,19 +439,13 @@ def replay_check_us(registry: Any, rounds: int = 2_000) -> float:
     table = Table.new("tictactoe", seed=1, registry=registry)
     table.play(RandomBot(1))
     codec, stream = registry.codec, "0123456789abcdef"
-    rows = [
-        (
-            codec.encode_event(r.event),
-            codec.encode_meta(r.meta),
-            base.checksum(
-                stream, r.seq, *codec.tags[type(r.event)], codec.encode_event(r.event),
-                codec.encode_meta(r.meta),
-            ),
-            None if r.meta.command is None else (r.meta.command_id or ""),
-        )
-        for r in table.records()
-    ]  # fmt: skip
-    events = [r.event for r in table.records()]
+    records = table.records()
+    rows = []
+    for r in records:  # as the store reads them: payload, metadata, checksum, command mark
+        data, meta = codec.encode_event(r.event), codec.encode_meta(r.meta)
+        crc = base.checksum(stream, r.seq, *codec.tags[type(r.event)], data, meta)
+        rows.append((data, meta, crc, None if r.meta.command is None else r.meta.command_id or ""))
+    events = [r.event for r in records]
     start = zlib.crc32(stream.encode() + b"\x00")
     fast = base.fast_check_rows
     times = []

@@ -2,7 +2,7 @@
  *
  * An optional accelerator: base.py keeps the same loop in Python and uses it when this module
  * was not built (no C compiler where gamehall was installed). Both must answer alike for every
- * input; tests/store/test_rowcheck.py runs them side by side.
+ * input; tests/core/test_rowcheck.py runs them side by side.
  *
  * check_rows(rows, events, heads, start) -> dict | None
  *   rows:   list of (data: bytes, meta: bytes, crc: int, mark: str | None), seq 1, 2, ... in order

@@ -243,7 +243,7 @@ def _check_rows(
 ) -> tuple[dict[str, tuple[int, int]], int] | None:
     """Check every row's checksum (see :func:`whole_stream`); return the command ranges and
     the last seq, ``None`` when a row does not match. The C module ``_rowcheck`` does the
-    same where it was built; tests/store/test_rowcheck.py holds the two to one answer."""
+    same where it was built; tests/core/test_rowcheck.py holds the two to one answer."""
     crc32 = zlib.crc32
     join = b"".join
     sized = _DECIMAL_0
