@@ -19,6 +19,10 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#ifndef _WIN32
+#include <dlfcn.h>
+#define HAVE_DLOPEN 1
+#endif
 
 static uint32_t table[8][256];
 
@@ -234,6 +238,515 @@ static PyObject *crc32_more(PyObject *module, PyObject *const *args, Py_ssize_t 
     return PyLong_FromUnsignedLong(value);
 }
 
+/* ---- Replay's read in C ---------------------------------------------------------------------
+ *
+ * Reader(path, cache_kib) opens a read-only connection of its own to an SQLite file, through
+ * the very SQLite library Python's sqlite3 module runs on (bind() finds its functions in the
+ * loaded _sqlite3 extension; two copies of SQLite in one process must not share a file, since
+ * one copy's close drops the other's POSIX locks). Reader.whole(sql, stream, decode, heads,
+ * start, chunk) runs the statement of SQLiteStore._load_whole: an entry row (listing info, the
+ * recorded version, the snapshot's seq, NULL) and then every event row of the match (payload,
+ * metadata, checksum, command mark), stepping SQLite with the GIL released and keeping the
+ * rows' bytes in one buffer, with no Python object a row. Then it joins the payloads into
+ * MessagePack arrays of at most `chunk` rows, decodes each with decode(), checks every row's
+ * checksum as check_rows does, and returns (info, recorded, events, commands, last metadata),
+ * or None for whatever the fast path leaves to the row-by-row one: a snapshot, no event, a
+ * value of an unexpected type, a payload that does not decode, a checksum that does not match.
+ * A failure of SQLite itself raises ReadFailed (the caller reads again the ordinary way, which
+ * says what is wrong). */
+
+typedef struct sqlite3 sqlite3;
+typedef struct sqlite3_stmt sqlite3_stmt;
+#define SQ_OK 0
+#define SQ_ROW 100
+#define SQ_DONE 101
+#define SQ_INTEGER 1
+#define SQ_TEXT 3
+#define SQ_BLOB 4
+#define SQ_NULL 5
+#define SQ_OPEN_READONLY 0x00000001
+#define SQ_OPEN_FULLMUTEX 0x00010000
+#define SQ_TRANSIENT ((void (*)(void *))-1)
+
+static struct {
+    int (*open_v2)(const char *, sqlite3 **, int, const char *);
+    int (*close_v2)(sqlite3 *);
+    int (*busy_timeout)(sqlite3 *, int);
+    int (*exec)(sqlite3 *, const char *, void *, void *, char **);
+    int (*prepare_v2)(sqlite3 *, const char *, int, sqlite3_stmt **, const char **);
+    int (*bind_text)(sqlite3_stmt *, int, const char *, int, void (*)(void *));
+    int (*step)(sqlite3_stmt *);
+    int (*reset)(sqlite3_stmt *);
+    int (*finalize)(sqlite3_stmt *);
+    int (*column_type)(sqlite3_stmt *, int);
+    const void *(*column_blob)(sqlite3_stmt *, int);
+    const unsigned char *(*column_text)(sqlite3_stmt *, int);
+    int (*column_bytes)(sqlite3_stmt *, int);
+    long long (*column_int64)(sqlite3_stmt *, int);
+    const char *(*errmsg)(sqlite3 *);
+    int (*db_release_memory)(sqlite3 *);
+} sq;
+static int bound = 0;
+static PyObject *ReadFailed = NULL;
+
+static PyObject *bind(PyObject *module, PyObject *path) {
+    /* bind(path of the _sqlite3 extension) -> bool: find SQLite's functions in the copy that
+     * extension runs on (already loaded: RTLD_NOLOAD loads nothing new). */
+#ifdef HAVE_DLOPEN
+    if (bound) Py_RETURN_TRUE;
+    PyObject *encoded = NULL;
+    if (!PyUnicode_FSConverter(path, &encoded)) return NULL;
+    void *handle = dlopen(PyBytes_AS_STRING(encoded), RTLD_NOW | RTLD_NOLOAD);
+    Py_DECREF(encoded);
+    if (handle == NULL) Py_RETURN_FALSE;
+#define FIND(field, name)                                    \
+    if ((*(void **)&sq.field = dlsym(handle, name)) == NULL) \
+    Py_RETURN_FALSE
+    FIND(open_v2, "sqlite3_open_v2");
+    FIND(close_v2, "sqlite3_close_v2");
+    FIND(busy_timeout, "sqlite3_busy_timeout");
+    FIND(exec, "sqlite3_exec");
+    FIND(prepare_v2, "sqlite3_prepare_v2");
+    FIND(bind_text, "sqlite3_bind_text");
+    FIND(step, "sqlite3_step");
+    FIND(reset, "sqlite3_reset");
+    FIND(finalize, "sqlite3_finalize");
+    FIND(column_type, "sqlite3_column_type");
+    FIND(column_blob, "sqlite3_column_blob");
+    FIND(column_text, "sqlite3_column_text");
+    FIND(column_bytes, "sqlite3_column_bytes");
+    FIND(column_int64, "sqlite3_column_int64");
+    FIND(errmsg, "sqlite3_errmsg");
+    FIND(db_release_memory, "sqlite3_db_release_memory");
+#undef FIND
+    bound = 1; /* the handle stays open: the module keeps using the library */
+    Py_RETURN_TRUE;
+#else
+    Py_RETURN_FALSE;
+#endif
+}
+
+#define STATEMENTS 4
+
+typedef struct {
+    PyObject_HEAD
+    sqlite3 *db;
+    sqlite3_stmt *stmts[STATEMENTS];
+    PyObject *sqls[STATEMENTS]; /* the text each statement was prepared from */
+    int reading;                /* a whole() runs (with the GIL released at times) */
+    int closing;                /* close() came while it ran: the reader closes after it */
+} Reader;
+
+typedef struct { /* one event row, its parts as offsets into the buffer */
+    Py_ssize_t data, data_size, meta, meta_size, mark, mark_size; /* mark_size -1: NULL */
+    long long crc;
+    int mark_blob; /* the mark is a BLOB (a row edited by hand): its id is bytes, as sqlite3's */
+} Row;
+
+static void reader_shut(Reader *self) {
+    for (int i = 0; i < STATEMENTS; i++) {
+        if (self->stmts[i] != NULL) sq.finalize(self->stmts[i]);
+        self->stmts[i] = NULL;
+        Py_CLEAR(self->sqls[i]);
+    }
+    if (self->db != NULL) sq.close_v2(self->db);
+    self->db = NULL;
+}
+
+static int reader_init(Reader *self, PyObject *args, PyObject *kwargs) {
+    PyObject *path;
+    int cache_kib;
+    static char *names[] = {"path", "cache_kib", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&i", names, PyUnicode_FSConverter, &path,
+                                     &cache_kib))
+        return -1;
+    if (!bound) {
+        Py_DECREF(path);
+        PyErr_SetString(ReadFailed, "SQLite's functions are not bound (bind() first)");
+        return -1;
+    }
+    reader_shut(self);
+    int rc = sq.open_v2(PyBytes_AS_STRING(path), &self->db, SQ_OPEN_READONLY | SQ_OPEN_FULLMUTEX,
+                        NULL);
+    Py_DECREF(path);
+    if (rc != SQ_OK) {
+        PyErr_Format(ReadFailed, "cannot open the file (SQLite code %d)", rc);
+        reader_shut(self);
+        return -1;
+    }
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA cache_size=-%d", cache_kib);
+    sq.busy_timeout(self->db, 30000);
+    if (sq.exec(self->db, pragma, NULL, NULL, NULL) != SQ_OK) {
+        PyErr_Format(ReadFailed, "cannot set the cache: %s", sq.errmsg(self->db));
+        reader_shut(self);
+        return -1;
+    }
+    return 0;
+}
+
+static void reader_dealloc(Reader *self) {
+    reader_shut(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *reader_close(Reader *self, PyObject *unused) {
+    if (self->reading)
+        self->closing = 1;
+    else
+        reader_shut(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *reader_release_memory(Reader *self, PyObject *unused) {
+    if (self->db != NULL && !self->reading) sq.db_release_memory(self->db);
+    Py_RETURN_NONE;
+}
+
+/* The prepared statement for sql (kept, at most STATEMENTS of them); NULL with ReadFailed. */
+static sqlite3_stmt *statement(Reader *self, PyObject *sql) {
+    int free_at = -1;
+    for (int i = 0; i < STATEMENTS; i++) {
+        if (self->sqls[i] == NULL) {
+            if (free_at < 0) free_at = i;
+            continue;
+        }
+        if (self->sqls[i] == sql) return self->stmts[i];
+        int same = PyUnicode_Compare(self->sqls[i], sql);
+        if (same == -1 && PyErr_Occurred()) return NULL;
+        if (same == 0) return self->stmts[i];
+    }
+    if (free_at < 0) { /* full: make room */
+        free_at = STATEMENTS - 1;
+        sq.finalize(self->stmts[free_at]);
+        self->stmts[free_at] = NULL;
+        Py_CLEAR(self->sqls[free_at]);
+    }
+    Py_ssize_t size;
+    const char *text = PyUnicode_AsUTF8AndSize(sql, &size);
+    if (text == NULL) return NULL;
+    sqlite3_stmt *stmt = NULL;
+    if (sq.prepare_v2(self->db, text, (int)size, &stmt, NULL) != SQ_OK || stmt == NULL) {
+        PyErr_Format(ReadFailed, "cannot prepare the read: %s", sq.errmsg(self->db));
+        if (stmt != NULL) sq.finalize(stmt);
+        return NULL;
+    }
+    Py_INCREF(sql);
+    self->sqls[free_at] = sql;
+    self->stmts[free_at] = stmt;
+    return stmt;
+}
+
+typedef struct {
+    char *bytes;
+    Py_ssize_t size, room;
+    Row *rows;
+    Py_ssize_t count, row_room;
+} Buffer;
+
+/* Copy n bytes to the buffer; return their offset, -1 when memory ran out (no GIL needed). */
+static Py_ssize_t keep(Buffer *b, const void *p, Py_ssize_t n) {
+    if (b->size + n > b->room) {
+        Py_ssize_t room = b->room ? b->room : 4096;
+        while (room < b->size + n) room *= 2;
+        char *grown = PyMem_RawRealloc(b->bytes, room);
+        if (grown == NULL) return -1;
+        b->bytes = grown;
+        b->room = room;
+    }
+    Py_ssize_t at = b->size;
+    if (n > 0) memcpy(b->bytes + at, p, n);
+    b->size += n;
+    return at;
+}
+
+enum { READ_DONE, READ_UNSOUND, READ_NOMEMORY, READ_FAILED };
+
+/* Step the statement to its end, keeping every event row; the GIL is not held. The entry row's
+ * three values go to entry_* (types: SQ_* codes). */
+static int read_rows(sqlite3_stmt *stmt, Buffer *b, Py_ssize_t *info_at, Py_ssize_t *info_size,
+                     int *recorded_type, long long *recorded, int *snapshot_type) {
+    int rc = sq.step(stmt);
+    if (rc != SQ_ROW) return rc == SQ_DONE ? READ_UNSOUND : READ_FAILED;
+    int type = sq.column_type(stmt, 0);
+    if (type != SQ_BLOB) return READ_UNSOUND;
+    *info_size = sq.column_bytes(stmt, 0);
+    *info_at = keep(b, sq.column_blob(stmt, 0), *info_size);
+    if (*info_at < 0) return READ_NOMEMORY;
+    *recorded_type = sq.column_type(stmt, 1);
+    *recorded = *recorded_type == SQ_INTEGER ? sq.column_int64(stmt, 1) : 0;
+    *snapshot_type = sq.column_type(stmt, 2);
+    if (*snapshot_type != SQ_NULL) return READ_UNSOUND; /* read from the snapshot instead */
+    while ((rc = sq.step(stmt)) == SQ_ROW) {
+        if (sq.column_type(stmt, 0) != SQ_BLOB || sq.column_type(stmt, 1) != SQ_BLOB ||
+            sq.column_type(stmt, 2) != SQ_INTEGER)
+            return READ_UNSOUND;
+        int mark_type = sq.column_type(stmt, 3);
+        if (mark_type != SQ_NULL && mark_type != SQ_TEXT && mark_type != SQ_BLOB)
+            return READ_UNSOUND;
+        if (b->count == b->row_room) {
+            Py_ssize_t room = b->row_room ? b->row_room * 2 : 64;
+            Row *grown = PyMem_RawRealloc(b->rows, room * sizeof(Row));
+            if (grown == NULL) return READ_NOMEMORY;
+            b->rows = grown;
+            b->row_room = room;
+        }
+        Row *row = &b->rows[b->count];
+        row->data_size = sq.column_bytes(stmt, 0);
+        row->data = keep(b, sq.column_blob(stmt, 0), row->data_size);
+        row->meta_size = sq.column_bytes(stmt, 1);
+        row->meta = keep(b, sq.column_blob(stmt, 1), row->meta_size);
+        row->crc = sq.column_int64(stmt, 2);
+        row->mark = 0;
+        row->mark_size = -1;
+        row->mark_blob = mark_type == SQ_BLOB;
+        if (mark_type == SQ_BLOB) {
+            row->mark_size = sq.column_bytes(stmt, 3);
+            row->mark = keep(b, sq.column_blob(stmt, 3), row->mark_size);
+        } else if (mark_type == SQ_TEXT) {
+            const unsigned char *text = sq.column_text(stmt, 3);
+            row->mark_size = sq.column_bytes(stmt, 3);
+            row->mark = keep(b, text, row->mark_size);
+            if (text == NULL) return READ_NOMEMORY;
+        }
+        if (row->data < 0 || row->meta < 0 || row->mark < 0) return READ_NOMEMORY;
+        b->count++;
+    }
+    return rc == SQ_DONE ? READ_DONE : READ_FAILED;
+}
+
+/* Decode the rows' payloads, chunk rows an array at a time; the events list, Py_None when a
+ * part does not decode, NULL on error. */
+static PyObject *decode_rows(Buffer *b, PyObject *decode, Py_ssize_t chunk) {
+    PyObject *events = PyList_New(0);
+    if (events == NULL) return NULL;
+    for (Py_ssize_t at = 0; at < b->count; at += chunk) {
+        Py_ssize_t count = b->count - at < chunk ? b->count - at : chunk, size = 0;
+        for (Py_ssize_t i = at; i < at + count; i++) size += b->rows[i].data_size;
+        unsigned char head[5];
+        Py_ssize_t head_size;
+        if (count < 16) {
+            head[0] = (unsigned char)(0x90 | count);
+            head_size = 1;
+        } else if (count < 0x10000) {
+            head[0] = 0xdc;
+            head[1] = (unsigned char)(count >> 8);
+            head[2] = (unsigned char)count;
+            head_size = 3;
+        } else {
+            head[0] = 0xdd;
+            for (int k = 0; k < 4; k++) head[1 + k] = (unsigned char)(count >> (24 - 8 * k));
+            head_size = 5;
+        }
+        PyObject *joined = PyBytes_FromStringAndSize(NULL, head_size + size);
+        if (joined == NULL) goto failed;
+        char *out = PyBytes_AS_STRING(joined);
+        memcpy(out, head, head_size);
+        out += head_size;
+        for (Py_ssize_t i = at; i < at + count; i++) {
+            memcpy(out, b->bytes + b->rows[i].data, b->rows[i].data_size);
+            out += b->rows[i].data_size;
+        }
+        PyObject *part = PyObject_CallOneArg(decode, joined);
+        Py_DECREF(joined);
+        if (part == NULL) goto failed;
+        if (!PyList_Check(part) || PyList_GET_SIZE(part) != count) {
+            Py_DECREF(part);
+            Py_DECREF(events);
+            Py_RETURN_NONE;
+        }
+        if (at == 0 && count == b->count) { /* one part, as most matches are */
+            Py_DECREF(events);
+            return part;
+        }
+        int failed = PyList_SetSlice(events, PyList_GET_SIZE(events), PyList_GET_SIZE(events),
+                                     part);
+        Py_DECREF(part);
+        if (failed) goto failed;
+    }
+    return events;
+failed:
+    Py_DECREF(events);
+    return NULL;
+}
+
+/* Put the range (first, last) of the command id the mark of row `at` names into `commands`;
+ * -1 on error, -2 when the mark is not UTF-8 (as SQLite's text should be). */
+static int close_mark(PyObject *commands, Buffer *b, Py_ssize_t at, Py_ssize_t first,
+                      Py_ssize_t last) {
+    Row *row = &b->rows[at];
+    PyObject *id = row->mark_blob
+                       ? PyBytes_FromStringAndSize(b->bytes + row->mark, row->mark_size)
+                       : PyUnicode_DecodeUTF8(b->bytes + row->mark, row->mark_size, NULL);
+    if (id == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return -1;
+        PyErr_Clear();
+        return -2;
+    }
+    int failed = close_batch(commands, id, first, last);
+    Py_DECREF(id);
+    return failed;
+}
+
+/* Check every row against its checksum (as check_rows does); the command ranges, Py_None when
+ * a row does not match, NULL on error. */
+static PyObject *check_buffer(Buffer *b, PyObject *events, PyObject *heads, uint32_t start) {
+    PyObject *commands = PyDict_New();
+    if (commands == NULL) return NULL;
+    Py_ssize_t current = -1, first = 0; /* the row whose mark opened the batch */
+    char spelt[48];
+    for (Py_ssize_t i = 0; i < b->count; i++) {
+        Row *row = &b->rows[i];
+        Py_ssize_t seq = i + 1;
+        PyObject *event = PyList_GET_ITEM(events, i);
+        PyObject *head = PyDict_GetItemWithError(heads, (PyObject *)Py_TYPE(event));
+        if (head == NULL) {
+            if (PyErr_Occurred()) goto failed;
+            goto unsound;
+        }
+        if (!PyBytes_Check(head)) goto unsound;
+        uint32_t value = ~start;
+        int spelt_size = decimal(spelt, seq);
+        value = crc_more(value, (const unsigned char *)spelt, spelt_size);
+        value = crc_more(value, (const unsigned char *)PyBytes_AS_STRING(head),
+                         PyBytes_GET_SIZE(head));
+        spelt_size = decimal(spelt, row->data_size);
+        spelt[spelt_size++] = '\0';
+        value = crc_more(value, (const unsigned char *)spelt, spelt_size);
+        value = crc_more(value, (const unsigned char *)b->bytes + row->data, row->data_size);
+        value = ~crc_more(value, (const unsigned char *)b->bytes + row->meta, row->meta_size);
+        if (row->crc != (long long)value) goto unsound;
+        if (row->mark_size >= 0) { /* the first event of a command's batch */
+            if (current >= 0 && b->rows[current].mark_size > 0) {
+                int closed = close_mark(commands, b, current, first, seq - 1);
+                if (closed == -2) goto unsound;
+                if (closed < 0) goto failed;
+            }
+            current = i;
+            first = seq;
+        }
+    }
+    if (current >= 0 && b->rows[current].mark_size > 0) {
+        int closed = close_mark(commands, b, current, first, b->count);
+        if (closed == -2) goto unsound;
+        if (closed < 0) goto failed;
+    }
+    return commands;
+unsound:
+    Py_DECREF(commands);
+    Py_RETURN_NONE;
+failed:
+    Py_DECREF(commands);
+    return NULL;
+}
+
+static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError,
+                        "whole takes sql, stream, decode, heads, start and chunk");
+        return NULL;
+    }
+    PyObject *sql = args[0], *stream = args[1], *decode = args[2], *heads = args[3];
+    if (!PyUnicode_Check(sql) || !PyUnicode_Check(stream) || !PyDict_Check(heads)) {
+        PyErr_SetString(PyExc_TypeError, "whole takes two strings, a callable and a dict");
+        return NULL;
+    }
+    uint32_t start = (uint32_t)PyLong_AsUnsignedLongMask(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t chunk = PyLong_AsSsize_t(args[5]);
+    if (chunk == -1 && PyErr_Occurred()) return NULL;
+    if (chunk < 1) chunk = 1;
+    if (self->db == NULL) {
+        PyErr_SetString(ReadFailed, "the reader is closed");
+        return NULL;
+    }
+    if (self->reading) {
+        PyErr_SetString(ReadFailed, "the reader is in use");
+        return NULL;
+    }
+    Py_ssize_t stream_size;
+    const char *stream_text = PyUnicode_AsUTF8AndSize(stream, &stream_size);
+    if (stream_text == NULL) return NULL;
+    sqlite3_stmt *stmt = statement(self, sql);
+    if (stmt == NULL) return NULL;
+    if (sq.bind_text(stmt, 1, stream_text, (int)stream_size, SQ_TRANSIENT) != SQ_OK) {
+        PyErr_Format(ReadFailed, "cannot bind the stream: %s", sq.errmsg(self->db));
+        return NULL;
+    }
+    Buffer b = {0};
+    Py_ssize_t info_at = 0, info_size = 0;
+    int recorded_type = SQ_NULL, snapshot_type = SQ_NULL, got;
+    long long recorded = 0;
+    self->reading = 1;
+    Py_BEGIN_ALLOW_THREADS
+    got = read_rows(stmt, &b, &info_at, &info_size, &recorded_type, &recorded, &snapshot_type);
+    sq.reset(stmt); /* ends the read transaction */
+    Py_END_ALLOW_THREADS
+    self->reading = 0;
+    PyObject *out = NULL, *events = NULL, *commands = NULL;
+    if (got == READ_FAILED) {
+        PyErr_Format(ReadFailed, "the read failed: %s", sq.errmsg(self->db));
+        goto done;
+    }
+    if (got == READ_NOMEMORY) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (got == READ_UNSOUND || b.count == 0 ||
+        (recorded_type != SQ_INTEGER && recorded_type != SQ_NULL)) {
+        out = Py_NewRef(Py_None);
+        goto done;
+    }
+    events = decode_rows(&b, decode, chunk);
+    if (events == NULL) goto done;
+    if (events == Py_None) {
+        out = events;
+        events = NULL;
+        goto done;
+    }
+    commands = check_buffer(&b, events, heads, start);
+    if (commands == NULL) goto done;
+    if (commands == Py_None) {
+        out = commands;
+        commands = NULL;
+        goto done;
+    }
+    Row *last = &b.rows[b.count - 1];
+    PyObject *recorded_value =
+        recorded_type == SQ_INTEGER ? PyLong_FromLongLong(recorded) : Py_NewRef(Py_None);
+    if (recorded_value == NULL) goto done;
+    out = Py_BuildValue("(y#NOOy#)", b.bytes + info_at, info_size, recorded_value, events,
+                        commands, b.bytes + last->meta, last->meta_size);
+done:
+    Py_XDECREF(events);
+    Py_XDECREF(commands);
+    PyMem_RawFree(b.bytes);
+    PyMem_RawFree(b.rows);
+    if (self->closing) reader_shut(self);
+    return out;
+}
+
+static PyMethodDef reader_methods[] = {
+    {"whole", (PyCFunction)(void (*)(void))reader_whole, METH_FASTCALL,
+     "Read, decode and check a whole match: (info, recorded, events, commands, last "
+     "metadata), or None for the row-by-row path."},
+    {"close", (PyCFunction)reader_close, METH_NOARGS, "Close the connection."},
+    {"release_memory", (PyCFunction)reader_release_memory, METH_NOARGS,
+     "Give back the connection's page cache."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ReaderType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gamehall.core.store._rowcheck.Reader",
+    .tp_basicsize = sizeof(Reader),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A read-only connection that reads, decodes and checks whole matches.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)reader_init,
+    .tp_dealloc = (destructor)reader_dealloc,
+    .tp_methods = reader_methods,
+};
+
 static PyMethodDef methods[] = {
     {"check_rows", (PyCFunction)(void (*)(void))check_rows, METH_FASTCALL,
      "Check a whole stream's rows against their checksums; return its command ranges."},
@@ -241,16 +754,28 @@ static PyMethodDef methods[] = {
      "Return the payloads of rows as one MessagePack array (None if one is not bytes)."},
     {"crc32", (PyCFunction)(void (*)(void))crc32_more, METH_FASTCALL,
      "Return the CRC-32 of data begun at value, as zlib.crc32 does."},
+    {"bind", (PyCFunction)bind, METH_O,
+     "Find SQLite's functions in the _sqlite3 extension at path; tell whether all were."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_rowcheck",
-    "The checksum loop of replay's fast path, in C (optional: base.py has it in Python).", -1,
+    "Replay's read and checksum loop, in C (optional: base.py and sqlite.py have them in Python).",
+    -1,
     methods,
 };
 
 PyMODINIT_FUNC PyInit__rowcheck(void) {
     make_table();
-    return PyModule_Create(&module_def);
+    if (PyType_Ready(&ReaderType) < 0) return NULL;
+    PyObject *module = PyModule_Create(&module_def);
+    if (module == NULL) return NULL;
+    ReadFailed = PyErr_NewException("gamehall.core.store._rowcheck.ReadFailed", NULL, NULL);
+    if (ReadFailed == NULL || PyModule_AddObjectRef(module, "ReadFailed", ReadFailed) < 0 ||
+        PyModule_AddObjectRef(module, "Reader", (PyObject *)&ReaderType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

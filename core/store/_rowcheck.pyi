@@ -1,7 +1,27 @@
-"""The checksum loop of replay's fast path in C (see _rowcheck.c and base._check_rows)."""
+"""Replay's read and checksum loop in C (see _rowcheck.c, base._check_rows, sqlite.FAST_READS)."""
 
+from collections.abc import Callable
+from os import PathLike
 from typing import Any
 
+class ReadFailed(Exception): ...
+
+class Reader:
+    def __init__(self, path: str | PathLike[str], cache_kib: int) -> None: ...
+    def whole(
+        self,
+        sql: str,
+        stream: str,
+        decode: Callable[[bytes], list[Any] | None],
+        heads: dict[type, bytes],
+        start: int,
+        chunk: int,
+        /,
+    ) -> tuple[bytes, int | None, list[Any], dict[str, tuple[int, int]], bytes] | None: ...
+    def close(self) -> None: ...
+    def release_memory(self) -> None: ...
+
+def bind(path: str, /) -> bool: ...
 def check_rows(
     rows: list[tuple[Any, ...]], events: list[Any], heads: dict[type, bytes], start: int, /
 ) -> dict[str, tuple[int, int]] | None: ...

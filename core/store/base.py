@@ -106,6 +106,8 @@ def check_recorded(stream: str, last: int, recorded: int | None) -> None:
     """Raise :class:`CorruptRecord` if a stream's rows end (at ``last``) before the version
     its last write recorded: its tail was lost (a flipped stream key, a row deleted by hand),
     and the match would otherwise serve as a shorter one and refuse every command."""
+    if recorded is not None and type(recorded) is not int:
+        raise CorruptRecord(stream, last, f"its listing's version is not a number: {recorded!r}")
     if recorded is not None and last < recorded:
         raise CorruptRecord(
             stream,
@@ -203,22 +205,22 @@ def whole_stream(codec: Codec, stream: str, rows: Sequence[tuple[Any, ...]]) -> 
     bytes otherwise, which needs the power to store any event anyway.
     """
     fast = fast_check_rows is not None and type(rows) is list
-    if fast and fast_joined is not None and len(rows) <= _DECODE_CHUNK:
+    if fast and fast_joined is not None and len(rows) <= DECODE_CHUNK:
         joined = fast_joined(rows)  # type: ignore[arg-type]
         events = None if joined is None else codec.decode_array(joined)
-    elif len(rows) <= _DECODE_CHUNK:
+    elif len(rows) <= DECODE_CHUNK:
         events = codec.decode_joined(list(map(_FIRST, rows)))
     else:  # one C call holds the GIL: a long match decodes in parts, the loop runs between
         payloads = list(map(_FIRST, rows))
         events = []
-        for at in range(0, len(payloads), _DECODE_CHUNK):
-            part = codec.decode_joined(payloads[at : at + _DECODE_CHUNK])
+        for at in range(0, len(payloads), DECODE_CHUNK):
+            part = codec.decode_joined(payloads[at : at + DECODE_CHUNK])
             if part is None:
                 return None
             events += part
     if events is None or len(events) != len(rows):
         return None
-    start = zlib.crc32(stream.encode() + b"\x00")
+    start = whole_stream_start(stream)
     if fast and fast_check_rows is not None:
         commands = fast_check_rows(rows, events, codec.row_heads, start)
         if commands is None:
@@ -229,9 +231,27 @@ def whole_stream(codec: Codec, stream: str, rows: Sequence[tuple[Any, ...]]) -> 
         if checked is None:
             return None
         commands, seq = checked
+    return whole_checked(codec, stream, events, commands, rows[-1][1])
+
+
+def whole_stream_start(stream: str) -> int:
+    """Return the CRC-32 every row checksum of ``stream`` begins with (its id and a NUL)."""
+    return zlib.crc32(stream.encode() + b"\x00")
+
+
+def whole_checked(
+    codec: Codec,
+    stream: str,
+    events: list[Any],
+    commands: dict[str, tuple[int, int]],
+    last_meta: bytes,
+) -> Loaded:
+    """Return a whole stream's :class:`Loaded` from its decoded events once every row matched
+    its checksum (by :func:`whole_stream`, or by the C reader of the SQLite store), its command
+    ranges and the metadata of its last row."""
     plain = codec.unfolded.isdisjoint(map(type, events))
     started = events.pop(0)
-    last = codec.decode_meta(rows[-1][1], stream, seq)
+    last = codec.decode_meta(last_meta, stream, len(events) + 1)
     return Loaded(started, events, commands, 1, None, last, plain)
 
 
@@ -277,7 +297,7 @@ def _seqs() -> Iterator[bytes]:
 
 
 _FIRST = operator.itemgetter(0)
-_DECODE_CHUNK = 2048  # payloads decoded in one call (0.2-1 ms of tic-tac-toe marks)
+DECODE_CHUNK = 2048  # payloads decoded in one call (0.2-1 ms of tic-tac-toe marks)
 # The decimals a row's checksummed head spells (its seq, its payload's length), made once.
 _NUMBERS = 1024
 _DECIMAL = tuple(b"%d" % n for n in range(_NUMBERS))

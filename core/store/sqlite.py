@@ -38,6 +38,7 @@ from ..errors import (
 )
 from ..events import Event, Recorded
 from .base import (
+    DECODE_CHUNK,
     MAX_PAGE,
     Due,
     Encoded,
@@ -67,8 +68,24 @@ from .base import (
     page_of,
     position_ranges,
     stored_deadline,
+    whole_checked,
     whole_stream,
+    whole_stream_start,
 )
+
+# Replay's read in C (``_rowcheck.Reader``), where the module was built and SQLite's functions
+# were found in the copy Python's sqlite3 module runs on; else the statement runs through
+# sqlite3 and base.whole_stream checks its rows.
+try:
+    import _sqlite3
+
+    from ._rowcheck import Reader as _FastReader
+    from ._rowcheck import ReadFailed as _ReadFailed
+    from ._rowcheck import bind as _bind
+
+    FAST_READS = bool(getattr(_sqlite3, "__file__", None)) and _bind(_sqlite3.__file__)
+except ImportError:
+    FAST_READS = False
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -286,6 +303,8 @@ class SQLiteStore(Store):
         self._lock = threading.Lock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
+        self._fast_readers: list[Any] = []
+        self._fast = FAST_READS
         self._closed = False
         self._versions: dict[str, int] = {}
         self._check_header()
@@ -391,6 +410,24 @@ class SQLiteStore(Store):
             with self._lock:
                 self._readers.append(conn)
         return conn
+
+    def _fast_reader(self) -> Any:
+        """This thread's reader in C (see ``FAST_READS``), ``None`` where there is none."""
+        if not self._fast:
+            return None
+        fast = getattr(self._local, "fast", None)
+        if fast is None and not self._closed:
+            try:
+                fast = self._local.fast = _FastReader(Path(self.path).resolve(), CACHE_KIB)
+            except (_ReadFailed, OSError):  # then every read goes through sqlite3
+                self._fast = False
+                return None
+            with self._lock:
+                if self._closed:
+                    fast.close()
+                    return None
+                self._fast_readers.append(fast)
+        return fast
 
     def _migrate(self) -> None:
         with self._lock:
@@ -679,9 +716,33 @@ class SQLiteStore(Store):
             query = _LOAD_WHOLE_PAST_SNAPSHOT if snapshot else _LOAD_WHOLE
         else:
             query = _LOAD_WHOLE_PAST_SNAPSHOT_UNRECORDED if snapshot else _LOAD_WHOLE_UNRECORDED
+        fast = self._fast_reader()
+        if fast is not None:
+            codec = self.codec
+            try:
+                got = fast.whole(
+                    query,
+                    stream,
+                    codec.decode_array,
+                    codec.row_heads,
+                    whole_stream_start(stream),
+                    DECODE_CHUNK,
+                )
+            except _ReadFailed:  # read again through sqlite3, which says what went wrong
+                pass
+            else:
+                if got is None:  # a snapshot, no event, or a row to look at one by one
+                    return None
+                info, recorded, events, commands, last = got
+                check_recorded(stream, len(events), recorded)
+                checked = whole_checked(codec, stream, events, commands, last)
+                checked.info = msgspec.msgpack.decode(info) if info else {}
+                return checked
         rows = db.execute(query, (stream,)).fetchall()
         info, recorded, snapshot_seq, _ = rows[0]
         if len(rows) == 1 or snapshot_seq is not None:  # no events, or read from a snapshot
+            return None
+        if type(info) is not bytes:  # a listing damaged by hand: the row-by-row way says so
             return None
         del rows[0]
         whole = whole_stream(self.codec, stream, rows)
@@ -924,6 +985,8 @@ class SQLiteStore(Store):
         with self._lock:
             for conn in self._readers:
                 conn.close()
+            for fast in self._fast_readers:
+                fast.close()
             self._writer.close()
 
 

@@ -197,6 +197,7 @@ def test_the_fast_read_is_the_same_without_the_c_loop(
 ) -> None:
     for seed in range(6):
         stored_rows(registry, store, seed, f"w{seed}")
+    monkeypatch.setattr(store, "_fast", False)  # the statement through sqlite3, checked here
     with_c = [store.load_stream(f"w{seed}") for seed in range(6)]
     monkeypatch.setattr(base, "fast_check_rows", None)
     without = [store.load_stream(f"w{seed}") for seed in range(6)]
