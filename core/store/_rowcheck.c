@@ -244,16 +244,19 @@ static PyObject *crc32_more(PyObject *module, PyObject *const *args, Py_ssize_t 
  * the very SQLite library Python's sqlite3 module runs on (bind() finds its functions in the
  * loaded _sqlite3 extension; two copies of SQLite in one process must not share a file, since
  * one copy's close drops the other's POSIX locks). Reader.whole(sql, stream, decode, heads,
- * start, chunk) runs the statement of SQLiteStore._load_whole: an entry row (listing info, the
+ * start, limit) runs the statement of SQLiteStore._load_whole: an entry row (listing info, the
  * recorded version, the snapshot's seq, NULL) and then every event row of the match (payload,
  * metadata, checksum, command mark), stepping SQLite with the GIL released and keeping the
- * rows' bytes in one buffer, with no Python object a row. Then it joins the payloads into
- * MessagePack arrays of at most `chunk` rows, decodes each with decode(), checks every row's
- * checksum as check_rows does, and returns (info, recorded, events, commands, last metadata),
- * or None for whatever the fast path leaves to the row-by-row one: a snapshot, no event, a
- * value of an unexpected type, a payload that does not decode, a checksum that does not match.
- * A failure of SQLite itself raises ReadFailed (the caller reads again the ordinary way, which
- * says what is wrong). */
+ * rows' bytes in one buffer, with no Python object a row. Then it joins the payloads into one
+ * MessagePack array, decodes it with decode(), checks every row's checksum as check_rows does,
+ * and returns (info, recorded, events, commands, last metadata); None for whatever the fast
+ * path leaves to the row-by-row one (a snapshot, no event, a value of an unexpected type, a
+ * payload that does not decode, a checksum that does not match); False for a match of more
+ * than `limit` events, which the caller reads through sqlite3 and decodes in parts: what this
+ * does after the read holds the GIL throughout, and over a long match that starved the
+ * journal's thread, whose commits need the GIL many times each (80-120 ms stalls while a
+ * 100,000-event match was read). A failure of SQLite itself raises ReadFailed (the caller
+ * reads again the ordinary way, which says what is wrong). */
 
 typedef struct sqlite3 sqlite3;
 typedef struct sqlite3_stmt sqlite3_stmt;
@@ -460,12 +463,13 @@ static Py_ssize_t keep(Buffer *b, const void *p, Py_ssize_t n) {
     return at;
 }
 
-enum { READ_DONE, READ_UNSOUND, READ_NOMEMORY, READ_FAILED };
+enum { READ_DONE, READ_UNSOUND, READ_LONG, READ_NOMEMORY, READ_FAILED };
 
 /* Step the statement to its end, keeping every event row; the GIL is not held. The entry row's
  * three values go to entry_* (types: SQ_* codes). */
-static int read_rows(sqlite3_stmt *stmt, Buffer *b, Py_ssize_t *info_at, Py_ssize_t *info_size,
-                     int *recorded_type, long long *recorded, int *snapshot_type) {
+static int read_rows(sqlite3_stmt *stmt, Buffer *b, Py_ssize_t limit, Py_ssize_t *info_at,
+                     Py_ssize_t *info_size, int *recorded_type, long long *recorded,
+                     int *snapshot_type) {
     int rc = sq.step(stmt);
     if (rc != SQ_ROW) return rc == SQ_DONE ? READ_UNSOUND : READ_FAILED;
     int type = sq.column_type(stmt, 0);
@@ -478,6 +482,7 @@ static int read_rows(sqlite3_stmt *stmt, Buffer *b, Py_ssize_t *info_at, Py_ssiz
     *snapshot_type = sq.column_type(stmt, 2);
     if (*snapshot_type != SQ_NULL) return READ_UNSOUND; /* read from the snapshot instead */
     while ((rc = sq.step(stmt)) == SQ_ROW) {
+        if (b->count == limit) return READ_LONG;
         if (sq.column_type(stmt, 0) != SQ_BLOB || sq.column_type(stmt, 1) != SQ_BLOB ||
             sq.column_type(stmt, 2) != SQ_INTEGER)
             return READ_UNSOUND;
@@ -515,59 +520,43 @@ static int read_rows(sqlite3_stmt *stmt, Buffer *b, Py_ssize_t *info_at, Py_ssiz
     return rc == SQ_DONE ? READ_DONE : READ_FAILED;
 }
 
-/* Decode the rows' payloads, chunk rows an array at a time; the events list, Py_None when a
- * part does not decode, NULL on error. */
-static PyObject *decode_rows(Buffer *b, PyObject *decode, Py_ssize_t chunk) {
-    PyObject *events = PyList_New(0);
+/* Decode the rows' payloads as one MessagePack array: the events list, Py_None when they do
+ * not decode, NULL on error. */
+static PyObject *decode_rows(Buffer *b, PyObject *decode) {
+    Py_ssize_t count = b->count, size = 0;
+    for (Py_ssize_t i = 0; i < count; i++) size += b->rows[i].data_size;
+    unsigned char head[5];
+    Py_ssize_t head_size;
+    if (count < 16) {
+        head[0] = (unsigned char)(0x90 | count);
+        head_size = 1;
+    } else if (count < 0x10000) {
+        head[0] = 0xdc;
+        head[1] = (unsigned char)(count >> 8);
+        head[2] = (unsigned char)count;
+        head_size = 3;
+    } else {
+        head[0] = 0xdd;
+        for (int k = 0; k < 4; k++) head[1 + k] = (unsigned char)(count >> (24 - 8 * k));
+        head_size = 5;
+    }
+    PyObject *joined = PyBytes_FromStringAndSize(NULL, head_size + size);
+    if (joined == NULL) return NULL;
+    char *out = PyBytes_AS_STRING(joined);
+    memcpy(out, head, head_size);
+    out += head_size;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        memcpy(out, b->bytes + b->rows[i].data, b->rows[i].data_size);
+        out += b->rows[i].data_size;
+    }
+    PyObject *events = PyObject_CallOneArg(decode, joined);
+    Py_DECREF(joined);
     if (events == NULL) return NULL;
-    for (Py_ssize_t at = 0; at < b->count; at += chunk) {
-        Py_ssize_t count = b->count - at < chunk ? b->count - at : chunk, size = 0;
-        for (Py_ssize_t i = at; i < at + count; i++) size += b->rows[i].data_size;
-        unsigned char head[5];
-        Py_ssize_t head_size;
-        if (count < 16) {
-            head[0] = (unsigned char)(0x90 | count);
-            head_size = 1;
-        } else if (count < 0x10000) {
-            head[0] = 0xdc;
-            head[1] = (unsigned char)(count >> 8);
-            head[2] = (unsigned char)count;
-            head_size = 3;
-        } else {
-            head[0] = 0xdd;
-            for (int k = 0; k < 4; k++) head[1 + k] = (unsigned char)(count >> (24 - 8 * k));
-            head_size = 5;
-        }
-        PyObject *joined = PyBytes_FromStringAndSize(NULL, head_size + size);
-        if (joined == NULL) goto failed;
-        char *out = PyBytes_AS_STRING(joined);
-        memcpy(out, head, head_size);
-        out += head_size;
-        for (Py_ssize_t i = at; i < at + count; i++) {
-            memcpy(out, b->bytes + b->rows[i].data, b->rows[i].data_size);
-            out += b->rows[i].data_size;
-        }
-        PyObject *part = PyObject_CallOneArg(decode, joined);
-        Py_DECREF(joined);
-        if (part == NULL) goto failed;
-        if (!PyList_Check(part) || PyList_GET_SIZE(part) != count) {
-            Py_DECREF(part);
-            Py_DECREF(events);
-            Py_RETURN_NONE;
-        }
-        if (at == 0 && count == b->count) { /* one part, as most matches are */
-            Py_DECREF(events);
-            return part;
-        }
-        int failed = PyList_SetSlice(events, PyList_GET_SIZE(events), PyList_GET_SIZE(events),
-                                     part);
-        Py_DECREF(part);
-        if (failed) goto failed;
+    if (!PyList_Check(events) || PyList_GET_SIZE(events) != count) {
+        Py_DECREF(events);
+        Py_RETURN_NONE;
     }
     return events;
-failed:
-    Py_DECREF(events);
-    return NULL;
 }
 
 /* Put the range (first, last) of the command id the mark of row `at` names into `commands`;
@@ -643,7 +632,7 @@ failed:
 static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_SetString(PyExc_TypeError,
-                        "whole takes sql, stream, decode, heads, start and chunk");
+                        "whole takes sql, stream, decode, heads, start and limit");
         return NULL;
     }
     PyObject *sql = args[0], *stream = args[1], *decode = args[2], *heads = args[3];
@@ -653,9 +642,8 @@ static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t na
     }
     uint32_t start = (uint32_t)PyLong_AsUnsignedLongMask(args[4]);
     if (PyErr_Occurred()) return NULL;
-    Py_ssize_t chunk = PyLong_AsSsize_t(args[5]);
-    if (chunk == -1 && PyErr_Occurred()) return NULL;
-    if (chunk < 1) chunk = 1;
+    Py_ssize_t limit = PyLong_AsSsize_t(args[5]);
+    if (limit == -1 && PyErr_Occurred()) return NULL;
     if (self->db == NULL) {
         PyErr_SetString(ReadFailed, "the reader is closed");
         return NULL;
@@ -679,7 +667,8 @@ static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t na
     long long recorded = 0;
     self->reading = 1;
     Py_BEGIN_ALLOW_THREADS
-    got = read_rows(stmt, &b, &info_at, &info_size, &recorded_type, &recorded, &snapshot_type);
+    got = read_rows(stmt, &b, limit, &info_at, &info_size, &recorded_type, &recorded,
+                    &snapshot_type);
     sq.reset(stmt); /* ends the read transaction */
     Py_END_ALLOW_THREADS
     self->reading = 0;
@@ -692,12 +681,16 @@ static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t na
         PyErr_NoMemory();
         goto done;
     }
+    if (got == READ_LONG) {
+        out = Py_NewRef(Py_False);
+        goto done;
+    }
     if (got == READ_UNSOUND || b.count == 0 ||
         (recorded_type != SQ_INTEGER && recorded_type != SQ_NULL)) {
         out = Py_NewRef(Py_None);
         goto done;
     }
-    events = decode_rows(&b, decode, chunk);
+    events = decode_rows(&b, decode);
     if (events == NULL) goto done;
     if (events == Py_None) {
         out = events;
@@ -729,7 +722,7 @@ done:
 static PyMethodDef reader_methods[] = {
     {"whole", (PyCFunction)(void (*)(void))reader_whole, METH_FASTCALL,
      "Read, decode and check a whole match: (info, recorded, events, commands, last "
-     "metadata), or None for the row-by-row path."},
+     "metadata), None for the row-by-row path, False for a match past the limit."},
     {"close", (PyCFunction)reader_close, METH_NOARGS, "Close the connection."},
     {"release_memory", (PyCFunction)reader_release_memory, METH_NOARGS,
      "Give back the connection's page cache."},

@@ -719,7 +719,7 @@ class SQLiteStore(Store):
         fast = self._fast_reader()
         if fast is not None:
             codec = self.codec
-            try:
+            try:  # matches of up to DECODE_CHUNK events (see _rowcheck.c for why no more)
                 got = fast.whole(
                     query,
                     stream,
@@ -729,15 +729,19 @@ class SQLiteStore(Store):
                     DECODE_CHUNK,
                 )
             except _ReadFailed:  # read again through sqlite3, which says what went wrong
-                pass
-            else:
-                if got is None:  # a snapshot, no event, or a row to look at one by one
-                    return None
+                got = False
+            if got is None:  # a snapshot, no event, or a row to look at one by one
+                return None
+            if got is not False:  # False: a long match, decoded in parts below
                 info, recorded, events, commands, last = got
                 check_recorded(stream, len(events), recorded)
                 checked = whole_checked(codec, stream, events, commands, last)
                 checked.info = msgspec.msgpack.decode(info) if info else {}
                 return checked
+        return self._load_whole_rows(db, stream, query)
+
+    def _load_whole_rows(self, db: sqlite3.Connection, stream: str, query: str) -> Loaded | None:
+        """:meth:`_load_whole` through sqlite3 and :func:`whole_stream`."""
         rows = db.execute(query, (stream,)).fetchall()
         info, recorded, snapshot_seq, _ = rows[0]
         if len(rows) == 1 or snapshot_seq is not None:  # no events, or read from a snapshot

@@ -105,7 +105,7 @@ def both(path: Path, registry: Registry, match: str) -> tuple[tuple[Any, ...], t
 
 def test_sound_matches_load_alike(reads: None, registry: Registry, tmp_path: Path) -> None:
     path = tmp_path / "sound.db"
-    ids = store_matches(registry, path, 12, moves=5000)  # past one decoded chunk (2,048)
+    ids = store_matches(registry, path, 12, moves=5000)  # past the reader's limit (2,048)
     for match in [*ids, "missing"]:
         fast, slow = both(path, registry, match)
         assert fast == slow, match
@@ -113,6 +113,25 @@ def test_sound_matches_load_alike(reads: None, registry: Registry, tmp_path: Pat
     assert fast[0] == "loaded" and len(fast[2]) == 5000
     assert len(fast[3]) == 1667  # one command a batch of three moves
     assert fast[3]["long-1666"] == (5000, 5001)
+
+
+def test_the_reader_leaves_long_matches_to_sqlite3(
+    reads: None, registry: Registry, tmp_path: Path
+) -> None:
+    """Past its limit the reader answers False: the store reads the match through sqlite3 and
+    decodes it in parts, letting other threads (the journal's) run between them."""
+    from gamehall.core.store._rowcheck import Reader
+
+    path = tmp_path / "long.db"
+    store_matches(registry, path, 0, moves=2047)  # 2,048 events with the first
+    reader = Reader(path, 1024)
+    codec = registry.codec
+    start = base.whole_stream_start("long")
+    args = (sqlite_store._LOAD_WHOLE, "long", codec.decode_array, codec.row_heads, start)
+    got = reader.whole(*args, 2048)
+    assert got and len(got[2]) == 2048
+    assert reader.whole(*args, 2047) is False
+    reader.close()
 
 
 # Each kind of damage as one SQL statement on one row (?1 the stream, ?2 the seq).
