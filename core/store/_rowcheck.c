@@ -268,7 +268,7 @@ typedef struct sqlite3_stmt sqlite3_stmt;
 #define SQ_BLOB 4
 #define SQ_NULL 5
 #define SQ_OPEN_READONLY 0x00000001
-#define SQ_OPEN_FULLMUTEX 0x00010000
+#define SQ_OPEN_NOMUTEX 0x00008000
 #define SQ_TRANSIENT ((void (*)(void *))-1)
 
 static struct {
@@ -369,7 +369,7 @@ static int reader_init(Reader *self, PyObject *args, PyObject *kwargs) {
         return -1;
     }
     reader_shut(self);
-    int rc = sq.open_v2(PyBytes_AS_STRING(path), &self->db, SQ_OPEN_READONLY | SQ_OPEN_FULLMUTEX,
+    int rc = sq.open_v2(PyBytes_AS_STRING(path), &self->db, SQ_OPEN_READONLY | SQ_OPEN_NOMUTEX,
                         NULL);
     Py_DECREF(path);
     if (rc != SQ_OK) {
