@@ -195,6 +195,8 @@ class Follower:
         more = True
         while more:
             last, heads, more = await anyio.to_thread.run_sync(store.follow, self.position)
+            if self._scope.cancel_called:  # stopped while the thread read: apply nothing
+                return
             self.head = max(self.head, last)
             if last == self.position:
                 break

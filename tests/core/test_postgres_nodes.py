@@ -266,3 +266,40 @@ async def test_a_node_reads_the_store_only_for_commits_to_matches_it_serves(
     finally:
         one.close()
         two.close()
+
+
+async def test_a_follower_stopped_during_its_read_applies_nothing(
+    pg_url: str, registry: Registry
+) -> None:
+    """``stop`` is final even when it comes while the follower's read runs in its thread: what
+    that read returns, a commit made after the stop included, reaches no actor."""
+    one, two = await _two_halls(pg_url, registry)
+    reading, release = threading.Event(), threading.Event()
+    follow = two.follow
+
+    def held(after: int, limit: int = 10_000) -> tuple[int, dict[str, int], bool]:
+        if release.is_set():
+            return follow(after, limit)
+        reading.set()
+        release.wait(10)  # the stop and another node's commit happen meanwhile
+        return follow(after, limit)
+
+    try:
+        async with Hall(one, registry) as a, Hall(two, registry) as b:
+            match = await a.create("tictactoe", seed=1)
+            assert (await b.activate(match)).version == 1
+            assert b.follower is not None
+            two.follow = held  # type: ignore[method-assign]
+            await a.send(match, 0, {"type": "tictactoe.PlaceMark", "cell": 4})
+            with anyio.fail_after(10):
+                while not reading.is_set():
+                    await anyio.sleep(0.01)
+            b.follower.stop()
+            await a.send(match, 1, {"type": "tictactoe.PlaceMark", "cell": 0})
+            release.set()
+            await anyio.sleep(0.3)  # the read returns with both commits
+            assert b.view(match, None).seq == 1  # nothing applied after the stop
+    finally:
+        release.set()
+        one.close()
+        two.close()
