@@ -244,7 +244,7 @@ static PyObject *crc32_more(PyObject *module, PyObject *const *args, Py_ssize_t 
  * the very SQLite library Python's sqlite3 module runs on (bind() finds its functions in the
  * loaded _sqlite3 extension; two copies of SQLite in one process must not share a file, since
  * one copy's close drops the other's POSIX locks). Reader.whole(sql, stream, decode, heads,
- * start, limit) runs the statement of SQLiteStore._load_whole: an entry row (listing info, the
+ * limit) runs the statement of SQLiteStore._load_whole: an entry row (listing info, the
  * recorded version, the snapshot's seq, NULL) and then every event row of the match (payload,
  * metadata, checksum, command mark), stepping SQLite with the GIL released and keeping the
  * rows' bytes in one buffer, with no Python object a row. Then it joins the payloads into one
@@ -630,9 +630,8 @@ failed:
 }
 
 static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError,
-                        "whole takes sql, stream, decode, heads, start and limit");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "whole takes sql, stream, decode, heads and limit");
         return NULL;
     }
     PyObject *sql = args[0], *stream = args[1], *decode = args[2], *heads = args[3];
@@ -640,9 +639,7 @@ static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_TypeError, "whole takes two strings, a callable and a dict");
         return NULL;
     }
-    uint32_t start = (uint32_t)PyLong_AsUnsignedLongMask(args[4]);
-    if (PyErr_Occurred()) return NULL;
-    Py_ssize_t limit = PyLong_AsSsize_t(args[5]);
+    Py_ssize_t limit = PyLong_AsSsize_t(args[4]);
     if (limit == -1 && PyErr_Occurred()) return NULL;
     if (self->db == NULL) {
         PyErr_SetString(ReadFailed, "the reader is closed");
@@ -655,6 +652,9 @@ static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t na
     Py_ssize_t stream_size;
     const char *stream_text = PyUnicode_AsUTF8AndSize(stream, &stream_size);
     if (stream_text == NULL) return NULL;
+    /* Every row's checksum begins with the stream id and a NUL (base.whole_stream_start). */
+    uint32_t start = ~crc_more(crc_more(~0u, (const unsigned char *)stream_text, stream_size),
+                               (const unsigned char *)"", 1);
     sqlite3_stmt *stmt = statement(self, sql);
     if (stmt == NULL) return NULL;
     if (sq.bind_text(stmt, 1, stream_text, (int)stream_size, SQ_TRANSIENT) != SQ_OK) {

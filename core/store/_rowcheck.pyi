@@ -14,7 +14,6 @@ class Reader:
         stream: str,
         decode: Callable[[bytes], list[Any] | None],
         heads: dict[type, bytes],
-        start: int,
         limit: int,
         /,
     ) -> tuple[bytes, int | None, list[Any], dict[str, tuple[int, int]], bytes] | bool | None: ...

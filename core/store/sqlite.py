@@ -70,7 +70,6 @@ from .base import (
     stored_deadline,
     whole_checked,
     whole_stream,
-    whole_stream_start,
 )
 
 # Replay's read in C (``_rowcheck.Reader``), where the module was built and SQLite's functions
@@ -665,11 +664,11 @@ class SQLiteStore(Store):
         """Read a match for activation: its snapshot (when asked), then the first event and
         those after the snapshot in full and the seq and command id of the rows before it, in
         one read transaction (without a snapshot, one query reads the whole match)."""
-        db = self._reader()
         if after <= 1:
-            whole = self._load_whole(db, stream, snapshot)
+            whole = self._load_whole(stream, snapshot)
             if whole is not None:
                 return whole
+        db = self._reader()
         if not self._has_recorded:
             query = _LOAD_ROWS_PAST_SNAPSHOT_UNRECORDED if snapshot else _LOAD_ROWS
         else:
@@ -708,7 +707,7 @@ class SQLiteStore(Store):
         between = None if marks else (end or 1)
         return loaded(self.codec, stream, rows, marks, snap.seq, snap, between)
 
-    def _load_whole(self, db: sqlite3.Connection, stream: str, snapshot: bool) -> Loaded | None:
+    def _load_whole(self, stream: str, snapshot: bool) -> Loaded | None:
         """Read a match without a snapshot in one query and check it as columns; ``None``
         when it has a snapshot (with ``snapshot``), no rows, or a row the fast path leaves to
         the row-by-row one (which reads it again and says what is wrong)."""
@@ -720,14 +719,7 @@ class SQLiteStore(Store):
         if fast is not None:
             codec = self.codec
             try:  # matches of up to DECODE_CHUNK events (see _rowcheck.c for why no more)
-                got = fast.whole(
-                    query,
-                    stream,
-                    codec.decode_array,
-                    codec.row_heads,
-                    whole_stream_start(stream),
-                    DECODE_CHUNK,
-                )
+                got = fast.whole(query, stream, codec.decode_array, codec.row_heads, DECODE_CHUNK)
             except _ReadFailed:  # read again through sqlite3, which says what went wrong
                 got = False
             if got is None:  # a snapshot, no event, or a row to look at one by one
@@ -738,11 +730,11 @@ class SQLiteStore(Store):
                 checked = whole_checked(codec, stream, events, commands, last)
                 checked.info = msgspec.msgpack.decode(info) if info else {}
                 return checked
-        return self._load_whole_rows(db, stream, query)
+        return self._load_whole_rows(stream, query)
 
-    def _load_whole_rows(self, db: sqlite3.Connection, stream: str, query: str) -> Loaded | None:
+    def _load_whole_rows(self, stream: str, query: str) -> Loaded | None:
         """:meth:`_load_whole` through sqlite3 and :func:`whole_stream`."""
-        rows = db.execute(query, (stream,)).fetchall()
+        rows = self._reader().execute(query, (stream,)).fetchall()
         info, recorded, snapshot_seq, _ = rows[0]
         if len(rows) == 1 or snapshot_seq is not None:  # no events, or read from a snapshot
             return None

@@ -126,8 +126,7 @@ def test_the_reader_leaves_long_matches_to_sqlite3(
     store_matches(registry, path, 0, moves=2047)  # 2,048 events with the first
     reader = Reader(path, 1024)
     codec = registry.codec
-    start = base.whole_stream_start("long")
-    args = (sqlite_store._LOAD_WHOLE, "long", codec.decode_array, codec.row_heads, start)
+    args = (sqlite_store._LOAD_WHOLE, "long", codec.decode_array, codec.row_heads)
     got = reader.whole(*args, 2048)
     assert got and len(got[2]) == 2048
     assert reader.whole(*args, 2047) is False
@@ -251,8 +250,7 @@ def test_the_reader_refuses_a_missing_file_and_a_closed_connection(
     path, ids = sound
     reader = Reader(path, 1024)
     codec = registry.codec
-    start = base.whole_stream_start(ids[0])
-    args = (sqlite_store._LOAD_WHOLE, ids[0], codec.decode_array, codec.row_heads, start, 64)
+    args = (sqlite_store._LOAD_WHOLE, ids[0], codec.decode_array, codec.row_heads, 64)
     got = reader.whole(*args)
     assert got is not None and len(got[2]) > 5
     with pytest.raises(ReadFailed, match="cannot prepare"):
