@@ -103,7 +103,7 @@ def child(matches: int, clock: str | None, db: str) -> dict[str, Any]:
             await anyio.sleep(0.05)
             rested = rss()
             out["at_rest"] = diagnose()
-            out["readers"] = len(store._readers)  # SQLite reader connections opened
+            out["readers"] = len(store._threads)  # threads holding SQLite reader connections
             out.update(
                 start=start, peak=peak, rested=rested,
                 grown=(rested - start) / start,

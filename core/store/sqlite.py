@@ -22,6 +22,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -279,6 +280,26 @@ def _rolled_back(db: sqlite3.Connection, *undo: Callable[[], None]) -> Iterator[
                 step()
 
 
+class _ThreadReaders:
+    """The connections one thread reads a store with (sqlite3's and the C reader's)."""
+
+    __slots__ = ("__weakref__", "conn", "fast")
+
+    def __init__(self) -> None:
+        self.conn: sqlite3.Connection | None = None
+        self.fast: Any = None
+
+    def close(self) -> None:
+        """Close both (again is harmless)."""
+        if self.conn is not None:
+            self.conn.close()
+        if self.fast is not None:
+            self.fast.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+
 class SQLiteStore(Store):
     """Events, streams and snapshots in one SQLite file."""
 
@@ -301,8 +322,7 @@ class SQLiteStore(Store):
         self.schema: int | None = None
         self._lock = threading.Lock()
         self._local = threading.local()
-        self._readers: list[sqlite3.Connection] = []
-        self._fast_readers: list[Any] = []
+        self._threads: weakref.WeakSet[_ThreadReaders] = weakref.WeakSet()
         self._fast = FAST_READS
         self._closed = False
         self._versions: dict[str, int] = {}
@@ -406,8 +426,7 @@ class SQLiteStore(Store):
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._local.conn = self._connect()
-            with self._lock:
-                self._readers.append(conn)
+            self._held().conn = conn
         return conn
 
     def _fast_reader(self) -> Any:
@@ -421,12 +440,22 @@ class SQLiteStore(Store):
             except (_ReadFailed, OSError):  # then every read goes through sqlite3
                 self._fast = False
                 return None
-            with self._lock:
-                if self._closed:
-                    fast.close()
-                    return None
-                self._fast_readers.append(fast)
+            self._held().fast = fast
         return fast
+
+    def _held(self) -> _ThreadReaders:
+        """This thread's readers, made on its first read. They close when the thread ends
+        (its thread-local data goes, and with it their only holder): worker threads come and
+        go (anyio ends those idle for 10 s), and each kept two files open until the store
+        closed."""
+        held: _ThreadReaders | None = getattr(self._local, "held", None)
+        if held is None:
+            held = self._local.held = _ThreadReaders()
+            with self._lock:
+                self._threads.add(held)
+                if self._closed:
+                    held.close()
+        return held
 
     def _migrate(self) -> None:
         with self._lock:
@@ -979,10 +1008,8 @@ class SQLiteStore(Store):
             return
         self._closed = True
         with self._lock:
-            for conn in self._readers:
-                conn.close()
-            for fast in self._fast_readers:
-                fast.close()
+            for held in list(self._threads):
+                held.close()
             self._writer.close()
 
 

@@ -233,7 +233,6 @@ def test_reads_in_many_threads_while_matches_are_written(
         for thread in readers:
             thread.join()
     assert not failed
-    assert len(store._fast_readers) == 4
     assert all(store.load_stream(f"new{n}").first is not None for n in range(30))
     lengths = {match: {n for m, n in seen if m == match} for match in ids}
     assert all(len(found) == 1 for found in lengths.values())  # written once: never changed
@@ -273,3 +272,28 @@ def test_a_read_only_store_reads_through_the_c_reader(
         assert outcome(store, match) == outcome(slow, match)
     for opened in (store, slow, writer):
         opened.close()
+
+
+def test_a_thread_that_ends_closes_its_connections(
+    registry: Registry, sound: tuple[Path, list[str]]
+) -> None:
+    """Worker threads come and go (anyio ends those idle for 10 s): the connections each
+    opened to read close with it, not when the store closes."""
+    import gc
+    import os
+
+    path, ids = sound
+    store = SQLiteStore(path, registry.codec)
+    store.load_stream(ids[0])  # this thread's own, kept
+    before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    for _ in range(40):
+        thread = threading.Thread(target=store.load_stream, args=(ids[0],))
+        thread.start()
+        thread.join()
+    gc.collect()
+    assert len(store._threads) == 1  # this thread's
+    if before is not None:
+        assert len(os.listdir("/proc/self/fd")) <= before + 2
+    store.close()
+    with pytest.raises(Exception, match="closed"):
+        store.load_stream(ids[0])
