@@ -71,6 +71,43 @@ static int decimal(char *out, Py_ssize_t n) {
     return size;
 }
 
+/* The CRC-32 of a row as its checksum covers it: begun at start (the stream id and a NUL),
+ * then its seq, its head (type and version), its payload's length and a NUL, the payload and
+ * the metadata. */
+static uint32_t row_crc(uint32_t start, Py_ssize_t seq, PyObject *head, const char *data,
+                        Py_ssize_t data_size, const char *meta, Py_ssize_t meta_size) {
+    char spelt[48];
+    uint32_t value = ~start;
+    int spelt_size = decimal(spelt, seq);
+    value = crc_more(value, (const unsigned char *)spelt, spelt_size);
+    value = crc_more(value, (const unsigned char *)PyBytes_AS_STRING(head), PyBytes_GET_SIZE(head));
+    spelt_size = decimal(spelt, data_size);
+    spelt[spelt_size++] = '\0';
+    value = crc_more(value, (const unsigned char *)spelt, spelt_size);
+    value = crc_more(value, (const unsigned char *)data, data_size);
+    return ~crc_more(value, (const unsigned char *)meta, meta_size);
+}
+
+/* Write the head of a MessagePack array of count items; return its size, -1 past 2**32 - 1. */
+static Py_ssize_t array_head(unsigned char *head, Py_ssize_t count) {
+    if (count < 16) {
+        head[0] = (unsigned char)(0x90 | count);
+        return 1;
+    }
+    if (count < 0x10000) {
+        head[0] = 0xdc;
+        head[1] = (unsigned char)(count >> 8);
+        head[2] = (unsigned char)count;
+        return 3;
+    }
+    if (count <= 0xffffffffLL) {
+        head[0] = 0xdd;
+        for (int k = 0; k < 4; k++) head[1 + k] = (unsigned char)(count >> (24 - 8 * k));
+        return 5;
+    }
+    return -1;
+}
+
 /* Put the range (first, last) of command id `current` into `commands`; -1 on error. */
 static int close_batch(PyObject *commands, PyObject *current, Py_ssize_t first, Py_ssize_t last) {
     PyObject *range = PyTuple_New(2);
@@ -108,7 +145,6 @@ static PyObject *check_rows(PyObject *module, PyObject *const *args, Py_ssize_t 
     if (commands == NULL) return NULL;
     PyObject *current = NULL; /* borrowed from its row, which the list keeps */
     Py_ssize_t first = 0;
-    char spelt[48];
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_ssize_t seq = i + 1;
         PyObject *row = PyList_GET_ITEM(rows, i);
@@ -129,18 +165,8 @@ static PyObject *check_rows(PyObject *module, PyObject *const *args, Py_ssize_t 
             goto unsound; /* an event of no stored class */
         }
         if (!PyBytes_Check(data) || !PyBytes_Check(meta) || !PyBytes_Check(head)) goto unsound;
-        uint32_t value = ~start;
-        int spelt_size = decimal(spelt, seq);
-        value = crc_more(value, (const unsigned char *)spelt, spelt_size);
-        value = crc_more(value, (const unsigned char *)PyBytes_AS_STRING(head),
-                         PyBytes_GET_SIZE(head));
-        spelt_size = decimal(spelt, PyBytes_GET_SIZE(data));
-        spelt[spelt_size++] = '\0';
-        value = crc_more(value, (const unsigned char *)spelt, spelt_size);
-        value = crc_more(value, (const unsigned char *)PyBytes_AS_STRING(data),
-                         PyBytes_GET_SIZE(data));
-        value = ~crc_more(value, (const unsigned char *)PyBytes_AS_STRING(meta),
-                          PyBytes_GET_SIZE(meta));
+        uint32_t value = row_crc(start, seq, head, PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data),
+                                 PyBytes_AS_STRING(meta), PyBytes_GET_SIZE(meta));
         if (PyLong_CheckExact(crc)) {
             int overflow = 0;
             long long stored = PyLong_AsLongLongAndOverflow(crc, &overflow);
@@ -194,22 +220,8 @@ static PyObject *joined_payloads(PyObject *module, PyObject *rows) {
         size += PyBytes_GET_SIZE(data);
     }
     unsigned char head[5];
-    Py_ssize_t head_size;
-    if (count < 16) {
-        head[0] = (unsigned char)(0x90 | count);
-        head_size = 1;
-    } else if (count < 0x10000) {
-        head[0] = 0xdc;
-        head[1] = (unsigned char)(count >> 8);
-        head[2] = (unsigned char)count;
-        head_size = 3;
-    } else if (count <= 0xffffffffLL) {
-        head[0] = 0xdd;
-        for (int k = 0; k < 4; k++) head[1 + k] = (unsigned char)(count >> (24 - 8 * k));
-        head_size = 5;
-    } else {
-        Py_RETURN_NONE;
-    }
+    Py_ssize_t head_size = array_head(head, count);
+    if (head_size < 0) Py_RETURN_NONE;
     PyObject *out = PyBytes_FromStringAndSize(NULL, head_size + size);
     if (out == NULL) return NULL;
     char *at = PyBytes_AS_STRING(out);
@@ -526,20 +538,8 @@ static PyObject *decode_rows(Buffer *b, PyObject *decode) {
     Py_ssize_t count = b->count, size = 0;
     for (Py_ssize_t i = 0; i < count; i++) size += b->rows[i].data_size;
     unsigned char head[5];
-    Py_ssize_t head_size;
-    if (count < 16) {
-        head[0] = (unsigned char)(0x90 | count);
-        head_size = 1;
-    } else if (count < 0x10000) {
-        head[0] = 0xdc;
-        head[1] = (unsigned char)(count >> 8);
-        head[2] = (unsigned char)count;
-        head_size = 3;
-    } else {
-        head[0] = 0xdd;
-        for (int k = 0; k < 4; k++) head[1 + k] = (unsigned char)(count >> (24 - 8 * k));
-        head_size = 5;
-    }
+    Py_ssize_t head_size = array_head(head, count);
+    if (head_size < 0) Py_RETURN_NONE;
     PyObject *joined = PyBytes_FromStringAndSize(NULL, head_size + size);
     if (joined == NULL) return NULL;
     char *out = PyBytes_AS_STRING(joined);
@@ -583,7 +583,6 @@ static PyObject *check_buffer(Buffer *b, PyObject *events, PyObject *heads, uint
     PyObject *commands = PyDict_New();
     if (commands == NULL) return NULL;
     Py_ssize_t current = -1, first = 0; /* the row whose mark opened the batch */
-    char spelt[48];
     for (Py_ssize_t i = 0; i < b->count; i++) {
         Row *row = &b->rows[i];
         Py_ssize_t seq = i + 1;
@@ -594,16 +593,8 @@ static PyObject *check_buffer(Buffer *b, PyObject *events, PyObject *heads, uint
             goto unsound;
         }
         if (!PyBytes_Check(head)) goto unsound;
-        uint32_t value = ~start;
-        int spelt_size = decimal(spelt, seq);
-        value = crc_more(value, (const unsigned char *)spelt, spelt_size);
-        value = crc_more(value, (const unsigned char *)PyBytes_AS_STRING(head),
-                         PyBytes_GET_SIZE(head));
-        spelt_size = decimal(spelt, row->data_size);
-        spelt[spelt_size++] = '\0';
-        value = crc_more(value, (const unsigned char *)spelt, spelt_size);
-        value = crc_more(value, (const unsigned char *)b->bytes + row->data, row->data_size);
-        value = ~crc_more(value, (const unsigned char *)b->bytes + row->meta, row->meta_size);
+        uint32_t value = row_crc(start, seq, head, b->bytes + row->data, row->data_size,
+                                 b->bytes + row->meta, row->meta_size);
         if (row->crc != (long long)value) goto unsound;
         if (row->mark_size >= 0) { /* the first event of a command's batch */
             if (current >= 0 && b->rows[current].mark_size > 0) {
