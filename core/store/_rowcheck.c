@@ -88,24 +88,31 @@ static uint32_t row_crc(uint32_t start, Py_ssize_t seq, PyObject *head, const ch
     return ~crc_more(value, (const unsigned char *)meta, meta_size);
 }
 
-/* Write the head of a MessagePack array of count items; return its size, -1 past 2**32 - 1. */
-static Py_ssize_t array_head(unsigned char *head, Py_ssize_t count) {
+/* A bytes object for a MessagePack array of count items of size bytes in all, its head
+ * written and *at where the items go; Py_None past 2**32 - 1 items, NULL on error. */
+static PyObject *new_array(Py_ssize_t count, Py_ssize_t size, char **at) {
+    unsigned char head[5];
+    Py_ssize_t head_size;
     if (count < 16) {
         head[0] = (unsigned char)(0x90 | count);
-        return 1;
-    }
-    if (count < 0x10000) {
+        head_size = 1;
+    } else if (count < 0x10000) {
         head[0] = 0xdc;
         head[1] = (unsigned char)(count >> 8);
         head[2] = (unsigned char)count;
-        return 3;
-    }
-    if (count <= 0xffffffffLL) {
+        head_size = 3;
+    } else if (count <= 0xffffffffLL) {
         head[0] = 0xdd;
         for (int k = 0; k < 4; k++) head[1 + k] = (unsigned char)(count >> (24 - 8 * k));
-        return 5;
+        head_size = 5;
+    } else {
+        Py_RETURN_NONE;
     }
-    return -1;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, head_size + size);
+    if (out == NULL) return NULL;
+    memcpy(PyBytes_AS_STRING(out), head, head_size);
+    *at = PyBytes_AS_STRING(out) + head_size;
+    return out;
 }
 
 /* Put the range (first, last) of command id `current` into `commands`; -1 on error. */
@@ -219,14 +226,9 @@ static PyObject *joined_payloads(PyObject *module, PyObject *rows) {
         if (!PyBytes_Check(data)) Py_RETURN_NONE;
         size += PyBytes_GET_SIZE(data);
     }
-    unsigned char head[5];
-    Py_ssize_t head_size = array_head(head, count);
-    if (head_size < 0) Py_RETURN_NONE;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, head_size + size);
-    if (out == NULL) return NULL;
-    char *at = PyBytes_AS_STRING(out);
-    memcpy(at, head, head_size);
-    at += head_size;
+    char *at;
+    PyObject *out = new_array(count, size, &at);
+    if (out == NULL || out == Py_None) return out;
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *data = PyTuple_GET_ITEM(PyList_GET_ITEM(rows, i), 0);
         memcpy(at, PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data));
@@ -537,14 +539,9 @@ static int read_rows(sqlite3_stmt *stmt, Buffer *b, Py_ssize_t limit, Py_ssize_t
 static PyObject *decode_rows(Buffer *b, PyObject *decode) {
     Py_ssize_t count = b->count, size = 0;
     for (Py_ssize_t i = 0; i < count; i++) size += b->rows[i].data_size;
-    unsigned char head[5];
-    Py_ssize_t head_size = array_head(head, count);
-    if (head_size < 0) Py_RETURN_NONE;
-    PyObject *joined = PyBytes_FromStringAndSize(NULL, head_size + size);
-    if (joined == NULL) return NULL;
-    char *out = PyBytes_AS_STRING(joined);
-    memcpy(out, head, head_size);
-    out += head_size;
+    char *out;
+    PyObject *joined = new_array(count, size, &out);
+    if (joined == NULL || joined == Py_None) return joined;
     for (Py_ssize_t i = 0; i < count; i++) {
         memcpy(out, b->bytes + b->rows[i].data, b->rows[i].data_size);
         out += b->rows[i].data_size;
