@@ -5,7 +5,9 @@ touching this test: the OpenAPI document (query and header parameters, request b
 game's option, expansion-option and command schemas and its calculators' request schemas
 (``GET /games``), and the web page's forms as the lobby, join and replay pages render them
 (every field of every form, numbers or not, gets the extremes as text). Requests go through
-the app in the test's event loop, so a request that blocks the loop shows as a slow answer.
+the app in the test's event loop, so a request that blocks the loop shows as a slow answer; a
+slow answer is asked once more and counts only when it is slow again, since a stalled machine
+slows one answer and work that grows with a value slows every one.
 A short pass is part of ``make test``; ``make test-long`` tries many more values.
 """
 
@@ -74,16 +76,25 @@ async def fuzz(served: Served, target: Target, values: list[Any]) -> int:
     sent = 0
     slow: list[str] = []
     for number, case in enumerate(cases):
-        began = time.monotonic()
-        with anyio.fail_after(30, reason=f"{case.what} {case.path}"):
-            answer = await client.request(case.method, case.path, **case.options)
-        took = time.monotonic() - began
-        assert answer.status_code < 500, (case.what, case.path, answer.text[:300])
+        took = await timed(client, case)
         if took > SLOW:
-            slow.append(f"{case.what} {case.path}: {took:.2f} s")
+            # A machine that stalls (another process, a busy CI host) makes any one answer
+            # slow; work that grows with the value is slow every time it is asked.
+            again = await timed(client, case)
+            if again > SLOW:
+                slow.append(f"{case.what} {case.path}: {took:.2f} s, then {again:.2f} s")
         sent = number + 1
     assert not slow, slow
     return sent
+
+
+async def timed(client: httpx.AsyncClient, case: Case) -> float:
+    """Send one case; fail on a 5xx; return how long the answer took."""
+    began = time.monotonic()
+    with anyio.fail_after(30, reason=f"{case.what} {case.path}"):
+        answer = await client.request(case.method, case.path, **case.options)
+    assert answer.status_code < 500, (case.what, case.path, answer.text[:300])
+    return time.monotonic() - began
 
 
 # -- the OpenAPI document ----------------------------------------------------------------------
