@@ -15,14 +15,17 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import structlog
 
 from ..errors import GamehallError, StoreClosed
 from ..events import Recorded
-from ..store.base import AppendRequest, Encoded, Snapshot, Store, Written
+from ..store.base import AppendRequest, CommitWriter, Encoded, Snapshot, Store, Written
 
 log = structlog.get_logger("gamehall.journal")
 Done = Callable[[list[Recorded] | GamehallError], None]
+OVERLAP = True  # use a store's writer without the GIL (Journal.overlap turns it off for one)
+SPLIT = 16  # a commit of this many batches or more, with nothing queued behind it, is split
 
 
 class Pending:
@@ -160,6 +163,7 @@ class Journal:
         self._thread: WriterThread | None = None  # made on the first commit under asyncio
         self.commits = 0
         self.max_batch = 10_000
+        self.overlap = OVERLAP  # commits through the store's writer without the GIL
 
     def submit(self, request: AppendRequest, done: Done) -> None:
         """Queue a batch; ``done`` gets its records (or the error) right after the commit."""
@@ -204,6 +208,10 @@ class Journal:
         """Commit queued batches until :meth:`close` is called and the queue is empty."""
         if self._wake is None:
             self.open()
+        writer = self._commit_writer()
+        if writer is not None:
+            await self._run_overlapped(writer)
+            return
         try:
             while True:
                 if not (self._queue or self._snapshots):
@@ -224,6 +232,122 @@ class Journal:
                 self._thread = None
             self._stopped.set()
 
+    # -- commits that overlap the loop's work ----------------------------------------------
+
+    def _commit_writer(self) -> CommitWriter | None:
+        """The store's writer without the GIL, where the loop can hear it (asyncio)."""
+        if not self.overlap:
+            return None
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # another backend (trio): the writer thread, as ever
+            return None
+        return self.store.commit_writer()
+
+    async def _run_overlapped(self, writer: CommitWriter) -> None:
+        """Commit in two groups out of phase: while the writer in C commits one group, the
+        loop answers the other and takes its next commands.
+
+        A commit's answers wait until the next commit has started: what was queued while it
+        ran goes to the writer first, then its senders hear, and their next commands fill the
+        queue while the writer runs. When nothing was queued (every match waited for the one
+        commit), half of the answers go out first and the commit of what they send starts
+        before the other half hear: that splits one group into two.
+        """
+        loop = asyncio.get_running_loop()
+        fd = writer.fileno()
+        landed: list[asyncio.Future[tuple[int, int, str]]] = []
+
+        def heard() -> None:  # the writer's byte: its commit is over
+            answer = writer.result()
+            if answer is not None and landed:
+                future = landed.pop()
+                if not future.done():
+                    future.set_result(answer)
+
+        loop.add_reader(fd, heard)
+        held: tuple[list[Done], list[list[Recorded] | GamehallError]] | None = None
+        try:
+            while True:
+                if not (self._queue or self._snapshots):
+                    if held is not None:
+                        dones, results = held
+                        held = None
+                        if len(dones) >= SPLIT:
+                            half = len(dones) // 2
+                            self._answer(dones[:half], results[:half])
+                            held = (dones[half:], results[half:])
+                            await anyio.lowlevel.checkpoint()  # the half answered sends
+                        else:
+                            self._answer(dones, results)
+                        continue
+                    if self._closing:
+                        return
+                    await self._wake.wait()
+                self._wake = anyio.Event()
+                cut = self.max_batch
+                requests, self._queue = self._queue[:cut], self._queue[cut:]
+                dones, self._dones = self._dones[:cut], self._dones[cut:]
+                snapshots, self._snapshots = self._snapshots, []
+                with anyio.CancelScope(shield=True):
+                    results = await self._commit_overlapped(
+                        writer, landed, requests, snapshots, held
+                    )
+                held = (dones, results) if requests else None
+        finally:
+            if held is not None:  # durable already: answered whatever ends the writer
+                self._answer(*held)
+            loop.remove_reader(fd)
+            if self._thread is not None:
+                self._thread.stop()
+                self._thread = None
+            self._stopped.set()
+
+    async def _commit_overlapped(
+        self,
+        writer: CommitWriter,
+        landed: list[asyncio.Future[tuple[int, int, str]]],
+        requests: list[AppendRequest],
+        snapshots: list[Snapshot],
+        held: tuple[list[Done], list[list[Recorded] | GamehallError]] | None,
+    ) -> list[list[Recorded] | GamehallError]:
+        """Commit one group; answer ``held`` (the last commit's) once this one has started."""
+        store = self.store
+        try:
+            try:
+                encoded = store.encode(requests)
+                plan = store.plan_commit(encoded) if requests and not snapshots else None
+                if plan is not None:
+                    try:
+                        writer.submit(plan.base_sql, plan.ops)
+                    except Exception:  # noqa: BLE001 - a value it does not take: write() says
+                        plan = None
+                    else:
+                        future = asyncio.get_running_loop().create_future()
+                        landed.append(future)  # before any await: heard() cannot come sooner
+            finally:
+                if held is not None:  # durable: they hear whatever this commit meets
+                    self._answer(*held)
+            written = None
+            if plan is not None:
+                written = store.end_commit(plan, await future)
+            if written is None:  # the ordinary way: a read needed, a snapshot, a rollback
+                written = await self._call(self._write_sync, encoded, snapshots)
+            results = store.finish(requests, written)
+        except Exception as exc:  # noqa: BLE001 - a store's failure must not end the writer: all hear it
+            log.error("commit failed", error=repr(exc), batches=len(requests))
+            error = exc if isinstance(exc, GamehallError) else GamehallError(f"store error: {exc}")
+            return [error] * len(requests)
+        self.commits += 1
+        return results
+
+    def _answer(self, dones: list[Done], results: list[list[Recorded] | GamehallError]) -> None:
+        for done, result in zip(dones, results, strict=True):
+            try:
+                done(result)
+            except Exception as exc:  # noqa: BLE001 - a subscriber's (a plugin's) bug: the others go on
+                log.exception("commit callback failed", error=repr(exc))
+
     async def _commit(
         self, requests: list[AppendRequest], dones: list[Done], snapshots: list[Snapshot]
     ) -> None:
@@ -235,11 +359,7 @@ class Journal:
             results = [error] * len(requests)
         else:
             self.commits += 1
-        for done, result in zip(dones, results, strict=True):
-            try:
-                done(result)
-            except Exception as exc:  # noqa: BLE001 - a subscriber's (a plugin's) bug: the others go on
-                log.exception("commit callback failed", error=repr(exc))
+        self._answer(dones, results)
 
     async def _write(
         self, requests: list[AppendRequest], snapshots: list[Snapshot]

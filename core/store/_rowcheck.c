@@ -21,6 +21,10 @@
 #include <string.h>
 #ifndef _WIN32
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
 #define HAVE_DLOPEN 1
 #endif
 
@@ -282,8 +286,10 @@ typedef struct sqlite3_stmt sqlite3_stmt;
 #define SQ_BLOB 4
 #define SQ_NULL 5
 #define SQ_OPEN_READONLY 0x00000001
+#define SQ_OPEN_READWRITE 0x00000002
 #define SQ_OPEN_NOMUTEX 0x00008000
 #define SQ_TRANSIENT ((void (*)(void *))-1)
+#define SQ_STATIC ((void (*)(void *))0)
 
 static struct {
     int (*open_v2)(const char *, sqlite3 **, int, const char *);
@@ -292,6 +298,11 @@ static struct {
     int (*exec)(sqlite3 *, const char *, void *, void *, char **);
     int (*prepare_v2)(sqlite3 *, const char *, int, sqlite3_stmt **, const char **);
     int (*bind_text)(sqlite3_stmt *, int, const char *, int, void (*)(void *));
+    int (*bind_blob)(sqlite3_stmt *, int, const void *, int, void (*)(void *));
+    int (*bind_int64)(sqlite3_stmt *, int, long long);
+    int (*bind_double)(sqlite3_stmt *, int, double);
+    int (*bind_null)(sqlite3_stmt *, int);
+    int (*extended_errcode)(sqlite3 *);
     int (*step)(sqlite3_stmt *);
     int (*reset)(sqlite3_stmt *);
     int (*finalize)(sqlite3_stmt *);
@@ -325,6 +336,11 @@ static PyObject *bind(PyObject *module, PyObject *path) {
     FIND(exec, "sqlite3_exec");
     FIND(prepare_v2, "sqlite3_prepare_v2");
     FIND(bind_text, "sqlite3_bind_text");
+    FIND(bind_blob, "sqlite3_bind_blob");
+    FIND(bind_int64, "sqlite3_bind_int64");
+    FIND(bind_double, "sqlite3_bind_double");
+    FIND(bind_null, "sqlite3_bind_null");
+    FIND(extended_errcode, "sqlite3_extended_errcode");
     FIND(step, "sqlite3_step");
     FIND(reset, "sqlite3_reset");
     FIND(finalize, "sqlite3_finalize");
@@ -728,6 +744,468 @@ static PyTypeObject ReaderType = {
     .tp_methods = reader_methods,
 };
 
+/* ---- The journal's commit in C -----------------------------------------------------------
+ *
+ * Writer(path, synchronous, cache_kib) opens a read-write connection of its own to an SQLite
+ * file (through the same library as the Reader) and a thread of its own that runs one commit
+ * at a time from BEGIN IMMEDIATE to COMMIT without touching Python: no GIL, so the event loop
+ * serves commands meanwhile. submit(base_sql, ops) hands it a commit: base_sql (or None)
+ * returns one integer, the last position taken, read inside the transaction; ops is a list of
+ * (sql, rows, based) where every row is a tuple of None / int / float / str / bytes bound to
+ * the statement's parameters in order, and column `based` of every row (-1: none) gets the
+ * base added (the positions of new events: offsets 1, 2, ... from the last one taken). The
+ * values are read while submit holds the GIL; the row tuples are kept alive until result().
+ * When the commit is over, the thread writes one byte to the pipe fileno() answers; result()
+ * then returns (code, base, message): code 0 committed, any other code is SQLite's extended
+ * code of what failed, and the transaction was rolled back (the caller writes the ordinary
+ * way, which checks and says what is wrong). One commit at a time: submit raises while one is
+ * in flight. */
+
+#ifdef HAVE_DLOPEN
+
+enum { V_NULL, V_INT, V_FLOAT, V_TEXT, V_BLOB };
+
+typedef struct {
+    int type;
+    long long i;
+    double d;
+    const char *p;
+    Py_ssize_t n;
+} Value;
+
+typedef struct {
+    const char *sql; /* UTF-8 of a str the job keeps */
+    Py_ssize_t rows, width, based;
+    Value *values; /* rows * width */
+} Op;
+
+#define WRITER_STATEMENTS 12
+
+typedef struct {
+    PyObject_HEAD
+    sqlite3 *db;
+    sqlite3_stmt *stmts[WRITER_STATEMENTS];
+    char *sqls[WRITER_STATEMENTS]; /* owned copies of the statements' text */
+    pthread_t thread;
+    int started;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int fds[2];
+    int state; /* 0 idle, 1 a commit handed over, 2 its answer waits for result() */
+    int stop;
+    /* the commit handed over */
+    const char *base_sql;
+    Op *ops;
+    Py_ssize_t nops;
+    PyObject *keep; /* the Python objects the values point into */
+    /* its answer */
+    int code;
+    long long base;
+    char message[256];
+} Writer;
+
+/* The prepared statement for sql (kept); NULL when it does not prepare (code and message set).
+ * Runs in the writer's thread only. */
+static sqlite3_stmt *writer_statement(Writer *self, const char *sql) {
+    int free_at = -1;
+    for (int i = 0; i < WRITER_STATEMENTS; i++) {
+        if (self->sqls[i] == NULL) {
+            if (free_at < 0) free_at = i;
+        } else if (strcmp(self->sqls[i], sql) == 0) {
+            return self->stmts[i];
+        }
+    }
+    if (free_at < 0) { /* full: make room */
+        free_at = WRITER_STATEMENTS - 1;
+        sq.finalize(self->stmts[free_at]);
+        self->stmts[free_at] = NULL;
+        free(self->sqls[free_at]);
+        self->sqls[free_at] = NULL;
+    }
+    sqlite3_stmt *stmt = NULL;
+    if (sq.prepare_v2(self->db, sql, -1, &stmt, NULL) != SQ_OK || stmt == NULL) {
+        if (stmt != NULL) sq.finalize(stmt);
+        return NULL;
+    }
+    char *copy = strdup(sql);
+    if (copy == NULL) {
+        sq.finalize(stmt);
+        return NULL;
+    }
+    self->sqls[free_at] = copy;
+    self->stmts[free_at] = stmt;
+    return stmt;
+}
+
+static int bind_value(sqlite3_stmt *stmt, int at, const Value *v, long long base, int based) {
+    switch (v->type) {
+    case V_INT:
+        return sq.bind_int64(stmt, at, based ? v->i + base : v->i);
+    case V_FLOAT:
+        return sq.bind_double(stmt, at, v->d);
+    case V_TEXT:
+        return sq.bind_text(stmt, at, v->p, (int)v->n, SQ_STATIC);
+    case V_BLOB:
+        return sq.bind_blob(stmt, at, v->p, (int)v->n, SQ_STATIC);
+    default:
+        return sq.bind_null(stmt, at);
+    }
+}
+
+/* Note what failed (SQLite's code and words) and roll back. */
+static int writer_failed(Writer *self, const char *what) {
+    int code = sq.extended_errcode(self->db);
+    self->code = code != SQ_OK ? code : 1;
+    snprintf(self->message, sizeof self->message, "%s: %s", what, sq.errmsg(self->db));
+    sq.exec(self->db, "ROLLBACK", NULL, NULL, NULL); /* fails harmlessly if none is open */
+    return self->code;
+}
+
+/* One commit, from BEGIN IMMEDIATE to COMMIT; 0 when it committed. No Python here. */
+static int writer_commit(Writer *self) {
+    self->base = 0;
+    self->message[0] = '\0';
+    if (sq.exec(self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQ_OK) {
+        int code = sq.extended_errcode(self->db);
+        self->code = code != SQ_OK ? code : 1;
+        snprintf(self->message, sizeof self->message, "begin: %s", sq.errmsg(self->db));
+        return self->code;
+    }
+    if (self->base_sql != NULL) {
+        sqlite3_stmt *stmt = writer_statement(self, self->base_sql);
+        if (stmt == NULL) return writer_failed(self, "prepare");
+        int rc = sq.step(stmt);
+        if (rc != SQ_ROW) {
+            sq.reset(stmt);
+            return writer_failed(self, "base");
+        }
+        self->base = sq.column_int64(stmt, 0);
+        sq.reset(stmt);
+    }
+    for (Py_ssize_t o = 0; o < self->nops; o++) {
+        Op *op = &self->ops[o];
+        sqlite3_stmt *stmt = writer_statement(self, op->sql);
+        if (stmt == NULL) return writer_failed(self, "prepare");
+        for (Py_ssize_t r = 0; r < op->rows; r++) {
+            const Value *row = op->values + r * op->width;
+            for (Py_ssize_t c = 0; c < op->width; c++) {
+                if (bind_value(stmt, (int)c + 1, &row[c], self->base, c == op->based) != SQ_OK) {
+                    sq.reset(stmt);
+                    return writer_failed(self, "bind");
+                }
+            }
+            int rc = sq.step(stmt);
+            if (rc != SQ_DONE) {
+                sq.reset(stmt);
+                return writer_failed(self, "step");
+            }
+            sq.reset(stmt);
+        }
+    }
+    if (sq.exec(self->db, "COMMIT", NULL, NULL, NULL) != SQ_OK) return writer_failed(self, "commit");
+    self->code = 0;
+    return 0;
+}
+
+static void *writer_serve(void *arg) {
+    Writer *self = (Writer *)arg;
+    pthread_mutex_lock(&self->mu);
+    for (;;) {
+        while (self->state != 1 && !self->stop) pthread_cond_wait(&self->cv, &self->mu);
+        if (self->state != 1) break; /* stopped with nothing handed over */
+        pthread_mutex_unlock(&self->mu);
+        writer_commit(self);
+        pthread_mutex_lock(&self->mu);
+        self->state = 2;
+        char one = 1;
+        while (write(self->fds[1], &one, 1) < 0 && errno == EINTR) {
+        }
+    }
+    pthread_mutex_unlock(&self->mu);
+    return NULL;
+}
+
+static void writer_free_job(Writer *self) {
+    PyMem_RawFree(self->ops); /* the values follow the ops in the same block */
+    self->ops = NULL;
+    self->nops = 0;
+    self->base_sql = NULL;
+    Py_CLEAR(self->keep);
+}
+
+/* Stop the thread (after the commit it runs, if any), close the connection and the pipe. */
+static void writer_shut(Writer *self) {
+    if (self->started) {
+        pthread_mutex_lock(&self->mu);
+        self->stop = 1;
+        pthread_cond_signal(&self->cv);
+        pthread_mutex_unlock(&self->mu);
+        Py_BEGIN_ALLOW_THREADS pthread_join(self->thread, NULL);
+        Py_END_ALLOW_THREADS self->started = 0;
+        pthread_mutex_destroy(&self->mu);
+        pthread_cond_destroy(&self->cv);
+    }
+    writer_free_job(self);
+    for (int i = 0; i < WRITER_STATEMENTS; i++) {
+        if (self->stmts[i] != NULL) sq.finalize(self->stmts[i]);
+        self->stmts[i] = NULL;
+        free(self->sqls[i]);
+        self->sqls[i] = NULL;
+    }
+    if (self->db != NULL) sq.close_v2(self->db);
+    self->db = NULL;
+    for (int i = 0; i < 2; i++) {
+        if (self->fds[i] >= 0) close(self->fds[i]);
+        self->fds[i] = -1;
+    }
+    self->state = 0;
+}
+
+static PyObject *writer_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    Writer *self = (Writer *)type->tp_alloc(type, 0);
+    if (self != NULL) self->fds[0] = self->fds[1] = -1;
+    return (PyObject *)self;
+}
+
+static int writer_init(Writer *self, PyObject *args, PyObject *kwargs) {
+    PyObject *path;
+    const char *synchronous;
+    int cache_kib;
+    static char *names[] = {"path", "synchronous", "cache_kib", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&si", names, PyUnicode_FSConverter, &path,
+                                     &synchronous, &cache_kib))
+        return -1;
+    if (!bound) {
+        Py_DECREF(path);
+        PyErr_SetString(ReadFailed, "SQLite's functions are not bound (bind() first)");
+        return -1;
+    }
+    if (strcmp(synchronous, "OFF") && strcmp(synchronous, "NORMAL") &&
+        strcmp(synchronous, "FULL") && strcmp(synchronous, "EXTRA")) {
+        Py_DECREF(path);
+        PyErr_Format(PyExc_ValueError, "no such synchronous level: %s", synchronous);
+        return -1;
+    }
+    writer_shut(self);
+    int rc = sq.open_v2(PyBytes_AS_STRING(path), &self->db, SQ_OPEN_READWRITE | SQ_OPEN_NOMUTEX,
+                        NULL);
+    Py_DECREF(path);
+    if (rc != SQ_OK) {
+        PyErr_Format(ReadFailed, "cannot open the file (SQLite code %d)", rc);
+        writer_shut(self);
+        return -1;
+    }
+    char pragmas[160];
+    snprintf(pragmas, sizeof pragmas, "PRAGMA synchronous=%s; PRAGMA cache_size=-%d",
+             synchronous, cache_kib);
+    sq.busy_timeout(self->db, 30000);
+    if (sq.exec(self->db, pragmas, NULL, NULL, NULL) != SQ_OK) {
+        PyErr_Format(ReadFailed, "cannot set the connection up: %s", sq.errmsg(self->db));
+        writer_shut(self);
+        return -1;
+    }
+    if (pipe(self->fds) != 0) {
+        PyErr_SetFromErrno(PyExc_OSError);
+        writer_shut(self);
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) fcntl(self->fds[i], F_SETFD, FD_CLOEXEC);
+    fcntl(self->fds[0], F_SETFL, O_NONBLOCK);
+    pthread_mutex_init(&self->mu, NULL);
+    pthread_cond_init(&self->cv, NULL);
+    self->stop = 0;
+    if (pthread_create(&self->thread, NULL, writer_serve, self) != 0) {
+        pthread_mutex_destroy(&self->mu);
+        pthread_cond_destroy(&self->cv);
+        PyErr_SetString(PyExc_OSError, "cannot start the writer's thread");
+        writer_shut(self);
+        return -1;
+    }
+    self->started = 1;
+    return 0;
+}
+
+static void writer_dealloc(Writer *self) {
+    writer_shut(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *writer_close(Writer *self, PyObject *unused) {
+    writer_shut(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *writer_fileno(Writer *self, PyObject *unused) {
+    return PyLong_FromLong(self->fds[0]);
+}
+
+/* Read one value of a row into v; -1 with an exception for a type SQLite does not take. */
+static int read_value(PyObject *item, Value *v, PyObject *keep) {
+    if (item == Py_None) {
+        v->type = V_NULL;
+    } else if (PyLong_Check(item)) {
+        v->type = V_INT;
+        v->i = PyLong_AsLongLong(item);
+        if (v->i == -1 && PyErr_Occurred()) return -1;
+    } else if (PyFloat_Check(item)) {
+        v->type = V_FLOAT;
+        v->d = PyFloat_AS_DOUBLE(item);
+    } else if (PyUnicode_Check(item)) {
+        v->type = V_TEXT;
+        v->p = PyUnicode_AsUTF8AndSize(item, &v->n);
+        if (v->p == NULL) return -1;
+    } else if (PyBytes_Check(item)) {
+        v->type = V_BLOB;
+        v->p = PyBytes_AS_STRING(item);
+        v->n = PyBytes_GET_SIZE(item);
+    } else {
+        PyErr_Format(PyExc_TypeError, "a row holds a %.100s", Py_TYPE(item)->tp_name);
+        return -1;
+    }
+    if ((v->type == V_TEXT || v->type == V_BLOB) && v->n > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "a value is too long for SQLite");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *writer_submit(Writer *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "submit(base_sql, ops)");
+        return NULL;
+    }
+    PyObject *base_sql = args[0], *ops = args[1];
+    if (!self->started) {
+        PyErr_SetString(ReadFailed, "the writer is closed");
+        return NULL;
+    }
+    if (self->state != 0) {
+        PyErr_SetString(ReadFailed, "a commit is in flight");
+        return NULL;
+    }
+    if (!PyList_Check(ops) || (base_sql != Py_None && !PyUnicode_Check(base_sql))) {
+        PyErr_SetString(PyExc_TypeError, "submit(base_sql: str | None, ops: list)");
+        return NULL;
+    }
+    Py_ssize_t nops = PyList_GET_SIZE(ops), cells = 0;
+    for (Py_ssize_t o = 0; o < nops; o++) {
+        PyObject *op = PyList_GET_ITEM(ops, o);
+        if (!PyTuple_Check(op) || PyTuple_GET_SIZE(op) != 3 ||
+            !PyUnicode_Check(PyTuple_GET_ITEM(op, 0)) || !PyList_Check(PyTuple_GET_ITEM(op, 1)) ||
+            !PyLong_Check(PyTuple_GET_ITEM(op, 2))) {
+            PyErr_SetString(PyExc_TypeError, "an op is (sql: str, rows: list, based: int)");
+            return NULL;
+        }
+        PyObject *rows = PyTuple_GET_ITEM(op, 1);
+        for (Py_ssize_t r = 0; r < PyList_GET_SIZE(rows); r++) {
+            PyObject *row = PyList_GET_ITEM(rows, r);
+            if (!PyTuple_Check(row)) {
+                PyErr_SetString(PyExc_TypeError, "a row is a tuple");
+                return NULL;
+            }
+            cells += PyTuple_GET_SIZE(row);
+        }
+    }
+    /* One block: the ops, then every value. */
+    Op *block = PyMem_RawCalloc(1, nops * sizeof(Op) + cells * sizeof(Value) + 1);
+    PyObject *keep = PyTuple_New(nops + 1);
+    if (block == NULL || keep == NULL) {
+        PyMem_RawFree(block);
+        Py_XDECREF(keep);
+        return PyErr_NoMemory();
+    }
+    Value *next = (Value *)(block + nops);
+    for (Py_ssize_t o = 0; o < nops; o++) {
+        PyObject *op = PyList_GET_ITEM(ops, o), *rows = PyTuple_GET_ITEM(op, 1);
+        Op *out = &block[o];
+        Py_INCREF(op);
+        PyTuple_SET_ITEM(keep, o, op); /* the op's tuple holds its sql and its rows' list... */
+        out->sql = PyUnicode_AsUTF8(PyTuple_GET_ITEM(op, 0));
+        out->based = PyLong_AsSsize_t(PyTuple_GET_ITEM(op, 2));
+        out->rows = PyList_GET_SIZE(rows);
+        out->values = next;
+        out->width = out->rows ? PyTuple_GET_SIZE(PyList_GET_ITEM(rows, 0)) : 0;
+        if (out->sql == NULL || (out->based == -1 && PyErr_Occurred())) goto failed;
+        for (Py_ssize_t r = 0; r < out->rows; r++) {
+            PyObject *row = PyList_GET_ITEM(rows, r);
+            if (PyTuple_GET_SIZE(row) != out->width) {
+                PyErr_SetString(PyExc_ValueError, "the rows of an op differ in width");
+                goto failed;
+            }
+            for (Py_ssize_t c = 0; c < out->width; c++)
+                if (read_value(PyTuple_GET_ITEM(row, c), next++, keep) < 0) goto failed;
+        }
+    }
+    /* ...but a list can change: keep a tuple of every row, which cannot. */
+    PyObject *all = PyList_New(0);
+    if (all == NULL) goto failed;
+    PyTuple_SET_ITEM(keep, nops, all);
+    for (Py_ssize_t o = 0; o < nops; o++) {
+        PyObject *rows = PyTuple_GET_ITEM(PyList_GET_ITEM(ops, o), 1);
+        for (Py_ssize_t r = 0; r < PyList_GET_SIZE(rows); r++)
+            if (PyList_Append(all, PyList_GET_ITEM(rows, r)) < 0) goto failed;
+    }
+    const char *base = NULL;
+    if (base_sql != Py_None) {
+        base = PyUnicode_AsUTF8(base_sql);
+        if (base == NULL) goto failed;
+        if (PyList_Append(all, base_sql) < 0) goto failed;
+    }
+    pthread_mutex_lock(&self->mu);
+    self->ops = block;
+    self->nops = nops;
+    self->base_sql = base;
+    self->keep = keep;
+    self->state = 1;
+    pthread_cond_signal(&self->cv);
+    pthread_mutex_unlock(&self->mu);
+    Py_RETURN_NONE;
+failed:
+    PyMem_RawFree(block);
+    Py_DECREF(keep);
+    return NULL;
+}
+
+static PyObject *writer_result(Writer *self, PyObject *unused) {
+    /* (code, base, message) of the commit handed over, None while it runs. */
+    pthread_mutex_lock(&self->mu);
+    int state = self->state;
+    pthread_mutex_unlock(&self->mu);
+    if (state != 2) Py_RETURN_NONE;
+    char drained[16];
+    while (read(self->fds[0], drained, sizeof drained) > 0) {
+    }
+    PyObject *out = Py_BuildValue("(iLs)", self->code, self->base, self->message);
+    writer_free_job(self);
+    self->state = 0;
+    return out;
+}
+
+static PyMethodDef writer_methods[] = {
+    {"submit", (PyCFunction)(void (*)(void))writer_submit, METH_FASTCALL,
+     "Hand a commit to the writer's thread: submit(base_sql, [(sql, rows, based), ...])."},
+    {"result", (PyCFunction)writer_result, METH_NOARGS,
+     "(code, base, message) of the commit handed over once it is over, None before."},
+    {"fileno", (PyCFunction)writer_fileno, METH_NOARGS,
+     "The pipe that gets a byte when a commit is over."},
+    {"close", (PyCFunction)writer_close, METH_NOARGS,
+     "Stop the thread after its commit and close the connection."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject WriterType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gamehall.core.store._rowcheck.Writer",
+    .tp_basicsize = sizeof(Writer),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A connection and a thread that commit without the GIL.",
+    .tp_new = writer_new,
+    .tp_init = (initproc)writer_init,
+    .tp_dealloc = (destructor)writer_dealloc,
+    .tp_methods = writer_methods,
+};
+
+#endif /* HAVE_DLOPEN */
+
 static PyMethodDef methods[] = {
     {"check_rows", (PyCFunction)(void (*)(void))check_rows, METH_FASTCALL,
      "Check a whole stream's rows against their checksums; return its command ranges."},
@@ -750,11 +1228,18 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC PyInit__rowcheck(void) {
     make_table();
     if (PyType_Ready(&ReaderType) < 0) return NULL;
+#ifdef HAVE_DLOPEN
+    if (PyType_Ready(&WriterType) < 0) return NULL;
+#endif
     PyObject *module = PyModule_Create(&module_def);
     if (module == NULL) return NULL;
     ReadFailed = PyErr_NewException("gamehall.core.store._rowcheck.ReadFailed", NULL, NULL);
     if (ReadFailed == NULL || PyModule_AddObjectRef(module, "ReadFailed", ReadFailed) < 0 ||
-        PyModule_AddObjectRef(module, "Reader", (PyObject *)&ReaderType) < 0) {
+        PyModule_AddObjectRef(module, "Reader", (PyObject *)&ReaderType) < 0
+#ifdef HAVE_DLOPEN
+        || PyModule_AddObjectRef(module, "Writer", (PyObject *)&WriterType) < 0
+#endif
+    ) {
         Py_DECREF(module);
         return NULL;
     }

@@ -14,7 +14,7 @@ import operator
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 import msgspec
 
@@ -402,6 +402,33 @@ class Due(msgspec.Struct, frozen=True, gc=False):
 
     stream: str
     deadline: float
+
+
+Op = tuple[str, list[tuple[Any, ...]], int]  # sql, its rows, the column the base is added to
+
+
+class CommitWriter(Protocol):
+    """A store's commit run on a thread that holds no GIL (``_rowcheck.Writer``): ``submit``
+    hands it a commit, ``fileno`` gets a byte when it is over, ``result`` answers
+    ``(code, base, message)`` (0: committed; ``None`` while it runs)."""
+
+    def submit(self, base_sql: str | None, ops: list[Op], /) -> None: ...
+    def result(self) -> tuple[int, int, str] | None: ...
+    def fileno(self) -> int: ...
+
+
+class CommitPlan(msgspec.Struct, gc=False):
+    """A commit planned for a :class:`CommitWriter`: what to submit, and what each batch gets
+    once it is committed (``places``: the error of a refused batch, or its first row's offset
+    from the base the writer reads; ``versions`` and ``infos``, each written match's new
+    version and listing)."""
+
+    base_sql: str | None
+    ops: list[Op]
+    places: list[int | GamehallError]
+    time: float
+    versions: dict[str, int]
+    infos: dict[str, dict[str, Any]]
 
 
 class Written(msgspec.Struct, frozen=True, gc=False):
@@ -914,6 +941,23 @@ class Store(EventLog, Snapshots, LobbyReadModel, Checks, Coordination):
     def threaded(self) -> bool:
         """Tell whether appends block on I/O and should run in a worker thread."""
         return False
+
+    def commit_writer(self) -> CommitWriter | None:
+        """A writer that commits without Python (see :class:`CommitWriter`), if the store has
+        one: the journal then hands it commits planned by :meth:`plan_commit`."""
+        return None
+
+    def plan_commit(self, encoded: Sequence[Encoded | GamehallError]) -> CommitPlan | None:
+        """Plan a commit for :meth:`commit_writer`, on the caller's thread and without reading
+        the store; ``None`` when it needs :meth:`write` (what it holds needs a read)."""
+        return None
+
+    def end_commit(
+        self, plan: CommitPlan, answer: tuple[int, int, str]
+    ) -> list[Written | GamehallError] | None:
+        """Each batch's place once the writer answered a plan; ``None`` when it did not
+        commit (nothing of it was stored: the caller writes the batches with :meth:`write`)."""
+        return None
 
     def release_memory(self) -> None:
         """Give back what the store keeps in memory only for speed (caches), once many

@@ -41,11 +41,14 @@ from ..events import Event, Recorded
 from .base import (
     DECODE_CHUNK,
     MAX_PAGE,
+    CommitPlan,
+    CommitWriter,
     Due,
     Encoded,
     Loaded,
     MatchPage,
     MatchQuery,
+    Op,
     PlayerRecord,
     Problem,
     RawRow,
@@ -86,6 +89,15 @@ try:
     FAST_READS = bool(getattr(_sqlite3, "__file__", None)) and _bind(_sqlite3.__file__)
 except ImportError:
     FAST_READS = False
+# The journal's commits in C (``_rowcheck.Writer``): a connection and a thread that run a
+# commit from BEGIN to COMMIT without the GIL, so the event loop serves the next commands
+# meanwhile. Where there is none, commits run in the journal's Python thread (``write``).
+try:
+    from ._rowcheck import Writer as _CommitWriter
+
+    FAST_WRITES = FAST_READS
+except ImportError:
+    FAST_WRITES = False
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -230,6 +242,7 @@ _LOAD_WHOLE_PAST_SNAPSHOT_UNRECORDED = _LOAD_WHOLE_PAST_SNAPSHOT.replace(
     "coalesce(info, x''), version", "coalesce(info, x''), NULL"
 )
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
+_SET_INFO = "UPDATE streams SET info=?, game=?, finished=?, open_seats=? WHERE stream=?"
 _NEXT_POSITION = """SELECT max(
     (SELECT coalesce(max(position), 0) FROM events),
     (SELECT coalesce(max(last), 0) FROM deleted))"""
@@ -324,8 +337,15 @@ class SQLiteStore(Store):
         self._local = threading.local()
         self._threads: weakref.WeakSet[_ThreadReaders] = weakref.WeakSet()
         self._fast = FAST_READS
+        self._fast_writes = FAST_WRITES
+        self._commit_writer: Any = None
         self._closed = False
         self._versions: dict[str, int] = {}
+        # The listing info this writer last stored for a match (beside its version, and as
+        # valid: another writer's rows collide with this one's next and clear both), so that
+        # a commit that changes a listing needs no read; _written waits for the commit.
+        self._infos: dict[str, dict[str, Any]] = {}
+        self._written: dict[str, dict[str, Any]] = {}
         self._check_header()
         try:
             self._writer = self._connect(WRITER_CACHE_KIB)
@@ -517,16 +537,19 @@ class SQLiteStore(Store):
         with self._lock:
             db = self._writer
             db.execute("BEGIN IMMEDIATE")
-            with _rolled_back(db, self._versions.clear):  # the versions known may be ahead
+            self._written = {}
+            with _rolled_back(db, self._forget_all):  # the versions known may be ahead
                 try:
                     results = self._write_fast(db, encoded, now)
                 except sqlite3.IntegrityError:
                     # Another process wrote since this writer last looked: check each batch.
                     db.execute("ROLLBACK")
-                    self._versions.clear()
+                    self._forget_all()
+                    self._written = {}
                     db.execute("BEGIN IMMEDIATE")
                     results = self._write_careful(db, encoded, now)
                 db.execute("COMMIT")
+            self._infos.update(self._written)
         for batch, result in zip(encoded, results, strict=True):
             if isinstance(result, Written) and isinstance(batch, Encoded):
                 self._versions[batch.stream] = batch.expected + len(batch.rows)
@@ -585,24 +608,148 @@ class SQLiteStore(Store):
                 db.executemany("UPDATE streams SET version=?, deadline=? WHERE stream=?", deadlines)
         for stream, _, info in created:
             _set_info(db, stream, info)
+            self._written[stream] = dict(info)
         for stream, changes in changed:
             info = merged(_info_of(db, stream) or {}, changes)
             _set_info(db, stream, info, players_too="seat_players" in changes)
+            self._written[stream] = info
         if tokens:
             db.executemany("INSERT OR REPLACE INTO seat_tokens VALUES (?, ?, ?, ?)", tokens)
         return results
 
+    # -- writing without the GIL -------------------------------------------------------------
+
+    def commit_writer(self) -> CommitWriter | None:
+        """The writer in C for the journal's commits (``FAST_WRITES``), made on first use."""
+        if not self._fast_writes or self.readonly or self._closed or not self._has_recorded:
+            return None
+        if self._commit_writer is None:
+            try:
+                self._commit_writer = _CommitWriter(
+                    Path(self.path).resolve(), self.synchronous, WRITER_CACHE_KIB
+                )
+            except (_ReadFailed, OSError):  # then every commit runs through sqlite3
+                self._fast_writes = False
+                return None
+        writer: CommitWriter = self._commit_writer
+        return writer
+
+    def plan_commit(self, encoded: Sequence[Encoded | GamehallError]) -> CommitPlan | None:
+        """What :meth:`write` would do, as statements for the writer in C; ``None`` for a
+        commit that needs a read: a batch of a match whose version this writer does not know
+        (at rest since), or one that changes a listing (merged with the stored one)."""
+        if self._closed or self.damaged is not None or self.readonly:
+            return None
+        now = time.time()
+        places: list[int | GamehallError] = []
+        rows: list[tuple[Any, ...]] = []
+        created: list[tuple[str, float]] = []
+        infos: list[tuple[Any, ...]] = []
+        emptied: list[tuple[str]] = []
+        players: list[tuple[str, str]] = []
+        kept: dict[str, dict[str, Any]] = {}
+        tokens: list[tuple[str, int, bytes, float]] = []
+        versions: list[tuple[int, str]] = []
+        deadlines: list[tuple[int, float | None, str]] = []
+        ends: dict[str, int] = {}
+        known, has_deadline = self._versions, self._has_deadline
+        offset = 0
+        for batch in encoded:
+            if isinstance(batch, GamehallError):
+                places.append(batch)
+                continue
+            stream, expected = batch.stream, batch.expected
+            version = known.get(stream)
+            if version is None:
+                if expected != 0:
+                    return None  # a read would tell; a new match's key tells on its own
+                version = 0
+            if version != expected:
+                places.append(conflict(stream, expected, version))
+                continue
+            if expected == 0:
+                info: dict[str, Any] | None = dict(batch.info or {})
+                created.append((stream, now))
+            elif batch.info:
+                stored = self._infos.get(stream)
+                if stored is None:
+                    return None  # a read would tell
+                info = merged(stored, batch.info)
+            else:
+                info = None
+            if info is not None:
+                game, finished, open_seats, named = listed(info)
+                infos.append(
+                    (msgspec.msgpack.encode(info), game, int(finished), open_seats, stream)
+                )
+                if expected == 0 or "seat_players" in batch.info:  # type: ignore[operator]
+                    emptied.append((stream,))
+                    players.extend((player, stream) for player in named)
+                kept[stream] = info
+            places.append(offset + 1)
+            seq = expected
+            for row in batch.rows:
+                seq += 1
+                offset += 1
+                rows.append((stream, seq, offset, now, *row))
+            ends[stream] = seq
+            if batch.tokens:
+                tokens.extend((stream, seat, digest, now) for seat, digest in batch.tokens)
+            deadline = batch.deadline
+            if has_deadline and deadline is not msgspec.UNSET:
+                deadlines.append((seq, deadline, stream))
+            else:
+                versions.append((seq, stream))
+        ops: list[Op] = [(_INSERT, rows, 2)]
+        if created:
+            ops.append(("INSERT INTO streams (stream, created) VALUES (?, ?)", created, -1))
+        ops.append(("UPDATE streams SET version=? WHERE stream=?", versions, -1))
+        if deadlines:
+            ops.append(("UPDATE streams SET version=?, deadline=? WHERE stream=?", deadlines, -1))
+        if infos:
+            ops.append((_SET_INFO, infos, -1))
+        if emptied:
+            ops.append(("DELETE FROM stream_players WHERE stream=?", emptied, -1))
+            if players:
+                ops.append(("INSERT INTO stream_players VALUES (?, ?)", players, -1))
+        if tokens:
+            ops.append(("INSERT OR REPLACE INTO seat_tokens VALUES (?, ?, ?, ?)", tokens, -1))
+        return CommitPlan(_NEXT_POSITION, ops, places, now, ends, kept)
+
+    def end_commit(
+        self, plan: CommitPlan, answer: tuple[int, int, str]
+    ) -> list[Written | GamehallError] | None:
+        """Each batch's place once the writer committed; ``None`` when it rolled back (a key
+        another writer took, a full disk: :meth:`write` then checks and says which)."""
+        code, base, _ = answer
+        if code != 0:
+            self._forget_all()  # another process may have written: read again
+            return None
+        self._versions.update(plan.versions)
+        self._infos.update(plan.infos)
+        at = plan.time
+        return [
+            place if isinstance(place, GamehallError) else Written(base + place, at)
+            for place in plan.places
+        ]
+
     def forget(self, stream: str) -> None:
         """Drop the cached version of a match at rest (its next write reads it again)."""
         self._versions.pop(stream, None)
+        self._infos.pop(stream, None)
         if not self._versions:  # every match rests: a table made afresh frees its peak's size
             self._versions = {}
+            self._infos = {}
+
+    def _forget_all(self) -> None:
+        self._versions.clear()
+        self._infos.clear()
 
     def _known_version(self, db: sqlite3.Connection, stream: str) -> int:
         version = self._versions.get(stream)
         if version is None:
             if len(self._versions) > 100_000:
-                self._versions.clear()
+                self._forget_all()
             version = self._versions[stream] = self._version(db, stream)
         return version
 
@@ -618,6 +765,8 @@ class SQLiteStore(Store):
                 db.execute("ROLLBACK TO batch")
                 assert isinstance(batch, Encoded)
                 self._versions.pop(batch.stream, None)
+                self._infos.pop(batch.stream, None)
+                self._written.pop(batch.stream, None)
                 version = self._version(db, batch.stream)
                 results.append(conflict(batch.stream, batch.expected, version))
             db.execute("RELEASE batch")
@@ -853,6 +1002,7 @@ class SQLiteStore(Store):
                     db.execute(f"DELETE FROM {table} WHERE stream=?", (stream,))
                 db.execute("COMMIT")
             self._versions.pop(stream, None)
+            self._infos.pop(stream, None)
         return found is not None or bool(positions)
 
     @_sql_errors
@@ -869,6 +1019,7 @@ class SQLiteStore(Store):
                     return False
                 _set_info(db, stream, info)
                 db.execute("COMMIT")
+            self._infos.pop(stream, None)
         return True
 
     @_sql_errors
@@ -1010,6 +1161,8 @@ class SQLiteStore(Store):
         with self._lock:
             for held in list(self._threads):
                 held.close()
+            if self._commit_writer is not None:
+                self._commit_writer.close()  # after the commit it runs, if any
             self._writer.close()
 
 
@@ -1059,8 +1212,7 @@ def _set_info(
     ``players_too`` False leaves its players' index as it is (the change names no seat)."""
     game, finished, open_seats, players = listed(info)
     db.execute(
-        "UPDATE streams SET info=?, game=?, finished=?, open_seats=? WHERE stream=?",
-        (msgspec.msgpack.encode(dict(info)), game, int(finished), open_seats, stream),
+        _SET_INFO, (msgspec.msgpack.encode(dict(info)), game, int(finished), open_seats, stream)
     )
     if not players_too:
         return
