@@ -793,6 +793,7 @@ typedef struct {
     int fds[2];
     int state; /* 0 idle, 1 a commit handed over, 2 its answer waits for result() */
     int stop;
+    int shrink; /* release_memory() asked: the thread empties the page cache between commits */
     /* the commit handed over */
     const char *base_sql;
     Op *ops;
@@ -911,7 +912,13 @@ static void *writer_serve(void *arg) {
     Writer *self = (Writer *)arg;
     pthread_mutex_lock(&self->mu);
     for (;;) {
-        while (self->state != 1 && !self->stop) pthread_cond_wait(&self->cv, &self->mu);
+        while (self->state != 1 && !self->stop && !self->shrink)
+            pthread_cond_wait(&self->cv, &self->mu);
+        if (self->shrink) {
+            self->shrink = 0;
+            sq.db_release_memory(self->db);
+            continue;
+        }
         if (self->state != 1) break; /* stopped with nothing handed over */
         pthread_mutex_unlock(&self->mu);
         writer_commit(self);
@@ -1032,6 +1039,16 @@ static void writer_dealloc(Writer *self) {
 
 static PyObject *writer_close(Writer *self, PyObject *unused) {
     writer_shut(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *writer_release_memory(Writer *self, PyObject *unused) {
+    if (self->started) {
+        pthread_mutex_lock(&self->mu);
+        self->shrink = 1;
+        pthread_cond_signal(&self->cv);
+        pthread_mutex_unlock(&self->mu);
+    }
     Py_RETURN_NONE;
 }
 
@@ -1190,6 +1207,8 @@ static PyMethodDef writer_methods[] = {
      "The pipe that gets a byte when a commit is over."},
     {"close", (PyCFunction)writer_close, METH_NOARGS,
      "Stop the thread after its commit and close the connection."},
+    {"release_memory", (PyCFunction)writer_release_memory, METH_NOARGS,
+     "Give back the connection's page cache (between commits, in the writer's thread)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1152,6 +1152,8 @@ class SQLiteStore(Store):
         with self._lock:
             if not self._closed:
                 self._writer.execute("PRAGMA shrink_memory")
+                if self._commit_writer is not None:
+                    self._commit_writer.release_memory()
 
     def close(self) -> None:
         """Close every connection."""

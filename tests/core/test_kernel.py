@@ -1,5 +1,5 @@
 """The kernel's shape: an actor at rest owns no task, its face is a context, not the Hall, and
-its commits run in the journal's own thread."""
+its commits run in the journal's own thread (or the store's writer in C)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from gamehall.core import Registry
 from gamehall.core.errors import GamehallError, StoreFailed
 from gamehall.core.hall import Hall
+from gamehall.core.kernel import journal
 from gamehall.core.kernel.actor import Actor, ActorContext
 from gamehall.core.store import SQLiteStore
 from gamehall.core.store.base import Encoded
@@ -50,6 +51,7 @@ def test_an_actor_is_given_a_context_never_the_hall() -> None:
 async def test_the_journal_commits_in_one_thread_that_ends_with_the_hall(
     registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(journal, "OVERLAP", False)  # the thread (commits in C: test_commit_writer)
     store = SQLiteStore(tmp_path / "thread.db", registry.codec)
     writers: set[str] = set()
     write = store.write

@@ -55,6 +55,8 @@ async def test_a_failed_append_is_a_503_naming_no_path(
         return [StoreFailed(f"database or disk is full: {SECRET_PLACE} ({URL})") for _ in encoded]
 
     monkeypatch.setattr(served.hall.store, "write", full)
+    # A commit in C that fails falls back to write(): this store never takes that way.
+    monkeypatch.setattr(served.hall.store, "plan_commit", lambda encoded: None)
     body = {"command": {"type": "tictactoe.PlaceMark", "cell": 4}, "command_id": "c1"}
     answer = await client.post(
         f"/matches/{created['match']}/commands", json=body, headers=bearer(token)
@@ -84,6 +86,7 @@ async def test_a_driver_error_of_the_store_is_a_503_naming_no_path(
 
     store = served.hall.store
     monkeypatch.setattr(store, "_writer", Broken(store._writer))
+    monkeypatch.setattr(store, "plan_commit", lambda encoded: None)  # the disk fails C too
     answer = await served.client.post("/matches", json={"game": "tictactoe"})
     store_failed(answer)
     assert answer.json()["error"] == "store_failed"
