@@ -896,7 +896,7 @@ static int writer_commit(Writer *self) {
                 }
             }
             int rc = sq.step(stmt);
-            if (rc != SQ_DONE) {
+            if (rc != SQ_DONE && rc != SQ_ROW) { /* a row: a PRAGMA's answer, not read */
                 sq.reset(stmt);
                 return writer_failed(self, "step");
             }

@@ -17,7 +17,6 @@ import pytest
 from gamehall.core import Registry
 from gamehall.core.errors import GamehallError
 from gamehall.core.hall import Hall
-from gamehall.core.kernel import journal
 from gamehall.core.store import AppendRequest, SQLiteStore, Store
 from gamehall.core.store import sqlite as sqlite_module
 from gamehall.core.store.base import CommitWriter, Recorded
@@ -240,9 +239,7 @@ def test_the_contract_above_commits_in_c(tmp_path: Path) -> None:
         store.close()
 
 
-def test_a_key_another_process_took_goes_the_careful_way(
-    tmp_path: Path
-) -> None:
+def test_a_key_another_process_took_goes_the_careful_way(tmp_path: Path) -> None:
     store = CommitsInC(tmp_path / "c.db", CODEC)
     other = SQLiteStore(tmp_path / "c.db", CODEC)
     try:
@@ -265,9 +262,7 @@ def test_a_key_another_process_took_goes_the_careful_way(
         store.close()
 
 
-def test_a_listing_change_of_a_match_this_writer_never_wrote_reads_first(
-    tmp_path: Path
-) -> None:
+def test_a_listing_change_of_a_match_this_writer_never_wrote_reads_first(tmp_path: Path) -> None:
     path = tmp_path / "c.db"
     first = SQLiteStore(path, CODEC)
     first.append("a", 0, marks(1), info={"game": "g", "open_seats": 1})

@@ -12,6 +12,7 @@ loads and plays on, and the store passes its check.
 from __future__ import annotations
 
 import random
+import select
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -245,6 +246,17 @@ def test_store_faults_lose_no_acknowledged_command(
         inner.close()
 
 
+def pages_allowed(store: SQLiteStore, pages: int) -> None:
+    """Let the file grow to ``pages`` pages and no more (a full disk), on both of the store's
+    write connections: sqlite3's and the journal's writer in C (between commits)."""
+    store._writer.execute(f"PRAGMA max_page_count={pages}")
+    writer = store._commit_writer
+    if writer is not None:
+        writer.submit(None, [(f"PRAGMA max_page_count={pages}", [()], -1)])
+        readable, _, _ = select.select([writer.fileno()], [], [], 10)
+        assert readable and writer.result() == (0, 0, "")
+
+
 def fill_until_full(registry: Registry, path: Path, seed: int, commands: int) -> None:
     store = SQLiteStore(path, registry.codec, synchronous="NORMAL")
     try:
@@ -253,7 +265,7 @@ def fill_until_full(registry: Registry, path: Path, seed: int, commands: int) ->
             async with Hall(store, registry, snapshot_every=0) as hall:
                 await play(hall, 2, 10, seed)  # some room taken first
                 pages = store._writer.execute("PRAGMA page_count").fetchone()[0]
-                store._writer.execute(f"PRAGMA max_page_count={pages + 1}")
+                pages_allowed(store, pages + 1)
                 full = await play(hall, 6, commands, seed + 1, tries=2)
                 refusals = 0
                 for (match, cid), seqs in full.items():
@@ -264,7 +276,7 @@ def fill_until_full(registry: Registry, path: Path, seed: int, commands: int) ->
                     refusals += 1
                     assert "full" in str(exc)
                 assert refusals == 1, "the disk never filled"
-                store._writer.execute("PRAGMA max_page_count=1073741823")  # room again
+                pages_allowed(store, 1073741823)  # room again
                 await play(hall, 1, 5, seed + 2)
                 acked = {**full}
             await recovered(store, registry, acked)

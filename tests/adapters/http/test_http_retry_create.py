@@ -67,12 +67,15 @@ async def test_a_create_that_failed_stored_nothing_and_its_retry_makes_the_match
     store = served.hall.store
     real = store._writer
     store._writer = _FullAtSeatTokens(real)
+    plan = store.plan_commit  # a commit in C that fails falls back to write(): go there at once
+    store.plan_commit = lambda encoded: None
     body = {"game": "tictactoe", "request_id": "half-made"}
     failed = await client.post("/matches", json=body)
     assert failed.status_code == 503 and failed.json()["error"] == "store_failed", failed.text
     assert "Retry-After" in failed.headers
     assert await listed(served) == 0  # no match without its seats
     store._writer = real
+    store.plan_commit = plan
     retried = await client.post("/matches", json=body)
     assert retried.status_code == 201, retried.text
     assert len(retried.json()["seats"]) == 2 and await listed(served) == 1
