@@ -20,11 +20,11 @@ import structlog
 
 from ..errors import GamehallError, StoreClosed
 from ..events import Recorded
-from ..store.base import AppendRequest, CommitWriter, Encoded, Snapshot, Store, Written
+from ..store.base import AppendRequest, Encoded, Overlapped, Snapshot, Store, Written
 
 log = structlog.get_logger("gamehall.journal")
 Done = Callable[[list[Recorded] | GamehallError], None]
-OVERLAP = True  # use a store's writer without the GIL (Journal.overlap turns it off for one)
+OVERLAP = True  # overlap a store's commits with the loop's work (Journal.overlap: for one)
 SPLIT = 16  # a commit of this many batches or more, with nothing queued behind it, is split
 
 
@@ -163,7 +163,7 @@ class Journal:
         self._thread: WriterThread | None = None  # made on the first commit under asyncio
         self.commits = 0
         self.max_batch = 10_000
-        self.overlap = OVERLAP  # commits through the store's writer without the GIL
+        self.overlap = OVERLAP  # commits through Store.overlapped, where the store has them
 
     def submit(self, request: AppendRequest, done: Done) -> None:
         """Queue a batch; ``done`` gets its records (or the error) right after the commit."""
@@ -208,9 +208,9 @@ class Journal:
         """Commit queued batches until :meth:`close` is called and the queue is empty."""
         if self._wake is None:
             self.open()
-        writer = self._commit_writer()
-        if writer is not None:
-            await self._run_overlapped(writer)
+        committer = self._overlapped()
+        if committer is not None:
+            await self._run_overlapped(committer)
             return
         try:
             while True:
@@ -234,38 +234,26 @@ class Journal:
 
     # -- commits that overlap the loop's work ----------------------------------------------
 
-    def _commit_writer(self) -> CommitWriter | None:
-        """The store's writer without the GIL, where the loop can hear it (asyncio)."""
+    def _overlapped(self) -> Overlapped | None:
+        """The store's commits that leave the loop free, where it has them (asyncio)."""
         if not self.overlap:
             return None
         try:
-            asyncio.get_running_loop()
+            loop = asyncio.get_running_loop()
         except RuntimeError:  # another backend (trio): the writer thread, as ever
             return None
-        return self.store.commit_writer()
+        return self.store.overlapped(loop)
 
-    async def _run_overlapped(self, writer: CommitWriter) -> None:
-        """Commit in two groups out of phase: while the writer in C commits one group, the
-        loop answers the other and takes its next commands.
+    async def _run_overlapped(self, committer: Overlapped) -> None:
+        """Commit in two groups out of phase: while the store commits one group, the loop
+        answers the other and takes its next commands.
 
         A commit's answers wait until the next commit has started: what was queued while it
-        ran goes to the writer first, then its senders hear, and their next commands fill the
-        queue while the writer runs. When nothing was queued (every match waited for the one
-        commit), half of the answers go out first and the commit of what they send starts
+        ran goes to the store first, then its senders hear, and their next commands fill the
+        queue while the store commits. When nothing was queued (every match waited for the
+        one commit), half of the answers go out first and the commit of what they send starts
         before the other half hear: that splits one group into two.
         """
-        loop = asyncio.get_running_loop()
-        fd = writer.fileno()
-        landed: list[asyncio.Future[tuple[int, int, str]]] = []
-
-        def heard() -> None:  # the writer's byte: its commit is over
-            answer = writer.result()
-            if answer is not None and landed:
-                future = landed.pop()
-                if not future.done():
-                    future.set_result(answer)
-
-        loop.add_reader(fd, heard)
         held: tuple[list[Done], list[list[Recorded] | GamehallError]] | None = None
         try:
             while True:
@@ -290,14 +278,12 @@ class Journal:
                 dones, self._dones = self._dones[:cut], self._dones[cut:]
                 snapshots, self._snapshots = self._snapshots, []
                 with anyio.CancelScope(shield=True):
-                    results = await self._commit_overlapped(
-                        writer, landed, requests, snapshots, held
-                    )
+                    results = await self._commit_overlapped(committer, requests, snapshots, held)
                 held = (dones, results) if requests else None
         finally:
             if held is not None:  # durable already: answered whatever ends the writer
                 self._answer(*held)
-            loop.remove_reader(fd)
+            committer.close()
             if self._thread is not None:
                 self._thread.stop()
                 self._thread = None
@@ -305,8 +291,7 @@ class Journal:
 
     async def _commit_overlapped(
         self,
-        writer: CommitWriter,
-        landed: list[asyncio.Future[tuple[int, int, str]]],
+        committer: Overlapped,
         requests: list[AppendRequest],
         snapshots: list[Snapshot],
         held: tuple[list[Done], list[list[Recorded] | GamehallError]] | None,
@@ -314,23 +299,15 @@ class Journal:
         """Commit one group; answer ``held`` (the last commit's) once this one has started."""
         store = self.store
         try:
+            started = None
             try:
                 encoded = store.encode(requests)
-                plan = store.plan_commit(encoded) if requests and not snapshots else None
-                if plan is not None:
-                    try:
-                        writer.submit(plan.base_sql, plan.ops)
-                    except Exception:  # noqa: BLE001 - a value it does not take: write() says
-                        plan = None
-                    else:
-                        future = asyncio.get_running_loop().create_future()
-                        landed.append(future)  # before any await: heard() cannot come sooner
+                if requests and not snapshots:
+                    started = committer.start(encoded)
             finally:
                 if held is not None:  # durable: they hear whatever this commit meets
                     self._answer(*held)
-            written = None
-            if plan is not None:
-                written = store.end_commit(plan, await future)
+            written = None if started is None else await started
             if written is None:  # the ordinary way: a read needed, a snapshot, a rollback
                 written = await self._call(self._write_sync, encoded, snapshots)
             results = store.finish(requests, written)

@@ -9,11 +9,12 @@ one transaction (group commit); a conflict fails only its own batch.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import operator
 import zlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, Self
 
 import msgspec
@@ -402,6 +403,25 @@ class Due(msgspec.Struct, frozen=True, gc=False):
 
     stream: str
     deadline: float
+
+
+class Overlapped(Protocol):
+    """A store's commits that need nothing of the event loop's thread while they run: the
+    loop goes on deciding commands meanwhile (the journal's overlapped commits).
+
+    ``start`` begins the commit of encoded batches at once, on the loop, and returns what to
+    await for each batch's place, or ``None`` when this commit must go through
+    :meth:`Store.write` (it needs a read first, say). What is awaited gives the places, or
+    ``None`` when nothing of the commit was stored and :meth:`Store.write` is to do it, which
+    checks each batch and says what is wrong; it raises what ``write`` would raise when the
+    commit's fate is the error's (a lost connection). One commit at a time: the next
+    ``start`` comes after the last one's answer. ``close`` lets go of the loop.
+    """
+
+    def start(
+        self, encoded: Sequence[Encoded | GamehallError]
+    ) -> Awaitable[list[Written | GamehallError] | None] | None: ...
+    def close(self) -> None: ...
 
 
 Op = tuple[str, list[tuple[Any, ...]], int]  # sql, its rows, the column the base is added to
@@ -942,21 +962,9 @@ class Store(EventLog, Snapshots, LobbyReadModel, Checks, Coordination):
         """Tell whether appends block on I/O and should run in a worker thread."""
         return False
 
-    def commit_writer(self) -> CommitWriter | None:
-        """A writer that commits without Python (see :class:`CommitWriter`), if the store has
-        one: the journal then hands it commits planned by :meth:`plan_commit`."""
-        return None
-
-    def plan_commit(self, encoded: Sequence[Encoded | GamehallError]) -> CommitPlan | None:
-        """Plan a commit for :meth:`commit_writer`, on the caller's thread and without reading
-        the store; ``None`` when it needs :meth:`write` (what it holds needs a read)."""
-        return None
-
-    def end_commit(
-        self, plan: CommitPlan, answer: tuple[int, int, str]
-    ) -> list[Written | GamehallError] | None:
-        """Each batch's place once the writer answered a plan; ``None`` when it did not
-        commit (nothing of it was stored: the caller writes the batches with :meth:`write`)."""
+    def overlapped(self, loop: asyncio.AbstractEventLoop) -> Overlapped | None:
+        """Commits that run while ``loop`` goes on (see :class:`Overlapped`), if the store
+        has them; the journal then overlaps its commits with the loop's work."""
         return None
 
     def release_memory(self) -> None:

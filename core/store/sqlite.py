@@ -16,6 +16,7 @@ file that fails is refused whole, and a store that meets damage while running st
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import os
@@ -49,6 +50,7 @@ from .base import (
     MatchPage,
     MatchQuery,
     Op,
+    Overlapped,
     PlayerRecord,
     Problem,
     RawRow,
@@ -619,6 +621,17 @@ class SQLiteStore(Store):
 
     # -- writing without the GIL -------------------------------------------------------------
 
+    def overlapped(self, loop: asyncio.AbstractEventLoop) -> Overlapped | None:
+        """The journal's commits through the writer in C, which holds no GIL; the loop hears
+        each one end through the writer's pipe (``None`` without the writer)."""
+        writer = self.commit_writer()
+        if writer is None:
+            return None
+        try:
+            return _Overlapped(self, writer, loop)
+        except (NotImplementedError, RuntimeError, OSError):  # a loop that watches no pipe
+            return None
+
     def commit_writer(self) -> CommitWriter | None:
         """The writer in C for the journal's commits (``FAST_WRITES``), made on first use."""
         if not self._fast_writes or self.readonly or self._closed or not self._has_recorded:
@@ -1166,6 +1179,46 @@ class SQLiteStore(Store):
             if self._commit_writer is not None:
                 self._commit_writer.close()  # after the commit it runs, if any
             self._writer.close()
+
+
+class _Overlapped:
+    """An SQLite store's commits for the journal: planned on the loop, committed by the writer
+    in C, heard through its pipe (see :class:`~gamehall.core.store.base.Overlapped`)."""
+
+    def __init__(
+        self, store: SQLiteStore, writer: CommitWriter, loop: asyncio.AbstractEventLoop
+    ) -> None:
+        self._store, self._writer, self._loop = store, writer, loop
+        self._landed: tuple[asyncio.Future[list[Written | GamehallError] | None], CommitPlan]
+        self._landed = None  # type: ignore[assignment]
+        self._fd = writer.fileno()
+        loop.add_reader(self._fd, self._heard)
+
+    def start(
+        self, encoded: Sequence[Encoded | GamehallError]
+    ) -> asyncio.Future[list[Written | GamehallError] | None] | None:
+        store = self._store
+        plan = store.plan_commit(encoded)
+        if plan is None:
+            return None
+        try:
+            self._writer.submit(plan.base_sql, plan.ops)
+        except Exception:  # noqa: BLE001 - a value the writer does not take: write() says which
+            return None
+        future: asyncio.Future[list[Written | GamehallError] | None] = self._loop.create_future()
+        self._landed = (future, plan)
+        return future
+
+    def _heard(self) -> None:  # the writer's byte: its commit is over
+        answer = self._writer.result()
+        if answer is None or self._landed is None:
+            return
+        (future, plan), self._landed = self._landed, None  # type: ignore[assignment]
+        if not future.done():
+            future.set_result(self._store.end_commit(plan, answer))
+
+    def close(self) -> None:
+        self._loop.remove_reader(self._fd)
 
 
 def report_lines(reported: Iterable[str]) -> list[str]:
