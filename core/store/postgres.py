@@ -34,6 +34,7 @@ schema and the match id.
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import threading
 import time
@@ -56,6 +57,7 @@ from .base import (
     Loaded,
     MatchPage,
     MatchQuery,
+    Overlapped,
     PlayerRecord,
     Problem,
     RawRow,
@@ -698,6 +700,8 @@ class PostgresStore(Store):
             )
         )
         self._writer: psycopg.Connection[Any] | None = self.connect()
+        # The journal's own connection, on its event loop (_Overlapped), while it has one.
+        self._journal_conn: psycopg.AsyncConnection[Any] | None = None
         self._migrate()
         self._pool.open(wait=False)
 
@@ -921,20 +925,38 @@ class PostgresStore(Store):
                 if lost:
                     _shut(db)
                     self._writer = None
-                if self._closed:
-                    raise StoreClosed("the store is closed") from None
-                if lost:
-                    raise StoreUnreachable(
-                        f"the connection to {self.url} was lost during a commit "
-                        f"({_first_line(exc)}): nothing of it is acknowledged"
-                    ) from None
-                raise self.failure(exc) from None
+                raise self._commit_failed(exc, lost) from None
             except UnicodeEncodeError as exc:  # found while the arguments are sent: none went
-                bad = exc.object[exc.start : exc.end]
-                raise StoreFailed(
-                    f"the store {self.url} holds text as UTF-8, which has no {bad!r} "
-                    "(a lone surrogate): nothing of this commit is stored"
-                ) from None
+                raise self._not_utf8(exc) from None
+        return self._placed(encoded, rounds, found, now)
+
+    def _commit_failed(self, exc: psycopg.Error, lost: bool) -> GamehallError:
+        """The error a failed commit answers, its connection ``lost`` or not."""
+        if self._closed:
+            return StoreClosed("the store is closed")
+        if lost:
+            return StoreUnreachable(
+                f"the connection to {self.url} was lost during a commit "
+                f"({_first_line(exc)}): nothing of it is acknowledged"
+            )
+        return self.failure(exc)
+
+    def _not_utf8(self, exc: UnicodeEncodeError) -> GamehallError:
+        bad = exc.object[exc.start : exc.end]
+        return StoreFailed(
+            f"the store {self.url} holds text as UTF-8, which has no {bad!r} "
+            "(a lone surrogate): nothing of this commit is stored"
+        )
+
+    def _placed(
+        self,
+        encoded: Sequence[Encoded | GamehallError],
+        rounds: list[list[tuple[int, Encoded]]],
+        found: list[tuple[list[int], list[int]]],
+        now: float,
+    ) -> list[Written | GamehallError]:
+        """Each batch's place, from what the append calls answered; the listening nodes are
+        told of the commit."""
         if any(positions for _, positions in found):
             self._notify(b.stream for batches in rounds for _, b in batches)
         # Every batch that encoded is in a round: each place is filled below.
@@ -1044,42 +1066,15 @@ class PostgresStore(Store):
     ) -> tuple[list[int], list[int]]:
         """Append one round; return each batch's index (from 1) into the positions given,
         or its conflict (-1 - the stream's version), and the positions given."""
-        streams, expected, counts, infos = [], [], [], []
-        deadlines: list[float | None | msgspec.UnsetType] = []
-        r_batch, r_k, types, versions, datas, metas, cmds, crcs = [], [], [], [], [], [], [], []
-        listing = _Listing()
-        for number, (_, batch) in enumerate(batches, 1):
-            streams.append(batch.stream)
-            expected.append(batch.expected)
-            counts.append(len(batch.rows))
-            infos.append(msgspec.msgpack.encode(batch.info or {}) if batch.expected == 0 else None)
-            deadlines.append(batch.deadline)
-            listing.add(number, batch)
-            for k, (tag, version, data, meta, mark, crc) in enumerate(batch.rows, 1):
-                r_batch.append(number)
-                r_k.append(k)
-                types.append(tag)
-                versions.append(version)
-                datas.append(data)
-                metas.append(meta)
-                cmds.append(mark)
-                crcs.append(crc)
-        # Array literals built here: psycopg dumps a list element by element in Python, which
-        # cost two thirds of a group commit; joined strings cost a tenth of that.
-        row = db.execute(
-            "SELECT gamehall_append(%s::text[], %s::bigint[], %s::integer[], %s::bytea[], %s, "
-            "%s::integer[], %s::integer[], %s::text[], %s::integer[], %s::bytea[], %s::bytea[], "
-            "%s::text[], %s::bigint[], %s::integer[], %s::text[], %s::boolean[], %s::integer[], "
-            "%s::integer[], %s::bytea[], %s::bytea[], %s::integer[], %s::text[], "
-            "%s::integer[], %s::integer[], %s::bytea[], %s::double precision[])",
-            (_texts(streams), _numbers(expected), _numbers(counts), _blobs(infos), now,
-             _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
-             _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs), *listing.arrays(),
-             _deadlines(deadlines)),
-        ).fetchone()  # fmt: skip
+        row = db.execute(_APPEND, _append_args(batches, now)).fetchone()
         assert row is not None
-        out = list(row[0])
-        return out[: len(batches)], out[len(batches) :]
+        return _appended(row[0], len(batches))
+
+    def overlapped(self, loop: asyncio.AbstractEventLoop) -> Overlapped | None:
+        """The journal's commits on a connection of the loop's own (psycopg's asynchronous
+        one): the append's arguments are built on the loop and the loop goes on while the
+        database commits, with no thread that would need the GIL back to answer."""
+        return None if self._closed else _Overlapped(self, loop)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -1564,6 +1559,68 @@ class PostgresStore(Store):
         self._pool.close(timeout=1.0)
 
 
+class _Overlapped:
+    """A PostgreSQL store's commits for the journal, on a connection of the event loop's own
+    (see :class:`~gamehall.core.store.base.Overlapped`)."""
+
+    def __init__(self, store: PostgresStore, loop: asyncio.AbstractEventLoop) -> None:
+        self._store, self._loop = store, loop
+        self._conn: psycopg.AsyncConnection[Any] | None = None
+
+    def start(
+        self, encoded: Sequence[Encoded | GamehallError]
+    ) -> asyncio.Task[list[Written | GamehallError] | None] | None:
+        store = self._store
+        if store._closed:
+            return None
+        rounds = _rounds(encoded)
+        if len(rounds) != 1:  # a stream twice: write() runs the calls in one transaction
+            return None
+        now = time.time()
+        args = _append_args(rounds[0], now)
+        # The task sends the call before the senders the journal answers next run.
+        return self._loop.create_task(self._commit(encoded, rounds, args, now))
+
+    async def _commit(
+        self,
+        encoded: Sequence[Encoded | GamehallError],
+        rounds: list[list[tuple[int, Encoded]]],
+        args: tuple[Any, ...],
+        now: float,
+    ) -> list[Written | GamehallError] | None:
+        store = self._store
+        conn = self._conn
+        try:
+            if conn is None or conn.closed:
+                options = store._connection_options(True, "gamehall {} journal")
+                conn = self._conn = await psycopg.AsyncConnection.connect(
+                    store.url.conninfo, **options
+                )
+                store._journal_conn = conn
+            cursor = await conn.execute(_APPEND, args)
+            row = await cursor.fetchone()
+        except psycopg.Error as exc:
+            lost = conn is None or isinstance(exc, psycopg.OperationalError) or conn.closed
+            if lost:
+                self.close()
+            if conn is None:
+                raise StoreUnreachable(
+                    f"cannot connect to {store.url}: {_first_line(exc)}"
+                ) from None
+            raise store._commit_failed(exc, lost) from None
+        except UnicodeEncodeError as exc:
+            raise store._not_utf8(exc) from None
+        assert row is not None
+        return store._placed(encoded, rounds, [_appended(row[0], len(rounds[0]))], now)
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if self._store._journal_conn is conn:
+            self._store._journal_conn = None
+        if conn is not None and not conn.closed:
+            conn.pgconn.finish()  # no statement runs: the journal closes it between commits
+
+
 def _shut(conn: psycopg.Connection[Any]) -> None:
     """Close a connection that another thread may be using.
 
@@ -1742,6 +1799,51 @@ class _Listing:
             _blobs(self.k_pair), _numbers(self.p_batch), _texts(self.p_player),
             _numbers(self.t_batch), _numbers(self.t_seat), _blobs(self.t_digest),
         )  # fmt: skip
+
+
+_APPEND = (
+    "SELECT gamehall_append(%s::text[], %s::bigint[], %s::integer[], %s::bytea[], %s, "
+    "%s::integer[], %s::integer[], %s::text[], %s::integer[], %s::bytea[], %s::bytea[], "
+    "%s::text[], %s::bigint[], %s::integer[], %s::text[], %s::boolean[], %s::integer[], "
+    "%s::integer[], %s::bytea[], %s::bytea[], %s::integer[], %s::text[], "
+    "%s::integer[], %s::integer[], %s::bytea[], %s::double precision[])"
+)
+
+
+def _append_args(batches: Sequence[tuple[int, Encoded]], now: float) -> tuple[Any, ...]:
+    """The arguments of one call of ``gamehall_append`` (_APPEND) for a round of batches."""
+    streams, expected, counts, infos = [], [], [], []
+    deadlines: list[float | None | msgspec.UnsetType] = []
+    r_batch, r_k, types, versions, datas, metas, cmds, crcs = [], [], [], [], [], [], [], []
+    listing = _Listing()
+    for number, (_, batch) in enumerate(batches, 1):
+        streams.append(batch.stream)
+        expected.append(batch.expected)
+        counts.append(len(batch.rows))
+        infos.append(msgspec.msgpack.encode(batch.info or {}) if batch.expected == 0 else None)
+        deadlines.append(batch.deadline)
+        listing.add(number, batch)
+        for k, (tag, version, data, meta, mark, crc) in enumerate(batch.rows, 1):
+            r_batch.append(number)
+            r_k.append(k)
+            types.append(tag)
+            versions.append(version)
+            datas.append(data)
+            metas.append(meta)
+            cmds.append(mark)
+            crcs.append(crc)
+    # Array literals built here: psycopg dumps a list element by element in Python, which
+    # cost two thirds of a group commit; joined strings cost a tenth of that.
+    return (_texts(streams), _numbers(expected), _numbers(counts), _blobs(infos), now,
+            _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
+            _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs), *listing.arrays(),
+            _deadlines(deadlines))  # fmt: skip
+
+
+def _appended(answer: Sequence[int], batches: int) -> tuple[list[int], list[int]]:
+    """Each batch's index into the positions (or its conflict), and the positions given."""
+    out = list(answer)
+    return out[:batches], out[batches:]
 
 
 def _rounds(encoded: Sequence[Encoded | GamehallError]) -> list[list[tuple[int, Encoded]]]:

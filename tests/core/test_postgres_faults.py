@@ -23,7 +23,9 @@ PLACE = "tictactoe.PlaceMark"
 
 
 def _writer_pid(store: object) -> int:
-    writer = store._writer  # type: ignore[attr-defined]
+    """The backend that commits the hall's appends: the journal's connection on its event
+    loop, or the store's writer connection where the journal has none."""
+    writer = store._journal_conn or store._writer  # type: ignore[attr-defined]
     return int(writer.info.backend_pid)
 
 

@@ -107,10 +107,12 @@ async def test_the_store_reconnects_after_its_backends_are_killed(
             made = await client.post("/matches", json={"game": "tictactoe", "seating": "open"})
             assert made.status_code == 201, made.text
             match = made.json()["match"]
-            # The connections the node holds: the writer (events, seats and their tokens in
-            # one transaction), the readers' pool (views, the listing, token look-ups), the
-            # listener and the notifier.
+            # The connections the node holds: the journal's (events, seats and their tokens
+            # in one transaction), the writer, the readers' pool (views, the listing, token
+            # look-ups), the listener and the notifier.
             pids = {conn.info.backend_pid for conn in store._conns if not conn.closed}
+            if store._journal_conn is not None:  # the journal's own, on the event loop
+                pids.add(store._journal_conn.info.backend_pid)
             with psycopg.connect(store.url.conninfo, autocommit=True) as admin:
                 for pid in pids:
                     admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
