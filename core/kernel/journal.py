@@ -256,6 +256,8 @@ class Journal:
         """
         held: tuple[list[Done], list[list[Recorded] | GamehallError]] | None = None
         try:
+            with anyio.CancelScope(shield=True):
+                await committer.open()
             while True:
                 if not (self._queue or self._snapshots):
                     if held is not None:

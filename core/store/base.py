@@ -415,9 +415,11 @@ class Overlapped(Protocol):
     ``None`` when nothing of the commit was stored and :meth:`Store.write` is to do it, which
     checks each batch and says what is wrong; it raises what ``write`` would raise when the
     commit's fate is the error's (a lost connection). One commit at a time: the next
-    ``start`` comes after the last one's answer. ``close`` lets go of the loop.
+    ``start`` comes after the last one's answer. ``open`` is awaited before the first one
+    (to connect, say); ``close`` lets go of the loop.
     """
 
+    async def open(self) -> None: ...
     def start(
         self, encoded: Sequence[Encoded | GamehallError]
     ) -> Awaitable[list[Written | GamehallError] | None] | None: ...

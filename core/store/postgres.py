@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -45,7 +46,7 @@ from typing import Any, ParamSpec, TypeVar
 import msgspec
 import psycopg
 import psycopg_pool
-from psycopg import sql
+from psycopg import pq, sql
 
 from ..codec import Codec
 from ..errors import DamagedStore, GamehallError, StoreBusy, StoreClosed, StoreFailed
@@ -1560,65 +1561,158 @@ class PostgresStore(Store):
 
 
 class _Overlapped:
-    """A PostgreSQL store's commits for the journal, on a connection of the event loop's own
-    (see :class:`~gamehall.core.store.base.Overlapped`)."""
+    """A PostgreSQL store's commits for the journal, on a connection of the journal's own
+    driven from the event loop (see :class:`~gamehall.core.store.base.Overlapped`).
+
+    The append's arguments are built on the loop and sent at once through libpq's
+    non-blocking calls (``send_query_params``), and the loop's watch on the socket takes the
+    answer: no thread that would need the GIL back to answer, and no task between the call
+    and the wire (a task's first step waits for every callback the loop has ready, about a
+    millisecond a commit here). The connection is made in a worker thread; until it is there
+    (and after one is lost) commits go through :meth:`PostgresStore.write`.
+    """
 
     def __init__(self, store: PostgresStore, loop: asyncio.AbstractEventLoop) -> None:
         self._store, self._loop = store, loop
-        self._conn: psycopg.AsyncConnection[Any] | None = None
+        self._conn: psycopg.Connection[Any] | None = None
+        self._fd = -1
+        self._connecting: asyncio.Future[psycopg.Connection[Any]] | None = None
+        self._landed: (
+            tuple[
+                asyncio.Future[list[Written | GamehallError] | None],
+                Sequence[Encoded | GamehallError],
+                list[list[tuple[int, Encoded]]],
+                float,
+            ]
+            | None
+        ) = None
+        self._closed = False
+
+    async def open(self) -> None:
+        """Connect before the first commit (a failure leaves it to the next ``start``)."""
+        self._connect()
+        if self._connecting is not None:
+            await asyncio.wait([self._connecting])
+
+    def _connect(self) -> None:
+        if self._connecting is not None or self._closed or self._store._closed:
+            return
+        name = "gamehall {} journal"
+        self._connecting = self._loop.run_in_executor(None, self._store.connect, True, name)
+        self._connecting.add_done_callback(self._connected)
+
+    def _connected(self, made: asyncio.Future[psycopg.Connection[Any]]) -> None:
+        self._connecting = None
+        if made.cancelled() or made.exception() is not None:
+            return  # the store is unreachable: write() says so, and the next start tries again
+        conn = made.result()
+        if self._closed:
+            conn.close()
+            return
+        conn.pgconn.nonblocking = 1
+        self._conn, self._fd = conn, conn.pgconn.socket
+        self._store._journal_conn = conn
+        self._loop.add_reader(self._fd, self._readable)
 
     def start(
         self, encoded: Sequence[Encoded | GamehallError]
-    ) -> asyncio.Task[list[Written | GamehallError] | None] | None:
-        store = self._store
-        if store._closed:
+    ) -> asyncio.Future[list[Written | GamehallError] | None] | None:
+        store, conn = self._store, self._conn
+        if store._closed or self._landed is not None:
+            return None
+        if conn is None or conn.closed:
+            self._lost()
+            self._connect()
             return None
         rounds = _rounds(encoded)
         if len(rounds) != 1:  # a stream twice: write() runs the calls in one transaction
             return None
         now = time.time()
-        args = _append_args(rounds[0], now)
-        # The task sends the call before the senders the journal answers next run.
-        return self._loop.create_task(self._commit(encoded, rounds, args, now))
+        future: asyncio.Future[list[Written | GamehallError] | None] = self._loop.create_future()
+        try:
+            values = [
+                a.encode() if isinstance(a, str) else repr(a).encode()
+                for a in _append_args(rounds[0], now)
+            ]
+        except UnicodeEncodeError as exc:
+            future.set_exception(store._not_utf8(exc))
+            return future
+        pgconn = conn.pgconn
+        try:
+            pgconn.send_query_params(_APPEND_WIRE, values)
+            if pgconn.flush():  # more than the socket took: the rest when it can take it
+                self._loop.add_writer(self._fd, self._writable)
+        except psycopg.Error as exc:
+            self._lost()
+            future.set_exception(store._commit_failed(exc, True))
+            return future
+        self._landed = (future, encoded, rounds, now)
+        return future
 
-    async def _commit(
-        self,
-        encoded: Sequence[Encoded | GamehallError],
-        rounds: list[list[tuple[int, Encoded]]],
-        args: tuple[Any, ...],
-        now: float,
-    ) -> list[Written | GamehallError] | None:
-        store = self._store
+    def _writable(self) -> None:
         conn = self._conn
         try:
-            if conn is None or conn.closed:
-                options = store._connection_options(True, "gamehall {} journal")
-                conn = self._conn = await psycopg.AsyncConnection.connect(
-                    store.url.conninfo, **options
-                )
-                store._journal_conn = conn
-            cursor = await conn.execute(_APPEND, args)
-            row = await cursor.fetchone()
+            if conn is None or not conn.pgconn.flush():
+                self._loop.remove_writer(self._fd)
         except psycopg.Error as exc:
-            lost = conn is None or isinstance(exc, psycopg.OperationalError) or conn.closed
-            if lost:
-                self.close()
-            if conn is None:
-                raise StoreUnreachable(
-                    f"cannot connect to {store.url}: {_first_line(exc)}"
-                ) from None
-            raise store._commit_failed(exc, lost) from None
-        except UnicodeEncodeError as exc:
-            raise store._not_utf8(exc) from None
-        assert row is not None
-        return store._placed(encoded, rounds, [_appended(row[0], len(rounds[0]))], now)
+            self._failed(exc, True)
 
-    def close(self) -> None:
+    def _readable(self) -> None:
+        conn = self._conn
+        if conn is None:
+            return
+        pgconn = conn.pgconn
+        try:
+            pgconn.consume_input()
+            if pgconn.is_busy():
+                return
+            results = []
+            while (result := pgconn.get_result()) is not None:
+                results.append(result)
+        except psycopg.Error as exc:  # the connection is gone
+            self._failed(exc, True)
+            return
+        if self._landed is None:
+            return  # nothing asked (a notice)
+        (future, encoded, rounds, now), self._landed = self._landed, None
+        if future.done():
+            return
+        answer = results[0] if results else None
+        if answer is None or answer.status != pq.ExecStatus.TUPLES_OK:
+            message = "no answer" if answer is None else answer.get_error_message()
+            state = None if answer is None else answer.error_field(pq.DiagnosticField.SQLSTATE)
+            kind = psycopg.errors.lookup(state.decode()) if state else psycopg.Error
+            lost = issubclass(kind, psycopg.OperationalError) or pgconn.status == pq.ConnStatus.BAD
+            if lost:
+                self._lost()
+            future.set_exception(self._store._commit_failed(kind(message), lost))
+            return
+        value = answer.get_value(0, 0) or b"{}"
+        found = [int(n) for n in value[1:-1].split(b",")] if len(value) > 2 else []
+        placed = self._store._placed(encoded, rounds, [_appended(found, len(rounds[0]))], now)
+        future.set_result(placed)
+
+    def _failed(self, exc: psycopg.Error, lost: bool) -> None:
+        landed, self._landed = self._landed, None
+        self._lost()
+        if landed is not None and not landed[0].done():
+            landed[0].set_exception(self._store._commit_failed(exc, lost))
+
+    def _lost(self) -> None:
+        """Let go of the connection (lost, or the journal ends)."""
         conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        self._loop.remove_reader(self._fd)
+        self._loop.remove_writer(self._fd)
         if self._store._journal_conn is conn:
             self._store._journal_conn = None
-        if conn is not None and not conn.closed:
-            conn.pgconn.finish()  # no statement runs: the journal closes it between commits
+        if not conn.closed:
+            conn.close()
+
+    def close(self) -> None:
+        self._closed = True
+        self._failed(psycopg.OperationalError("the journal stopped"), True)
 
 
 def _shut(conn: psycopg.Connection[Any]) -> None:
@@ -1808,6 +1902,10 @@ _APPEND = (
     "%s::integer[], %s::bytea[], %s::bytea[], %s::integer[], %s::text[], "
     "%s::integer[], %s::integer[], %s::bytea[], %s::double precision[])"
 )
+
+
+# The same call as libpq takes it: numbered parameters, sent as text.
+_APPEND_WIRE = re.sub(r"%s", lambda _, n=iter(range(1, 99)): f"${next(n)}", _APPEND).encode()
 
 
 def _append_args(batches: Sequence[tuple[int, Encoded]], now: float) -> tuple[Any, ...]:

@@ -1194,6 +1194,9 @@ class _Overlapped:
         self._fd = writer.fileno()
         loop.add_reader(self._fd, self._heard)
 
+    async def open(self) -> None:
+        """Nothing to wait for: the writer is there."""
+
     def start(
         self, encoded: Sequence[Encoded | GamehallError]
     ) -> asyncio.Future[list[Written | GamehallError] | None] | None:

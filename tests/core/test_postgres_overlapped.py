@@ -82,6 +82,8 @@ async def test_a_batch_another_node_wrote_first_is_refused_alone(pg_url: str) ->
     other = PostgresStore(pg_url, codec)
     committer = store.overlapped(asyncio.get_running_loop())
     assert committer is not None
+    assert committer.start([]) is None  # before its connection: the ordinary way
+    await committer.open()
     try:
         store.append("a", 0, marks(1))
         store.append("b", 0, marks(1))
