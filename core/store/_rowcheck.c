@@ -755,6 +755,9 @@ static PyTypeObject ReaderType = {
  * the statement's parameters in order, and column `based` of every row (-1: none) gets the
  * base added (the positions of new events: offsets 1, 2, ... from the last one taken). The
  * values are read while submit holds the GIL; the row tuples are kept alive until result().
+ * submit(base_sql, ops, True) guards the commit: it rolls back, answering STALE (-2), when
+ * another connection committed since this writer's last commit (PRAGMA data_version), as a
+ * commit planned on what this writer last wrote (a listing it merges into) must.
  * When the commit is over, the thread writes one byte to the pipe fileno() answers; result()
  * then returns (code, base, message): code 0 committed, any other code is SQLite's extended
  * code of what failed, and the transaction was rolled back (the caller writes the ordinary
@@ -780,6 +783,7 @@ typedef struct {
 } Op;
 
 #define WRITER_STATEMENTS 12
+#define STALE (-2) /* result() code: a guarded commit found another connection's commit */
 
 typedef struct {
     PyObject_HEAD
@@ -794,6 +798,8 @@ typedef struct {
     int state; /* 0 idle, 1 a commit handed over, 2 its answer waits for result() */
     int stop;
     int shrink; /* release_memory() asked: the thread empties the page cache between commits */
+    int guard;  /* the commit handed over stands on what the last one read: see STALE */
+    long long data_version; /* PRAGMA data_version at this writer's last commit (-1: none) */
     /* the commit handed over */
     const char *base_sql;
     Op *ops;
@@ -870,6 +876,25 @@ static int writer_commit(Writer *self) {
         int code = sq.extended_errcode(self->db);
         self->code = code != SQ_OK ? code : 1;
         snprintf(self->message, sizeof self->message, "begin: %s", sq.errmsg(self->db));
+        return self->code;
+    }
+    /* PRAGMA data_version moves when another connection commits (this one's own commits
+     * leave it): a guarded commit, planned on what this writer last wrote, rolls back. */
+    sqlite3_stmt *version = writer_statement(self, "PRAGMA data_version");
+    if (version == NULL) return writer_failed(self, "prepare");
+    if (sq.step(version) != SQ_ROW) {
+        sq.reset(version);
+        return writer_failed(self, "data_version");
+    }
+    long long seen = sq.column_int64(version, 0);
+    sq.reset(version);
+    long long last = self->data_version;
+    self->data_version = seen;
+    if (self->guard && last != seen) {
+        sq.exec(self->db, "ROLLBACK", NULL, NULL, NULL);
+        self->code = STALE;
+        snprintf(self->message, sizeof self->message,
+                 "another connection wrote since this writer's last commit");
         return self->code;
     }
     if (self->base_sql != NULL) {
@@ -1021,6 +1046,7 @@ static int writer_init(Writer *self, PyObject *args, PyObject *kwargs) {
     pthread_mutex_init(&self->mu, NULL);
     pthread_cond_init(&self->cv, NULL);
     self->stop = 0;
+    self->data_version = -1;
     if (pthread_create(&self->thread, NULL, writer_serve, self) != 0) {
         pthread_mutex_destroy(&self->mu);
         pthread_cond_destroy(&self->cv);
@@ -1087,10 +1113,12 @@ static int read_value(PyObject *item, Value *v, PyObject *keep) {
 }
 
 static PyObject *writer_submit(Writer *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "submit(base_sql, ops)");
+    if (nargs != 2 && nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "submit(base_sql, ops, guard=False)");
         return NULL;
     }
+    int guard = nargs == 3 ? PyObject_IsTrue(args[2]) : 0;
+    if (guard < 0) return NULL;
     PyObject *base_sql = args[0], *ops = args[1];
     if (!self->started) {
         PyErr_SetString(ReadFailed, "the writer is closed");
@@ -1173,6 +1201,7 @@ static PyObject *writer_submit(Writer *self, PyObject *const *args, Py_ssize_t n
     self->nops = nops;
     self->base_sql = base;
     self->keep = keep;
+    self->guard = guard;
     self->state = 1;
     pthread_cond_signal(&self->cv);
     pthread_mutex_unlock(&self->mu);

@@ -434,7 +434,7 @@ class CommitWriter(Protocol):
     hands it a commit, ``fileno`` gets a byte when it is over, ``result`` answers
     ``(code, base, message)`` (0: committed; ``None`` while it runs)."""
 
-    def submit(self, base_sql: str | None, ops: list[Op], /) -> None: ...
+    def submit(self, base_sql: str | None, ops: list[Op], guard: bool = False, /) -> None: ...
     def result(self) -> tuple[int, int, str] | None: ...
     def fileno(self) -> int: ...
 
@@ -451,6 +451,7 @@ class CommitPlan(msgspec.Struct, gc=False):
     time: float
     versions: dict[str, int]
     infos: dict[str, dict[str, Any]]
+    guard: bool = False  # it merges into listings kept in memory: refused if another wrote
 
 
 class Written(msgspec.Struct, frozen=True, gc=False):

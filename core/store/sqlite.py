@@ -91,6 +91,7 @@ try:
     FAST_READS = bool(getattr(_sqlite3, "__file__", None)) and _bind(_sqlite3.__file__)
 except ImportError:
     FAST_READS = False
+STALE = -2  # the writer's answer to a guarded commit after another connection's commit
 # The journal's commits in C (``_rowcheck.Writer``): a connection and a thread that run a
 # commit from BEGIN to COMMIT without the GIL, so the event loop serves the next commands
 # meanwhile. Where there is none, commits run in the journal's Python thread (``write``).
@@ -661,6 +662,7 @@ class SQLiteStore(Store):
         emptied: list[tuple[str]] = []
         players: list[tuple[str, str]] = []
         kept: dict[str, dict[str, Any]] = {}
+        guard = False
         tokens: list[tuple[str, int, bytes, float]] = []
         versions: list[tuple[int, str]] = []
         deadlines: list[tuple[int, float | None, str]] = []
@@ -688,6 +690,7 @@ class SQLiteStore(Store):
                 if stored is None:
                     return None  # a read would tell
                 info = merged(stored, batch.info)
+                guard = True  # valid only if no other connection wrote since (put_entry)
             else:
                 info = None
             if info is not None:
@@ -727,7 +730,7 @@ class SQLiteStore(Store):
                 ops.append(("INSERT INTO stream_players VALUES (?, ?)", players, -1))
         if tokens:
             ops.append(("INSERT OR REPLACE INTO seat_tokens VALUES (?, ?, ?, ?)", tokens, -1))
-        return CommitPlan(_NEXT_POSITION, ops, places, now, ends, kept)
+        return CommitPlan(_NEXT_POSITION, ops, places, now, ends, kept, guard)
 
     def end_commit(
         self, plan: CommitPlan, answer: tuple[int, int, str]
@@ -735,6 +738,9 @@ class SQLiteStore(Store):
         """Each batch's place once the writer committed; ``None`` when it rolled back (a key
         another writer took, a full disk: :meth:`write` then checks and says which)."""
         code, base, _ = answer
+        if code == STALE:  # another connection wrote: the listings kept may be behind
+            self._infos.clear()
+            return None
         if code != 0:
             self._forget_all()  # another process may have written: read again
             return None
@@ -1205,7 +1211,7 @@ class _Overlapped:
         if plan is None:
             return None
         try:
-            self._writer.submit(plan.base_sql, plan.ops)
+            self._writer.submit(plan.base_sql, plan.ops, plan.guard)
         except Exception:  # noqa: BLE001 - a value the writer does not take: write() says which
             return None
         future: asyncio.Future[list[Written | GamehallError] | None] = self._loop.create_future()

@@ -143,6 +143,32 @@ def test_a_writer_waits_for_another_connections_transaction(tmp_path: Path) -> N
         writer.close()
 
 
+def test_a_guarded_commit_rolls_back_after_another_connections_commit(tmp_path: Path) -> None:
+    writer = new_writer(tmp_path / "w.db")
+    other = sqlite3.connect(tmp_path / "w.db", isolation_level=None)
+    sql = "INSERT INTO t VALUES (?, ?, ?)"
+    try:
+        writer.submit(None, [(sql, [(1, "first", None)], -1)])
+        assert wait(writer)[0] == 0
+        writer.submit(None, [(sql, [(2, "guarded", None)], -1)], True)
+        assert wait(writer) == (0, 0, "")  # nobody else wrote since
+        other.execute("INSERT INTO t VALUES (3, 'other', NULL)")
+        writer.submit(None, [(sql, [(4, "guarded", None)], -1)], True)
+        code, _, message = wait(writer)
+        assert code == sqlite_module.STALE and "another connection" in message
+        writer.submit(None, [(sql, [(4, "unguarded", None)], -1)])
+        assert wait(writer)[0] == 0
+        assert [r[1] for r in rows_of(tmp_path / "w.db")] == [
+            "first",
+            "guarded",
+            "other",
+            "unguarded",
+        ]
+    finally:
+        other.close()
+        writer.close()
+
+
 def test_closing_waits_for_the_commit_in_flight(tmp_path: Path) -> None:
     writer = new_writer(tmp_path / "w.db")
     rows = [(n, "x" * 100, None) for n in range(1, 20_001)]
@@ -209,7 +235,7 @@ class CommitsInC(SQLiteStore):
         plan = self.plan_commit(encoded) if writer is not None else None
         written = None
         if plan is not None and writer is not None:
-            writer.submit(plan.base_sql, plan.ops)
+            writer.submit(plan.base_sql, plan.ops, plan.guard)
             written = self.end_commit(plan, wait(writer))
             CommitsInC.through_c += written is not None
         if written is None:
@@ -257,6 +283,30 @@ def test_a_key_another_process_took_goes_the_careful_way(tmp_path: Path) -> None
         assert isinstance(results[0], contract.ConcurrencyError)
         assert [r.seq for r in results[1]] == [2]  # type: ignore[union-attr]
         assert store.version("a") == 2 and store.version("b") == 2
+    finally:
+        other.close()
+        store.close()
+
+
+def test_a_listing_another_connection_changed_is_merged_as_stored(tmp_path: Path) -> None:
+    store = CommitsInC(tmp_path / "c.db", CODEC)
+    other = SQLiteStore(tmp_path / "c.db", CODEC)
+    try:
+        store.append("a", 0, marks(1), info={"game": "g", "open_seats": 1})
+        store.append("a", 1, marks(1), info={"open_seats": 0})
+        before = CommitsInC.through_c
+        # Repaired behind this writer's back (as rebuild_lobby does), at the same version:
+        assert other.put_entry("a", {"game": "g", "open_seats": 0, "note": "repaired"}, 2)
+        store.append("a", 2, marks(1), info={"finished": True})
+        assert CommitsInC.through_c == before  # the writer refused: write() merged it
+        info = store.stream_info("a").info  # type: ignore[union-attr]
+        assert info == {"game": "g", "open_seats": 0, "note": "repaired", "finished": True}
+        # That write was another connection's commit too: a move (no listing read) goes in C
+        # and sees it, and the next listing change goes in C again.
+        store.append("a", 3, marks(1))
+        store.append("a", 4, marks(1), info={"open_seats": 1})
+        assert CommitsInC.through_c == before + 2
+        assert store.stream_info("a").info["note"] == "repaired"  # type: ignore[union-attr]
     finally:
         other.close()
         store.close()
