@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -702,7 +701,7 @@ class PostgresStore(Store):
         )
         self._writer: psycopg.Connection[Any] | None = self.connect()
         # The journal's own connection, on its event loop (_Overlapped), while it has one.
-        self._journal_conn: psycopg.AsyncConnection[Any] | None = None
+        self._journal_conn: psycopg.Connection[Any] | None = None
         self._migrate()
         self._pool.open(wait=False)
 
@@ -1905,7 +1904,10 @@ _APPEND = (
 
 
 # The same call as libpq takes it: numbered parameters, sent as text.
-_APPEND_WIRE = re.sub(r"%s", lambda _, n=iter(range(1, 99)): f"${next(n)}", _APPEND).encode()
+_APPEND_WIRE = "".join(
+    f"{part}${n}" if n < _APPEND.count("%s") + 1 else part
+    for n, part in enumerate(_APPEND.split("%s"), 1)
+).encode()
 
 
 def _append_args(batches: Sequence[tuple[int, Encoded]], now: float) -> tuple[Any, ...]:

@@ -23,10 +23,19 @@ PLACE = "tictactoe.PlaceMark"
 
 
 def _writer_pid(store: object) -> int:
-    """The backend that commits the hall's appends: the journal's connection on its event
-    loop, or the store's writer connection where the journal has none."""
-    writer = store._journal_conn or store._writer  # type: ignore[attr-defined]
-    return int(writer.info.backend_pid)
+    """The backend inside the hall's commit now: the journal's connection on its event loop,
+    or the store's writer connection (the journal's is being made again after a cut)."""
+    import psycopg
+
+    schema = store.schema  # type: ignore[attr-defined]
+    with psycopg.connect(store.url.conninfo, autocommit=True) as admin:  # type: ignore[attr-defined]
+        rows = admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE state = 'active' "
+            "AND query LIKE '%%gamehall_append%%' AND application_name LIKE %s",
+            (f"gamehall {schema}%",),
+        ).fetchall()
+    assert len(rows) == 1, rows
+    return int(rows[0][0])
 
 
 def test_a_connection_lost_mid_commit_acknowledges_nothing(pg_url: str, registry: Registry) -> None:
@@ -43,7 +52,6 @@ def test_a_connection_lost_mid_commit_acknowledges_nothing(pg_url: str, registry
                 # Another session holds the match's listing row: the commit waits inside the
                 # database...
                 holder.execute("SELECT 1 FROM streams WHERE stream = %s FOR UPDATE", (match,))
-                pid = _writer_pid(store)
                 outcome: list[BaseException | object] = []
 
                 async def send() -> None:
@@ -61,7 +69,7 @@ def test_a_connection_lost_mid_commit_acknowledges_nothing(pg_url: str, registry
                     await anyio.sleep(0.3)
                     # ...when its connection is cut.
                     with psycopg.connect(store.url.conninfo, autocommit=True) as admin:
-                        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+                        admin.execute("SELECT pg_terminate_backend(%s)", (_writer_pid(store),))
                     await anyio.sleep(0.1)
                     holder.rollback()
                 assert isinstance(outcome[0], StoreFailed)
