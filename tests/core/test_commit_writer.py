@@ -24,6 +24,7 @@ from gamehall.core.testing.events import ContractPlugins, marks
 from gamehall.plugins.tictactoe import PlaceMark
 
 from tests.core import test_store_contract as contract
+from tests.core.lockstep import MOVES, play_in_lockstep
 
 pytestmark = [
     pytest.mark.anyio,
@@ -335,8 +336,6 @@ def test_a_listing_change_of_a_match_this_writer_never_wrote_reads_first(tmp_pat
 
 # -- the journal ----------------------------------------------------------------------------------
 
-MOVES = [(0, 0), (1, 3), (0, 1), (1, 4)]  # (seat, cell): no line yet
-
 
 def counting(store: SQLiteStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the commits the writer in C made for the store."""
@@ -357,34 +356,21 @@ async def test_the_hall_commits_through_the_writer_and_loses_no_command(
 ) -> None:
     store = SQLiteStore(tmp_path / "hall.db", registry.codec)
     made = counting(store, monkeypatch)
-    heard: list[tuple[str, int]] = []
-
-    async def play(hall: Hall, match: str) -> None:
-        for seat, cell in MOVES:
-            ack = await hall.send(match, seat, PlaceMark(cell=cell))
-            heard.append((match, ack.last_seq))
-
     try:
         async with Hall(store, registry) as hall:
-            matches = [await hall.create("tictactoe", seed=n) for n in range(60)]
-            created = hall.journal.commits
-            with anyio.fail_after(30):
-                async with anyio.create_task_group() as tg:
-                    for match in matches:
-                        tg.start_soon(play, hall, match)
-            commits = hall.journal.commits
-        assert made[0] == commits  # every one in C
+            matches, heard, commits = await play_in_lockstep(hall, 60)
+            assert made[0] == hall.journal.commits  # every one in C
         # Sixty matches in lockstep, one command each a round: the journal splits the first
         # round's answers into two groups whose commits then alternate, each overlapping the
         # loop's work on the other (one commit a round without the split).
-        assert commits - created > len(MOVES) + 1
+        assert commits > len(MOVES) + 1
     finally:
         store.close()
     again = SQLiteStore(tmp_path / "hall.db", registry.codec)
     try:
         assert len(heard) == 60 * len(MOVES)
         assert all(again.version(match) >= seq for match, seq in heard)
-        assert {again.version(m) for m in {m for m, _ in heard}} == {1 + len(MOVES)}
+        assert {again.version(m) for m in matches} == {1 + len(MOVES)}
     finally:
         again.close()
 

@@ -8,7 +8,6 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import anyio
 import psycopg
 import pytest
 from gamehall.core import ConcurrencyError, Meta, Registry
@@ -19,13 +18,13 @@ from gamehall.core.store.base import Written
 from gamehall.core.testing.events import ContractPlugins, marks
 from gamehall.plugins.tictactoe import PlaceMark
 
+from tests.core.lockstep import MOVES, play_in_lockstep
 from tests.postgres import BASE_URL
 
 pytestmark = pytest.mark.anyio
-MOVES = [(0, 0), (1, 3), (0, 1), (1, 4)]  # (seat, cell): no line yet
 
 
-def journal_backends(url: str, schema: str) -> int:
+def journal_backends(schema: str) -> int:
     with psycopg.connect(BASE_URL, autocommit=True) as admin:
         row = admin.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
@@ -47,24 +46,11 @@ async def test_the_hall_commits_on_its_own_connection_and_loses_no_command(
         raise AssertionError("a commit went the ordinary way")
 
     monkeypatch.setattr(store, "write", ordinary)
-    heard: list[tuple[str, int]] = []
-
-    async def play(hall: Hall, match: str) -> None:
-        for seat, cell in MOVES:
-            ack = await hall.send(match, seat, PlaceMark(cell=cell))
-            heard.append((match, ack.last_seq))
-
     try:
         async with Hall(store, registry) as hall:
-            matches = [await hall.create("tictactoe", seed=n) for n in range(40)]
-            created = hall.journal.commits
-            with anyio.fail_after(30):
-                async with anyio.create_task_group() as tg:
-                    for match in matches:
-                        tg.start_soon(play, hall, match)
-            assert journal_backends(pg_url, store.schema) == 1
-            commits = hall.journal.commits - created
-        assert journal_backends(pg_url, store.schema) == 0  # it closed with the journal
+            matches, heard, commits = await play_in_lockstep(hall, 40)
+            assert journal_backends(store.schema) == 1
+        assert journal_backends(store.schema) == 0  # it closed with the journal
         assert not written
         assert commits > len(MOVES) + 1  # two groups out of phase (one commit a round without)
         assert len(heard) == 40 * len(MOVES)
