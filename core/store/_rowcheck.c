@@ -940,8 +940,9 @@ static void *writer_serve(void *arg) {
         while (self->state != 1 && !self->stop && !self->shrink)
             pthread_cond_wait(&self->cv, &self->mu);
         if (self->shrink) {
-            self->shrink = 0;
             sq.db_release_memory(self->db);
+            self->shrink = 0;
+            pthread_cond_broadcast(&self->cv); /* release_memory() waits for this */
             continue;
         }
         if (self->state != 1) break; /* stopped with nothing handed over */
@@ -970,7 +971,7 @@ static void writer_shut(Writer *self) {
     if (self->started) {
         pthread_mutex_lock(&self->mu);
         self->stop = 1;
-        pthread_cond_signal(&self->cv);
+        pthread_cond_broadcast(&self->cv);
         pthread_mutex_unlock(&self->mu);
         Py_BEGIN_ALLOW_THREADS pthread_join(self->thread, NULL);
         Py_END_ALLOW_THREADS self->started = 0;
@@ -1069,11 +1070,15 @@ static PyObject *writer_close(Writer *self, PyObject *unused) {
 }
 
 static PyObject *writer_release_memory(Writer *self, PyObject *unused) {
+    /* Ask the thread to empty the page cache, and wait until it has (after the commit it
+     * runs, if any): the caller trims the process's heap next. */
     if (self->started) {
-        pthread_mutex_lock(&self->mu);
+        Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&self->mu);
         self->shrink = 1;
-        pthread_cond_signal(&self->cv);
+        pthread_cond_broadcast(&self->cv);
+        while (self->shrink && !self->stop) pthread_cond_wait(&self->cv, &self->mu);
         pthread_mutex_unlock(&self->mu);
+        Py_END_ALLOW_THREADS
     }
     Py_RETURN_NONE;
 }
@@ -1203,7 +1208,7 @@ static PyObject *writer_submit(Writer *self, PyObject *const *args, Py_ssize_t n
     self->keep = keep;
     self->guard = guard;
     self->state = 1;
-    pthread_cond_signal(&self->cv);
+    pthread_cond_broadcast(&self->cv);
     pthread_mutex_unlock(&self->mu);
     Py_RETURN_NONE;
 failed:
@@ -1237,7 +1242,8 @@ static PyMethodDef writer_methods[] = {
     {"close", (PyCFunction)writer_close, METH_NOARGS,
      "Stop the thread after its commit and close the connection."},
     {"release_memory", (PyCFunction)writer_release_memory, METH_NOARGS,
-     "Give back the connection's page cache (between commits, in the writer's thread)."},
+     "Give back the connection's page cache (between commits, in the writer's thread); "
+     "returns once it is given back."},
     {NULL, NULL, 0, NULL},
 };
 
