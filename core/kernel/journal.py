@@ -218,19 +218,33 @@ class Journal:
                     if self._closing:
                         return
                     await self._wake.wait()  # nothing queued: the next submit wakes it
-                self._wake = anyio.Event()
-                cut = self.max_batch
-                requests, self._queue = self._queue[:cut], self._queue[cut:]
-                dones, self._dones = self._dones[:cut], self._dones[cut:]
-                snapshots, self._snapshots = self._snapshots, []
+                requests, dones, snapshots = self._take()
                 if requests or snapshots:
                     with anyio.CancelScope(shield=True):
                         await self._commit(requests, dones, snapshots)
         finally:
-            if self._thread is not None:
-                self._thread.stop()
-                self._thread = None
-            self._stopped.set()
+            self._ended()
+
+    def _take(self) -> tuple[list[AppendRequest], list[Done], list[Snapshot]]:
+        """Take what is queued (up to ``max_batch`` batches) for the next commit."""
+        self._wake = anyio.Event()
+        cut = self.max_batch
+        requests, self._queue = self._queue[:cut], self._queue[cut:]
+        dones, self._dones = self._dones[:cut], self._dones[cut:]
+        snapshots, self._snapshots = self._snapshots, []
+        return requests, dones, snapshots
+
+    def _ended(self) -> None:
+        if self._thread is not None:
+            self._thread.stop()
+            self._thread = None
+        self._stopped.set()
+
+    @staticmethod
+    def _failed(exc: Exception, batches: int) -> GamehallError:
+        """The error every batch of a failed commit hears."""
+        log.error("commit failed", error=repr(exc), batches=batches)
+        return exc if isinstance(exc, GamehallError) else GamehallError(f"store error: {exc}")
 
     # -- commits that overlap the loop's work ----------------------------------------------
 
@@ -274,11 +288,7 @@ class Journal:
                     if self._closing:
                         return
                     await self._wake.wait()
-                self._wake = anyio.Event()
-                cut = self.max_batch
-                requests, self._queue = self._queue[:cut], self._queue[cut:]
-                dones, self._dones = self._dones[:cut], self._dones[cut:]
-                snapshots, self._snapshots = self._snapshots, []
+                requests, dones, snapshots = self._take()
                 with anyio.CancelScope(shield=True):
                     results = await self._commit_overlapped(committer, requests, snapshots, held)
                 held = (dones, results) if requests else None
@@ -286,10 +296,7 @@ class Journal:
             if held is not None:  # durable already: answered whatever ends the writer
                 self._answer(*held)
             committer.close()
-            if self._thread is not None:
-                self._thread.stop()
-                self._thread = None
-            self._stopped.set()
+            self._ended()
 
     async def _commit_overlapped(
         self,
@@ -314,8 +321,7 @@ class Journal:
                 written = await self._call(self._write_sync, encoded, snapshots)
             results = store.finish(requests, written)
         except Exception as exc:  # noqa: BLE001 - a store's failure must not end the writer: all hear it
-            log.error("commit failed", error=repr(exc), batches=len(requests))
-            error = exc if isinstance(exc, GamehallError) else GamehallError(f"store error: {exc}")
+            error = self._failed(exc, len(requests))
             return [error] * len(requests)
         self.commits += 1
         return results
@@ -333,8 +339,7 @@ class Journal:
         try:
             results = await self._write(requests, snapshots)
         except Exception as exc:  # noqa: BLE001 - a store's failure must not end the writer: all hear it
-            log.error("commit failed", error=repr(exc), batches=len(requests))
-            error = exc if isinstance(exc, GamehallError) else GamehallError(f"store error: {exc}")
+            error = self._failed(exc, len(requests))
             results = [error] * len(requests)
         else:
             self.commits += 1

@@ -26,7 +26,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 import msgspec
 
@@ -42,14 +42,11 @@ from ..events import Event, Recorded
 from .base import (
     DECODE_CHUNK,
     MAX_PAGE,
-    CommitPlan,
-    CommitWriter,
     Due,
     Encoded,
     Loaded,
     MatchPage,
     MatchQuery,
-    Op,
     Overlapped,
     PlayerRecord,
     Problem,
@@ -101,6 +98,35 @@ try:
     FAST_WRITES = FAST_READS
 except ImportError:
     FAST_WRITES = False
+
+
+Op = tuple[str, list[tuple[Any, ...]], int]  # sql, its rows, the column the base is added to
+
+
+class CommitWriter(Protocol):
+    """A store's commit run on a thread that holds no GIL (``_rowcheck.Writer``): ``submit``
+    hands it a commit, ``fileno`` gets a byte when it is over, ``result`` answers
+    ``(code, base, message)`` (0: committed; ``None`` while it runs)."""
+
+    def submit(self, base_sql: str | None, ops: list[Op], guard: bool = False, /) -> None: ...
+    def result(self) -> tuple[int, int, str] | None: ...
+    def fileno(self) -> int: ...
+
+
+class CommitPlan(msgspec.Struct, gc=False):
+    """A commit planned for a :class:`CommitWriter`: what to submit, and what each batch gets
+    once it is committed (``places``: the error of a refused batch, or its first row's offset
+    from the base the writer reads; ``versions`` and ``infos``, each written match's new
+    version and listing)."""
+
+    base_sql: str | None
+    ops: list[Op]
+    places: list[int | GamehallError]
+    time: float
+    versions: dict[str, int]
+    infos: dict[str, dict[str, Any]]
+    guard: bool = False  # it merges into listings kept in memory: refused if another wrote
+
 
 P = ParamSpec("P")
 T = TypeVar("T")

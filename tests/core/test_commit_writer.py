@@ -19,7 +19,8 @@ from gamehall.core.errors import GamehallError
 from gamehall.core.hall import Hall
 from gamehall.core.store import AppendRequest, SQLiteStore, Store
 from gamehall.core.store import sqlite as sqlite_module
-from gamehall.core.store.base import CommitWriter, Recorded
+from gamehall.core.store.base import Recorded
+from gamehall.core.store.sqlite import CommitWriter
 from gamehall.core.testing.events import ContractPlugins, marks
 from gamehall.plugins.tictactoe import PlaceMark
 
