@@ -420,22 +420,25 @@ BEGIN
         END IF;
     ELSE  -- in (stream, seq) order, so that two appends that wait for each other's rows
         -- wait in the same order (no deadlock)
-        WITH put AS (
-            INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc, tx)
-            SELECT b.stream, b.expected + r.k, positions[b.first + r.k - 1], b_now, r.t, r.v, r.d,
-                   r.m, r.c, r.crc, me
-            FROM unnest(r_batch, r_k, r_type, r_v, r_data, r_meta, r_cmd, r_crc)
-                 AS r(b, k, t, v, d, m, c, crc)
-            JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY AS b(stream, expected, first, i)
-              ON b.i = r.b
-            WHERE b.first > 0
-            ORDER BY b.stream, r.k
-            ON CONFLICT (stream, seq) DO NOTHING
-            RETURNING stream)
-        SELECT coalesce(array_agg(b.stream), '{}') INTO short
-        FROM unnest(b_stream, b_count, first) AS b(stream, n, first)
-        LEFT JOIN (SELECT stream, count(*) AS n FROM put GROUP BY stream) AS p ON p.stream = b.stream
-        WHERE b.first > 0 AND b.n > coalesce(p.n, 0);
+        INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc, tx)
+        SELECT b.stream, b.expected + r.k, positions[b.first + r.k - 1], b_now, r.t, r.v, r.d,
+               r.m, r.c, r.crc, me
+        FROM unnest(r_batch, r_k, r_type, r_v, r_data, r_meta, r_cmd, r_crc)
+             AS r(b, k, t, v, d, m, c, crc)
+        JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY AS b(stream, expected, first, i)
+          ON b.i = r.b
+        WHERE b.first > 0
+        ORDER BY b.stream, r.k
+        ON CONFLICT (stream, seq) DO NOTHING;
+        GET DIAGNOSTICS put = ROW_COUNT;
+        short := '{}';
+        IF put < total THEN  -- a row left out: the streams whose rows are not all in
+            -- (this call's rows of a stream are those past its expected version)
+            SELECT coalesce(array_agg(b.stream), '{}') INTO short
+            FROM unnest(b_stream, b_expected, b_count, first) AS b(stream, expected, n, first)
+            WHERE b.first > 0 AND b.n > (SELECT count(*) FROM events e
+                WHERE e.stream = b.stream AND e.seq > b.expected AND e.tx = me);
+        END IF;
     END IF;
     IF cardinality(short) > 0 THEN  -- beaten on these streams: their rows go, a conflict
         DELETE FROM events WHERE stream = ANY(short) AND tx = me;
@@ -460,33 +463,32 @@ BEGIN
             RETURNING stream)
         SELECT coalesce(array_agg(stream), '{}') INTO created FROM made;
     END IF;
-    IF n = 1 THEN  -- one batch: by its key (a join over the arrays costs more)
+    IF n = 1 AND cardinality(k_batch) = 0 THEN  -- one batch: by its key (a join costs more)
         UPDATE streams SET version = b_expected[1] + b_count[1], updated = b_now,
             deadline = CASE WHEN b_deadline[1] = 'NaN' THEN deadline ELSE b_deadline[1] END
         WHERE stream = b_stream[1] AND first[1] > 0 AND b_expected[1] > 0;
-    ELSE
+    ELSE  -- one statement for every later batch: its version and, where it changes any, its
+        -- listing entry (``k_`` merged into the info, ``l_`` the indexed columns); a stream
+        -- is in a call once, so each row is updated once
         UPDATE streams s SET version = b.expected + b.n, updated = b_now,
-            deadline = CASE WHEN b.deadline = 'NaN' THEN s.deadline ELSE b.deadline END
-        FROM unnest(b_stream, b_expected, b_count, first, b_deadline)
-             AS b(stream, expected, n, first, deadline)
+            deadline = CASE WHEN b.deadline = 'NaN' THEN s.deadline ELSE b.deadline END,
+            info = CASE WHEN k.b IS NULL THEN s.info
+                        ELSE gamehall_info_merge(s.info, k.keys, k.pairs) END,
+            game = CASE WHEN l_mask[b.i] & 1 <> 0 THEN l_game[b.i] ELSE s.game END,
+            finished = CASE WHEN l_mask[b.i] & 2 <> 0 THEN l_finished[b.i] ELSE s.finished END,
+            open_seats = CASE WHEN l_mask[b.i] & 4 <> 0 THEN l_open[b.i] ELSE s.open_seats END
+        FROM unnest(b_stream, b_expected, b_count, first, b_deadline) WITH ORDINALITY
+             AS b(stream, expected, n, first, deadline, i)
+        LEFT JOIN (SELECT u.b, array_agg(u.key ORDER BY u.o) AS keys,
+                          array_agg(u.pair ORDER BY u.o) AS pairs
+                   FROM unnest(k_batch, k_key, k_pair) WITH ORDINALITY AS u(b, key, pair, o)
+                   GROUP BY u.b) AS k ON k.b = b.i
         WHERE s.stream = b.stream AND b.first > 0 AND b.expected > 0;
-    END IF;
-    FOR i IN 1 .. n LOOP  -- the later batches that change their stream's listing entry
-        EXIT WHEN cardinality(k_batch) = 0;
-        CONTINUE WHEN first[i] <= 0 OR b_expected[i] = 0;
-        CONTINUE WHEN NOT i = ANY(k_batch);
-        UPDATE streams SET
-            info = gamehall_info_merge(info,
-                ARRAY(SELECT k.key FROM unnest(k_batch, k_key) AS k(b, key) WHERE k.b = i),
-                ARRAY(SELECT k.pair FROM unnest(k_batch, k_pair) AS k(b, pair) WHERE k.b = i)),
-            game = CASE WHEN l_mask[i] & 1 <> 0 THEN l_game[i] ELSE game END,
-            finished = CASE WHEN l_mask[i] & 2 <> 0 THEN l_finished[i] ELSE finished END,
-            open_seats = CASE WHEN l_mask[i] & 4 <> 0 THEN l_open[i] ELSE open_seats END
-        WHERE stream = b_stream[i];
-        IF l_mask[i] & 8 <> 0 THEN
-            listed := listed || b_stream[i];
+        IF cardinality(k_batch) > 0 THEN  -- the later batches that set their players
+            listed := ARRAY(SELECT b_stream[i] FROM generate_series(1, n) AS i
+                            WHERE l_mask[i] & 8 <> 0 AND first[i] > 0 AND b_expected[i] > 0);
         END IF;
-    END LOOP;
+    END IF;
     listed := listed || created;
     IF cardinality(listed) > 0 THEN
         DELETE FROM stream_players WHERE stream = ANY(listed);
