@@ -355,11 +355,13 @@ CREATE OR REPLACE FUNCTION gamehall_append(
     k_batch integer[], k_key bytea[], k_pair bytea[],
     p_batch integer[], p_player text[],
     t_batch integer[], t_seat integer[], t_digest bytea[],
-    b_deadline double precision[]
+    b_deadline double precision[], b_was bytea[]
 ) RETURNS bigint[] LANGUAGE plpgsql AS $$
 -- One group commit: the events of every batch at its expected version and, in the same
 -- statement, the listing entry (``b_info`` of a created stream; ``k_`` changes merged into a
--- later one's; ``l_`` the indexed columns a batch sets, by ``l_mask`` bits 1 game, 2 finished,
+-- later one's, or ``b_info`` itself where the entry is still ``b_was``, the one the writer
+-- stored last and merged into already; ``l_`` the indexed columns a batch sets, by ``l_mask``
+-- bits 1 game, 2 finished,
 -- 4 open seats, 8 players, ``p_`` the players), the seat tokens (``t_``) and each stream's
 -- next clock expiry (``b_deadline``: NaN leaves it as it is).
 DECLARE
@@ -473,12 +475,13 @@ BEGIN
         UPDATE streams s SET version = b.expected + b.n, updated = b_now,
             deadline = CASE WHEN b.deadline = 'NaN' THEN s.deadline ELSE b.deadline END,
             info = CASE WHEN k.b IS NULL THEN s.info
+                        WHEN s.info = b.was THEN b.info  -- merged by the writer already
                         ELSE gamehall_info_merge(s.info, k.keys, k.pairs) END,
             game = CASE WHEN l_mask[b.i] & 1 <> 0 THEN l_game[b.i] ELSE s.game END,
             finished = CASE WHEN l_mask[b.i] & 2 <> 0 THEN l_finished[b.i] ELSE s.finished END,
             open_seats = CASE WHEN l_mask[b.i] & 4 <> 0 THEN l_open[b.i] ELSE s.open_seats END
-        FROM unnest(b_stream, b_expected, b_count, first, b_deadline) WITH ORDINALITY
-             AS b(stream, expected, n, first, deadline, i)
+        FROM unnest(b_stream, b_expected, b_count, first, b_deadline, b_info, b_was)
+             WITH ORDINALITY AS b(stream, expected, n, first, deadline, info, was, i)
         LEFT JOIN (SELECT u.b, array_agg(u.key ORDER BY u.o) AS keys,
                           array_agg(u.pair ORDER BY u.o) AS pairs
                    FROM unnest(k_batch, k_key, k_pair) WITH ORDINALITY AS u(b, key, pair, o)
@@ -656,6 +659,10 @@ def _db_errors(fn: Callable[P, T]) -> Callable[P, T]:
     return wrapper
 
 
+Entry = tuple[bytes, dict[str, Any]]  # a listing entry, encoded and as a map
+Made = tuple[int, str, Entry]  # a batch's index, its stream, the entry it stores
+
+
 class PostgresStore(Store):
     """Events, streams, snapshots and seat tokens in one PostgreSQL schema."""
 
@@ -704,6 +711,13 @@ class PostgresStore(Store):
         self._writer: psycopg.Connection[Any] | None = self.connect()
         # The journal's own connection, on its event loop (_Overlapped), while it has one.
         self._journal_conn: psycopg.Connection[Any] | None = None
+        # The listing entry the journal's connection last stored for each stream of an
+        # active match (encoded, and as a map): a later change is merged into it here and
+        # sent whole, which the append stores where the entry is still this one (instead of
+        # merging in the database, a walk over the map in PL/pgSQL that cost a tenth of a
+        # group commit). Only a speed-up: an entry changed since (by ``put_entry``, another
+        # node) is merged in the database as before.
+        self._entries: dict[str, Entry] = {}
         self._migrate()
         self._pool.open(wait=False)
 
@@ -1068,9 +1082,31 @@ class PostgresStore(Store):
     ) -> tuple[list[int], list[int]]:
         """Append one round; return each batch's index (from 1) into the positions given,
         or its conflict (-1 - the stream's version), and the positions given."""
-        row = db.execute(_APPEND, _append_args(batches, now)).fetchone()
+        for _, batch in batches:  # the entries it changes are no longer the ones kept
+            if batch.info:
+                self._entries.pop(batch.stream, None)
+        row = db.execute(_APPEND, _append_args(batches, now)[0]).fetchone()
         assert row is not None
         return _appended(row[0], len(batches))
+
+    def forget(self, stream: str) -> None:
+        """Drop the listing entry kept for a match gone to rest."""
+        self._entries.pop(stream, None)
+
+    def release_memory(self) -> None:
+        """Drop every listing entry kept (they are kept again as matches commit)."""
+        self._entries = {}
+
+    def _keep(self, made: list[Made], placed: list[Written | GamehallError]) -> None:
+        """Keep the listing entries a commit sent (``made`` by :func:`_append_args`), not
+        those of a conflict. One the database merged instead (the entry had changed since)
+        is not the one stored: the next change is then merged in the database too, as the
+        stored entry is not the one kept."""
+        for index, stream, entry in made:
+            if isinstance(placed[index], Written):
+                self._entries[stream] = entry
+            else:
+                self._entries.pop(stream, None)
 
     def overlapped(self, loop: asyncio.AbstractEventLoop) -> Overlapped | None:
         """The journal's commits on a connection of the loop's own (psycopg's asynchronous
@@ -1303,6 +1339,7 @@ class PostgresStore(Store):
     def delete_stream(self, stream: str) -> bool:
         """Delete a stream's rows; keep its positions as deleted ones, never given again."""
         self._check_writable()
+        self._entries.pop(stream, None)
         with self._lock:
             db = self._writing()
             with db.transaction():
@@ -1330,6 +1367,7 @@ class PostgresStore(Store):
     def put_entry(self, stream: str, info: Mapping[str, Any], version: int) -> bool:
         """Replace a stream's listing entry if it is still at ``version`` (one transaction)."""
         self._check_writable()
+        self._entries.pop(stream, None)
         with self._lock:
             db = self._writing()
             with db.transaction():
@@ -1584,6 +1622,7 @@ class _Overlapped:
                 Sequence[Encoded | GamehallError],
                 list[list[tuple[int, Encoded]]],
                 float,
+                list[Made],
             ]
             | None
         ) = None
@@ -1631,10 +1670,8 @@ class _Overlapped:
         now = time.time()
         future: asyncio.Future[list[Written | GamehallError] | None] = self._loop.create_future()
         try:
-            values = [
-                a.encode() if isinstance(a, str) else repr(a).encode()
-                for a in _append_args(rounds[0], now)
-            ]
+            args, made = _append_args(rounds[0], now, store._entries)
+            values = [a.encode() if isinstance(a, str) else repr(a).encode() for a in args]
         except UnicodeEncodeError as exc:
             future.set_exception(store._not_utf8(exc))
             return future
@@ -1647,7 +1684,7 @@ class _Overlapped:
             self._lost()
             future.set_exception(store._commit_failed(exc, True))
             return future
-        self._landed = (future, encoded, rounds, now)
+        self._landed = (future, encoded, rounds, now, made)
         return future
 
     def _writable(self) -> None:
@@ -1675,7 +1712,7 @@ class _Overlapped:
             return
         if self._landed is None:
             return  # nothing asked (a notice)
-        (future, encoded, rounds, now), self._landed = self._landed, None
+        (future, encoded, rounds, now, made), self._landed = self._landed, None
         if future.done():
             return
         answer = results[0] if results else None
@@ -1691,6 +1728,7 @@ class _Overlapped:
         value = answer.get_value(0, 0) or b"{}"
         found = [int(n) for n in value[1:-1].split(b",")] if len(value) > 2 else []
         placed = self._store._placed(encoded, rounds, [_appended(found, len(rounds[0]))], now)
+        self._store._keep(made, placed)
         future.set_result(placed)
 
     def _failed(self, exc: psycopg.Error, lost: bool) -> None:
@@ -1901,7 +1939,7 @@ _APPEND = (
     "%s::integer[], %s::integer[], %s::text[], %s::integer[], %s::bytea[], %s::bytea[], "
     "%s::text[], %s::bigint[], %s::integer[], %s::text[], %s::boolean[], %s::integer[], "
     "%s::integer[], %s::bytea[], %s::bytea[], %s::integer[], %s::text[], "
-    "%s::integer[], %s::integer[], %s::bytea[], %s::double precision[])"
+    "%s::integer[], %s::integer[], %s::bytea[], %s::double precision[], %s::bytea[])"
 )
 
 
@@ -1912,17 +1950,36 @@ _APPEND_WIRE = "".join(
 ).encode()
 
 
-def _append_args(batches: Sequence[tuple[int, Encoded]], now: float) -> tuple[Any, ...]:
-    """The arguments of one call of ``gamehall_append`` (_APPEND) for a round of batches."""
+def _append_args(
+    batches: Sequence[tuple[int, Encoded]], now: float, entries: Mapping[str, Entry] | None = None
+) -> tuple[tuple[Any, ...], list[Made]]:
+    """The arguments of one call of ``gamehall_append`` (_APPEND) for a round of batches, and
+    the listing entries it stores (index of the batch, stream, entry) where they are known:
+    a created stream's, and a later batch's whose stream has its last entry in ``entries``
+    (merged here into the whole entry the call stores where the entry is still that one)."""
     streams, expected, counts, infos = [], [], [], []
+    was: list[bytes | None] = []
+    made: list[Made] = []
     deadlines: list[float | None | msgspec.UnsetType] = []
     r_batch, r_k, types, versions, datas, metas, cmds, crcs = [], [], [], [], [], [], [], []
     listing = _Listing()
-    for number, (_, batch) in enumerate(batches, 1):
+    for number, (index, batch) in enumerate(batches, 1):
         streams.append(batch.stream)
         expected.append(batch.expected)
         counts.append(len(batch.rows))
-        infos.append(msgspec.msgpack.encode(batch.info or {}) if batch.expected == 0 else None)
+        entry: Entry | None = None
+        old = None
+        if batch.expected == 0:
+            info = dict(batch.info or {})
+            entry = (msgspec.msgpack.encode(info), info)
+        elif batch.info and entries is not None and (kept := entries.get(batch.stream)):
+            old = kept[0]
+            info = _merged(kept[1], batch.info)
+            entry = (msgspec.msgpack.encode(info), info)
+        if entry is not None and entries is not None:
+            made.append((index, batch.stream, entry))
+        infos.append(None if entry is None else entry[0])
+        was.append(old)
         deadlines.append(batch.deadline)
         listing.add(number, batch)
         for k, (tag, version, data, meta, mark, crc) in enumerate(batch.rows, 1):
@@ -1939,7 +1996,15 @@ def _append_args(batches: Sequence[tuple[int, Encoded]], now: float) -> tuple[An
     return (_texts(streams), _numbers(expected), _numbers(counts), _blobs(infos), now,
             _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
             _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs), *listing.arrays(),
-            _deadlines(deadlines))  # fmt: skip
+            _deadlines(deadlines), _blobs(was)), made  # fmt: skip
+
+
+def _merged(info: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The entry ``gamehall_info_merge`` makes of ``info`` and ``changes``, in its order: the
+    keys left as they were, then the changed ones (a key set to ``None`` goes away)."""
+    out = {key: value for key, value in info.items() if key not in changes}
+    out.update((key, value) for key, value in changes.items() if value is not None)
+    return out
 
 
 def _appended(answer: Sequence[int], batches: int) -> tuple[list[int], list[int]]:

@@ -8,13 +8,14 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import psycopg
 import pytest
 from gamehall.core import ConcurrencyError, Meta, Registry
 from gamehall.core.errors import GamehallError
 from gamehall.core.hall import Hall
 from gamehall.core.store import AppendRequest
-from gamehall.core.store.base import Written
+from gamehall.core.store.base import MatchQuery, Written
 from gamehall.core.testing.events import ContractPlugins, marks
 from gamehall.plugins.tictactoe import PlaceMark
 
@@ -124,4 +125,82 @@ async def test_a_commit_the_database_refuses_is_heard_and_nothing_is_stored(
             ack = await hall.send(match, 0, PlaceMark(cell=4))  # the same connection goes on
             assert ack.last_seq == 2 and store.version(match) == 2
     finally:
+        store.close()
+
+
+async def test_a_kept_listing_entry_is_stored_whole_and_one_changed_since_is_merged(
+    pg_url: str,
+) -> None:
+    """The listing entry the journal's connection stored last is merged on the loop and sent
+    whole; where another writer changed it since, the database merges as before."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    codec = ContractPlugins().codec
+    store = PostgresStore(pg_url, codec)
+    other = PostgresStore(pg_url, codec)
+    committer = store.overlapped(asyncio.get_running_loop())
+    assert committer is not None
+    await committer.open()
+    admin = psycopg.connect(BASE_URL, autocommit=True)
+    try:
+        admin.execute(f"SET search_path = {store.schema}")
+        # Count the merges the database makes (the append calls the function by its name).
+        admin.execute("CREATE TABLE merges (n integer)")
+        admin.execute(
+            "ALTER FUNCTION gamehall_info_merge(bytea, bytea[], bytea[]) RENAME TO real_merge"
+        )
+        admin.execute(
+            "CREATE FUNCTION gamehall_info_merge(entry bytea, keys bytea[], pairs bytea[]) "
+            "RETURNS bytea LANGUAGE plpgsql AS $$ BEGIN INSERT INTO merges VALUES (1); "
+            "RETURN real_merge(entry, keys, pairs); END $$"
+        )
+
+        async def commit(request: AppendRequest) -> None:
+            started = committer.start(store.encode([request]))
+            assert started is not None
+            written = await started
+            assert written is not None and isinstance(written[0], Written)
+
+        def merges() -> int:
+            row = admin.execute("SELECT count(*) FROM merges").fetchone()
+            return int(row[0]) if row else -1
+
+        def stored() -> bytes:
+            row = admin.execute("SELECT info FROM streams WHERE stream = 'a'").fetchone()
+            assert row is not None
+            return bytes(row[0])
+
+        first = {"game": "tictactoe", "seat_players": [None, "p1"], "finished": False}
+        await commit(AppendRequest("a", 0, marks(1), [Meta()], info=first))
+        before = stored()
+        await commit(AppendRequest("a", 1, marks(1), [Meta()], info={"finished": True}))
+        assert merges() == 0  # stored whole
+        # The same bytes as the database's merge makes of the entry before and the change.
+        encode = msgspec.msgpack.encode
+        row = admin.execute(
+            "SELECT real_merge(%s, ARRAY[%s], ARRAY[%s])",
+            (before, encode("finished"), encode("finished") + encode(True)),
+        ).fetchone()
+        assert row is not None and bytes(row[0]) == stored()
+        assert store.stream_info("a").info == {**first, "finished": True}
+        assert store.find_matches(MatchQuery(finished=True)).total == 1
+
+        # Another writer replaces the entry: the kept one is stale, the database merges.
+        assert other.put_entry("a", {"game": "tictactoe", "note": "rebuilt"}, 2)
+        await commit(AppendRequest("a", 2, marks(1), [Meta()], info={"seat_players": ["p2"]}))
+        assert merges() == 1
+        assert store.stream_info("a").info == {
+            "game": "tictactoe",
+            "note": "rebuilt",
+            "seat_players": ["p2"],
+        }
+        assert store.find_matches(MatchQuery(player="p2")).total == 1
+        # What the database merged is not known here: the next change is merged there too.
+        await commit(AppendRequest("a", 3, marks(1), [Meta()], info={"note": None}))
+        assert merges() == 2
+        assert store.stream_info("a").info == {"game": "tictactoe", "seat_players": ["p2"]}
+    finally:
+        admin.close()
+        committer.close()
+        other.close()
         store.close()
