@@ -24,7 +24,7 @@ from ..errors import UnknownMatch
 from ..events import MatchStarted
 from ..registry import Registry, Ruleset
 from ..store.base import Loaded as StoredStream
-from ..store.base import Snapshot, Store
+from ..store.base import Snapshot, Store, in_background
 from .actor import Loaded
 from .context import Timing
 
@@ -97,13 +97,19 @@ class Loader:
         chunks that let the other matches run between them (the fold holds the GIL: in a
         thread it would stall the loop as much)."""
         with loop_first():  # the reading thread gives the GIL back to the loop sooner
-            stored, ruleset, state = await anyio.to_thread.run_sync(self._read_stored, match)
+            stored, ruleset, state = await anyio.to_thread.run_sync(self._read_behind, match)
         events = stored.events if stored.plain else engine.live(stored.events, stored.after + 1)
         for start in range(0, len(events), FOLD_CHUNK):
             state = engine.fold_live(ruleset, state, events[start : start + FOLD_CHUNK])
             if len(events) > FOLD_CHUNK:
                 await anyio.sleep(0)
         return await anyio.to_thread.run_sync(self._loaded, match, stored, ruleset, state)
+
+    def _read_behind(self, match: str) -> tuple[StoredStream, Ruleset, Any]:
+        """:meth:`_read_stored` as background work: the store may pause between the parts
+        of a long read (the matches being played come first)."""
+        with in_background():
+            return self._read_stored(match)
 
     def _read_stored(self, match: str) -> tuple[StoredStream, Ruleset, Any]:
         """Read what activation needs and the state to fold it onto (a snapshot's or the

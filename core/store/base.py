@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import operator
+import threading
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol, Self
 
 import msgspec
@@ -101,6 +103,26 @@ def checked_rows(stream: str, rows: Sequence[tuple[Any, ...]], after: int) -> li
             check_row(stream, seq, tag, version, data, meta, crc)
         out.append(row)
     return out
+
+
+_background = threading.local()
+
+
+@contextmanager
+def in_background() -> Iterator[None]:
+    """Mark the store reads this thread makes meanwhile as background work (a cold activation
+    read off the event loop): a store may pause between the parts of a long read, so that the
+    matches being played get the CPU first."""
+    _background.on = True
+    try:
+        yield
+    finally:
+        _background.on = False
+
+
+def reading_in_background() -> bool:
+    """Whether this thread's reads are background work (see :func:`in_background`)."""
+    return getattr(_background, "on", False)
 
 
 def check_recorded(stream: str, last: int, recorded: int | None) -> None:
