@@ -360,10 +360,10 @@ CREATE OR REPLACE FUNCTION gamehall_append(
 -- One group commit: the events of every batch at its expected version and, in the same
 -- statement, the listing entry (``b_info`` of a created stream; ``k_`` changes merged into a
 -- later one's, or ``b_info`` itself where the entry is still ``b_was``, the one the writer
--- stored last and merged into already; ``l_`` the indexed columns a batch sets, by ``l_mask``
--- bits 1 game, 2 finished,
--- 4 open seats, 8 players, ``p_`` the players), the seat tokens (``t_``) and each stream's
--- next clock expiry (``b_deadline``: NaN leaves it as it is).
+-- stored last and merged the changes into already; ``l_`` the indexed columns a batch sets,
+-- by ``l_mask`` bits 1 game, 2 finished, 4 open seats, 8 players, ``p_`` the players), the
+-- seat tokens (``t_``) and each stream's next clock expiry (``b_deadline``: NaN leaves it as
+-- it is).
 DECLARE
     me xid8 := pg_current_xact_id();  -- on every row: readers follow (tx, position)
     actual bigint[] := '{}';
@@ -1099,9 +1099,8 @@ class PostgresStore(Store):
 
     def _keep(self, made: list[Made], placed: list[Written | GamehallError]) -> None:
         """Keep the listing entries a commit sent (``made`` by :func:`_append_args`), not
-        those of a conflict. One the database merged instead (the entry had changed since)
-        is not the one stored: the next change is then merged in the database too, as the
-        stored entry is not the one kept."""
+        those of a conflict. Where the database merged instead (the entry had changed since),
+        the entry kept is not the one stored, and the next change is merged there too."""
         for index, stream, entry in made:
             if isinstance(placed[index], Written):
                 self._entries[stream] = entry
