@@ -113,11 +113,12 @@ def in_background() -> Iterator[None]:
     """Mark the store reads this thread makes meanwhile as background work (a cold activation
     read off the event loop): a store may pause between the parts of a long read, so that the
     matches being played get the CPU first."""
+    before = reading_in_background()
     _background.on = True
     try:
         yield
     finally:
-        _background.on = False
+        _background.on = before
 
 
 def reading_in_background() -> bool:
@@ -571,13 +572,11 @@ def listed(info: Mapping[str, Any]) -> tuple[str | None, bool, int, list[str]]:
 
 
 def merged(info: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
-    """Return an info map with changes merged in (a key set to ``None`` goes away)."""
-    out = dict(info)
-    for key, value in changes.items():
-        if value is None:
-            out.pop(key, None)
-        else:
-            out[key] = value
+    """Return an info map with changes merged in (a key set to ``None`` goes away): the keys
+    left as they were, then the changed ones, the order PostgreSQL's ``gamehall_info_merge``
+    writes them in (so an entry merged here encodes to the bytes it would store)."""
+    out = {key: value for key, value in info.items() if key not in changes}
+    out.update((key, value) for key, value in changes.items() if value is not None)
     return out
 
 

@@ -76,6 +76,7 @@ from .base import (
     listed,
     loaded,
     match_filters,
+    merged,
     page_of,
     stored_deadline,
 )
@@ -1973,7 +1974,7 @@ def _append_args(
             entry = (msgspec.msgpack.encode(info), info)
         elif batch.info and entries is not None and (kept := entries.get(batch.stream)):
             old = kept[0]
-            info = _merged(kept[1], batch.info)
+            info = merged(kept[1], batch.info)
             entry = (msgspec.msgpack.encode(info), info)
         if entry is not None and entries is not None:
             made.append((index, batch.stream, entry))
@@ -1996,14 +1997,6 @@ def _append_args(
             _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
             _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs), *listing.arrays(),
             _deadlines(deadlines), _blobs(was)), made  # fmt: skip
-
-
-def _merged(info: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
-    """The entry ``gamehall_info_merge`` makes of ``info`` and ``changes``, in its order: the
-    keys left as they were, then the changed ones (a key set to ``None`` goes away)."""
-    out = {key: value for key, value in info.items() if key not in changes}
-    out.update((key, value) for key, value in changes.items() if value is not None)
-    return out
 
 
 def _appended(answer: Sequence[int], batches: int) -> tuple[list[int], list[int]]:
