@@ -10,7 +10,7 @@ that leaves the hall (views, histories, live streams) is redacted for the asking
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Self, Unpack
 
 from . import clock as clocks
@@ -288,6 +288,11 @@ class Hall:
     def load(self, match: str) -> Loaded:
         """Rebuild a match from its events, starting from a snapshot where one helps."""
         return self.loader.load(match)
+
+    def load_many(self, matches: Iterable[str]) -> Iterator[tuple[str, Loaded | Exception]]:
+        """Rebuild stored matches one after the other, each with its state or the error that
+        stopped it (see :meth:`Loader.load_many`)."""
+        return self.loader.load_many(matches)
 
     snapshot_key = staticmethod(snapshot_key)  # the plugin versions that wrote a snapshot
 

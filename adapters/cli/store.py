@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import anyio
 from gamehall.adapters.cli.common import add_db_option
-from gamehall.core import DamagedStore, default_registry, lifecycle
+from gamehall.core import DamagedStore, GamehallError, default_registry, lifecycle
 from gamehall.core.hall import Hall
 from gamehall.core.seating import rebuild_lobby
 from gamehall.core.store import SQLiteStore, Store
@@ -31,6 +32,11 @@ def register(sub: Any) -> None:
         help="check a store: SQLite's integrity_check, every row's checksum, no event missing",
     )
     add_db_option(check)
+    check.add_argument(
+        "--replay", action="store_true",
+        help="also rebuild every match with the installed games and expansions (finds the "
+        "matches an upgrade of a game can no longer read)",
+    )  # fmt: skip
     check.set_defaults(func=run_check)
     rebuild = sub.add_parser(
         "rebuild-lobby",
@@ -115,7 +121,7 @@ def run_check(args: argparse.Namespace) -> int:
     registry = default_registry()
     url = parse_store_url(args.db)
     if url.backend == "postgresql":
-        return _check_shared(str(url), open_store_url(args.db, registry.codec))
+        return _check_shared(str(url), open_store_url(args.db, registry.codec), args.replay)
     try:
         store = SQLiteStore(args.db, registry.codec, readonly=True, quick_check_bytes=0)
     except DamagedStore as exc:
@@ -128,36 +134,80 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         problems = store.check()
         matches = 0 if problems else len(store.streams())
+        unread = _replay(store, registry) if args.replay and not problems else []
         schema = store.schema
     finally:
         store.close()
-    for problem in problems[:SHOWN]:
-        print(f"{args.db}: {problem}")
-    if len(problems) > SHOWN:
-        print(f"{args.db}: … and {len(problems) - SHOWN} more problems")
-    if problems:
-        print(f"{args.db}: damaged ({len(problems)} problems found)")
+    if _report(args.db, problems, unread):
         return 1
     if schema is not None and schema < SCHEMA_VERSION:
         print(f"{args.db}: store schema {schema}: its rows get checksums when it is next opened")
-    print(f"{args.db}: ok ({matches} matches; integrity_check, checksums and event chains)")
+    print(f"{args.db}: ok ({matches} matches; integrity_check, checksums and event chains"
+          f"{REPLAYED if args.replay else ''})")  # fmt: skip
     return 0
 
 
-def _check_shared(shown: str, store: Store) -> int:
+REPLAYED = "; every match rebuilt with the installed games"
+
+
+def _check_shared(shown: str, store: Store, replay: bool) -> int:
     """Check every row of a PostgreSQL store (its server keeps its own pages)."""
+    registry = default_registry()
     try:
         problems = store.check()
         matches = 0 if problems else len(store.streams())
+        unread = _replay(store, registry) if replay and not problems else []
     finally:
         store.close()
+    if _report(shown, problems, unread):
+        return 1
+    print(
+        f"{shown}: ok ({matches} matches; checksums and event chains{REPLAYED if replay else ''})"
+    )
+    return 0
+
+
+def _report(shown: str, problems: list[Any], unread: list[str]) -> bool:
+    """Print what a check found; tell whether it found anything."""
     for problem in problems[:SHOWN]:
         print(f"{shown}: {problem}")
+    if len(problems) > SHOWN:
+        print(f"{shown}: … and {len(problems) - SHOWN} more problems")
     if problems:
         print(f"{shown}: damaged ({len(problems)} problems found)")
-        return 1
-    print(f"{shown}: ok ({matches} matches; checksums and event chains)")
-    return 0
+        return True
+    for line in unread[:SHOWN]:
+        print(f"{shown}: {line}")
+    if len(unread) > SHOWN:
+        print(f"{shown}: … and {len(unread) - SHOWN} more matches that do not rebuild")
+    if unread:
+        some = "1 match does" if len(unread) == 1 else f"{len(unread)} matches do"
+        print(f"{shown}: {some} not rebuild with the installed games")
+        return True
+    return False
+
+
+def _replay(store: Store, registry: Any) -> list[str]:
+    """Rebuild every match of a store as activating it would; say why each that fails does."""
+    unread = []
+    for match, loaded in Hall(store, registry).load_many(_match_ids(store)):
+        if isinstance(loaded, GamehallError):
+            unread.append(f"match {match} does not rebuild: {loaded}")
+        elif isinstance(loaded, Exception):  # the game's own code failed
+            unread.append(
+                f"match {match} does not rebuild: the game's code raised "
+                f"{type(loaded).__name__}: {loaded}"
+            )
+    return unread
+
+
+def _match_ids(store: Store) -> Iterator[str]:
+    """Every match id of a store, read a page at a time."""
+    after = ""
+    while page := store.streams(after, limit=1000):
+        for entry in page:
+            yield entry.stream
+        after = page[-1].stream
 
 
 def _integrity(path: str) -> list[str]:

@@ -9,9 +9,10 @@ the fold on the loop in chunks of ``FOLD_CHUNK`` events with a turn of the loop 
 from __future__ import annotations
 
 import gc
+import itertools
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -30,6 +31,9 @@ from .context import Timing
 
 log = structlog.get_logger("gamehall.hall")
 FOLD_CHUNK = 500  # events folded between two turns of the loop while a match activates
+# Matches Loader.load_many reads from one state of the store: a share of them takes a few ms,
+# which is how long it holds back SQLite's checkpoint.
+HELD_MATCHES = 500
 
 
 def snapshot_key(ruleset: Ruleset) -> str:
@@ -91,6 +95,25 @@ class Loader:
         events = stored.events if stored.plain else engine.live(stored.events, stored.after + 1)
         state = engine.fold_live(ruleset, state, events)
         return self._loaded(match, stored, ruleset, state)
+
+    def load_many(self, matches: Iterable[str]) -> Iterator[tuple[str, Loaded | Exception]]:
+        """Rebuild stored matches one after the other, each as :meth:`load` does, with the
+        error of one that does not rebuild in place of its state: the plugin's own included
+        (the caller reports them: ``gamehall check-store --replay``).
+
+        The store may read a share of ``HELD_MATCHES`` of them from one state of itself
+        (:meth:`Store.reading_many`): a match written meanwhile may come as it was when its
+        share began. For matches at rest, never to activate a live one.
+        """
+        pending = iter(matches)
+        while share := list(itertools.islice(pending, HELD_MATCHES)):
+            with self.store.reading_many():
+                for match in share:
+                    try:
+                        loaded: Loaded | Exception = self.load(match)
+                    except Exception as exc:  # a boundary: each match's failure is reported
+                        loaded = exc
+                    yield match, loaded
 
     async def load_off_loop(self, match: str) -> Loaded:
         """:meth:`load` with the store read in a worker thread and the fold on the loop in

@@ -16,7 +16,7 @@ import threading
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Protocol, Self
 
 import msgspec
@@ -952,6 +952,13 @@ class Store(EventLog, Snapshots, LobbyReadModel, Checks, Coordination):
         return Loaded(
             head[0].event if head else None, events, self.command_ids(stream), start, snap
         )
+
+    def reading_many(self) -> AbstractContextManager[None]:
+        """Mark a block of many reads on this thread (rebuilding every stored match): the
+        store may read them all from one state of itself, begun by the block's first read, so
+        that a write committed meanwhile may not be seen. For stored matches, never live ones;
+        keep the block short (on SQLite it holds back the checkpoint). Nothing by default."""
+        return nullcontext()
 
     @property
     def threaded(self) -> bool:

@@ -912,6 +912,29 @@ class SQLiteStore(Store):
         )
         return self.codec.decode_events(checked_rows(stream, rows, after), stream)
 
+    @contextlib.contextmanager
+    def reading_many(self) -> Iterator[None]:
+        """Share one read transaction of this thread's C reader among the block's whole-match
+        reads: SQLite starts a read once instead of once a match (taking and giving back the
+        WAL's read lock and looking at the file's size, three system calls: 2.2 of the 11 us a
+        tic-tac-toe match took to rebuild). Reads through sqlite3 go on as before."""
+        fast = None if getattr(self._local, "holding", False) else self._fast_reader()
+        if fast is None:  # no C reader, or a block inside another
+            yield
+            return
+        try:
+            fast.hold(True)
+        except _ReadFailed:  # then each read starts its own, as outside a block
+            yield
+            return
+        self._local.holding = True
+        try:
+            yield
+        finally:
+            self._local.holding = False
+            with contextlib.suppress(_ReadFailed):  # closed meanwhile: its read ended with it
+                fast.hold(False)
+
     @_sql_errors
     def load_stream(self, stream: str, after: int = 1, snapshot: bool = False) -> Loaded:
         """Read a match for activation: its snapshot (when asked), then the first event and
