@@ -47,7 +47,7 @@ static void make_table(void) {
 
 /* Run the CRC-32 register (the inverse of the value zlib.crc32 returns) over more bytes,
  * eight at a time. */
-static uint32_t crc_more(uint32_t crc, const unsigned char *p, Py_ssize_t n) {
+static uint32_t crc_table(uint32_t crc, const unsigned char *p, Py_ssize_t n) {
     while (n >= 8) {
         uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
                              (uint32_t)p[3] << 24);
@@ -63,6 +63,99 @@ static uint32_t crc_more(uint32_t crc, const unsigned char *p, Py_ssize_t n) {
     return crc;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define FOLDS 1
+static int folding = 0; /* the CPU multiplies without carries (PCLMULQDQ) and has SSE4.1 */
+
+/* Fold the register over n bytes (n >= 64, a multiple of 16) sixteen at a time with carry-less
+ * multiplications, four lanes at once, then reduce it (Barrett) to 32 bits: "Fast CRC
+ * Computation for Generic Polynomials Using PCLMULQDQ Instruction" (Gopal et al., Intel, 2009),
+ * with the bit-reflected constants of zlib's polynomial its end gives (zlib's own x86 code and
+ * Chromium's hold the same). A row of 100 bytes took 130 cycles a row the table way, 40% of
+ * them in the bytes left over from its five pieces. */
+__attribute__((target("pclmul,sse4.1"))) static uint32_t crc_fold(uint32_t crc,
+                                                                  const unsigned char *buf,
+                                                                  Py_ssize_t len) {
+    const __m128i k1k2 = _mm_set_epi64x(0x01c6e41596, 0x0154442bd4);
+    const __m128i k3k4 = _mm_set_epi64x(0x00ccaa009e, 0x01751997d0);
+    const __m128i k5k0 = _mm_set_epi64x(0, 0x0163cd6124);
+    const __m128i poly = _mm_set_epi64x(0x01f7011641, 0x01db710641);
+    __m128i x0, x1, x2, x3, x4, x5, x6, x7, x8;
+    x1 = _mm_loadu_si128((const __m128i *)(buf + 0x00));
+    x2 = _mm_loadu_si128((const __m128i *)(buf + 0x10));
+    x3 = _mm_loadu_si128((const __m128i *)(buf + 0x20));
+    x4 = _mm_loadu_si128((const __m128i *)(buf + 0x30));
+    x1 = _mm_xor_si128(x1, _mm_cvtsi32_si128((int)crc));
+    x0 = k1k2;
+    buf += 64;
+    len -= 64;
+    while (len >= 64) { /* four lanes of 16 bytes, each folded 64 bytes on */
+        x5 = _mm_clmulepi64_si128(x1, x0, 0x00);
+        x6 = _mm_clmulepi64_si128(x2, x0, 0x00);
+        x7 = _mm_clmulepi64_si128(x3, x0, 0x00);
+        x8 = _mm_clmulepi64_si128(x4, x0, 0x00);
+        x1 = _mm_clmulepi64_si128(x1, x0, 0x11);
+        x2 = _mm_clmulepi64_si128(x2, x0, 0x11);
+        x3 = _mm_clmulepi64_si128(x3, x0, 0x11);
+        x4 = _mm_clmulepi64_si128(x4, x0, 0x11);
+        x1 = _mm_xor_si128(_mm_xor_si128(x1, x5), _mm_loadu_si128((const __m128i *)(buf + 0x00)));
+        x2 = _mm_xor_si128(_mm_xor_si128(x2, x6), _mm_loadu_si128((const __m128i *)(buf + 0x10)));
+        x3 = _mm_xor_si128(_mm_xor_si128(x3, x7), _mm_loadu_si128((const __m128i *)(buf + 0x20)));
+        x4 = _mm_xor_si128(_mm_xor_si128(x4, x8), _mm_loadu_si128((const __m128i *)(buf + 0x30)));
+        buf += 64;
+        len -= 64;
+    }
+    x0 = k3k4; /* the four lanes into one */
+    x5 = _mm_clmulepi64_si128(x1, x0, 0x00);
+    x1 = _mm_clmulepi64_si128(x1, x0, 0x11);
+    x1 = _mm_xor_si128(_mm_xor_si128(x1, x2), x5);
+    x5 = _mm_clmulepi64_si128(x1, x0, 0x00);
+    x1 = _mm_clmulepi64_si128(x1, x0, 0x11);
+    x1 = _mm_xor_si128(_mm_xor_si128(x1, x3), x5);
+    x5 = _mm_clmulepi64_si128(x1, x0, 0x00);
+    x1 = _mm_clmulepi64_si128(x1, x0, 0x11);
+    x1 = _mm_xor_si128(_mm_xor_si128(x1, x4), x5);
+    while (len >= 16) { /* then 16 bytes at a time */
+        x2 = _mm_loadu_si128((const __m128i *)buf);
+        x5 = _mm_clmulepi64_si128(x1, x0, 0x00);
+        x1 = _mm_clmulepi64_si128(x1, x0, 0x11);
+        x1 = _mm_xor_si128(_mm_xor_si128(x1, x2), x5);
+        buf += 16;
+        len -= 16;
+    }
+    x2 = _mm_clmulepi64_si128(x1, x0, 0x10); /* 128 bits to 64 */
+    x3 = _mm_setr_epi32(~0, 0, ~0, 0);
+    x1 = _mm_srli_si128(x1, 8);
+    x1 = _mm_xor_si128(x1, x2);
+    x0 = k5k0;
+    x2 = _mm_srli_si128(x1, 4);
+    x1 = _mm_and_si128(x1, x3);
+    x1 = _mm_clmulepi64_si128(x1, x0, 0x00);
+    x1 = _mm_xor_si128(x1, x2);
+    x0 = poly; /* Barrett: 64 bits to 32 */
+    x2 = _mm_and_si128(x1, x3);
+    x2 = _mm_clmulepi64_si128(x2, x0, 0x10);
+    x2 = _mm_and_si128(x2, x3);
+    x2 = _mm_clmulepi64_si128(x2, x0, 0x00);
+    x1 = _mm_xor_si128(x1, x2);
+    return (uint32_t)_mm_extract_epi32(x1, 1);
+}
+#endif
+
+/* crc_table, with whole sixteens of bytes of a run of 64 or more folded where the CPU can. */
+static uint32_t crc_more(uint32_t crc, const unsigned char *p, Py_ssize_t n) {
+#ifdef FOLDS
+    if (folding && n >= 64) {
+        Py_ssize_t whole = n & ~(Py_ssize_t)15;
+        crc = crc_fold(crc, p, whole);
+        p += whole;
+        n -= whole;
+    }
+#endif
+    return crc_table(crc, p, n);
+}
+
 /* Write the decimal digits of n (n >= 0) at out; return how many. */
 static int decimal(char *out, Py_ssize_t n) {
     char digits[24];
@@ -75,6 +168,8 @@ static int decimal(char *out, Py_ssize_t n) {
     return size;
 }
 
+#define ROW_BYTES 512
+
 /* The CRC-32 of a row as its checksum covers it: begun at start (the stream id and a NUL),
  * then its seq, its head (type and version), its payload's length and a NUL, the payload and
  * the metadata. */
@@ -82,6 +177,21 @@ static uint32_t row_crc(uint32_t start, Py_ssize_t seq, PyObject *head, const ch
                         Py_ssize_t data_size, const char *meta, Py_ssize_t meta_size) {
     char spelt[48];
     uint32_t value = ~start;
+    Py_ssize_t head_size = PyBytes_GET_SIZE(head);
+    if (head_size + data_size + meta_size <= ROW_BYTES - 48) {
+        /* A short row (most are) is laid out in one piece first: the CRC runs eight bytes at
+         * a time over all of it, not byte by byte over the ends of five pieces. */
+        unsigned char row[ROW_BYTES];
+        Py_ssize_t at = decimal((char *)row, seq);
+        memcpy(row + at, PyBytes_AS_STRING(head), head_size);
+        at += head_size;
+        at += decimal((char *)row + at, data_size);
+        row[at++] = '\0';
+        memcpy(row + at, data, data_size);
+        at += data_size;
+        memcpy(row + at, meta, meta_size);
+        return ~crc_more(value, row, at + meta_size);
+    }
     int spelt_size = decimal(spelt, seq);
     value = crc_more(value, (const unsigned char *)spelt, spelt_size);
     value = crc_more(value, (const unsigned char *)PyBytes_AS_STRING(head), PyBytes_GET_SIZE(head));
@@ -1306,6 +1416,10 @@ static struct PyModuleDef module_def = {
 
 PyMODINIT_FUNC PyInit__rowcheck(void) {
     make_table();
+#ifdef FOLDS
+    __builtin_cpu_init();
+    folding = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+#endif
     if (PyType_Ready(&ReaderType) < 0) return NULL;
 #ifdef HAVE_DLOPEN
     if (PyType_Ready(&WriterType) < 0) return NULL;
