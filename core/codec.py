@@ -82,6 +82,10 @@ class Codec:
         self.unfolded = frozenset(
             cls for cls in self.event_types.values() if issubclass(cls, (TakenBack, LobbyEvent))
         )
+        # row_heads in two, for the C reader: it tells a plain match (no class of the second)
+        # by where each event's head is found.
+        self.folded_heads = {c: h for c, h in self.row_heads.items() if c not in self.unfolded}
+        self.unfolded_heads = {c: h for c, h in self.row_heads.items() if c in self.unfolded}
         events_list: Any = list[self.events]  # type: ignore[name-defined]
         self._event_list = msgspec.msgpack.Decoder(events_list)
         self._msgpack = msgspec.msgpack.Encoder()

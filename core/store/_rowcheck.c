@@ -372,12 +372,14 @@ static PyObject *crc32_more(PyObject *module, PyObject *const *args, Py_ssize_t 
  * the very SQLite library Python's sqlite3 module runs on (bind() finds its functions in the
  * loaded _sqlite3 extension; two copies of SQLite in one process must not share a file, since
  * one copy's close drops the other's POSIX locks). Reader.whole(sql, stream, decode, heads,
- * limit) runs the statement of SQLiteStore._load_whole: an entry row (listing info, the
+ * unfolded, limit) runs the statement of SQLiteStore._load_whole: an entry row (listing info, the
  * recorded version, the snapshot's seq, NULL) and then every event row of the match (payload,
  * metadata, checksum, command mark), stepping SQLite with the GIL released and keeping the
  * rows' bytes in one buffer, with no Python object a row. Then it joins the payloads into one
  * MessagePack array, decodes it with decode(), checks every row's checksum as check_rows does,
- * and returns (info, recorded, events, commands, last metadata); None for whatever the fast
+ * and returns (info, recorded, events, commands, last metadata, plain); `plain` is false when
+ * an event's class has its head in `unfolded` (the take-backs and the lobby's events, which
+ * the fold does not simply evolve), not in `heads`; None for whatever the fast
  * path leaves to the row-by-row one (a snapshot, no event, a value of an unexpected type, a
  * payload that does not decode, a checksum that does not match); False for a match of more
  * than `limit` events, which the caller reads through sqlite3 and decodes in parts: what this
@@ -702,15 +704,21 @@ static int close_mark(PyObject *commands, Buffer *b, Py_ssize_t at, Py_ssize_t f
 
 /* Check every row against its checksum (as check_rows does); the command ranges, Py_None when
  * a row does not match, NULL on error. */
-static PyObject *check_buffer(Buffer *b, PyObject *events, PyObject *heads, uint32_t start) {
+static PyObject *check_buffer(Buffer *b, PyObject *events, PyObject *heads, PyObject *unfolded,
+                              uint32_t start, int *plain) {
     PyObject *commands = PyDict_New();
     if (commands == NULL) return NULL;
     Py_ssize_t current = -1, first = 0; /* the row whose mark opened the batch */
+    *plain = 1;
     for (Py_ssize_t i = 0; i < b->count; i++) {
         Row *row = &b->rows[i];
         Py_ssize_t seq = i + 1;
         PyObject *event = PyList_GET_ITEM(events, i);
         PyObject *head = PyDict_GetItemWithError(heads, (PyObject *)Py_TYPE(event));
+        if (head == NULL && !PyErr_Occurred()) { /* a take-back or a lobby event, if any */
+            head = PyDict_GetItemWithError(unfolded, (PyObject *)Py_TYPE(event));
+            if (head != NULL) *plain = 0;
+        }
         if (head == NULL) {
             if (PyErr_Occurred()) goto failed;
             goto unsound;
@@ -744,16 +752,19 @@ failed:
 }
 
 static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "whole takes sql, stream, decode, heads and limit");
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError,
+                        "whole takes sql, stream, decode, heads, unfolded heads and limit");
         return NULL;
     }
     PyObject *sql = args[0], *stream = args[1], *decode = args[2], *heads = args[3];
-    if (!PyUnicode_Check(sql) || !PyUnicode_Check(stream) || !PyDict_Check(heads)) {
-        PyErr_SetString(PyExc_TypeError, "whole takes two strings, a callable and a dict");
+    PyObject *unfolded = args[4];
+    if (!PyUnicode_Check(sql) || !PyUnicode_Check(stream) || !PyDict_Check(heads) ||
+        !PyDict_Check(unfolded)) {
+        PyErr_SetString(PyExc_TypeError, "whole takes two strings, a callable and two dicts");
         return NULL;
     }
-    Py_ssize_t limit = PyLong_AsSsize_t(args[4]);
+    Py_ssize_t limit = PyLong_AsSsize_t(args[5]);
     if (limit == -1 && PyErr_Occurred()) return NULL;
     if (self->db == NULL) {
         PyErr_SetString(ReadFailed, "the reader is closed");
@@ -811,7 +822,8 @@ static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t na
         events = NULL;
         goto done;
     }
-    commands = check_buffer(&b, events, heads, start);
+    int plain;
+    commands = check_buffer(&b, events, heads, unfolded, start, &plain);
     if (commands == NULL) goto done;
     if (commands == Py_None) {
         out = commands;
@@ -822,8 +834,9 @@ static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t na
     PyObject *recorded_value =
         recorded_type == SQ_INTEGER ? PyLong_FromLongLong(recorded) : Py_NewRef(Py_None);
     if (recorded_value == NULL) goto done;
-    out = Py_BuildValue("(y#NOOy#)", b.bytes + info_at, info_size, recorded_value, events,
-                        commands, b.bytes + last->meta, last->meta_size);
+    out = Py_BuildValue("(y#NOOy#O)", b.bytes + info_at, info_size, recorded_value, events,
+                        commands, b.bytes + last->meta, last->meta_size,
+                        plain ? Py_True : Py_False);
 done:
     Py_XDECREF(events);
     Py_XDECREF(commands);
@@ -861,7 +874,7 @@ static PyMethodDef reader_methods[] = {
      "Begin (True) or end (False) a read transaction the reads in between share."},
     {"whole", (PyCFunction)(void (*)(void))reader_whole, METH_FASTCALL,
      "Read, decode and check a whole match: (info, recorded, events, commands, last "
-     "metadata), None for the row-by-row path, False for a match past the limit."},
+     "metadata, plain), None for the row-by-row path, False for a match past the limit."},
     {"close", (PyCFunction)reader_close, METH_NOARGS, "Close the connection."},
     {"release_memory", (PyCFunction)reader_release_memory, METH_NOARGS,
      "Give back the connection's page cache."},

@@ -269,11 +269,14 @@ def whole_checked(
     events: list[Any],
     commands: dict[str, tuple[int, int]],
     last_meta: bytes,
+    plain: bool | None = None,
 ) -> Loaded:
     """Return a whole stream's :class:`Loaded` from its decoded events once every row matched
     its checksum (by :func:`whole_stream`, or by the C reader of the SQLite store), its command
-    ranges and the metadata of its last row."""
-    plain = codec.unfolded.isdisjoint(map(type, events))
+    ranges and the metadata of its last row; ``plain`` when the caller knows whether an event
+    is of an unfolded class (:attr:`Codec.unfolded`)."""
+    if plain is None:
+        plain = codec.unfolded.isdisjoint(map(type, events))
     started = events.pop(0)
     last = codec.decode_meta(last_meta, stream, len(events) + 1)
     return Loaded(started, events, commands, 1, None, last, plain)

@@ -995,15 +995,22 @@ class SQLiteStore(Store):
         if fast is not None:
             codec = self.codec
             try:  # matches of up to DECODE_CHUNK events (see _rowcheck.c for why no more)
-                got = fast.whole(query, stream, codec.decode_array, codec.row_heads, DECODE_CHUNK)
+                got = fast.whole(
+                    query,
+                    stream,
+                    codec.decode_array,
+                    codec.folded_heads,
+                    codec.unfolded_heads,
+                    DECODE_CHUNK,
+                )
             except _ReadFailed:  # read again through sqlite3, which says what went wrong
                 got = False
             if got is None:  # a snapshot, no event, or a row to look at one by one
                 return None
             if got is not False:  # False: a long match, decoded in parts below
-                info, recorded, events, commands, last = got
+                info, recorded, events, commands, last, plain = got
                 check_recorded(stream, len(events), recorded)
-                checked = whole_checked(codec, stream, events, commands, last)
+                checked = whole_checked(codec, stream, events, commands, last, plain)
                 checked.info = msgspec.msgpack.decode(info) if info else {}
                 return checked
         return self._load_whole_rows(stream, query)

@@ -115,6 +115,29 @@ def test_sound_matches_load_alike(reads: None, registry: Registry, tmp_path: Pat
     assert fast[3]["long-1666"] == (5000, 5001)
 
 
+@pytest.mark.parametrize("unfolded", ["none", "seat taken", "taken back"])
+def test_a_match_with_a_lobby_event_or_a_take_back_is_not_plain_either_way(
+    reads: None, registry: Registry, tmp_path: Path, unfolded: str
+) -> None:
+    """The reader tells a plain match by where each event's head is found: a lobby event or
+    a take-back makes the fold go through ``engine.live``, as the Python path says."""
+    from gamehall.core.events import SeatTaken, TakenBack
+
+    path = tmp_path / "unfolded.db"
+    store_matches(registry, path, 1)
+    store = SQLiteStore(path, registry.codec)
+    try:
+        last = store.read(ids := "m0", store.version(ids) - 1)[-1]
+        extra = {"seat taken": SeatTaken(seat=1), "taken back": TakenBack(first=3, last=3, seat=0)}
+        if unfolded in extra:
+            store.append(ids, store.version(ids), [extra[unfolded]], [last.meta])
+    finally:
+        store.close()
+    fast, slow = both(path, registry, "m0")
+    assert fast == slow
+    assert fast[0] == "loaded" and fast[5] is (unfolded == "none")
+
+
 def test_the_reader_leaves_long_matches_to_sqlite3(
     reads: None, registry: Registry, tmp_path: Path
 ) -> None:
@@ -126,7 +149,10 @@ def test_the_reader_leaves_long_matches_to_sqlite3(
     store_matches(registry, path, 0, moves=2047)  # 2,048 events with the first
     reader = Reader(path, 1024)
     codec = registry.codec
-    args = (sqlite_store._LOAD_WHOLE, "long", codec.decode_array, codec.row_heads)
+    args = (
+        sqlite_store._LOAD_WHOLE, "long", codec.decode_array, codec.folded_heads,
+        codec.unfolded_heads,
+    )  # fmt: skip
     got = reader.whole(*args, 2048)
     assert got and len(got[2]) == 2048
     assert reader.whole(*args, 2047) is False
@@ -249,7 +275,10 @@ def test_the_reader_refuses_a_missing_file_and_a_closed_connection(
     path, ids = sound
     reader = Reader(path, 1024)
     codec = registry.codec
-    args = (sqlite_store._LOAD_WHOLE, ids[0], codec.decode_array, codec.row_heads, 64)
+    args = (
+        sqlite_store._LOAD_WHOLE, ids[0], codec.decode_array, codec.folded_heads,
+        codec.unfolded_heads, 64,
+    )  # fmt: skip
     got = reader.whole(*args)
     assert got is not None and len(got[2]) > 5
     with pytest.raises(ReadFailed, match="cannot prepare"):
