@@ -15,6 +15,10 @@ ratios with their min and max:
   100, 1,000 and 10,000 in the same round (target >= 0.9), with the garbage collector policy
   ``gamehall serve`` applies (:mod:`gamehall.core.runtime`); ``..._python_gc`` is the same with
   Python's default thresholds (reported, to show what the policy buys);
+* ``durable.scale_10k_vs_peak_c_allocator`` and ``durable.c_allocator_vs_python_10k``: the
+  scale rounds in processes on the C library's allocator, which ``gamehall serve`` runs on by
+  default, and its commands/s at 10,000 matches ÷ Python's allocator's in the same round
+  (reported);
 * ``durable.uvloop_vs_asyncio``: the same Hall commands on uvloop ÷ on asyncio, interleaved
   with the rounds above (reported: it decides whether uvloop should be the default);
 * ``replay.vs_raw`` and ``replay.vs_eventsourcing``: events/s rebuilding finished matches
@@ -39,10 +43,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import json
 import os
 import random
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -280,14 +286,53 @@ def scale_rounds(folder: Path, sizes: tuple[int, ...], rounds: int) -> list[floa
     timings was more often a lucky one than the size's pace."""
     out = []
     for _ in range(rounds):
-        rates = {
-            n: _rate(lambda: hall_commands(folder, n, max(sizes[-1] // n, 1)))() for n in sizes
-        }
+        rates = {n: scaled_rate(folder, n, sizes[-1]) for n in sizes}
         print(
             "  scale: " + ", ".join(f"{n:,}: {r:,.0f}/s" for n, r in rates.items()),
             file=sys.stderr,
         )
         out.append(rates[sizes[-1]] / max(rates.values()))
+    return out
+
+
+def scaled_rate(folder: Path, matches: int, largest: int) -> float:
+    """Commands/s of ``matches`` at once, as many in all as ``largest`` at once plays."""
+    return _rate(lambda: hall_commands(folder, matches, max(largest // matches, 1)))()
+
+
+def allocator_rounds(folder: Path, sizes: tuple[int, ...], rounds: int) -> dict[str, list[float]]:
+    """Play the scale rounds in processes on each allocator in turn (Python's, and the C
+    library's that ``gamehall serve`` runs on by default: set before a process starts).
+    Return, round by round, the C allocator's ``scale_10k_vs_peak`` and its commands/s at the
+    largest size ÷ Python's in the same round."""
+    code = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "import bench.bench_core as b\n"
+        "sizes = [int(n) for n in sys.argv[2:]]\n"
+        "with b.gc_policy('server'):\n"
+        "    print(json.dumps({n: b.scaled_rate(Path(sys.argv[1]), n, max(sizes)) for n in sizes}))"
+    )
+    out: dict[str, list[float]] = {"c_scale": [], "c_vs_python": []}
+    for _ in range(rounds):
+        rates = {}
+        for name, allocator in (("python", "pymalloc"), ("c", "malloc")):
+            env = {**os.environ, "PYTHONMALLOC": allocator}
+            done = subprocess.run(
+                [sys.executable, "-c", code, str(folder), *map(str, sizes)],
+                env=env, capture_output=True, text=True, check=True,
+                cwd=Path(__file__).resolve().parents[1],
+            )  # fmt: skip
+            rates[name] = {int(k): v for k, v in json.loads(done.stdout).items()}
+        largest = sizes[-1]
+        print(
+            "  allocators at "
+            + ", ".join(f"{n:,}: python {rates['python'][n]:,.0f}/s c {rates['c'][n]:,.0f}/s"
+                        for n in sizes),
+            file=sys.stderr,
+        )  # fmt: skip
+        out["c_scale"].append(rates["c"][largest] / max(rates["c"].values()))
+        out["c_vs_python"].append(rates["c"][largest] / rates["python"][largest])
     return out
 
 
@@ -590,6 +635,10 @@ def run(quick: bool) -> dict[str, float]:
         if "uvloop" in durable:
             out["durable.uvloop_vs_asyncio"] = ratio(durable["uvloop"], durable["hall"])
         out["durable.scale_10k_vs_peak"] = Figure(scaled)
+        if not quick:
+            allocators = allocator_rounds(folder, SCALE, 2)
+            out["durable.scale_10k_vs_peak_c_allocator"] = Figure(allocators["c_scale"])
+            out["durable.c_allocator_vs_python_10k"] = Figure(allocators["c_vs_python"])
         out["durable.scale_10k_vs_peak_python_gc"] = Figure(
             scale_rounds(folder, scale, 1 if quick else 2)
         )
