@@ -472,6 +472,20 @@ static PyObject *bind(PyObject *module, PyObject *path) {
 }
 
 #define STATEMENTS 4
+#define KEPT (256 * 1024) /* a read's buffer kept for the next up to this size (bytes) */
+
+typedef struct { /* one event row, its parts as offsets into the buffer */
+    Py_ssize_t data, data_size, meta, meta_size, mark, mark_size; /* mark_size -1: NULL */
+    long long crc;
+    int mark_blob; /* the mark is a BLOB (a row edited by hand): its id is bytes, as sqlite3's */
+} Row;
+
+typedef struct {
+    char *bytes;
+    Py_ssize_t size, room;
+    Row *rows;
+    Py_ssize_t count, row_room;
+} Buffer;
 
 typedef struct {
     PyObject_HEAD
@@ -480,13 +494,8 @@ typedef struct {
     PyObject *sqls[STATEMENTS]; /* the text each statement was prepared from */
     int reading;                /* a whole() runs (with the GIL released at times) */
     int closing;                /* close() came while it ran: the reader closes after it */
+    Buffer buffer;              /* the rows of the last read, kept for the next (up to KEPT) */
 } Reader;
-
-typedef struct { /* one event row, its parts as offsets into the buffer */
-    Py_ssize_t data, data_size, meta, meta_size, mark, mark_size; /* mark_size -1: NULL */
-    long long crc;
-    int mark_blob; /* the mark is a BLOB (a row edited by hand): its id is bytes, as sqlite3's */
-} Row;
 
 static void reader_shut(Reader *self) {
     for (int i = 0; i < STATEMENTS; i++) {
@@ -496,6 +505,9 @@ static void reader_shut(Reader *self) {
     }
     if (self->db != NULL) sq.close_v2(self->db);
     self->db = NULL;
+    PyMem_RawFree(self->buffer.bytes);
+    PyMem_RawFree(self->buffer.rows);
+    memset(&self->buffer, 0, sizeof self->buffer);
 }
 
 static int reader_init(Reader *self, PyObject *args, PyObject *kwargs) {
@@ -582,12 +594,6 @@ static sqlite3_stmt *statement(Reader *self, PyObject *sql) {
     return stmt;
 }
 
-typedef struct {
-    char *bytes;
-    Py_ssize_t size, room;
-    Row *rows;
-    Py_ssize_t count, row_room;
-} Buffer;
 
 /* Copy n bytes to the buffer; return their offset, -1 when memory ran out (no GIL needed). */
 static Py_ssize_t keep(Buffer *b, const void *p, Py_ssize_t n) {
@@ -786,7 +792,11 @@ static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t na
         PyErr_Format(ReadFailed, "cannot bind the stream: %s", sq.errmsg(self->db));
         return NULL;
     }
-    Buffer b = {0};
+    /* The last read's buffer, emptied (two allocations and two frees a match fewer). */
+    Buffer b = self->buffer;
+    memset(&self->buffer, 0, sizeof self->buffer);
+    b.size = 0;
+    b.count = 0;
     Py_ssize_t info_at = 0, info_size = 0;
     int recorded_type = SQ_NULL, snapshot_type = SQ_NULL, got;
     long long recorded = 0;
@@ -840,8 +850,13 @@ static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t na
 done:
     Py_XDECREF(events);
     Py_XDECREF(commands);
-    PyMem_RawFree(b.bytes);
-    PyMem_RawFree(b.rows);
+    if (self->db != NULL && !self->closing && b.room <= KEPT &&
+        b.row_room * (Py_ssize_t)sizeof(Row) <= KEPT) {
+        self->buffer = b; /* kept for the next read */
+    } else {
+        PyMem_RawFree(b.bytes);
+        PyMem_RawFree(b.rows);
+    }
     if (self->closing) reader_shut(self);
     return out;
 }
