@@ -417,6 +417,28 @@ def test_a_node_is_woken_by_other_nodes_commits_and_its_own_only_while_rows_are_
         two.close()
 
 
+def test_closing_a_store_does_not_wait_for_a_follower_waiting_for_notifications(
+    pg_url: str, registry: Registry
+) -> None:
+    """The listening connection is the waiting thread's to close when its wait ends: the
+    store's close neither waits for that nor leaves the connection open."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url, registry.codec)
+    store.wait_for_commits(0.01)  # the listening connection is made
+    listener = store._listener
+    assert listener is not None
+    waited: list[bool] = []
+    thread = threading.Thread(target=lambda: waited.append(store.wait_for_commits(3.0)))
+    thread.start()
+    until(lambda: listener.lock.locked(), timeout=10)  # inside its wait
+    started = time.monotonic()
+    store.close()
+    assert time.monotonic() - started < 1.0  # not the wait's 3 s
+    thread.join(10)
+    assert waited == [False] and listener.closed
+
+
 def test_commits_are_notified_only_while_another_node_listens(
     pg_url: str, registry: Registry
 ) -> None:
