@@ -190,7 +190,11 @@ def _report(shown: str, problems: list[Any], unread: list[str]) -> bool:
 def _replay(store: Store, registry: Any) -> list[str]:
     """Rebuild every match of a store as activating it would; say why each that fails does."""
     unread = []
-    for match, loaded in Hall(store, registry).load_many(_match_ids(store)):
+
+    async def hall() -> Hall:  # a shared store's hall is made inside an event loop
+        return Hall(store, registry)
+
+    for match, loaded in anyio.run(hall).load_many(_match_ids(store)):
         if isinstance(loaded, GamehallError):
             unread.append(f"match {match} does not rebuild: {loaded}")
         elif isinstance(loaded, Exception):  # the game's own code failed

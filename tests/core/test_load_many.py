@@ -170,3 +170,24 @@ def test_check_store_replay_names_the_matches_the_installed_games_cannot_rebuild
         f"{path}: 1 match does not rebuild with the installed games\n"
     )
     assert done.stderr == ""
+
+
+def test_check_store_replay_on_postgresql(pg_url: str) -> None:
+    from gamehall.core.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url, default_registry().codec)
+    try:
+        for n in range(2):
+            play(store, f"m{n}", n)
+        play(store, "m-upgraded", 5, game_version="7.0.0")
+    finally:
+        store.close()
+    done = gamehall("check-store", "--db", pg_url, "--replay")
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].endswith(
+        ": match m-upgraded does not rebuild: the match was recorded with tictactoe 7.0.0, but "
+        "tictactoe 1.0.0 installed"
+    )
+    assert lines[1].endswith(": 1 match does not rebuild with the installed games")
+    assert len(lines) == 2 and done.stderr == ""
