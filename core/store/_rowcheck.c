@@ -757,6 +757,19 @@ failed:
     return NULL;
 }
 
+/* Whether the reader can start a read now; else ReadFailed says why. */
+static int reader_free(Reader *self) {
+    if (self->db == NULL) {
+        PyErr_SetString(ReadFailed, "the reader is closed");
+        return 0;
+    }
+    if (self->reading) {
+        PyErr_SetString(ReadFailed, "the reader is in use");
+        return 0;
+    }
+    return 1;
+}
+
 static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_SetString(PyExc_TypeError,
@@ -772,14 +785,7 @@ static PyObject *reader_whole(Reader *self, PyObject *const *args, Py_ssize_t na
     }
     Py_ssize_t limit = PyLong_AsSsize_t(args[5]);
     if (limit == -1 && PyErr_Occurred()) return NULL;
-    if (self->db == NULL) {
-        PyErr_SetString(ReadFailed, "the reader is closed");
-        return NULL;
-    }
-    if (self->reading) {
-        PyErr_SetString(ReadFailed, "the reader is in use");
-        return NULL;
-    }
+    if (!reader_free(self)) return NULL;
     Py_ssize_t stream_size;
     const char *stream_text = PyUnicode_AsUTF8AndSize(stream, &stream_size);
     if (stream_text == NULL) return NULL;
@@ -868,14 +874,7 @@ done:
 static PyObject *reader_hold(Reader *self, PyObject *on) {
     int begin = PyObject_IsTrue(on);
     if (begin < 0) return NULL;
-    if (self->db == NULL) {
-        PyErr_SetString(ReadFailed, "the reader is closed");
-        return NULL;
-    }
-    if (self->reading) {
-        PyErr_SetString(ReadFailed, "the reader is in use");
-        return NULL;
-    }
+    if (!reader_free(self)) return NULL;
     if (sq.exec(self->db, begin ? "BEGIN" : "COMMIT", NULL, NULL, NULL) != SQ_OK) {
         PyErr_Format(ReadFailed, "cannot %s the read: %s", begin ? "begin" : "end",
                      sq.errmsg(self->db));

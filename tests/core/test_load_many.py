@@ -4,8 +4,6 @@ read from one state of the store (one read transaction of the C reader)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,7 @@ from gamehall.core.store import AppendRequest, MemoryStore, SQLiteStore, Store
 from gamehall.core.store import sqlite as sqlite_store
 from gamehall.core.testing.events import ContractPlugins, marks
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.core.test_store_damage import gamehall
 
 
 def play(store: Store, match: str, seed: int, game_version: str | None = None) -> None:
@@ -135,13 +133,6 @@ def test_the_c_reader_says_when_there_is_no_read_to_end(tmp_path: Path) -> None:
             fast.hold(False)
     finally:
         store.close()
-
-
-def gamehall(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gamehall.adapters.cli", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
 
 
 def test_check_store_replay_names_the_matches_the_installed_games_cannot_rebuild(
