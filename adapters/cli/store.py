@@ -121,7 +121,9 @@ def run_check(args: argparse.Namespace) -> int:
     registry = default_registry()
     url = parse_store_url(args.db)
     if url.backend == "postgresql":
-        return _check_shared(str(url), open_store_url(args.db, registry.codec), args.replay)
+        return _check_shared(
+            str(url), open_store_url(args.db, registry.codec), registry, args.replay
+        )
     try:
         store = SQLiteStore(args.db, registry.codec, readonly=True, quick_check_bytes=0)
     except DamagedStore as exc:
@@ -150,9 +152,8 @@ def run_check(args: argparse.Namespace) -> int:
 REPLAYED = "; every match rebuilt with the installed games"
 
 
-def _check_shared(shown: str, store: Store, replay: bool) -> int:
+def _check_shared(shown: str, store: Store, registry: Any, replay: bool) -> int:
     """Check every row of a PostgreSQL store (its server keeps its own pages)."""
-    registry = default_registry()
     try:
         problems = store.check()
         matches = 0 if problems else len(store.streams())
