@@ -67,6 +67,7 @@ from gamehall.core.store import AppendRequest, SQLiteStore
 
 from . import Figure, describe, interleaved, ratio
 from .bare_tictactoe import play as bare_play
+from .clients import play_all
 
 TARGETS = {
     "playouts.vs_bare": ("<=", 2.0),
@@ -146,16 +147,6 @@ def hall_commands(
     store = SQLiteStore(path, registry.codec, synchronous=SYNCHRONOUS)
     counted = [0, 0.0]
 
-    async def play(hall: Hall, match: str, seed: int) -> None:
-        bot = RandomBot(seed)
-        while True:
-            asked = hall.awaiting(match)
-            if not asked:
-                return
-            seat = next(iter(asked))
-            await hall.send(match, seat, bot.choose(seat, hall.legal(match, seat), _no_view))
-            counted[0] += 1
-
     async def create(hall: Hall, seed: int, into: list[str]) -> None:
         into.append(await hall.create("tictactoe", seed=seed))
 
@@ -166,21 +157,15 @@ def hall_commands(
                 async with anyio.create_task_group() as tg:
                     for i in range(matches):
                         tg.start_soon(create, hall, r * matches + i, ids)
-                started = time.perf_counter()
-                async with anyio.create_task_group() as tg:
-                    for i, match in enumerate(ids):
-                        tg.start_soon(play, hall, match, i)
-                counted[1] += time.perf_counter() - started
+                sent, seconds = await play_all(hall, ids)
+                counted[0] += sent
+                counted[1] += seconds
 
     try:
         anyio.run(main, **loop_options(loop))
     finally:
         store.close()
     return int(counted[0]), float(counted[1])
-
-
-def _no_view() -> None:
-    return None
 
 
 def raw_inserts(folder: Path, batches: int) -> tuple[int, float]:

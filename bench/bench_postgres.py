@@ -53,10 +53,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
-from gamehall.core import Meta, RandomBot, default_registry
+from gamehall.core import Meta, default_registry
 from gamehall.core.hall import Hall
 
 from . import Figure, interleaved, rates, ratio
+from .clients import play_all
 
 TARGETS = {
     "durable.postgres.writers_8_vs_1": (">=", 5.0),
@@ -96,16 +97,6 @@ def hall_commands(
     store = PostgresStore(url, registry.codec)
     counted = [0, 0.0]
 
-    async def play(hall: Hall, match: str, seed: int) -> None:
-        bot = RandomBot(seed)
-        while True:
-            asked = hall.awaiting(match)
-            if not asked:
-                return
-            seat = next(iter(asked))
-            await hall.send(match, seat, bot.choose(seat, hall.legal(match, seat), _no_view))
-            counted[0] += 1
-
     async def create(hall: Hall, seed: int, into: list[str]) -> None:
         into.append(await hall.create("tictactoe", seed=seed))
 
@@ -118,21 +109,15 @@ def hall_commands(
                 async with anyio.create_task_group() as tg:
                     for i in range(matches):
                         tg.start_soon(create, hall, offset + r * matches + i, ids)
-                started = time.perf_counter()
-                async with anyio.create_task_group() as tg:
-                    for i, match in enumerate(ids):
-                        tg.start_soon(play, hall, match, offset + i)
-                counted[1] += time.perf_counter() - started
+                sent, seconds = await play_all(hall, ids, offset)
+                counted[0] += sent
+                counted[1] += seconds
 
     try:
         anyio.run(main)
     finally:
         store.close()
     return int(counted[0]), float(counted[1])
-
-
-def _no_view() -> None:
-    return None
 
 
 def _node(schema: str, matches: int, rounds: int, offset: int, start: Any, out: Any) -> None:
