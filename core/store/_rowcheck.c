@@ -17,6 +17,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #ifndef _WIN32
@@ -1422,6 +1423,208 @@ static PyTypeObject WriterType = {
 
 #endif /* HAVE_DLOPEN */
 
+/* -- PostgreSQL's append: its arrays as text ---------------------------------------------
+ *
+ * append_arrays(batches) -> (streams, expected, counts, r_batch, r_k, types, versions, datas,
+ *                            metas, cmds, crcs, deadlines)
+ *   batches: list of (index, Encoded) of one call of gamehall_append (postgres._append_args)
+ * Each item is an array literal as postgres._texts, _numbers, _blobs and _deadlines write it
+ * (the same text: tests/core/test_rowcheck.py compares them), built in one pass with no
+ * object per element. A text that UTF-8 cannot hold raises UnicodeEncodeError, as str.encode.
+ */
+
+typedef struct {
+    char *p;
+    Py_ssize_t size, used;
+} Text;
+
+static int text_room(Text *t, Py_ssize_t more) {
+    if (t->used + more <= t->size) return 0;
+    Py_ssize_t size = t->size ? t->size : 256;
+    while (size < t->used + more) size *= 2;
+    char *p = PyMem_Realloc(t->p, size);
+    if (p == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->p = p;
+    t->size = size;
+    return 0;
+}
+
+/* Open an element: '{' before the first, ',' before the others. */
+static int text_next(Text *t) {
+    if (text_room(t, 1) < 0) return -1;
+    char mark = t->used ? ',' : '{';
+    t->p[t->used++] = mark;
+    return 0;
+}
+
+static int text_raw(Text *t, const char *p, Py_ssize_t n) {
+    if (text_room(t, n) < 0) return -1;
+    memcpy(t->p + t->used, p, n);
+    t->used += n;
+    return 0;
+}
+
+static int text_number(Text *t, long long n) {
+    if (text_next(t) < 0 || text_room(t, 21) < 0) return -1;
+    char *out = t->p + t->used;
+    if (n < 0) {
+        *out++ = '-';
+        t->used++;
+        if (n == LLONG_MIN) return text_raw(t, "9223372036854775808", 19);
+        n = -n;
+    }
+    t->used += decimal(out, (Py_ssize_t)n);
+    return 0;
+}
+
+static int text_int(Text *t, PyObject *value) {
+    if (!PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "int expected, not %.80s", Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    long long n = PyLong_AsLongLong(value);
+    if (n == -1 && PyErr_Occurred()) return -1;
+    return text_number(t, n);
+}
+
+/* A text element (NULL for None), quoted with \ and " escaped. */
+static int text_str(Text *t, PyObject *value) {
+    if (text_next(t) < 0) return -1;
+    if (value == Py_None) return text_raw(t, "NULL", 4);
+    if (!PyUnicode_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "text expected, not %.80s", Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    Py_ssize_t n;
+    const char *p = PyUnicode_AsUTF8AndSize(value, &n);
+    if (p == NULL || text_room(t, 2 * n + 2) < 0) return -1;
+    char *out = t->p + t->used;
+    *out++ = '"';
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (p[i] == '\\' || p[i] == '"') *out++ = '\\';
+        *out++ = p[i];
+    }
+    *out++ = '"';
+    t->used = out - t->p;
+    return 0;
+}
+
+/* A bytea element (NULL for None) in hex: "\\x..." */
+static int text_blob(Text *t, PyObject *value) {
+    static const char hex[] = "0123456789abcdef";
+    if (text_next(t) < 0) return -1;
+    if (value == Py_None) return text_raw(t, "NULL", 4);
+    if (!PyBytes_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "bytes expected, not %.80s", Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    Py_ssize_t n = PyBytes_GET_SIZE(value);
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(value);
+    if (text_room(t, 2 * n + 5) < 0) return -1;
+    char *out = t->p + t->used;
+    memcpy(out, "\"\\\\x", 4);
+    out += 4;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        *out++ = hex[p[i] >> 4];
+        *out++ = hex[p[i] & 15];
+    }
+    *out++ = '"';
+    t->used = out - t->p;
+    return 0;
+}
+
+/* A deadline: NULL for None, its repr for a float, NaN for anything else (UNSET). */
+static int text_deadline(Text *t, PyObject *value) {
+    if (text_next(t) < 0) return -1;
+    if (value == Py_None) return text_raw(t, "NULL", 4);
+    if (!PyFloat_Check(value)) return text_raw(t, "NaN", 3);
+    PyObject *shown = PyObject_Repr(value);
+    if (shown == NULL) return -1;
+    Py_ssize_t n;
+    const char *p = PyUnicode_AsUTF8AndSize(shown, &n);
+    int failed = p == NULL || text_raw(t, p, n) < 0;
+    Py_DECREF(shown);
+    return failed ? -1 : 0;
+}
+
+#define ARRAYS 12
+
+static PyObject *append_arrays(PyObject *module, PyObject *batches) {
+    static PyObject *names[4];
+    static const char *spelt[4] = {"stream", "expected", "rows", "deadline"};
+    if (names[0] == NULL)
+        for (int k = 0; k < 4; k++)
+            if ((names[k] = PyUnicode_InternFromString(spelt[k])) == NULL) return NULL;
+    if (!PyList_Check(batches)) {
+        PyErr_SetString(PyExc_TypeError, "a list of (index, batch) expected");
+        return NULL;
+    }
+    Text out[ARRAYS];
+    memset(out, 0, sizeof out);
+    PyObject *result = NULL;
+    Py_ssize_t count = PyList_GET_SIZE(batches);
+    for (Py_ssize_t b = 0; b < count; b++) {
+        PyObject *pair = PyList_GET_ITEM(batches, b);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a list of (index, batch) expected");
+            goto done;
+        }
+        PyObject *batch = PyTuple_GET_ITEM(pair, 1);
+        PyObject *got[4];
+        for (int k = 0; k < 4; k++) got[k] = PyObject_GetAttr(batch, names[k]);
+        int ok = got[0] && got[1] && got[2] && got[3] && PyList_Check(got[2]);
+        if (ok) {
+            ok = text_str(&out[0], got[0]) == 0 && text_int(&out[1], got[1]) == 0 &&
+                 text_number(&out[2], PyList_GET_SIZE(got[2])) == 0 &&
+                 text_deadline(&out[11], got[3]) == 0;
+            for (Py_ssize_t r = 0; ok && r < PyList_GET_SIZE(got[2]); r++) {
+                /* (tag, version, data, meta, mark, crc) */
+                PyObject *row = PyList_GET_ITEM(got[2], r);
+                if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 6) {
+                    PyErr_SetString(PyExc_TypeError, "a row of six items expected");
+                    ok = 0;
+                    break;
+                }
+                ok = text_number(&out[3], b + 1) == 0 && text_number(&out[4], r + 1) == 0 &&
+                     text_str(&out[5], PyTuple_GET_ITEM(row, 0)) == 0 &&
+                     text_int(&out[6], PyTuple_GET_ITEM(row, 1)) == 0 &&
+                     text_blob(&out[7], PyTuple_GET_ITEM(row, 2)) == 0 &&
+                     text_blob(&out[8], PyTuple_GET_ITEM(row, 3)) == 0 &&
+                     text_str(&out[9], PyTuple_GET_ITEM(row, 4)) == 0 &&
+                     text_int(&out[10], PyTuple_GET_ITEM(row, 5)) == 0;
+            }
+        } else if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "a batch's rows must be a list");
+        }
+        for (int k = 0; k < 4; k++) Py_XDECREF(got[k]);
+        if (!ok) goto done;
+    }
+    result = PyTuple_New(ARRAYS);
+    if (result == NULL) goto done;
+    for (int k = 0; k < ARRAYS; k++) {
+        PyObject *text;
+        if (out[k].used == 0) {
+            text = PyUnicode_FromStringAndSize("{}", 2);
+        } else if (text_room(&out[k], 1) == 0) {
+            out[k].p[out[k].used++] = '}';
+            text = PyUnicode_DecodeUTF8(out[k].p, out[k].used, "strict");
+        } else {
+            text = NULL;
+        }
+        if (text == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, k, text);
+    }
+done:
+    for (int k = 0; k < ARRAYS; k++) PyMem_Free(out[k].p);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"check_rows", (PyCFunction)(void (*)(void))check_rows, METH_FASTCALL,
      "Check a whole stream's rows against their checksums; return its command ranges."},
@@ -1429,6 +1632,8 @@ static PyMethodDef methods[] = {
      "Return the payloads of rows as one MessagePack array (None if one is not bytes)."},
     {"crc32", (PyCFunction)(void (*)(void))crc32_more, METH_FASTCALL,
      "Return the CRC-32 of data begun at value, as zlib.crc32 does."},
+    {"append_arrays", (PyCFunction)append_arrays, METH_O,
+     "Return the array literals of PostgreSQL's append for a round of batches."},
     {"bind", (PyCFunction)bind, METH_O,
      "Find SQLite's functions in the _sqlite3 extension at path; tell whether all were."},
     {NULL, NULL, 0, NULL},

@@ -82,6 +82,12 @@ from .base import (
 )
 from .url import StoreURL, parse_store_url
 
+fast_row_arrays: Callable[[list[tuple[int, Any]]], tuple[str, ...]] | None
+try:  # the append's row arrays built in C, where core/store/_rowcheck.c was built
+    from ._rowcheck import append_arrays as fast_row_arrays
+except ImportError:  # pragma: no cover - the same arrays in Python (row_arrays) serve
+    fast_row_arrays = None
+
 P = ParamSpec("P")
 T = TypeVar("T")
 SCHEMA_VERSION = 5  # 2: the lobby (indexed info columns, players, deleted positions);
@@ -1079,7 +1085,7 @@ class PostgresStore(Store):
             _shut(conn)
 
     def _append(
-        self, db: psycopg.Connection[Any], batches: Sequence[tuple[int, Encoded]], now: float
+        self, db: psycopg.Connection[Any], batches: list[tuple[int, Encoded]], now: float
     ) -> tuple[list[int], list[int]]:
         """Append one round; return each batch's index (from 1) into the positions given,
         or its conflict (-1 - the stream's version), and the positions given."""
@@ -1786,6 +1792,11 @@ def _numbers(values: Sequence[int]) -> str:
     return "{" + ",".join(map(str, values)) + "}"
 
 
+def _repeated(item: str, n: int) -> str:
+    """Return an array literal of ``n`` times the same element."""
+    return "{" + ",".join([item] * n) + "}"
+
+
 def _deadlines(values: Sequence[float | None | msgspec.UnsetType]) -> str:
     """Return the deadlines of a group commit as an array literal: NaN for one left as it is."""
     shown = ("NULL" if v is None else "NaN" if v is msgspec.UNSET else repr(v) for v in values)
@@ -1874,18 +1885,21 @@ def _set_info(db: psycopg.Connection[Any], stream: str, info: Mapping[str, Any])
 
 
 class _Listing:
-    """The listing part of a group commit, as the arrays ``gamehall_append`` takes: for each
-    batch the indexed columns it sets (all of them for a created stream), the changes merged
-    into a later batch's info (encoded key, and key and value; ``None`` for a key removed),
-    the player ids of each batch that sets them, and the seat tokens."""
+    """The listing part of a group commit of ``n`` batches, as the arrays ``gamehall_append``
+    takes: for each batch the indexed columns it sets (all of them for a created stream), the
+    changes merged into a later batch's info (encoded key, and key and value; ``None`` for a
+    key removed), the player ids of each batch that sets them, and the seat tokens. A batch
+    never :meth:`add`-ed changes nothing (most: a command's events alone)."""
 
     BITS = {"game": 1, "finished": 2, "open_seats": 4, "seat_players": 8}
 
-    def __init__(self) -> None:
-        self.mask: list[int] = []
-        self.game: list[str | None] = []
-        self.finished: list[str] = []
-        self.open: list[int] = []
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.added = False
+        self.mask: list[int] = [0] * n
+        self.game: list[str | None] = [None] * n
+        self.finished: list[str] = ["f"] * n
+        self.open: list[int] = [0] * n
         self.k_batch: list[int] = []
         self.k_key: list[bytes] = []
         self.k_pair: list[bytes | None] = []
@@ -1897,28 +1911,23 @@ class _Listing:
 
     def add(self, number: int, batch: Encoded) -> None:
         """Add the listing of the ``number``th batch (from 1) of the call."""
-        if batch.expected and not batch.info and not batch.tokens:  # most: it changes nothing
-            self.mask.append(0)
-            self.game.append(None)
-            self.finished.append("f")
-            self.open.append(0)
-            return
+        self.added = True
         encode = msgspec.msgpack.encode
+        changes: Mapping[str, Any] = batch.info or {}
         if batch.expected == 0:
-            changes: Mapping[str, Any] = batch.info or {}
             mask = 15
         else:
-            changes = batch.info or {}
             mask = sum(bit for key, bit in self.BITS.items() if key in changes)
             for key, value in changes.items():
                 self.k_batch.append(number)
                 self.k_key.append(encode(key))
                 self.k_pair.append(None if value is None else encode(key) + encode(value))
         game, finished, open_seats, players = listed({key: changes.get(key) for key in self.BITS})
-        self.mask.append(mask)
-        self.game.append(game)
-        self.finished.append("t" if finished else "f")
-        self.open.append(open_seats)
+        at = number - 1
+        self.mask[at] = mask
+        self.game[at] = game
+        self.finished[at] = "t" if finished else "f"
+        self.open[at] = open_seats
         if mask & 8:
             self.p_batch.extend([number] * len(players))
             self.p_player.extend(players)
@@ -1929,6 +1938,10 @@ class _Listing:
 
     def arrays(self) -> tuple[str, ...]:
         """Return the array literals, in the order of the function's arguments."""
+        if not self.added:  # most group commits: every batch a command's events alone
+            n = self.n
+            zeros = _repeated("0", n)
+            return (zeros, _repeated("NULL", n), _repeated("f", n), zeros, *("{}",) * 8)
         return (
             _numbers(self.mask), _texts(self.game), "{" + ",".join(self.finished) + "}",
             _numbers(self.open), _numbers(self.k_batch), _blobs(self.k_key),
@@ -1954,37 +1967,56 @@ _APPEND_WIRE = "".join(
 
 
 def _append_args(
-    batches: Sequence[tuple[int, Encoded]], now: float, entries: Mapping[str, Entry] | None = None
+    batches: list[tuple[int, Encoded]], now: float, entries: Mapping[str, Entry] | None = None
 ) -> tuple[tuple[Any, ...], list[Made]]:
     """The arguments of one call of ``gamehall_append`` (_APPEND) for a round of batches, and
     the listing entries it stores (index of the batch, stream, entry) where they are known:
     a created stream's, and a later batch's whose stream has its last entry in ``entries``
     (merged here into the whole entry the call stores where the entry is still that one)."""
-    streams, expected, counts, infos = [], [], [], []
-    was: list[bytes | None] = []
+    n = len(batches)
+    infos: list[bytes | None] = [None] * n
+    was: list[bytes | None] = [None] * n
     made: list[Made] = []
-    deadlines: list[float | None | msgspec.UnsetType] = []
-    r_batch, r_k, types, versions, datas, metas, cmds, crcs = [], [], [], [], [], [], [], []
-    listing = _Listing()
+    listing = _Listing(n)
     for number, (index, batch) in enumerate(batches, 1):
-        streams.append(batch.stream)
-        expected.append(batch.expected)
-        counts.append(len(batch.rows))
+        if batch.expected and not batch.info and not batch.tokens:
+            continue  # most: a command's events, which change no listing
+        listing.add(number, batch)
         entry: Entry | None = None
-        old = None
         if batch.expected == 0:
             info = dict(batch.info or {})
             entry = (msgspec.msgpack.encode(info), info)
         elif batch.info and entries is not None and (kept := entries.get(batch.stream)):
-            old = kept[0]
+            was[number - 1] = kept[0]
             info = merged(kept[1], batch.info)
             entry = (msgspec.msgpack.encode(info), info)
         if entry is not None and entries is not None:
             made.append((index, batch.stream, entry))
-        infos.append(None if entry is None else entry[0])
-        was.append(old)
+        infos[number - 1] = None if entry is None else entry[0]
+    # Array literals built here, not by psycopg, which dumps a list element by element in
+    # Python (two thirds of a group commit); the rows' arrays in C where it is built.
+    (streams, expected, counts, r_batch, r_k, types, versions, datas, metas, cmds, crcs,
+     deadlines) = (fast_row_arrays or row_arrays)(batches)  # fmt: skip
+    nulls = None if listing.added else _repeated("NULL", n)
+    return (streams, expected, counts, nulls or _blobs(infos), now, r_batch, r_k, types,
+            versions, datas, metas, cmds, crcs, *listing.arrays(), deadlines,
+            nulls or _blobs(was)), made  # fmt: skip
+
+
+def row_arrays(batches: Sequence[tuple[int, Encoded]]) -> tuple[str, ...]:
+    """The batches' own array literals of a call of ``gamehall_append``: streams, expected
+    versions, row counts, then each row's batch number, place in its batch, type, version,
+    payload, metadata, command mark and checksum, and the batches' deadlines (what
+    ``_rowcheck.append_arrays`` builds in C, text for text)."""
+    streams, expected, counts, r_batch, r_k, types, versions, datas, metas, cmds, crcs = (
+        [], [], [], [], [], [], [], [], [], [], []
+    )  # fmt: skip
+    deadlines: list[float | None | msgspec.UnsetType] = []
+    for number, (_, batch) in enumerate(batches, 1):
+        streams.append(batch.stream)
+        expected.append(batch.expected)
+        counts.append(len(batch.rows))
         deadlines.append(batch.deadline)
-        listing.add(number, batch)
         for k, (tag, version, data, meta, mark, crc) in enumerate(batch.rows, 1):
             r_batch.append(number)
             r_k.append(k)
@@ -1994,12 +2026,9 @@ def _append_args(
             metas.append(meta)
             cmds.append(mark)
             crcs.append(crc)
-    # Array literals built here: psycopg dumps a list element by element in Python, which
-    # cost two thirds of a group commit; joined strings cost a tenth of that.
-    return (_texts(streams), _numbers(expected), _numbers(counts), _blobs(infos), now,
-            _numbers(r_batch), _numbers(r_k), _texts(types), _numbers(versions),
-            _blobs(datas), _blobs(metas), _texts(cmds), _numbers(crcs), *listing.arrays(),
-            _deadlines(deadlines), _blobs(was)), made  # fmt: skip
+    return (_texts(streams), _numbers(expected), _numbers(counts), _numbers(r_batch),
+            _numbers(r_k), _texts(types), _numbers(versions), _blobs(datas), _blobs(metas),
+            _texts(cmds), _numbers(crcs), _deadlines(deadlines))  # fmt: skip
 
 
 def _appended(answer: Sequence[int], batches: int) -> tuple[list[int], list[int]]:

@@ -226,3 +226,66 @@ def test_joined_payloads_are_the_array_the_python_path_decodes(
         assert joined_payloads(many) == expected, count
     assert joined_payloads([*rows, ("text", b"", 0, None)]) is None
     assert joined_payloads([*rows, [b"\xc0"]]) is None  # not a row the store reads
+
+
+def _encoded_batches(seed: int) -> list[tuple[int, Any]]:
+    """Rounds of batches as PostgreSQL's append takes them, with every kind of text in them."""
+    from gamehall.core.store.base import Encoded
+
+    rng = random.Random(seed)
+    texts = ["m1", 'quo"te', "back\\slash", "ünïcødé ♞", "", "a,b{c}", "NULL", " space "]
+    batches = []
+    for index in range(rng.randint(0, 12)):
+        rows = [
+            (
+                rng.choice(texts),
+                rng.randint(0, 3),
+                rng.randbytes(rng.randint(0, 40)),
+                rng.randbytes(rng.randint(0, 40)),
+                rng.choice([None, "", "cmd-1", 'x"y\\z']),
+                rng.getrandbits(32),
+            )
+            for _ in range(rng.randint(0, 4))
+        ]
+        deadline = rng.choice([None, msgspec.UNSET, 1_700_000_000.25, 1e-7, 12.0])
+        stream = f"{rng.choice(texts)}{index}"
+        batches.append((index, Encoded(stream, rng.randint(0, 2**40), rows, deadline=deadline)))
+    return batches
+
+
+def test_the_append_arrays_in_c_are_the_python_ones(fast: Callable[..., Any]) -> None:
+    from gamehall.core.store import postgres
+    from gamehall.core.store._rowcheck import append_arrays
+
+    for seed in range(200):
+        batches = _encoded_batches(seed)
+        assert append_arrays(batches) == postgres.row_arrays(batches), seed
+    assert append_arrays([]) == postgres.row_arrays([]) == ("{}",) * 12
+
+
+def test_the_append_arrays_in_c_refuse_what_python_refuses(fast: Callable[..., Any]) -> None:
+    from gamehall.core.store import postgres
+    from gamehall.core.store._rowcheck import append_arrays
+    from gamehall.core.store.base import Encoded
+
+    lone = Encoded("bad\udc80", 1, [("t", 1, b"", b"", None, 0)])
+    with pytest.raises(UnicodeEncodeError):  # at once: what the store answers as not UTF-8
+        append_arrays([(0, lone)])
+    with pytest.raises(UnicodeEncodeError):  # Python's when the arguments are sent
+        [text.encode() for text in postgres.row_arrays([(0, lone)])]
+    with pytest.raises(TypeError, match="bytes expected"):
+        append_arrays([(0, Encoded("s", 1, [("t", 1, "text", b"", None, 0)]))])
+    with pytest.raises(TypeError, match="six items"):
+        append_arrays([(0, Encoded("s", 1, [("t", 1, b"")]))])
+    with pytest.raises(TypeError, match="index, batch"):
+        append_arrays([Encoded("s", 1, [])])
+
+
+def test_a_listing_that_changes_nothing_is_written_as_the_long_way_writes_it() -> None:
+    from gamehall.core.store.postgres import _Listing
+
+    for n in (0, 1, 7):
+        listing = _Listing(n)
+        short = listing.arrays()
+        listing.added = True  # the way of a round in which a batch changes its listing
+        assert short == listing.arrays(), n
