@@ -197,3 +197,67 @@ def test_an_entry_that_is_not_msgpack_fails_the_append_and_stores_nothing(store:
     assert store.version(stream) == 1
     with pytest.raises(psycopg.Error):  # the function refuses the entry in SQL too
         store._rows("SELECT gamehall_info_merge('\\x81a1'::bytea, '{}', '{}')", ())
+
+
+def test_a_group_commit_that_changes_no_listing_moves_only_versions_and_deadlines(
+    store: Any,
+) -> None:
+    from gamehall.core.events import Meta
+    from gamehall.core.store.base import AppendRequest
+
+    names = [f"v_{secrets.token_hex(4)}" for _ in range(4)]
+    entry = {"game": "g", "seat_players": ["pv"], "open_seats": 0}
+    for n in names:
+        store.append(n, 0, marks(1), info=entry)
+    before = {n: store.stream_info(n) for n in names}
+    # later batches with no listing change: the append's listing arrays go empty
+    store.append_many([AppendRequest(n, 1, marks(2), [Meta()] * 2) for n in names])
+    for n in names:
+        info = store.stream_info(n)
+        assert info.version == 3
+        assert info.info == entry
+        assert info.updated >= before[n].updated
+    assert store.find_matches(MatchQuery(player="pv")).total == len(names)
+    # and a round that mixes such batches with one that changes its listing
+    mixed = [AppendRequest(n, 3, marks(1), [Meta()]) for n in names[1:]]
+    mixed.append(AppendRequest(names[0], 3, marks(1), [Meta()], {"seat_players": ["pw"]}))
+    store.append_many(mixed)
+    assert [store.stream_info(n).version for n in names] == [4] * 4
+    assert store.stream_info(names[0]).info == merged(entry, {"seat_players": ["pw"]})
+    assert store.find_matches(MatchQuery(player="pv")).total == len(names) - 1
+
+
+def test_a_row_another_append_wrote_meanwhile_fails_its_batch_only(store: Any) -> None:
+    """The append inserts a group's rows as they are, and only where another append's row is
+    in the way (written after its version check, committed while it waited) inserts again
+    leaving such rows out: that batch is a conflict, the others are stored."""
+    import threading
+
+    from gamehall.core.events import Meta
+    from gamehall.core.store.base import AppendRequest
+    from gamehall.core.store.postgres import _APPEND, _append_args
+
+    raced, other = f"r_{secrets.token_hex(4)}", f"o_{secrets.token_hex(4)}"
+    for n in (raced, other):
+        store.append(n, 0, marks(1))
+    (ahead,) = store.encode([AppendRequest(raced, 1, marks(1), [Meta()])])
+    with psycopg.connect(store.url.conninfo, options=f"-c search_path={store.schema}") as first:
+        first.execute(_APPEND, _append_args([(0, ahead)], 1.0)[0])  # not committed yet
+        results: list[Any] = []
+        behind = threading.Thread(
+            target=lambda: results.extend(
+                store.append_many(
+                    [AppendRequest(n, 1, marks(2), [Meta()] * 2) for n in (raced, other)]
+                )
+            )
+        )
+        behind.start()
+        behind.join(0.5)
+        assert behind.is_alive()  # waiting for the first append's row
+        first.commit()
+        behind.join(10)
+    assert isinstance(results[0], ConcurrencyError)
+    assert [r.seq for r in results[1]] == [2, 3]
+    assert [e.seq for e in store.read(raced)] == [1, 2]
+    assert [e.seq for e in store.read(other)] == [1, 2, 3]
+    assert store.stream_info(raced).version == 2

@@ -279,13 +279,3 @@ def test_the_append_arrays_in_c_refuse_what_python_refuses(fast: Callable[..., A
         append_arrays([(0, Encoded("s", 1, [("t", 1, b"")]))])
     with pytest.raises(TypeError, match="index, batch"):
         append_arrays([Encoded("s", 1, [])])
-
-
-def test_a_listing_that_changes_nothing_is_written_as_the_long_way_writes_it() -> None:
-    from gamehall.core.store.postgres import _Listing
-
-    for n in (0, 1, 7):
-        listing = _Listing(n)
-        short = listing.arrays()
-        listing.added = True  # the way of a round in which a batch changes its listing
-        assert short == listing.arrays(), n
