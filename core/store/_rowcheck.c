@@ -1423,6 +1423,121 @@ static PyTypeObject WriterType = {
 
 #endif /* HAVE_DLOPEN */
 
+/* -- Rows for the writer ---------------------------------------------------------------
+ *
+ * encode_rows(start, expected, events, metas, tags, heads, encode_event, encode_meta)
+ *   -> list of (tag, version, data, meta, mark, crc)
+ * The rows of one batch as base.Store.encode writes them (its Python loop is the reference,
+ * tests/core/test_rowcheck.py compares them): seq from expected + 1 on, tags[type(event)]
+ * the (tag, version), heads[type(event)] the part of the checksummed head that names them,
+ * start the CRC-32 of the stream id and a NUL; the mark is None for an event without a
+ * command, else the command id or ''. A class with no tag raises KeyError(class), events
+ * and metas of different lengths ValueError, and what the encoders raise goes through.
+ */
+static PyObject *encode_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    static PyObject *command_name = NULL, *command_id_name = NULL;
+    if (command_name == NULL) {
+        command_name = PyUnicode_InternFromString("command");
+        command_id_name = PyUnicode_InternFromString("command_id");
+        if (command_name == NULL || command_id_name == NULL) return NULL;
+    }
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "encode_rows takes eight arguments");
+        return NULL;
+    }
+    PyObject *events = args[2], *metas = args[3], *tags = args[4], *heads = args[5];
+    PyObject *encode_event = args[6], *encode_meta = args[7];
+    uint32_t start = (uint32_t)PyLong_AsUnsignedLongMask(args[0]);
+    long long seq = PyLong_AsLongLong(args[1]);
+    if (PyErr_Occurred()) return NULL;
+    if (!PyList_Check(events) && !PyTuple_Check(events)) {
+        PyErr_SetString(PyExc_TypeError, "events must be a list or a tuple");
+        return NULL;
+    }
+    if ((!PyList_Check(metas) && !PyTuple_Check(metas)) || !PyDict_Check(tags) ||
+        !PyDict_Check(heads)) {
+        PyErr_SetString(PyExc_TypeError, "metas must be a list or a tuple, tags and heads dicts");
+        return NULL;
+    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(events);
+    if (PySequence_Fast_GET_SIZE(metas) != count) {
+        PyErr_SetString(PyExc_ValueError, "a batch has not as many metadata as events");
+        return NULL;
+    }
+    PyObject *rows = PyList_New(count);
+    if (rows == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *event = PySequence_Fast_GET_ITEM(events, i);
+        PyObject *meta = PySequence_Fast_GET_ITEM(metas, i);
+        PyObject *kind = (PyObject *)Py_TYPE(event);
+        PyObject *tag = PyDict_GetItemWithError(tags, kind);
+        PyObject *head = tag == NULL ? NULL : PyDict_GetItemWithError(heads, kind);
+        if (head == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, kind);
+            goto failed;
+        }
+        if (!PyTuple_Check(tag) || PyTuple_GET_SIZE(tag) != 2 || !PyBytes_Check(head)) {
+            PyErr_SetString(PyExc_TypeError, "tags holds (tag, version), heads bytes");
+            goto failed;
+        }
+        PyObject *data = PyObject_CallOneArg(encode_event, event);
+        if (data == NULL) goto failed;
+        PyObject *packed = PyObject_CallOneArg(encode_meta, meta);
+        if (packed == NULL) {
+            Py_DECREF(data);
+            goto failed;
+        }
+        if (!PyBytes_Check(data) || !PyBytes_Check(packed)) {
+            Py_DECREF(data);
+            Py_DECREF(packed);
+            PyErr_SetString(PyExc_TypeError, "the encoders must give bytes");
+            goto failed;
+        }
+        PyObject *mark = NULL;
+        PyObject *command = PyObject_GetAttr(meta, command_name);
+        if (command == NULL) goto unencoded;
+        if (command == Py_None) {
+            mark = Py_NewRef(Py_None);
+        } else {
+            PyObject *id = PyObject_GetAttr(meta, command_id_name);
+            if (id != NULL) {
+                int truthy = PyObject_IsTrue(id);
+                mark = truthy < 0 ? NULL : truthy ? Py_NewRef(id) : PyUnicode_FromString("");
+                Py_DECREF(id);
+            }
+        }
+        Py_DECREF(command);
+        if (mark == NULL) goto unencoded;
+        seq++;
+        uint32_t crc = row_crc(start, (Py_ssize_t)seq, head, PyBytes_AS_STRING(data),
+                               PyBytes_GET_SIZE(data), PyBytes_AS_STRING(packed),
+                               PyBytes_GET_SIZE(packed));
+        PyObject *checked = PyLong_FromUnsignedLong(crc);
+        PyObject *row = checked == NULL ? NULL : PyTuple_New(6);
+        if (row == NULL) {
+            Py_XDECREF(checked);
+            Py_DECREF(mark);
+            goto unencoded;
+        }
+        PyTuple_SET_ITEM(row, 0, Py_NewRef(PyTuple_GET_ITEM(tag, 0)));
+        PyTuple_SET_ITEM(row, 1, Py_NewRef(PyTuple_GET_ITEM(tag, 1)));
+        PyTuple_SET_ITEM(row, 2, data);
+        PyTuple_SET_ITEM(row, 3, packed);
+        PyTuple_SET_ITEM(row, 4, mark);
+        PyTuple_SET_ITEM(row, 5, checked);
+        PyList_SET_ITEM(rows, i, row);
+        continue;
+    unencoded:
+        Py_DECREF(data);
+        Py_DECREF(packed);
+        goto failed;
+    }
+    return rows;
+failed:
+    Py_DECREF(rows);
+    return NULL;
+}
+
 /* -- PostgreSQL's append: its arrays as text ---------------------------------------------
  *
  * append_arrays(batches) -> (streams, expected, counts, r_batch, r_k, types, versions, datas,
@@ -1632,6 +1747,8 @@ static PyMethodDef methods[] = {
      "Return the payloads of rows as one MessagePack array (None if one is not bytes)."},
     {"crc32", (PyCFunction)(void (*)(void))crc32_more, METH_FASTCALL,
      "Return the CRC-32 of data begun at value, as zlib.crc32 does."},
+    {"encode_rows", (PyCFunction)(void (*)(void))encode_rows, METH_FASTCALL,
+     "Return a batch's rows for the writer: payload, metadata, mark and checksum."},
     {"append_arrays", (PyCFunction)append_arrays, METH_O,
      "Return the array literals of PostgreSQL's append for a round of batches."},
     {"bind", (PyCFunction)bind, METH_O,

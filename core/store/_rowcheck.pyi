@@ -46,3 +46,14 @@ def check_rows(
 def crc32(data: bytes, value: int, /) -> int: ...
 def joined_payloads(rows: list[tuple[Any, ...]], /) -> bytes | None: ...
 def append_arrays(batches: list[tuple[int, Any]], /) -> tuple[str, ...]: ...
+def encode_rows(
+    start: int,
+    expected: int,
+    events: list[Any] | tuple[Any, ...],
+    metas: list[Any] | tuple[Any, ...],
+    tags: dict[type, tuple[str, int]],
+    heads: dict[type, bytes],
+    encode_event: Callable[[Any], bytes],
+    encode_meta: Callable[[Any], bytes],
+    /,
+) -> list[tuple[str, int, bytes, bytes, str | None, int]]: ...

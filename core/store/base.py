@@ -27,11 +27,14 @@ from ..events import Event, Meta, Recorded
 
 fast_check_rows: Callable[..., dict[str, tuple[int, int]] | None] | None
 fast_joined: Callable[[list[tuple[Any, ...]]], bytes | None] | None
+fast_encode_rows: Callable[..., list[Row]] | None
 try:  # the checksum loop of replay in C, built where gamehall was installed with a compiler
     from ._rowcheck import check_rows as fast_check_rows
+    from ._rowcheck import encode_rows as fast_encode_rows
     from ._rowcheck import joined_payloads as fast_joined
 except ImportError:  # pragma: no cover - the same loops in Python (_check_rows) serve
-    fast_check_rows = fast_joined = None
+    fast_check_rows = fast_joined = fast_encode_rows = None
+_PLAIN = (list, tuple)  # the sequences of events the C encoder takes
 
 
 class AppendRequest(msgspec.Struct, frozen=True, gc=False):
@@ -62,6 +65,32 @@ def checksum(stream: str, seq: int, tag: str, version: int, data: bytes, meta: b
     """
     head = f"{stream}\x00{seq}\x00{tag}\x00{version}\x00{len(data)}\x00".encode()
     return zlib.crc32(meta, zlib.crc32(data, zlib.crc32(head)))
+
+
+def encode_rows(
+    start: int,
+    expected: int,
+    events: Sequence[Any],
+    metas: Sequence[Any],
+    tags: Mapping[type, tuple[str, int]],
+    encode_event: Callable[[Any], bytes],
+    encode_meta: Callable[[Any], bytes],
+) -> list[Row]:
+    """Return a batch's rows for the writer, seq ``expected`` + 1 on: (tag, version, payload,
+    metadata, mark, checksum), the checksum begun at ``start`` (the CRC-32 of the stream id
+    and a NUL; see :func:`checksum`). ``_rowcheck.encode_rows`` does the same in C."""
+    crc32 = zlib.crc32
+    rows: list[Row] = []
+    seq = expected
+    for event, meta in zip(events, metas, strict=True):
+        seq += 1
+        tag, version = tags[type(event)]
+        data, packed = encode_event(event), encode_meta(meta)
+        head = b"%d\x00%b\x00%d\x00%d\x00" % (seq, tag.encode(), version, len(data))
+        crc = crc32(packed, crc32(data, crc32(head, start)))
+        mark = None if meta.command is None else (meta.command_id or "")  # batch_mark
+        rows.append((tag, version, data, packed, mark, crc))
+    return rows
 
 
 def check_row(
@@ -739,27 +768,34 @@ class EventLog(ABC):
         and hands only SQL to the writer thread, which then barely holds the GIL.
         """
         codec = self.codec
-        tags, encode_event, encode_meta = codec.tags, codec.encode_event, codec.encode_meta
-        names: dict[str, bytes] = {}
+        tags, heads = codec.tags, codec.row_heads
+        encode_event, encode_meta = codec.encode_event, codec.encode_meta
         crc32 = zlib.crc32
         out: list[Encoded | GamehallError] = []
         for request in requests:
-            stream, seq = request.stream, request.expected
+            events, metas = request.events, request.metas
             # The checksum of each row (see checksum), its stream's part computed once.
-            start = crc32(f"{stream}\x00".encode())
-            rows: list[Row] = []
+            start = crc32(f"{request.stream}\x00".encode())
             try:
-                for event, meta in zip(request.events, request.metas, strict=True):
-                    seq += 1
-                    tag, version = tags[type(event)]
-                    name = names.get(tag)
-                    if name is None:
-                        name = names[tag] = tag.encode()
-                    data, packed = encode_event(event), encode_meta(meta)
-                    head = b"%d\x00%b\x00%d\x00%d\x00" % (seq, name, version, len(data))
-                    crc = crc32(packed, crc32(data, crc32(head, start)))
-                    mark = None if meta.command is None else (meta.command_id or "")  # batch_mark
-                    rows.append((tag, version, data, packed, mark, crc))
+                if (
+                    fast_encode_rows is not None
+                    and type(events) in _PLAIN
+                    and type(metas) in _PLAIN
+                ):
+                    rows = fast_encode_rows(
+                        start,
+                        request.expected,
+                        events,
+                        metas,
+                        tags,
+                        heads,
+                        encode_event,
+                        encode_meta,
+                    )
+                else:
+                    rows = encode_rows(
+                        start, request.expected, events, metas, tags, encode_event, encode_meta
+                    )
             except KeyError as exc:
                 out.append(GamehallError(f"cannot store {exc}: no loaded plugin declares it"))
                 continue

@@ -279,3 +279,70 @@ def test_the_append_arrays_in_c_refuse_what_python_refuses(fast: Callable[..., A
         append_arrays([(0, Encoded("s", 1, [("t", 1, b"")]))])
     with pytest.raises(TypeError, match="index, batch"):
         append_arrays([Encoded("s", 1, [])])
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "gunsen", "river-of-gold", "toy-battle"])
+def test_rows_encoded_in_c_are_the_python_ones(fast: Callable[..., Any], game: str) -> None:
+    from gamehall.core import default_registry
+    from gamehall.core.events import Meta
+    from gamehall.core.store._rowcheck import encode_rows
+
+    registry = default_registry()
+    codec = registry.codec
+    table = Table.new(game, seed=3, registry=registry)
+    table.play(RandomBot(3))
+    records = table.records()[:60]
+    events = [r.event for r in records]
+    metas = [r.meta for r in records]
+    metas[-1] = Meta("cid-1", 0, metas[0].command)  # a command id as well as none
+    metas[-2] = Meta("", 1, metas[0].command)  # an empty id: the mark of no id
+    for expected in (0, 7, 2**40):
+        start = zlib.crc32(f"m-{expected}\x00".encode())
+        args = (start, expected, events, metas, codec.tags)
+        coders = (codec.encode_event, codec.encode_meta)
+        made = encode_rows(*args, codec.row_heads, *coders)
+        assert made == base.encode_rows(*args, *coders)
+        for seq, (tag, version, data, meta, _, crc) in enumerate(made, expected + 1):
+            assert crc == base.checksum(f"m-{expected}", seq, tag, version, data, meta)
+    assert encode_rows(1, 0, (), (), codec.tags, codec.row_heads, *coders) == []
+
+
+def test_the_c_encoder_refuses_what_the_python_one_refuses(fast: Callable[..., Any]) -> None:
+    from gamehall.core import default_registry
+    from gamehall.core.events import Meta
+    from gamehall.core.store._rowcheck import encode_rows
+    from gamehall.plugins.tictactoe.events import MarkPlaced
+
+    codec = default_registry().codec
+    coders = (codec.encode_event, codec.encode_meta)
+    known = [MarkPlaced(seat=0, cell=1)]
+    for build in (
+        lambda *a: encode_rows(*a[:5], codec.row_heads, *a[5:]),
+        base.encode_rows,
+    ):
+        with pytest.raises(KeyError):  # a class no plugin declares
+            build(0, 0, [object()], [Meta()], codec.tags, *coders)
+        with pytest.raises(ValueError):  # not as many metadata as events
+            build(0, 0, known, [], codec.tags, *coders)
+
+
+def test_a_store_encodes_alike_with_and_without_the_c_encoder(
+    registry: Registry, store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table.new("tictactoe", seed=8, registry=registry)
+    table.play(RandomBot(8))
+    records = table.records()
+    requests = [
+        AppendRequest("e", 0, [r.event for r in records], [r.meta for r in records]),
+        AppendRequest("t", 2, tuple(r.event for r in records), tuple(r.meta for r in records)),
+        AppendRequest("bad", 0, [object()], [records[0].meta]),  # type: ignore[list-item]
+    ]
+    with_c = store.encode(requests)
+    monkeypatch.setattr(base, "fast_encode_rows", None)
+    without = store.encode(requests)
+    assert without[:2] == with_c[:2]
+    assert (
+        str(without[2])
+        == str(with_c[2])
+        == ("cannot store <class 'object'>: no loaded plugin declares it")
+    )
