@@ -26,6 +26,11 @@ log = structlog.get_logger("gamehall.journal")
 Done = Callable[[list[Recorded] | GamehallError], None]
 OVERLAP = True  # overlap a store's commits with the loop's work (Journal.overlap: for one)
 SPLIT = 16  # a commit of this many batches or more, with nothing queued behind it, is split
+# Batches a commit takes at most: past a few hundred, a bigger commit saves no fsync worth
+# having, and its lists (rows, places, answers) outgrow the CPU's caches. With 1,000 and 10,000
+# matches at once, 256-512 gave 5-9% more commands/s than 10,000 (128 less); fewer matches
+# commit fewer batches than this anyway (bench/README.md, "An eighth machine").
+MAX_BATCH = 512
 
 
 class Pending:
@@ -162,7 +167,7 @@ class Journal:
         self._stopped: Any = None
         self._thread: WriterThread | None = None  # made on the first commit under asyncio
         self.commits = 0
-        self.max_batch = 10_000
+        self.max_batch = MAX_BATCH
         self.overlap = OVERLAP  # commits through Store.overlapped, where the store has them
 
     def submit(self, request: AppendRequest, done: Done) -> None:
