@@ -432,26 +432,10 @@ BEGIN
         -- is in the way (almost always), and it costs a tenth less than one that skips them;
         -- when one is, it is undone and the insert that leaves such rows out runs instead.
         BEGIN
-            INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc, tx)
-            SELECT b.stream, b.expected + r.k, positions[b.first + r.k - 1], b_now, r.t, r.v,
-                   r.d, r.m, r.c, r.crc, me
-            FROM unnest(r_batch, r_k, r_type, r_v, r_data, r_meta, r_cmd, r_crc)
-                 AS r(b, k, t, v, d, m, c, crc)
-            JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY
-                 AS b(stream, expected, first, i) ON b.i = r.b
-            WHERE b.first > 0
-            ORDER BY b.stream, r.k;
+            @GROUP_ROWS@;
             GET DIAGNOSTICS put = ROW_COUNT;
         EXCEPTION WHEN unique_violation THEN
-            INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc, tx)
-            SELECT b.stream, b.expected + r.k, positions[b.first + r.k - 1], b_now, r.t, r.v,
-                   r.d, r.m, r.c, r.crc, me
-            FROM unnest(r_batch, r_k, r_type, r_v, r_data, r_meta, r_cmd, r_crc)
-                 AS r(b, k, t, v, d, m, c, crc)
-            JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY
-                 AS b(stream, expected, first, i) ON b.i = r.b
-            WHERE b.first > 0
-            ORDER BY b.stream, r.k
+            @GROUP_ROWS@
             ON CONFLICT (stream, seq) DO NOTHING;
             GET DIAGNOSTICS put = ROW_COUNT;
         END;
@@ -538,7 +522,18 @@ BEGIN
     END IF;
     RETURN first || positions;
 END $$;
-"""
+""".replace(  # the group's insert, written once: plain, and leaving out rows in the way
+    "@GROUP_ROWS@",
+    """INSERT INTO events (stream, seq, position, time, type, v, data, meta, cmd, crc, tx)
+            SELECT b.stream, b.expected + r.k, positions[b.first + r.k - 1], b_now, r.t, r.v,
+                   r.d, r.m, r.c, r.crc, me
+            FROM unnest(r_batch, r_k, r_type, r_v, r_data, r_meta, r_cmd, r_crc)
+                 AS r(b, k, t, v, d, m, c, crc)
+            JOIN unnest(b_stream, b_expected, first) WITH ORDINALITY
+                 AS b(stream, expected, first, i) ON b.i = r.b
+            WHERE b.first > 0
+            ORDER BY b.stream, r.k""",
+)
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
 _UNWRITTEN = GamehallError("a batch of the commit was not in any of its rounds")
 # Global order is (tx, position). A row is read only once its transaction id is below the
