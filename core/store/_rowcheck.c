@@ -1688,8 +1688,9 @@ static PyObject *append_arrays(PyObject *module, PyObject *batches) {
             goto done;
         }
         PyObject *batch = PyTuple_GET_ITEM(pair, 1);
-        PyObject *got[4];
-        for (int k = 0; k < 4; k++) got[k] = PyObject_GetAttr(batch, names[k]);
+        PyObject *got[4] = {NULL, NULL, NULL, NULL};
+        for (int k = 0; k < 4; k++)
+            if ((got[k] = PyObject_GetAttr(batch, names[k])) == NULL) break;
         int ok = got[0] && got[1] && got[2] && got[3] && PyList_Check(got[2]);
         if (ok) {
             ok = text_str(&out[0], got[0]) == 0 && text_int(&out[1], got[1]) == 0 &&

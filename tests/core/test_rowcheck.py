@@ -279,6 +279,8 @@ def test_the_append_arrays_in_c_refuse_what_python_refuses(fast: Callable[..., A
         append_arrays([(0, Encoded("s", 1, [("t", 1, b"")]))])
     with pytest.raises(TypeError, match="index, batch"):
         append_arrays([Encoded("s", 1, [])])
+    with pytest.raises(AttributeError, match="stream"):  # not a batch at all
+        append_arrays([(0, object())])
 
 
 @pytest.mark.parametrize("game", ["tictactoe", "gunsen", "river-of-gold", "toy-battle"])
