@@ -68,7 +68,7 @@ def run(quick: bool) -> dict[str, float]:
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        matches, batches = (5, 1) if quick else (100, 3)
+        matches, batches = (5, 1) if quick else (100, 10)
 
         def durable() -> float:
             count, seconds = hall_commands(folder, matches, batches)
