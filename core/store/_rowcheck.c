@@ -157,6 +157,19 @@ static uint32_t crc_more(uint32_t crc, const unsigned char *p, Py_ssize_t n) {
     return crc_table(crc, p, n);
 }
 
+/* Make room for need bytes at *bytes (room of them now, doubling from first); -1 when out of
+ * memory. The raw allocator: callable without the GIL. */
+static int grow(char **bytes, Py_ssize_t *room, Py_ssize_t need, Py_ssize_t first) {
+    if (need <= *room) return 0;
+    Py_ssize_t size = *room ? *room : first;
+    while (size < need) size *= 2;
+    char *grown = PyMem_RawRealloc(*bytes, size);
+    if (grown == NULL) return -1;
+    *bytes = grown;
+    *room = size;
+    return 0;
+}
+
 /* Write the decimal digits of n (n >= 0) at out; return how many. */
 static int decimal(char *out, Py_ssize_t n) {
     char digits[24];
@@ -598,14 +611,7 @@ static sqlite3_stmt *statement(Reader *self, PyObject *sql) {
 
 /* Copy n bytes to the buffer; return their offset, -1 when memory ran out (no GIL needed). */
 static Py_ssize_t keep(Buffer *b, const void *p, Py_ssize_t n) {
-    if (b->size + n > b->room) {
-        Py_ssize_t room = b->room ? b->room : 4096;
-        while (room < b->size + n) room *= 2;
-        char *grown = PyMem_RawRealloc(b->bytes, room);
-        if (grown == NULL) return -1;
-        b->bytes = grown;
-        b->room = room;
-    }
+    if (grow(&b->bytes, &b->room, b->size + n, 4096) < 0) return -1;
     Py_ssize_t at = b->size;
     if (n > 0) memcpy(b->bytes + at, p, n);
     b->size += n;
@@ -1554,16 +1560,10 @@ typedef struct {
 } Text;
 
 static int text_room(Text *t, Py_ssize_t more) {
-    if (t->used + more <= t->size) return 0;
-    Py_ssize_t size = t->size ? t->size : 256;
-    while (size < t->used + more) size *= 2;
-    char *p = PyMem_Realloc(t->p, size);
-    if (p == NULL) {
+    if (grow(&t->p, &t->size, t->used + more, 256) < 0) {
         PyErr_NoMemory();
         return -1;
     }
-    t->p = p;
-    t->size = size;
     return 0;
 }
 
@@ -1737,7 +1737,7 @@ static PyObject *append_arrays(PyObject *module, PyObject *batches) {
         PyTuple_SET_ITEM(result, k, text);
     }
 done:
-    for (int k = 0; k < ARRAYS; k++) PyMem_Free(out[k].p);
+    for (int k = 0; k < ARRAYS; k++) PyMem_RawFree(out[k].p);
     return result;
 }
 
