@@ -373,33 +373,29 @@ CREATE OR REPLACE FUNCTION gamehall_append(
 -- it is).
 DECLARE
     me xid8 := pg_current_xact_id();  -- on every row: readers follow (tx, position)
-    actual bigint[] := '{}';
     first bigint[] := '{}';
     positions bigint[];
     total integer := 0;
-    short text[];
+    later integer := 0;
+    short text[] := '{}';
+    forced integer[];
     created text[] := '{}';
     listed text[] := '{}';
     n integer := coalesce(array_length(b_stream, 1), 0);
     put integer;
+    stored bigint;
 BEGIN
-    -- No lock shared by all streams: each batch is checked against its stream's last seq,
-    -- positions come from a sequence, and the (stream, seq) key settles a race on a stream.
-    IF n <= 8 THEN  -- a few streams: a look-up each costs less than one query over all
-        FOR i IN 1 .. n LOOP
-            actual[i] := coalesce((SELECT max(e.seq) FROM events e WHERE e.stream = b_stream[i]), 0);
-        END LOOP;
-    ELSE
-        SELECT array_agg(coalesce(
-            (SELECT max(e.seq) FROM events e WHERE e.stream = b.stream), 0) ORDER BY b.i)
-        INTO actual FROM unnest(b_stream) WITH ORDINALITY AS b(stream, i);
-    END IF;
+    -- No lock shared by all streams and no look-up before the writes: a batch's rows go in
+    -- at the seqs after its expected version, where the (stream, seq) key refuses a row that
+    -- another append wrote first (a stale version, or a race), and its stream's row in
+    -- ``streams`` is moved on only where it is still at that version (which refuses a version
+    -- past the stream's end, or a stream deleted meanwhile). A batch refused either way is a
+    -- conflict: its rows go. Positions come from a sequence.
     FOR i IN 1 .. n LOOP
-        IF actual[i] = b_expected[i] THEN
-            first[i] := total + 1;  -- an index into positions until the rows are in
-            total := total + b_count[i];
-        ELSE
-            first[i] := -1 - actual[i];
+        first[i] := total + 1;  -- an index into positions until the rows are in
+        total := total + b_count[i];
+        IF b_expected[i] > 0 THEN
+            later := later + 1;
         END IF;
     END LOOP;
     IF total = 1 THEN  -- one event, as most appends of a node with few matches
@@ -448,12 +444,22 @@ BEGIN
                 WHERE e.stream = b.stream AND e.seq > b.expected AND e.tx = me);
         END IF;
     END IF;
-    IF cardinality(short) > 0 THEN  -- beaten on these streams: their rows go, a conflict
-        DELETE FROM events WHERE stream = ANY(short) AND tx = me;
+    IF cardinality(short) > 0 THEN  -- beaten on these streams: nothing more of theirs
         FOR i IN 1 .. n LOOP
-            IF first[i] > 0 AND b_stream[i] = ANY(short) THEN
-                first[i] := -1 - coalesce(
-                    (SELECT max(e.seq) FROM events e WHERE e.stream = b_stream[i]), 0);
+            IF b_stream[i] = ANY(short) THEN
+                first[i] := -1;
+                IF b_expected[i] > 0 THEN
+                    later := later - 1;
+                END IF;
+            END IF;
+        END LOOP;
+    END IF;
+    IF 0 = ANY(b_count) THEN  -- an empty first batch: no row of its own tells a race
+        FOR i IN 1 .. n LOOP
+            IF first[i] > 0 AND b_count[i] = 0 AND b_expected[i] = 0
+                    AND EXISTS (SELECT 1 FROM events e WHERE e.stream = b_stream[i]) THEN
+                first[i] := -1;
+                short := short || b_stream[i];
             END IF;
         END LOOP;
     END IF;
@@ -467,14 +473,20 @@ BEGIN
                         b_deadline)
                  AS b(stream, expected, n, info, first, game, finished, open, deadline)
             WHERE b.first > 0 AND b.expected = 0
-            ON CONFLICT (stream) DO NOTHING  -- an empty first batch left the row before
+            ON CONFLICT (stream) DO UPDATE SET (version, updated, info, game, finished,
+                open_seats, deadline) = (excluded.version, excluded.updated, excluded.info,
+                excluded.game, excluded.finished, excluded.open_seats, excluded.deadline)
+            WHERE streams.version = 0  -- an empty first batch left the row before
             RETURNING stream)
         SELECT coalesce(array_agg(stream), '{}') INTO created FROM made;
     END IF;
+    -- Every later batch moves its stream's row on from its expected version (counted):
+    -- one that is not at it is a conflict, below.
     IF n = 1 AND cardinality(k_batch) = 0 THEN  -- one batch: by its key (a join costs more)
         UPDATE streams SET version = b_expected[1] + b_count[1], updated = b_now,
             deadline = CASE WHEN b_deadline[1] = 'NaN' THEN deadline ELSE b_deadline[1] END
-        WHERE stream = b_stream[1] AND first[1] > 0 AND b_expected[1] > 0;
+        WHERE stream = b_stream[1] AND version = b_expected[1] AND first[1] > 0
+            AND b_expected[1] > 0;
     ELSIF cardinality(k_batch) = 0 AND cardinality(l_mask) = 0 THEN
         -- no batch changes its listing (the writer sends the listing's arrays empty then):
         -- the versions, times and deadlines alone
@@ -482,29 +494,49 @@ BEGIN
             deadline = CASE WHEN b.deadline = 'NaN' THEN s.deadline ELSE b.deadline END
         FROM unnest(b_stream, b_expected, b_count, first, b_deadline)
              AS b(stream, expected, n, first, deadline)
-        WHERE s.stream = b.stream AND b.first > 0 AND b.expected > 0;
-    ELSE  -- one statement for every later batch: its version and, where it changes any, its
-        -- listing entry (``k_`` merged into the info, ``l_`` the indexed columns); a stream
-        -- is in a call once, so each row is updated once
-        UPDATE streams s SET version = b.expected + b.n, updated = b_now,
-            deadline = CASE WHEN b.deadline = 'NaN' THEN s.deadline ELSE b.deadline END,
-            info = CASE WHEN k.b IS NULL THEN s.info
-                        WHEN s.info = b.was THEN b.info  -- merged by the writer already
-                        ELSE gamehall_info_merge(s.info, k.keys, k.pairs) END,
-            game = CASE WHEN l_mask[b.i] & 1 <> 0 THEN l_game[b.i] ELSE s.game END,
-            finished = CASE WHEN l_mask[b.i] & 2 <> 0 THEN l_finished[b.i] ELSE s.finished END,
-            open_seats = CASE WHEN l_mask[b.i] & 4 <> 0 THEN l_open[b.i] ELSE s.open_seats END
-        FROM unnest(b_stream, b_expected, b_count, first, b_deadline, b_info, b_was)
-             WITH ORDINALITY AS b(stream, expected, n, first, deadline, info, was, i)
-        LEFT JOIN (SELECT u.b, array_agg(u.key ORDER BY u.o) AS keys,
-                          array_agg(u.pair ORDER BY u.o) AS pairs
-                   FROM unnest(k_batch, k_key, k_pair) WITH ORDINALITY AS u(b, key, pair, o)
-                   GROUP BY u.b) AS k ON k.b = b.i
-        WHERE s.stream = b.stream AND b.first > 0 AND b.expected > 0;
-        IF cardinality(k_batch) > 0 THEN  -- the later batches that set their players
-            listed := ARRAY(SELECT b_stream[i] FROM generate_series(1, n) AS i
-                            WHERE l_mask[i] & 8 <> 0 AND first[i] > 0 AND b_expected[i] > 0);
+        WHERE s.stream = b.stream AND s.version = b.expected AND b.first > 0
+            AND b.expected > 0;
+    ELSE
+        @LISTING_UPDATE@ s.version = b.expected;
+    END IF;
+    GET DIAGNOSTICS put = ROW_COUNT;
+    IF put < later THEN  -- a later batch whose stream's row was not at its version (a row
+        -- that was is at the batch's end now, as no other append can have moved it there):
+        -- a conflict, unless the row is missing or behind its stream's events (a stream whose
+        -- first batch was empty, as an older release left it) and the events end at the
+        -- version: then the row is brought up to the batch (``forced``)
+        forced := '{}';
+        FOR i IN 1 .. n LOOP
+            IF first[i] > 0 AND b_expected[i] > 0 THEN
+                stored := (SELECT s.version FROM streams s WHERE s.stream = b_stream[i]);
+                IF stored = b_expected[i] + b_count[i] THEN
+                    CONTINUE;  -- moved on from its version above
+                ELSIF coalesce(stored < b_expected[i], true) AND b_expected[i] = (
+                        SELECT max(e.seq) FROM events e WHERE e.stream = b_stream[i]
+                        AND e.tx <> me) THEN
+                    forced := forced || i;
+                ELSE
+                    first[i] := -1;
+                    short := short || b_stream[i];
+                END IF;
+            END IF;
+        END LOOP;
+        IF cardinality(forced) > 0 THEN
+            @LISTING_UPDATE@ b.i = ANY(forced);
         END IF;
+    END IF;
+    IF cardinality(short) > 0 THEN  -- beaten on these streams: their rows go, a conflict
+        DELETE FROM events WHERE stream = ANY(short) AND tx = me;
+        FOR i IN 1 .. n LOOP
+            IF b_stream[i] = ANY(short) THEN
+                first[i] := -1 - coalesce(
+                    (SELECT max(e.seq) FROM events e WHERE e.stream = b_stream[i]), 0);
+            END IF;
+        END LOOP;
+    END IF;
+    IF cardinality(l_mask) > 0 THEN  -- the later batches that set their players
+        listed := ARRAY(SELECT b_stream[i] FROM generate_series(1, n) AS i
+                        WHERE l_mask[i] & 8 <> 0 AND first[i] > 0 AND b_expected[i] > 0);
     END IF;
     listed := listed || created;
     IF cardinality(listed) > 0 THEN
@@ -533,6 +565,26 @@ END $$;
                  AS b(stream, expected, first, i) ON b.i = r.b
             WHERE b.first > 0
             ORDER BY b.stream, r.k""",
+).replace(  # and the update of later batches' rows: checked at their versions, and forced
+    "@LISTING_UPDATE@",
+    # One statement for every later batch: its version and, where it changes any, its
+    # listing entry (``k_`` merged into the info, ``l_`` the indexed columns); a stream is
+    # in a call once, so each row is updated once.
+    """UPDATE streams s SET version = b.expected + b.n, updated = b_now,
+            deadline = CASE WHEN b.deadline = 'NaN' THEN s.deadline ELSE b.deadline END,
+            info = CASE WHEN k.b IS NULL THEN s.info
+                        WHEN s.info = b.was THEN b.info  -- merged by the writer already
+                        ELSE gamehall_info_merge(s.info, k.keys, k.pairs) END,
+            game = CASE WHEN l_mask[b.i] & 1 <> 0 THEN l_game[b.i] ELSE s.game END,
+            finished = CASE WHEN l_mask[b.i] & 2 <> 0 THEN l_finished[b.i] ELSE s.finished END,
+            open_seats = CASE WHEN l_mask[b.i] & 4 <> 0 THEN l_open[b.i] ELSE s.open_seats END
+        FROM unnest(b_stream, b_expected, b_count, first, b_deadline, b_info, b_was)
+             WITH ORDINALITY AS b(stream, expected, n, first, deadline, info, was, i)
+        LEFT JOIN (SELECT u.b, array_agg(u.key ORDER BY u.o) AS keys,
+                          array_agg(u.pair ORDER BY u.o) AS pairs
+                   FROM unnest(k_batch, k_key, k_pair) WITH ORDINALITY AS u(b, key, pair, o)
+                   GROUP BY u.b) AS k ON k.b = b.i
+        WHERE s.stream = b.stream AND b.first > 0 AND b.expected > 0 AND""",
 )
 _COLUMNS = "seq, position, time, type, v, data, meta, crc"
 _UNWRITTEN = GamehallError("a batch of the commit was not in any of its rounds")

@@ -261,3 +261,95 @@ def test_a_row_another_append_wrote_meanwhile_fails_its_batch_only(store: Any) -
     assert [e.seq for e in store.read(raced)] == [1, 2]
     assert [e.seq for e in store.read(other)] == [1, 2, 3]
     assert store.stream_info(raced).version == 2
+
+
+def _seqs(store: Any, stream: str) -> list[int]:
+    """The seqs of a stream's rows as stored (no check of the rows)."""
+    found = store._rows("SELECT seq FROM events WHERE stream = %s ORDER BY seq", (stream,))
+    return [int(seq) for (seq,) in found]
+
+
+def test_a_version_past_the_streams_end_is_refused_and_writes_nothing(store: Any) -> None:
+    """No look-up comes before the insert: the rows of a batch at a version the stream has
+    not reached go in (no row is in their way) and the check of the stream's row refuses
+    them, alone and in a group, leaving the others' rows and the listing as they were."""
+    from gamehall.core.events import Meta
+    from gamehall.core.store.base import AppendRequest
+
+    ahead, fine = f"a_{secrets.token_hex(4)}", f"f_{secrets.token_hex(4)}"
+    entry = {"game": "g", "seat_players": [None]}
+    for n in (ahead, fine):
+        store.append(n, 0, marks(2), info=entry)
+    with pytest.raises(ConcurrencyError) as refused:
+        store.append(ahead, 5, marks(1), info={"seat_players": ["p7"]}, tokens=[(0, b"q")])
+    assert (refused.value.expected, refused.value.actual) == (5, 2)
+    results = store.append_many(
+        [
+            AppendRequest(ahead, 3, marks(2), [Meta()] * 2, {"seat_players": ["p7"]}),
+            AppendRequest(fine, 2, marks(1), [Meta()], {"seat_players": ["p8"]}),
+        ]
+    )
+    assert isinstance(results[0], ConcurrencyError) and results[0].actual == 2
+    assert [r.seq for r in results[1]] == [3]
+    assert _seqs(store, ahead) == [1, 2] and _seqs(store, fine) == [1, 2, 3]
+    assert store.stream_info(ahead).version == 2 and store.stream_info(ahead).info == entry
+    assert store.seat_tokens(ahead) == {}
+    assert store.find_matches(MatchQuery(player="p7")).total == 0
+    assert store.find_matches(MatchQuery(player="p8")).total == 1
+
+
+def test_an_append_to_a_stream_deleted_meanwhile_is_refused(store: Any) -> None:
+    """Another node deletes the match after this one read it: its rows go in where none are,
+    and the stream's row, gone, refuses them."""
+    from gamehall.core.store.postgres import PostgresStore
+
+    stream = f"d_{secrets.token_hex(4)}"
+    store.append(stream, 0, marks(2))
+    with PostgresStore(schema_url(store.schema), store.codec) as other:
+        assert other.delete_stream(stream)
+    with pytest.raises(ConcurrencyError) as refused:
+        store.append(stream, 2, marks(1))
+    assert refused.value.actual == 0
+    assert _seqs(store, stream) == [] and store.stream_info(stream) is None
+
+
+def test_a_stream_whose_row_is_behind_its_events_takes_appends_and_catches_up(
+    store: Any,
+) -> None:
+    """A stream whose first batch was empty kept its row at version 0 under older releases
+    while its events went on, and a stream may have no row at all: an append at the events'
+    end is stored, and brings the row (where there is one) up to it with the listing."""
+    from gamehall.core.events import Meta
+    from gamehall.core.store.base import AppendRequest
+
+    behind, rowless = f"b_{secrets.token_hex(4)}", f"n_{secrets.token_hex(4)}"
+    for n in (behind, rowless):
+        store.append(n, 0, marks(2), info={"game": "g", "seat_players": [None]})
+    store._rows("UPDATE streams SET version = 0 WHERE stream = %s RETURNING 1", (behind,))
+    store._rows("DELETE FROM streams WHERE stream = %s RETURNING 1", (rowless,))
+    store.append(behind, 2, marks(1), info={"seat_players": ["p5"]})
+    assert store.stream_info(behind).version == 3
+    assert store.find_matches(MatchQuery(player="p5")).total == 1
+    results = store.append_many(
+        [AppendRequest(n, 3 if n == behind else 2, marks(1), [Meta()]) for n in (behind, rowless)]
+    )
+    assert [[r.seq for r in batch] for batch in results] == [[4], [3]]
+    assert _seqs(store, rowless) == [1, 2, 3] and store.stream_info(behind).version == 4
+    with pytest.raises(ConcurrencyError):  # and a version behind the events is still refused
+        store.append(rowless, 2, marks(1))
+
+
+def test_an_empty_first_batch_then_the_first_events(store: Any) -> None:
+    """An empty first batch leaves the stream's row at version 0; the batch with the first
+    events takes the row (version and listing entry), and an empty first batch for a stream
+    that has events is a conflict."""
+    stream = f"e_{secrets.token_hex(4)}"
+    store.append(stream, 0, [], info={"game": "g", "seat_players": [None]})
+    assert store.stream_info(stream).version == 0
+    store.append(stream, 0, marks(2), info={"game": "h", "seat_players": ["p6"]})
+    entry = store.stream_info(stream)
+    assert entry.version == 2 and entry.info == {"game": "h", "seat_players": ["p6"]}
+    assert store.find_matches(MatchQuery(player="p6")).total == 1
+    with pytest.raises(ConcurrencyError):
+        store.append(stream, 0, [], info={"game": "g"})
+    assert _seqs(store, stream) == [1, 2] and store.stream_info(stream).info["game"] == "h"
