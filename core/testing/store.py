@@ -160,7 +160,10 @@ class EventLogContract(_Fixtures):
         assert store.version("a") == 2 and store.version("b") == 1 and store.version("c") == 1
         positions = [r.position for r in store.read_all()]
         assert [(r.stream, r.seq) for r in store.read_all()] == [
-            ("b", 1), ("a", 1), ("a", 2), ("c", 1)
+            ("b", 1),
+            ("a", 1),
+            ("a", 2),
+            ("c", 1),
         ]
         if self.gapless:  # elsewhere the batch refused may leave its positions unused
             assert positions == [1, 2, 3, 4]
