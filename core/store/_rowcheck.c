@@ -1544,20 +1544,38 @@ failed:
     return NULL;
 }
 
-/* -- PostgreSQL's append: its arrays as text ---------------------------------------------
+/* -- PostgreSQL's append: its arrays, as text or binary -----------------------------------
  *
- * append_arrays(batches) -> (streams, expected, counts, r_batch, r_k, types, versions, datas,
- *                            metas, cmds, crcs, deadlines)
+ * append_arrays(batches, binary=False) -> (streams, expected, counts, r_batch, r_k, types,
+ *                                          versions, datas, metas, cmds, crcs, deadlines)
  *   batches: list of (index, Encoded) of one call of gamehall_append (postgres._append_args)
- * Each item is an array literal as postgres._texts, _numbers, _blobs and _deadlines write it
- * (the same text: tests/core/test_rowcheck.py compares them), built in one pass with no
+ * As text, each item is an array literal as postgres._texts, _numbers, _blobs and _deadlines
+ * write it (the same text: tests/core/test_rowcheck.py compares them); as binary, the bytes of
+ * PostgreSQL's binary array format (array_recv: a header, then each element's length, -1 for
+ * NULL, and its bytes in network order), which the server takes without parsing text or
+ * decoding hex (the test has the server read both and compares). Built in one pass with no
  * object per element. A text that UTF-8 cannot hold raises UnicodeEncodeError, as str.encode.
  */
 
 typedef struct {
     char *p;
     Py_ssize_t size, used;
+    int binary;      /* PostgreSQL's binary format, not an array literal */
+    int width;       /* bytes of an integer element (binary) */
+    uint32_t oid;    /* the element type (binary) */
+    int32_t count;   /* elements so far (binary) */
 } Text;
+
+/* The element types of the twelve arrays, and their integers' widths. */
+#define OID_BYTEA 17
+#define OID_INT8 20
+#define OID_INT4 23
+#define OID_TEXT 25
+#define OID_FLOAT8 701
+#define ARRAYS 12
+static const uint32_t array_oids[ARRAYS] = {OID_TEXT,  OID_INT8,  OID_INT4,  OID_INT4,
+                                            OID_INT4,  OID_TEXT,  OID_INT4,  OID_BYTEA,
+                                            OID_BYTEA, OID_TEXT,  OID_INT8,  OID_FLOAT8};
 
 static int text_room(Text *t, Py_ssize_t more) {
     if (grow(&t->p, &t->size, t->used + more, 256) < 0) {
@@ -1567,8 +1585,12 @@ static int text_room(Text *t, Py_ssize_t more) {
     return 0;
 }
 
-/* Open an element: '{' before the first, ',' before the others. */
+/* Open an element: '{' before the first, ',' before the others; counted in binary. */
 static int text_next(Text *t) {
+    if (t->binary) {
+        t->count++;
+        return 0;
+    }
     if (text_room(t, 1) < 0) return -1;
     char mark = t->used ? ',' : '{';
     t->p[t->used++] = mark;
@@ -1582,8 +1604,40 @@ static int text_raw(Text *t, const char *p, Py_ssize_t n) {
     return 0;
 }
 
+/* Put n in network order in width bytes. */
+static void big_endian(char *out, unsigned long long n, int width) {
+    for (int i = width - 1; i >= 0; i--, n >>= 8) out[i] = (char)(n & 0xff);
+}
+
+/* A binary element's length, then (the caller's) n bytes; -1 is NULL. */
+static int bin_length(Text *t, Py_ssize_t n) {
+    if (n > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "an element of over 2 GiB");
+        return -1;
+    }
+    if (text_room(t, 4 + (n > 0 ? n : 0)) < 0) return -1;
+    big_endian(t->p + t->used, (unsigned long long)(uint32_t)(int32_t)n, 4);
+    t->used += 4;
+    return 0;
+}
+
+static int text_null(Text *t) {
+    return t->binary ? bin_length(t, -1) : text_raw(t, "NULL", 4);
+}
+
 static int text_number(Text *t, long long n) {
-    if (text_next(t) < 0 || text_room(t, 21) < 0) return -1;
+    if (text_next(t) < 0) return -1;
+    if (t->binary) {
+        if (t->width == 4 && (n < INT32_MIN || n > INT32_MAX)) {
+            PyErr_Format(PyExc_OverflowError, "%lld does not fit an integer column", n);
+            return -1;
+        }
+        if (bin_length(t, t->width) < 0) return -1;
+        big_endian(t->p + t->used, (unsigned long long)n, t->width);
+        t->used += t->width;
+        return 0;
+    }
+    if (text_room(t, 21) < 0) return -1;
     char *out = t->p + t->used;
     if (n < 0) {
         *out++ = '-';
@@ -1605,17 +1659,24 @@ static int text_int(Text *t, PyObject *value) {
     return text_number(t, n);
 }
 
-/* A text element (NULL for None), quoted with \ and " escaped. */
+/* A text element (NULL for None): quoted with \ and " escaped, or its UTF-8 bytes. */
 static int text_str(Text *t, PyObject *value) {
     if (text_next(t) < 0) return -1;
-    if (value == Py_None) return text_raw(t, "NULL", 4);
+    if (value == Py_None) return text_null(t);
     if (!PyUnicode_Check(value)) {
         PyErr_Format(PyExc_TypeError, "text expected, not %.80s", Py_TYPE(value)->tp_name);
         return -1;
     }
     Py_ssize_t n;
     const char *p = PyUnicode_AsUTF8AndSize(value, &n);
-    if (p == NULL || text_room(t, 2 * n + 2) < 0) return -1;
+    if (p == NULL) return -1;
+    if (t->binary) {
+        if (bin_length(t, n) < 0) return -1;
+        memcpy(t->p + t->used, p, n);
+        t->used += n;
+        return 0;
+    }
+    if (text_room(t, 2 * n + 2) < 0) return -1;
     char *out = t->p + t->used;
     *out++ = '"';
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -1627,17 +1688,23 @@ static int text_str(Text *t, PyObject *value) {
     return 0;
 }
 
-/* A bytea element (NULL for None) in hex: "\\x..." */
+/* A bytea element (NULL for None): in hex, "\\x...", or its bytes. */
 static int text_blob(Text *t, PyObject *value) {
     static const char hex[] = "0123456789abcdef";
     if (text_next(t) < 0) return -1;
-    if (value == Py_None) return text_raw(t, "NULL", 4);
+    if (value == Py_None) return text_null(t);
     if (!PyBytes_Check(value)) {
         PyErr_Format(PyExc_TypeError, "bytes expected, not %.80s", Py_TYPE(value)->tp_name);
         return -1;
     }
     Py_ssize_t n = PyBytes_GET_SIZE(value);
     const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(value);
+    if (t->binary) {
+        if (bin_length(t, n) < 0) return -1;
+        memcpy(t->p + t->used, p, n);
+        t->used += n;
+        return 0;
+    }
     if (text_room(t, 2 * n + 5) < 0) return -1;
     char *out = t->p + t->used;
     memcpy(out, "\"\\\\x", 4);
@@ -1651,10 +1718,19 @@ static int text_blob(Text *t, PyObject *value) {
     return 0;
 }
 
-/* A deadline: NULL for None, its repr for a float, NaN for anything else (UNSET). */
+/* A deadline: NULL for None, a float as it is, NaN for anything else (UNSET). */
 static int text_deadline(Text *t, PyObject *value) {
     if (text_next(t) < 0) return -1;
-    if (value == Py_None) return text_raw(t, "NULL", 4);
+    if (value == Py_None) return text_null(t);
+    if (t->binary) {
+        double d = PyFloat_Check(value) ? PyFloat_AS_DOUBLE(value) : Py_NAN;
+        uint64_t bits;
+        memcpy(&bits, &d, 8);
+        if (bin_length(t, 8) < 0) return -1;
+        big_endian(t->p + t->used, bits, 8);
+        t->used += 8;
+        return 0;
+    }
     if (!PyFloat_Check(value)) return text_raw(t, "NaN", 3);
     PyObject *shown = PyObject_Repr(value);
     if (shown == NULL) return -1;
@@ -1665,20 +1741,54 @@ static int text_deadline(Text *t, PyObject *value) {
     return failed ? -1 : 0;
 }
 
-#define ARRAYS 12
+/* The array as Python takes it: a str literal, or bytes with the binary header before. */
+static PyObject *text_done(Text *t) {
+    if (t->binary) {
+        int dims = t->count > 0;
+        Py_ssize_t head = dims ? 20 : 12;
+        PyObject *out = PyBytes_FromStringAndSize(NULL, head + t->used);
+        if (out == NULL) return NULL;
+        char *at = PyBytes_AS_STRING(out);
+        big_endian(at, dims, 4);  /* dimensions */
+        big_endian(at + 4, 0, 4); /* flags: whether it holds NULLs, which the server finds */
+        big_endian(at + 8, t->oid, 4);
+        if (dims) {
+            big_endian(at + 12, (unsigned long long)t->count, 4);
+            big_endian(at + 16, 1, 4); /* lower bound */
+        }
+        if (t->used) memcpy(at + head, t->p, t->used);
+        return out;
+    }
+    if (t->used == 0) return PyUnicode_FromStringAndSize("{}", 2);
+    if (text_room(t, 1) < 0) return NULL;
+    t->p[t->used++] = '}';
+    return PyUnicode_DecodeUTF8(t->p, t->used, "strict");
+}
 
-static PyObject *append_arrays(PyObject *module, PyObject *batches) {
+static PyObject *append_arrays(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     static PyObject *names[4];
     static const char *spelt[4] = {"stream", "expected", "rows", "deadline"};
     if (names[0] == NULL)
         for (int k = 0; k < 4; k++)
             if ((names[k] = PyUnicode_InternFromString(spelt[k])) == NULL) return NULL;
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "append_arrays(batches, binary=False)");
+        return NULL;
+    }
+    PyObject *batches = args[0];
+    int binary = nargs == 2 ? PyObject_IsTrue(args[1]) : 0;
+    if (binary < 0) return NULL;
     if (!PyList_Check(batches)) {
         PyErr_SetString(PyExc_TypeError, "a list of (index, batch) expected");
         return NULL;
     }
     Text out[ARRAYS];
     memset(out, 0, sizeof out);
+    for (int k = 0; k < ARRAYS; k++) {
+        out[k].binary = binary;
+        out[k].oid = array_oids[k];
+        out[k].width = array_oids[k] == OID_INT8 ? 8 : 4;
+    }
     PyObject *result = NULL;
     Py_ssize_t count = PyList_GET_SIZE(batches);
     for (Py_ssize_t b = 0; b < count; b++) {
@@ -1721,20 +1831,12 @@ static PyObject *append_arrays(PyObject *module, PyObject *batches) {
     result = PyTuple_New(ARRAYS);
     if (result == NULL) goto done;
     for (int k = 0; k < ARRAYS; k++) {
-        PyObject *text;
-        if (out[k].used == 0) {
-            text = PyUnicode_FromStringAndSize("{}", 2);
-        } else if (text_room(&out[k], 1) == 0) {
-            out[k].p[out[k].used++] = '}';
-            text = PyUnicode_DecodeUTF8(out[k].p, out[k].used, "strict");
-        } else {
-            text = NULL;
-        }
-        if (text == NULL) {
+        PyObject *array = text_done(&out[k]);
+        if (array == NULL) {
             Py_CLEAR(result);
             goto done;
         }
-        PyTuple_SET_ITEM(result, k, text);
+        PyTuple_SET_ITEM(result, k, array);
     }
 done:
     for (int k = 0; k < ARRAYS; k++) PyMem_RawFree(out[k].p);
@@ -1750,8 +1852,8 @@ static PyMethodDef methods[] = {
      "Return the CRC-32 of data begun at value, as zlib.crc32 does."},
     {"encode_rows", (PyCFunction)(void (*)(void))encode_rows, METH_FASTCALL,
      "Return a batch's rows for the writer: payload, metadata, mark and checksum."},
-    {"append_arrays", (PyCFunction)append_arrays, METH_O,
-     "Return the array literals of PostgreSQL's append for a round of batches."},
+    {"append_arrays", (PyCFunction)(void (*)(void))append_arrays, METH_FASTCALL,
+     "Return the arrays of PostgreSQL's append for a round of batches: text or binary."},
     {"bind", (PyCFunction)bind, METH_O,
      "Find SQLite's functions in the _sqlite3 extension at path; tell whether all were."},
     {NULL, NULL, 0, NULL},

@@ -263,6 +263,38 @@ def test_the_append_arrays_in_c_are_the_python_ones(fast: Callable[..., Any]) ->
     assert append_arrays([]) == postgres.row_arrays([]) == ("{}",) * 12
 
 
+# The element type of each of the twelve arrays, in append_arrays' order.
+_ARRAY_TYPES = ["text", "bigint", "integer", "integer", "integer", "text", "integer", "bytea",
+                "bytea", "text", "bigint", "double precision"]  # fmt: skip
+
+
+def test_the_append_arrays_in_binary_are_what_the_server_reads_of_the_text(
+    fast: Callable[..., Any],
+) -> None:
+    """The journal sends the batches' arrays in PostgreSQL's binary format: the server reads
+    each as the same array as its literal (every kind of text, NULLs, NaN, empty arrays)."""
+    import psycopg
+    from gamehall.core.store._rowcheck import append_arrays
+    from psycopg import pq
+
+    from tests.postgres import BASE_URL, need_postgres
+
+    need_postgres()
+    with psycopg.connect(BASE_URL) as db:
+        for seed in [*range(100), -1]:
+            batches = _encoded_batches(seed) if seed >= 0 else []
+            texts, binary = append_arrays(batches), append_arrays(batches, True)
+            for k, kind in enumerate(_ARRAY_TYPES):
+                query = f"SELECT $1::{kind}[] IS NOT DISTINCT FROM $2::{kind}[]".encode()
+                found = db.pgconn.exec_params(query, [texts[k].encode(), binary[k]], None, [0, 1])
+                assert found.status == pq.ExecStatus.TUPLES_OK, found.get_error_message()
+                assert found.get_value(0, 0) == b"t", (seed, kind, texts[k])
+    too_large = [(0, base.Encoded("s", 1, [("t", 2**31, b"", b"", None, 0)]))]
+    assert append_arrays(too_large)[6] == "{2147483648}"  # the server refuses it, naming it
+    with pytest.raises(OverflowError):  # the store then sends it as text
+        append_arrays(too_large, True)
+
+
 def test_the_append_arrays_in_c_refuse_what_python_refuses(fast: Callable[..., Any]) -> None:
     from gamehall.core.store import postgres
     from gamehall.core.store._rowcheck import append_arrays
