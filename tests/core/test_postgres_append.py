@@ -353,3 +353,35 @@ def test_an_empty_first_batch_then_the_first_events(store: Any) -> None:
     with pytest.raises(ConcurrencyError):
         store.append(stream, 0, [], info={"game": "g"})
     assert _seqs(store, stream) == [1, 2] and store.stream_info(stream).info["game"] == "h"
+
+
+def test_the_streams_table_leaves_room_on_its_pages_and_a_non_owner_opens_it(store: Any) -> None:
+    """Each command moves its stream's row on: the table keeps half of each page free so the
+    new row version stays on its page (no index touched); a store opened on a schema whose
+    table lost the setting sets it again, and a role that may write but not alter the table
+    leaves it as it is."""
+    from gamehall.core.store.postgres import STREAMS_ROOM, PostgresStore
+
+    def options() -> list[str]:
+        found = store._rows("SELECT reloptions FROM pg_class WHERE oid = 'streams'::regclass", ())
+        return list(found[0][0] or [])
+
+    assert options() == ["fillfactor=50"]
+    role = f"gh_writer_{secrets.token_hex(4)}"
+    with psycopg.connect(store.url.conninfo, autocommit=True) as db:
+        db.execute(f'ALTER TABLE "{store.schema}".streams RESET (fillfactor)')
+        assert options() == []
+        with PostgresStore(schema_url(store.schema), store.codec):
+            assert options() == ["fillfactor=50"]
+        db.execute(f'CREATE ROLE "{role}" NOLOGIN')
+        try:
+            db.execute(f'GRANT USAGE ON SCHEMA "{store.schema}" TO "{role}"')
+            db.execute(f'ALTER TABLE "{store.schema}".streams RESET (fillfactor)')
+            with db.transaction():
+                db.execute(f'SET LOCAL search_path = "{store.schema}"')
+                db.execute(f'SET LOCAL ROLE "{role}"')
+                db.execute(STREAMS_ROOM)  # not the owner: no error, and no change
+            assert options() == []
+        finally:
+            db.execute(f'DROP OWNED BY "{role}"')
+            db.execute(f'DROP ROLE "{role}"')
