@@ -18,6 +18,7 @@ import hashlib
 import math
 import re
 import time
+import weakref
 from collections import OrderedDict
 from typing import Any
 
@@ -168,12 +169,17 @@ async def before_request(request: Request[Any, Any, Any]) -> Response[None] | No
 
 
 _WHOLE = re.compile(r"-?[0-9]+")
-_INTEGER_PARAMS: dict[int, tuple[tuple[str, str], ...]] = {}
+# By the handler's function, whose signature says it: a handler object is made for each app,
+# and one made later may take the id of one collected before (a cache by id once answered a
+# route with another route's parameters, and let ``1e3`` through to the lenient conversion).
+_INTEGER_PARAMS: weakref.WeakKeyDictionary[Any, tuple[tuple[str, str], ...]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _integer_params(handler: Any) -> tuple[tuple[str, str], ...]:
     """Return (source, name) of each query or header parameter a handler takes as an integer."""
-    known = _INTEGER_PARAMS.get(id(handler))
+    known = _INTEGER_PARAMS.get(handler.fn)
     if known is not None:
         return known
     found = []
@@ -187,7 +193,7 @@ def _integer_params(handler: Any) -> tuple[tuple[str, str], ...]:
             found.append(("header", getattr(kwarg, "name", None) or name))
         elif "query" in kind:
             found.append(("query", getattr(kwarg, "name", None) or name))
-    _INTEGER_PARAMS[id(handler)] = known = tuple(found)
+    _INTEGER_PARAMS[handler.fn] = known = tuple(found)
     return known
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 import httpx
@@ -13,6 +13,7 @@ import pytest
 from gamehall.core import Registry
 from gamehall.core.store import MemoryStore
 from http_helpers import Served, bearer, serve
+from litestar.params import QueryParameter
 
 pytestmark = pytest.mark.anyio
 CSRF = "a-csrf-token-of-this-browser-0123"
@@ -111,3 +112,31 @@ async def test_a_csrf_value_beyond_ascii_is_a_403(served: Served) -> None:
     }
     sent = await client.post(f"/play/{match}/0/command", json=command, headers=headers)
     refused(sent, 403)
+
+
+def test_a_handler_made_after_another_was_collected_has_its_own_integer_parameters() -> None:
+    """Handlers are made for each app, and a later one may take the id of one collected
+    before: the check of whole-number parameters must not take the earlier one's list (a
+    stream route then let ``Last-Event-ID: 1e3`` through, read leniently as 1000)."""
+    import gc
+
+    from gamehall.adapters.http.guard import _integer_params
+    from litestar import get
+
+    reused = 0
+    for _ in range(20):
+
+        @get("/a")
+        async def with_one(after: Annotated[int, QueryParameter(name="after")] = 0) -> None: ...
+
+        assert _integer_params(with_one) == (("query", "after"),)
+        first = id(with_one)
+        del with_one
+        gc.collect()
+
+        @get("/b")
+        async def without() -> None: ...
+
+        reused += id(without) == first
+        assert _integer_params(without) == ()
+    assert reused  # the case this guards against happened at least once
