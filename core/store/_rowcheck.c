@@ -1621,6 +1621,11 @@ static int bin_length(Text *t, Py_ssize_t n) {
     return 0;
 }
 
+/* A binary element: its length, then its n bytes. */
+static int bin_bytes(Text *t, const void *p, Py_ssize_t n) {
+    return bin_length(t, n) < 0 ? -1 : text_raw(t, p, n);
+}
+
 static int text_null(Text *t) {
     return t->binary ? bin_length(t, -1) : text_raw(t, "NULL", 4);
 }
@@ -1670,12 +1675,7 @@ static int text_str(Text *t, PyObject *value) {
     Py_ssize_t n;
     const char *p = PyUnicode_AsUTF8AndSize(value, &n);
     if (p == NULL) return -1;
-    if (t->binary) {
-        if (bin_length(t, n) < 0) return -1;
-        memcpy(t->p + t->used, p, n);
-        t->used += n;
-        return 0;
-    }
+    if (t->binary) return bin_bytes(t, p, n);
     if (text_room(t, 2 * n + 2) < 0) return -1;
     char *out = t->p + t->used;
     *out++ = '"';
@@ -1699,12 +1699,7 @@ static int text_blob(Text *t, PyObject *value) {
     }
     Py_ssize_t n = PyBytes_GET_SIZE(value);
     const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(value);
-    if (t->binary) {
-        if (bin_length(t, n) < 0) return -1;
-        memcpy(t->p + t->used, p, n);
-        t->used += n;
-        return 0;
-    }
+    if (t->binary) return bin_bytes(t, p, n);
     if (text_room(t, 2 * n + 5) < 0) return -1;
     char *out = t->p + t->used;
     memcpy(out, "\"\\\\x", 4);
