@@ -1765,7 +1765,7 @@ class _Overlapped:
         now = time.time()
         future: asyncio.Future[list[Written | GamehallError] | None] = self._loop.create_future()
         try:
-            args, made = _append_args(rounds[0], now, store._entries, fast_row_arrays)
+            args, made = _append_args(rounds[0], now, store._entries, _BINARY)
             values = [_wire(a) for a in args]
         except UnicodeEncodeError as exc:
             future.set_exception(store._not_utf8(exc))
@@ -1774,9 +1774,7 @@ class _Overlapped:
             return None
         pgconn = conn.pgconn
         try:
-            pgconn.send_query_params(
-                _APPEND_WIRE, values, None, _BINARY_ROWS if fast_row_arrays else None
-            )
+            pgconn.send_query_params(_APPEND_WIRE, values, None, _BINARY_ROWS if _BINARY else None)
             if pgconn.flush():  # more than the socket took: the rest when it can take it
                 self._loop.add_writer(self._fd, self._writable)
         except psycopg.Error as exc:
@@ -2050,6 +2048,7 @@ _APPEND_WIRE = "".join(
 # ``_rowcheck.append_arrays(batches, True)`` builds; the server reads them without parsing
 # text or decoding hex, 2-3 µs a batch of its time (bench/README.md).
 _BINARY_ROWS = [1 if n in (0, 1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 25) else 0 for n in range(27)]
+_BINARY = fast_row_arrays is not None  # only the C module writes them
 
 
 def _wire(value: Any) -> bytes:
@@ -2063,14 +2062,15 @@ def _append_args(
     batches: list[tuple[int, Encoded]],
     now: float,
     entries: Mapping[str, Entry] | None = None,
-    binary: Callable[..., tuple[Any, ...]] | None = None,
+    binary: bool = False,
 ) -> tuple[tuple[Any, ...], list[Made]]:
     """The arguments of one call of ``gamehall_append`` (_APPEND) for a round of batches, and
     the listing entries it stores (index of the batch, stream, entry) where they are known:
     a created stream's, and a later batch's whose stream has its last entry in ``entries``
     (merged here into the whole entry the call stores where the entry is still that one).
-    With ``binary`` (``_rowcheck.append_arrays``), the batches' own arrays are in PostgreSQL's
-    binary format (bytes, sent with the formats of ``_BINARY_ROWS``); else array literals."""
+    With ``binary`` (where ``_rowcheck`` was built: ``_BINARY``), the batches' own arrays are in
+    PostgreSQL's binary format (bytes, sent with the formats of ``_BINARY_ROWS``); else array
+    literals."""
     n = len(batches)
     infos: list[bytes | None] = [None] * n
     was: list[bytes | None] = [None] * n
@@ -2093,7 +2093,10 @@ def _append_args(
         infos[number - 1] = None if entry is None else entry[0]
     # Array literals built here, not by psycopg, which dumps a list element by element in
     # Python (two thirds of a group commit); the rows' arrays in C where it is built.
-    arrays = binary(batches, True) if binary else (fast_row_arrays or row_arrays)(batches)
+    if binary and fast_row_arrays is not None:
+        arrays = fast_row_arrays(batches, True)
+    else:
+        arrays = (fast_row_arrays or row_arrays)(batches)
     (streams, expected, counts, r_batch, r_k, types, versions, datas, metas, cmds, crcs,
      deadlines) = arrays  # fmt: skip
     changed = listing.added  # else no entry either: the append takes them empty
