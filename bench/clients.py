@@ -2,11 +2,15 @@
 
 Every client is made, its bot seeded and its task started before the clock starts: the
 figures time the commands (what the hall does), not the harness making its clients. Once
-every client waits at the gate, the clock starts and the gate opens.
+every client waits at the gate, the collector's youngest generation is emptied (what making
+the clients left in it, about 30 tracked objects a task with anyio's task handles, would
+otherwise be scanned by the first collection of the play, at 10,000 clients about 75 ms of
+a 2 s round, paid by the commands), the clock starts and the gate opens.
 """
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Sequence
 
@@ -48,6 +52,7 @@ async def play_all(hall: Hall, ids: Sequence[str], seed: int = 0) -> tuple[int, 
             tg.start_soon(play, match, RandomBot(seed + i))
         if ids:
             await ready.wait()
+        gc.collect(0)
         started = time.perf_counter()
         gate.set()
     return counted[0], time.perf_counter() - started

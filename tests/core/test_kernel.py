@@ -19,6 +19,8 @@ from gamehall.core.store import SQLiteStore
 from gamehall.core.store.base import Encoded
 from gamehall.plugins.tictactoe import PlaceMark
 
+from tests.core.lockstep import MOVES, play_in_lockstep
+
 pytestmark = pytest.mark.anyio
 
 
@@ -76,3 +78,35 @@ async def test_the_journal_commits_in_one_thread_that_ends_with_the_hall(
         assert not alive  # the thread ended with the journal
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "thread"])
+async def test_a_queue_longer_than_a_commit_goes_in_order_in_commits_of_at_most_max_batch(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, overlap: bool
+) -> None:
+    monkeypatch.setattr(journal, "OVERLAP", overlap)
+    monkeypatch.setattr(journal, "MAX_BATCH", 7)
+    store = SQLiteStore(tmp_path / "cut.db", registry.codec)
+    sizes: list[int] = []
+    encode = store.encode
+
+    def counted(requests: Any) -> Any:
+        sizes.append(len(requests))
+        return encode(requests)
+
+    monkeypatch.setattr(store, "encode", counted)
+    try:
+        async with Hall(store, registry) as hall:
+            matches, heard, _ = await play_in_lockstep(hall, 60)
+        assert max(sizes) == 7  # 60 matches queued at once: every commit cut at seven
+        assert len(heard) == 60 * len(MOVES)
+        for match in matches:  # each match's answers came in the order its commands went
+            seqs = [seq for m, seq in heard if m == match]
+            assert seqs == sorted(seqs) and len(set(seqs)) == len(MOVES)
+    finally:
+        store.close()
+    again = SQLiteStore(tmp_path / "cut.db", registry.codec)
+    try:
+        assert {again.version(m) for m in matches} == {1 + len(MOVES)}
+    finally:
+        again.close()
