@@ -233,16 +233,12 @@ class Journal:
     def _take(self) -> tuple[list[AppendRequest], list[Done], list[Snapshot]]:
         """Take what is queued (up to ``max_batch`` batches) for the next commit."""
         self._wake = anyio.Event()
-        requests, dones = self._queue, self._dones
         cut = self.max_batch
-        if len(requests) <= cut:
-            self._queue, self._dones = [], []
-        else:
-            # What stays is moved down in place: a copy of it would touch every request and
-            # callback still queued (their reference counts), thousands of objects long out of
-            # the CPU's caches when many matches wait, at every commit.
-            requests, dones = requests[:cut], dones[:cut]
-            del self._queue[:cut], self._dones[:cut]
+        requests, dones = self._queue[:cut], self._dones[:cut]
+        # What stays is moved down in place: a copy of it would touch every request and callback
+        # still queued (their reference counts), thousands of objects long out of the CPU's
+        # caches when many matches wait, at every commit.
+        del self._queue[:cut], self._dones[:cut]
         snapshots, self._snapshots = self._snapshots, []
         return requests, dones, snapshots
 
