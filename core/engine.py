@@ -156,7 +156,7 @@ def redact_record(ruleset: Ruleset, record: Recorded, seat: int | None) -> Recor
     event = record.event
     if isinstance(event, MatchStarted):
         shown: Event | None = redact_started(event)
-    elif type(event) is TakenBack or isinstance(event, LobbyEvent):
+    elif ruleset.public or type(event) is TakenBack or isinstance(event, LobbyEvent):
         shown = event  # public: every seat's view goes back; everyone sees who sits where
     else:
         shown = ruleset.rules.redact(event, seat)

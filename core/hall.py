@@ -162,7 +162,9 @@ class Hall:
         actor = self.kernel.active(match) or await self.activate(match)
         command = self.registry.codec.command_from_builtins(command)
         check_seat(seat, actor.players)
-        return await self.kernel.ask(actor, SendCommand(seat, command, command_id, new_pending()))
+        return await self.kernel.ask(
+            actor, SendCommand(seat, command, command_id, new_pending(self.kernel.loop))
+        )
 
     async def lobby_command(
         self, match: str, command: LobbyCommand, credential: bytes | None = None
@@ -171,7 +173,9 @@ class Hall:
         once durable. ``credential``, a ``TakeSeat``'s token digest, is stored with them."""
         self.kernel.check_open()
         actor = await self.activate(match)
-        message = SendCommand(-1, command, None, new_pending(), credential=credential)
+        message = SendCommand(
+            -1, command, None, new_pending(self.kernel.loop), credential=credential
+        )
         return await self.kernel.ask(actor, message)
 
     def set_bots(

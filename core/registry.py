@@ -201,6 +201,13 @@ class Ruleset:
             _flatten(self.hook.gamehall_command_types())
         ) | frozenset(kind for spec in specs for kind in spec.commands)
         self.rules: Rules[Any] = self.game.rules(self.hook)
+        # Whether every seat and spectator sees each of the game's events whole (the default
+        # redact with no secret or private field): its commands' answers then skip redact.
+        self.public = (
+            type(self.rules).redact is Rules.redact
+            and not self.rules.secret_fields
+            and not self.rules.private_fields
+        )
         self.presentation = Presentation()
         for spec in specs:
             if spec.presentation is not None:

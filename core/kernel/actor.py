@@ -371,7 +371,7 @@ class Actor:
         finally:
             self.busy = False
             self.touched = time.monotonic()
-            if not self.working:
+            if self._waiters and not (self.committing or self.queued):
                 self._changed()
 
     def decide(self, batch: Sequence[SendCommand], current: bool = False) -> None:
@@ -450,7 +450,7 @@ class Actor:
         accepted: Sequence[tuple[SendCommand, Sequence[Event]]],
         state: Any,
         version: int,
-        clocked: Sequence[Clock | None] = (),
+        clocked: Sequence[Clock | None],
         rebuild: bool = False,
         changes: dict[str, Any] | None = None,
         tokens: Sequence[tuple[int, bytes]] = (),
@@ -463,9 +463,7 @@ class Actor:
             return
         metas: list[Meta] = []
         versions = None if self._versions_recorded else self.ruleset.versions
-        for (message, batch), clock in zip(
-            accepted, clocked or [None] * len(accepted), strict=True
-        ):
+        for (message, batch), clock in zip(accepted, clocked, strict=True):
             cid = message.command_id
             seat = None if isinstance(message.command, LobbyCommand) else message.seat
             metas.append(Meta(cid, seat, message.command, versions))
@@ -506,7 +504,7 @@ class Actor:
             self.committing = False
             if again:
                 self.decide(again)  # before any waiter runs: the commands keep their order
-            if not self.committing:
+            if self._waiters and not self.committing:
                 self._changed()
 
     def _committed(
@@ -624,12 +622,16 @@ class Actor:
     ) -> None:
         start = 0
         self.ctx.metrics.commands += len(accepted)
+        public = self.ruleset.public
         for message, batch in accepted:
             mine = records[start : start + len(batch)]
             start += len(batch)
             if message.command_id is not None:
                 self.commands[message.command_id] = (mine[0].seq, mine[-1].seq)
-            shown = engine.redact_records(self.ruleset, mine, message.seat)
+            if public and not isinstance(message.command, LobbyCommand):
+                shown = mine  # a seat's own command, every event whole: what redact would give
+            else:
+                shown = engine.redact_records(self.ruleset, mine, message.seat)
             message.reply.resolve(Ack(self.match, mine[0].seq, mine[-1].seq, shown))
 
     def _answer_duplicate(self, message: SendCommand, first: SendCommand | None) -> None:

@@ -28,13 +28,12 @@ class Supervisor:
         ctx.kept = self.kept
         self._actors: dict[str, Actor] = {}
         self._on_stop = on_stop  # told the match of every actor that stops or is dropped
+        # Return the running actor of a match, if any: the dictionary's own look-up, asked
+        # three times a command (the seats awaited, the legal commands, the send).
+        self.get: Callable[[str], Actor | None] = self._actors.get
 
     def __len__(self) -> int:
         return len(self._actors)
-
-    def get(self, match: str) -> Actor | None:
-        """Return the running actor of a match, if any."""
-        return self._actors.get(match)
 
     def start(self, match: str, loaded: Loaded) -> Actor:
         """Start the actor of a match from what activation loaded."""

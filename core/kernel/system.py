@@ -21,6 +21,7 @@ timing it commits with, and who is told of an actor that starts (``activated``) 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
 from types import TracebackType
 from typing import Any, TypeVar
@@ -38,7 +39,7 @@ from .activation import Loader, snapshot_key
 from .actor import Ack, Actor, ActorContext, ActorStopped, Loaded, SendCommand
 from .context import Metrics, Projection, Timing
 from .hub import Hub
-from .journal import Journal
+from .journal import Journal, running_loop
 from .supervisor import Supervisor
 
 log = structlog.get_logger("gamehall.hall")
@@ -94,6 +95,9 @@ class Kernel:
         self.stopped: list[Callable[[str], None]] = []  # told of every actor stopped or dropped
         self._activating: dict[str, _Flight] = {}
         self._resting: anyio.CancelScope | None = None
+        # The asyncio loop the kernel runs in (``None`` before it opens, or under trio): the
+        # senders' reply slots are made on it without looking it up.
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- the kernel's life ----------------------------------------------------------------------
 
@@ -102,6 +106,7 @@ class Kernel:
         for ``idle_seconds``; return the task group (the features' background work runs in it
         too)."""
         self._resting = anyio.CancelScope()
+        self.loop = running_loop()
         self.journal.open()
         tg = self._tg = await anyio.create_task_group().__aenter__()
         tg.start_soon(self.journal.run)

@@ -141,3 +141,35 @@ class DicePlugin:
     @hookimpl
     def gamehall_command_types(self) -> list[type]:
         return [Roll, Hold]
+
+
+class DiceWith(DicePlugin):
+    """Registers the dice game played by other rules (a subclass of :class:`Dice`)."""
+
+    def __init__(self, rules: type[Dice]) -> None:
+        self.spec = GameSpec(**{**DICE.__dict__, "rules": rules})
+
+    @hookimpl
+    def gamehall_games(self) -> list[GameSpec]:
+        return [self.spec]
+
+
+class SecretRolls(Dice):
+    """Dice whose rolls nobody sees, their sender included."""
+
+    secret_fields = {Rolled: ("value",)}
+
+
+class PrivateRolls(Dice):
+    """Dice whose rolls only their own seat sees."""
+
+    private_fields = {Rolled: ("value",)}
+
+
+class OwnRedact(Dice):
+    """Dice that redact events their own way (here: showing no roll to a spectator)."""
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        if isinstance(event, Rolled) and seat is None:
+            return Rolled(seat=event.seat, value=0)
+        return event

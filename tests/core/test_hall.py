@@ -29,6 +29,7 @@ from gamehall.plugins.tictactoe.commands import PlaceMark
 from gamehall.plugins.tictactoe.events import MarkPlaced
 from structlog.testing import capture_logs
 
+from tests.core.dice_game import Dice, DiceWith, OwnRedact, PrivateRolls, Roll, Rolled, SecretRolls
 from tests.core.sample_games import BUGGY, SECRETS, Count, Pass, Reveal, SamplePlugin
 
 pytestmark = pytest.mark.anyio
@@ -313,6 +314,27 @@ async def test_watch_streams_redacted_events_live(registry: Registry) -> None:
                 records[2].event.card if seat == 1 else None,
             ]
             assert (records[3].meta.command_id == "p0") == (seat == 0)
+
+
+@pytest.mark.parametrize(
+    ("rules", "shown"),
+    [(Dice, "the roll"), (SecretRolls, None), (PrivateRolls, "the roll"), (OwnRedact, "the roll")],
+)
+async def test_a_commands_answer_shows_its_sender_what_the_rules_let_it_see(
+    rules: type[Dice], shown: str | None
+) -> None:
+    # A public game's answer skips redact; the others still go through it, for the sender too.
+    reg = Registry([DiceWith(rules)], entry_points=False)
+    store = MemoryStore(reg.codec)
+    async with Hall(store, reg) as hall:
+        match = await hall.create("dice", 2, seed=3)
+        seat = next(iter(hall.awaiting(match)))
+        ack = await hall.send(match, seat, Roll())
+        rolled = store.read(match, 0)[-1].event
+        assert isinstance(rolled, Rolled) and rolled.value > 0
+        assert [r.event for r in ack.events] == [
+            rolled if shown else Rolled(seat=seat, value=None)  # type: ignore[arg-type]
+        ]
 
 
 async def test_watch_resumes_after_falling_behind(registry: Registry) -> None:

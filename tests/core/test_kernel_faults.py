@@ -145,7 +145,7 @@ class _Counted(journal_module.Pending):
 
     given: list[_Counted] = []
 
-    def __init__(self) -> None:
+    def __init__(self, loop: Any = None) -> None:
         super().__init__()
         self.times = 0
         _Counted.given.append(self)

@@ -32,7 +32,15 @@ from gamehall.core.registry import ENTRY_POINT_GROUP
 from gamehall.core.rules import release
 from gamehall.plugins.tictactoe.commands import PlaceMark
 
-from tests.core.dice_game import DICE, DicePlugin
+from tests.core.dice_game import (
+    DICE,
+    Dice,
+    DicePlugin,
+    DiceWith,
+    OwnRedact,
+    PrivateRolls,
+    SecretRolls,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -685,3 +693,21 @@ def test_release_reads_a_versions_major_and_minor_numbers() -> None:
     assert release("1.1.0") == (1, 1)
     assert release("2.0") == (2, 0)
     assert release("1.0.0") < (1, 1) <= release("1.10.2")
+
+
+# -- what a ruleset hides ------------------------------------------------------------------------
+
+
+def test_a_ruleset_is_public_only_when_its_rules_hide_nothing(registry: Registry) -> None:
+    # Public: every seat and spectator sees each event whole, and the answers skip redact.
+    assert registry.ruleset("tictactoe").public
+    for game in ("gunsen", "river-of-gold", "toy-battle", "kaladan", "ehre-der-samurai"):
+        assert not registry.ruleset(game).public, game
+    for rules, public in (
+        (Dice, True),
+        (SecretRolls, False),
+        (PrivateRolls, False),
+        (OwnRedact, False),
+    ):
+        made = Registry([DiceWith(rules)], entry_points=False)
+        assert made.ruleset("dice").public is public, rules.__name__
