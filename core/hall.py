@@ -158,12 +158,15 @@ class Hall:
         command_id: str | None = None,
     ) -> Ack:
         """Send a seat's command; return its events once durable, or raise why it was refused."""
-        self.kernel.check_open()
-        actor = self.kernel.active(match) or await self.activate(match)
-        command = self.registry.codec.command_from_builtins(command)
-        check_seat(seat, actor.players)
-        return await self.kernel.ask(
-            actor, SendCommand(seat, command, command_id, new_pending(self.kernel.loop))
+        kernel = self.kernel
+        kernel.check_open()
+        actor = kernel.active(match) or await self.activate(match)
+        if not isinstance(command, Command):
+            command = self.registry.codec.command_from_builtins(command)
+        if type(seat) is not int or not 0 <= seat < actor.players:
+            check_seat(seat, actor.players)  # says why it is refused
+        return await kernel.ask(
+            actor, SendCommand(seat, command, command_id, new_pending(kernel.loop))
         )
 
     async def lobby_command(

@@ -22,6 +22,7 @@ timing it commits with, and who is told of an actor that starts (``activated``) 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
 from types import TracebackType
 from typing import Any, TypeVar
@@ -226,7 +227,7 @@ class Kernel:
         """Return a match's running actor, marked as used now, or ``None`` if it rests."""
         actor = self.actors.get(match)
         if actor is not None:
-            actor.touch()
+            actor.touched = time.monotonic()  # what Actor.touch does, one call fewer a command
         return actor
 
     def actor(self, match: str) -> Actor:
@@ -240,7 +241,7 @@ class Kernel:
             except CorruptRecord as exc:
                 raise self.quarantine(match, exc) from None
             actor = self._activated(match, loaded)
-        actor.touch()
+        actor.touched = time.monotonic()
         return actor
 
     def start(self, match: str, loaded: Loaded) -> Actor:
