@@ -382,19 +382,23 @@ class Actor:
         and, if it is behind, catches up and decides the whole batch again.
         """
         state, version, clock = self.state, self.version, self.clock
-        info, changes = self.info, {}
-        tokens: list[tuple[int, bytes]] = []
+        info = self.info
+        # Made when first needed (a lobby command's changes and token, a command id): most
+        # commands need none of them.
+        changes: dict[str, Any] | None = None
+        tokens: list[tuple[int, bytes]] | None = None
+        in_batch: dict[str, SendCommand] | None = None
         accepted: list[tuple[SendCommand, Sequence[Event]]] = []
         clocked: list[Clock | None] = []
-        in_batch: dict[str, SendCommand] = {}
         for message in batch:
             cid = message.command_id
-            if cid is not None and self.ids_after and cid not in self.commands:
-                # Reached without the kernel's read ahead (see Kernel.ask): read them here.
-                self.add_older_ids(self.ctx.store.command_ids(self.match))
-            if cid is not None and (cid in self.commands or cid in in_batch):
-                self._answer_duplicate(message, in_batch.get(cid))
-                continue
+            if cid is not None:
+                if self.ids_after and cid not in self.commands:
+                    # Reached without the kernel's read ahead (see Kernel.ask): read them here.
+                    self.add_older_ids(self.ctx.store.command_ids(self.match))
+                if cid in self.commands or (in_batch is not None and cid in in_batch):
+                    self._answer_duplicate(message, None if in_batch is None else in_batch.get(cid))
+                    continue
             ctx = Context(message.seat, version + 1, self.seed, cid)
             try:
                 events: Sequence[Event]
@@ -407,11 +411,11 @@ class Actor:
                     )
                     events = decided
                     info = {**info, **made}
-                    changes.update(made)
+                    changes = {**(changes or {}), **made}
                     if message.credential is not None:
                         seat = getattr(decided[0], "seat", None)
                         if isinstance(seat, int):
-                            tokens.append((seat, message.credential))
+                            tokens = [*(tokens or ()), (seat, message.credential)]
                 else:
                     projection = self.ctx.projection
                     if projection.ending(info):  # abandoned or expired: over, its game not
@@ -442,8 +446,10 @@ class Actor:
             clocked.append(clock)  # a lobby batch carries the clock as it stands
             version += len(events)
             if cid is not None:
+                if in_batch is None:
+                    in_batch = {}
                 in_batch[cid] = message
-        self._submit(accepted, state, version, clocked, changes=changes, tokens=tokens)
+        self._submit(accepted, state, version, clocked, changes=changes, tokens=tokens or ())
 
     def _submit(
         self,
