@@ -183,8 +183,8 @@ class BotDriver:
         to a bot starts being played; any other batch wakes the match's bots."""
         if "bots" in batch.changed:
             self.attach(batch.match, from_info(batch.info))
-        else:
-            self.wake(batch.match)
+        elif batch.match in self.seats or batch.match in self._changes:
+            self.wake(batch.match)  # else nothing to wake: no bot plays it, nobody waits on it
 
     def bots_of(self, match: str) -> dict[int, str]:
         """Return the bot seats of a match, each with its bot in words."""
