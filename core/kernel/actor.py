@@ -536,9 +536,7 @@ class Actor:
         self._versions_recorded = True
         self._answer(accepted, result)
         self.ctx.publish(self.match, result)
-        every = self.ctx.snapshot_every  # _maybe_snapshot, one call fewer a command
-        if every and version // every > previous // every:
-            self._snapshot()
+        self._maybe_snapshot(previous)
         changed = frozenset(info) if info else _NOTHING
         self.ctx.committed(Committed(self.match, result, self.info, changed))
         if self.behind > self.version:
@@ -707,13 +705,9 @@ class Actor:
     def _maybe_snapshot(self, previous: int) -> None:
         every = self.ctx.snapshot_every
         if every and self.version // every > previous // every:
-            self._snapshot()
-
-    def _snapshot(self) -> None:
-        """Have the journal keep the state as it stands (every ``snapshot_every`` events)."""
-        data = msgspec.msgpack.encode(self.state)
-        key = self.ctx.snapshot_key(self.ruleset)
-        self.ctx.journal.snapshot(Snapshot(self.match, self.version, key, data))
+            data = msgspec.msgpack.encode(self.state)
+            key = self.ctx.snapshot_key(self.ruleset)
+            self.ctx.journal.snapshot(Snapshot(self.match, self.version, key, data))
 
     def rebuild(self) -> None:
         """Reload the match from the store after an error (no in-memory state is trusted)."""

@@ -102,9 +102,8 @@ def new_pending(loop: asyncio.AbstractEventLoop | None = None) -> Pending | Futu
     command on the send path.
     """
     if loop is None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # another backend (trio): no asyncio loop runs here
+        loop = running_loop()
+        if loop is None:  # another backend (trio): no asyncio loop runs here
             return Pending()
     return FuturePending(loop)
 

@@ -268,8 +268,7 @@ class Kernel:
         """
         if actor.ids_after and message.command_id is not None:
             return self._ask(actor, message)  # its match's older ids are read first
-        if not (actor.busy or actor.committing or actor.queued or actor.stopped):
-            # Free (Actor.can_decide_now) and not stopped: decided at once.
+        if actor.can_decide_now() and not actor.stopped:
             actor.decide_now(message)
             reply: Awaitable[Ack] = message.reply.wait()
             return reply
