@@ -220,8 +220,8 @@ class Hall:
         """Return whose move it is, as ``seat`` may know it."""
         return views.turn(self.kernel.actor(match), seat)
 
-    def awaiting(self, match: str) -> dict[int, Decision]:
-        """Return the seats a match waits for (empty once it is over)."""
+    def awaiting(self, match: str) -> Mapping[int, Decision]:
+        """Return the seats a match waits for (empty once it is over), read-only."""
         return views.awaiting(self.kernel.actor(match))
 
     def legal(self, match: str, seat: int) -> list[Command]:

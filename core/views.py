@@ -6,6 +6,8 @@ abandoned or expired match awaits nobody and offers no command.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -19,6 +21,8 @@ from .words import seat_label
 
 if TYPE_CHECKING:
     from .kernel.actor import Actor
+
+NOBODY: Mapping[int, Decision] = MappingProxyType({})  # an ended match awaits nobody
 
 
 class SeatView(msgspec.Struct, frozen=True):
@@ -94,11 +98,18 @@ def turn(actor: Actor, seat: int | None) -> Turn:
     return Turn(actor.match, actor.version, seat, sorted(asked), decision, free)
 
 
-def awaiting(actor: Actor) -> dict[int, Decision]:
-    """Return the seats a match's actor waits for (none once the match is over)."""
+def awaiting(actor: Actor) -> Mapping[int, Decision]:
+    """Return the seats a match's actor waits for (none once the match is over), read-only.
+
+    The rules' own answer where it is read-only already (a game's constants, as tic-tac-toe's),
+    else a read-only view of it: no copy for each asker. Clients and bots ask before every
+    command, and a copy held across the command's commit is two more objects a match in
+    flight, each a cold line with many matches at once (bench/README.md).
+    """
     if seating.ending(actor.info):  # abandoned or expired
-        return {}
-    return dict(actor.ruleset.rules.awaiting(actor.state))
+        return NOBODY
+    asked = actor.ruleset.rules.awaiting(actor.state)
+    return asked if type(asked) is MappingProxyType else MappingProxyType(asked)
 
 
 def legal(actor: Actor, seat: int) -> list[Command]:

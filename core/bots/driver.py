@@ -113,7 +113,7 @@ class BotHost(Protocol):
         """Run a task in the hall's task group."""
         ...
 
-    def awaiting(self, match: str) -> dict[int, Decision]:
+    def awaiting(self, match: str) -> Mapping[int, Decision]:
         """Return the decisions a match waits for, by seat."""
         ...
 
