@@ -337,6 +337,22 @@ async def test_a_commands_answer_shows_its_sender_what_the_rules_let_it_see(
         ]
 
 
+@pytest.mark.parametrize("game", ["tictactoe", "dice"])
+async def test_who_is_awaited_is_read_only_for_the_asker(game: str, registry: Registry) -> None:
+    # Tic-tac-toe answers with read-only constants, the dice game with a new dict each time:
+    # either way the asker gets a mapping it cannot change, and the match is left as it was.
+    reg = registry if game == "tictactoe" else Registry([DiceWith(Dice)], entry_points=False)
+    async with Hall(MemoryStore(reg.codec), reg) as hall:
+        match = await hall.create(game, 2, seed=3)
+        asked = hall.awaiting(match)
+        assert list(asked) == [0] and asked[0].kind
+        with pytest.raises(TypeError):
+            asked[1] = asked[0]  # type: ignore[index]
+        with pytest.raises(TypeError):
+            del asked[0]  # type: ignore[attr-defined]
+        assert dict(hall.awaiting(match)) == dict(asked) and list(hall.awaiting(match)) == [0]
+
+
 async def test_watch_resumes_after_falling_behind(registry: Registry) -> None:
     async with Hall(MemoryStore(registry.codec), watch_buffer=1) as hall:
         match = await hall.create("tictactoe")
