@@ -102,9 +102,8 @@ def awaiting(actor: Actor) -> Mapping[int, Decision]:
     """Return the seats a match's actor waits for (none once the match is over), read-only.
 
     The rules' own answer where it is read-only already (a game's constants, as tic-tac-toe's),
-    else a read-only view of it: no copy for each asker. Clients and bots ask before every
-    command, and a copy held across the command's commit is two more objects a match in
-    flight, each a cold line with many matches at once (bench/README.md).
+    else a read-only view of it: no copy for each asker (clients and bots ask before every
+    command).
     """
     if seating.ending(actor.info):  # abandoned or expired
         return NOBODY
