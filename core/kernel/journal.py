@@ -89,6 +89,27 @@ class FuturePending:
         return self._future
 
 
+def _stream(result: list[Recorded] | GamehallError) -> str:
+    return result[0].stream if type(result) is list and result else ""
+
+
+def _in_key_order(
+    dones: list[Done], results: list[list[Recorded] | GamehallError]
+) -> tuple[list[Done], list[list[Recorded] | GamehallError]]:
+    """A commit's answers in the order of their matches' ids (a refusal first), for a split.
+
+    A store keeps a match's events together under its id (SQLite's and PostgreSQL's key is
+    the stream, then the seq). Once split, a group's matches commit together round after
+    round: cut at random, each group's commit touches nearly every page that holds a row of
+    any of the matches, and the WAL rewrites each of those pages twice a round; cut in key
+    order, each page mostly belongs to one group. With 100 matches at once that wrote 26%
+    fewer bytes a command (bench/README.md, "A thirteenth machine"). The sort is stable: a
+    match's answers keep their order.
+    """
+    order = sorted(range(len(results)), key=lambda i: _stream(results[i]))
+    return [dones[i] for i in order], [results[i] for i in order]
+
+
 def _consume(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
@@ -287,7 +308,9 @@ class Journal:
         ran goes to the store first, then its senders hear, and their next commands fill the
         queue while the store commits. When nothing was queued (every match waited for the
         one commit), half of the answers go out first and the commit of what they send starts
-        before the other half hear: that splits one group into two.
+        before the other half hear: that splits one group into two. The halves are cut in the
+        matches' key order (:func:`_in_key_order`), so each group's commits write the pages of
+        neighbouring matches.
         """
         held: tuple[list[Done], list[list[Recorded] | GamehallError]] | None = None
         try:
@@ -299,6 +322,7 @@ class Journal:
                         dones, results = held
                         held = None
                         if len(dones) >= SPLIT:
+                            dones, results = _in_key_order(dones, results)
                             half = len(dones) // 2
                             self._answer(dones[:half], results[:half])
                             held = (dones[half:], results[half:])

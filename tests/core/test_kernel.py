@@ -4,6 +4,7 @@ its commits run in the journal's own thread (or the store's writer in C)."""
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 from pathlib import Path
 from typing import Any
@@ -110,3 +111,41 @@ async def test_a_queue_longer_than_a_commit_goes_in_order_in_commits_of_at_most_
         assert {again.version(m) for m in matches} == {1 + len(MOVES)}
     finally:
         again.close()
+
+
+async def test_a_split_commit_cuts_its_groups_in_the_matches_key_order(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Forty matches move in lockstep, started in a shuffled order: the first round's commit is
+    # split in two, and each half's matches commit together from then on. Cut in key order,
+    # each group is a run of neighbouring ids, whose rows share the store's pages.
+    store = SQLiteStore(tmp_path / "keyed.db", registry.codec)
+    commits: list[list[str]] = []
+    encode = store.encode
+
+    def seen(requests: Any) -> Any:
+        commits.append([request.stream for request in requests])
+        return encode(requests)
+
+    try:
+        async with Hall(store, registry) as hall:
+            matches = [await hall.create("tictactoe", seed=n) for n in range(40)]
+            monkeypatch.setattr(store, "encode", seen)
+            started = list(matches)
+            random.Random(7).shuffle(started)
+
+            async def play(match: str) -> None:
+                for seat, cell in MOVES:
+                    await hall.send(match, seat, PlaceMark(cell=cell))
+
+            with anyio.fail_after(30):
+                async with anyio.create_task_group() as tg:
+                    for match in started:
+                        tg.start_soon(play, match)
+    finally:
+        store.close()
+    ranks = {match: rank for rank, match in enumerate(sorted(matches))}
+    groups = [sorted(ranks[m] for m in streams) for streams in commits[1:] if len(streams) > 1]
+    assert groups  # the first round's answers were split
+    for group in groups:  # each a run of neighbouring keys: the lower half or the upper
+        assert group == list(range(group[0], group[0] + len(group)))
