@@ -33,6 +33,23 @@ SPLIT = 16  # a commit of this many batches or more, with nothing queued behind 
 MAX_BATCH = 512
 
 
+class Held:
+    """A commit whose senders have not heard yet: who hears of each batch, and either the
+    records to give them or what they are made from (the batches and what the store wrote
+    for each, or the error every batch met), made when they are answered."""
+
+    __slots__ = ("dones", "requests", "results", "written")
+
+    def __init__(
+        self,
+        dones: list[Done],
+        results: list[list[Recorded] | GamehallError] | None = None,
+        requests: list[AppendRequest] | None = None,
+        written: Sequence[Written | GamehallError] | GamehallError | None = None,
+    ) -> None:
+        self.dones, self.results, self.requests, self.written = dones, results, requests, written
+
+
 class Pending:
     """A reply that one task waits for and another gives (any anyio backend)."""
 
@@ -193,6 +210,8 @@ class Journal:
         # Queued batches and who hears of each, side by side (no pair made per command).
         self._queue: list[AppendRequest] = []
         self._dones: list[Done] = []
+        # The first batches of the queue, encoded while the store committed the last group.
+        self._ahead: list[Encoded | GamehallError] = []
         self._snapshots: list[Snapshot] = []
         # Events and the limiter belong to an event loop: made when the journal starts.
         self._wake: Any = None
@@ -257,24 +276,37 @@ class Journal:
                     if self._closing:
                         return
                     await self._wake.wait()  # nothing queued: the next submit wakes it
-                requests, dones, snapshots = self._take()
+                requests, dones, snapshots, _ = self._take()
                 if requests or snapshots:
                     with anyio.CancelScope(shield=True):
                         await self._commit(requests, dones, snapshots)
         finally:
             self._ended()
 
-    def _take(self) -> tuple[list[AppendRequest], list[Done], list[Snapshot]]:
-        """Take what is queued (up to ``max_batch`` batches) for the next commit."""
+    def _take(
+        self,
+    ) -> tuple[list[AppendRequest], list[Done], list[Snapshot], list[Encoded | GamehallError]]:
+        """Take what is queued (up to ``max_batch`` batches) for the next commit, with the
+        encoding of its first batches where :meth:`_encode_ahead` made it."""
         self._wake = anyio.Event()
         cut = self.max_batch
-        requests, dones = self._queue[:cut], self._dones[:cut]
+        requests, dones, ahead = self._queue[:cut], self._dones[:cut], self._ahead[:cut]
         # What stays is moved down in place: a copy of it would touch every request and callback
         # still queued (their reference counts), thousands of objects long out of the CPU's
         # caches when many matches wait, at every commit.
-        del self._queue[:cut], self._dones[:cut]
+        del self._queue[:cut], self._dones[:cut], self._ahead[:cut]
         snapshots, self._snapshots = self._snapshots, []
-        return requests, dones, snapshots
+        return requests, dones, snapshots, ahead
+
+    def _encode_ahead(self) -> None:
+        """Encode the batches queued for the next commit while the store commits this one:
+        the store then waits for the loop only to plan it (see :meth:`_run_overlapped`)."""
+        done = len(self._ahead)
+        if done < len(self._queue) and done < self.max_batch:
+            try:
+                self._ahead += self.store.encode(self._queue[done : self.max_batch])
+            except Exception as exc:  # noqa: BLE001 - encoded again at its commit, which fails it then
+                log.warning("encoding ahead failed", error=repr(exc))
 
     def _ended(self) -> None:
         if self._thread is not None:
@@ -311,21 +343,26 @@ class Journal:
         before the other half hear: that splits one group into two. The halves are cut in the
         matches' key order (:func:`_in_key_order`), so each group's commits write the pages of
         neighbouring matches.
+
+        The store waits for the loop between two commits: from hearing one end to starting the
+        next. The next one's batches are encoded while the store commits (the answered group's
+        senders have queued them by then), and the records of the one that ended are made
+        after the next has started, when its senders are answered.
         """
-        held: tuple[list[Done], list[list[Recorded] | GamehallError]] | None = None
+        held: Held | None = None
         try:
             with anyio.CancelScope(shield=True):
                 await committer.open()
             while True:
                 if not (self._queue or self._snapshots):
                     if held is not None:
-                        dones, results = held
+                        dones, results = held.dones, self._results(held)
                         held = None
                         if len(dones) >= SPLIT:
                             dones, results = _in_key_order(dones, results)
                             half = len(dones) // 2
                             self._answer(dones[:half], results[:half])
-                            held = (dones[half:], results[half:])
+                            held = Held(dones[half:], results[half:])
                             await anyio.lowlevel.checkpoint()  # the half answered sends
                         else:
                             self._answer(dones, results)
@@ -333,13 +370,15 @@ class Journal:
                     if self._closing:
                         return
                     await self._wake.wait()
-                requests, dones, snapshots = self._take()
+                requests, dones, snapshots, ahead = self._take()
                 with anyio.CancelScope(shield=True):
-                    results = await self._commit_overlapped(committer, requests, snapshots, held)
-                held = (dones, results) if requests else None
+                    written = await self._commit_overlapped(
+                        committer, requests, snapshots, ahead, held
+                    )
+                held = Held(dones, None, requests, written) if requests else None
         finally:
             if held is not None:  # durable already: answered whatever ends the writer
-                self._answer(*held)
+                self._answer(held.dones, self._results(held))
             committer.close()
             self._ended()
 
@@ -348,28 +387,49 @@ class Journal:
         committer: Overlapped,
         requests: list[AppendRequest],
         snapshots: list[Snapshot],
-        held: tuple[list[Done], list[list[Recorded] | GamehallError]] | None,
-    ) -> list[list[Recorded] | GamehallError]:
-        """Commit one group; answer ``held`` (the last commit's) once this one has started."""
+        ahead: list[Encoded | GamehallError],
+        held: Held | None,
+    ) -> Sequence[Written | GamehallError] | GamehallError:
+        """Commit one group (``ahead``: its first batches, encoded already); answer ``held``
+        (the last commit's) once this one has started; return what the store wrote."""
         store = self.store
         try:
             started = None
             try:
-                encoded = store.encode(requests)
+                if ahead:
+                    encoded = ahead + store.encode(requests[len(ahead) :])
+                else:
+                    encoded = store.encode(requests)
                 if requests and not snapshots:
                     started = committer.start(encoded)
             finally:
                 if held is not None:  # durable: they hear whatever this commit meets
-                    self._answer(*held)
-            written = None if started is None else await started
+                    self._answer(held.dones, self._results(held))
+            if started is not None:
+                await anyio.lowlevel.checkpoint()  # the senders just answered queue their next
+                self._encode_ahead()
+                written = await started
+            else:
+                written = None
             if written is None:  # the ordinary way: a read needed, a snapshot, a rollback
                 written = await self._call(self._write_sync, encoded, snapshots)
-            results = store.finish(requests, written)
         except Exception as exc:  # noqa: BLE001 - a store's failure must not end the writer: all hear it
-            error = self._failed(exc, len(requests))
-            return [error] * len(requests)
+            return self._failed(exc, len(requests))
         self.commits += 1
-        return results
+        return written
+
+    def _results(self, held: Held) -> list[list[Recorded] | GamehallError]:
+        """The records each batch of a held commit is answered with (or its error)."""
+        if held.results is not None:
+            return held.results
+        requests, written = held.requests or [], held.written
+        if isinstance(written, GamehallError):
+            return [written] * len(requests)
+        assert written is not None
+        try:
+            return self.store.finish(requests, written)
+        except Exception as exc:  # noqa: BLE001 - as a failed commit: every batch hears it
+            return [self._failed(exc, len(requests))] * len(requests)
 
     def _answer(self, dones: list[Done], results: list[list[Recorded] | GamehallError]) -> None:
         for done, result in zip(dones, results, strict=True):

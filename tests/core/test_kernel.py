@@ -11,6 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
+import structlog.testing
 from gamehall.core import Registry
 from gamehall.core.errors import GamehallError, StoreFailed
 from gamehall.core.hall import Hall
@@ -149,3 +150,43 @@ async def test_a_split_commit_cuts_its_groups_in_the_matches_key_order(
     assert groups  # the first round's answers were split
     for group in groups:  # each a run of neighbouring keys: the lower half or the upper
         assert group == list(range(group[0], group[0] + len(group)))
+
+
+async def test_the_next_group_is_encoded_while_the_store_commits_and_a_failure_there_loses_nothing(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = SQLiteStore(tmp_path / "ahead.db", registry.codec)
+    committers: list[Any] = []
+    overlapped = store.overlapped
+
+    def kept(loop: Any) -> Any:
+        committers.append(overlapped(loop))
+        return committers[-1]
+
+    monkeypatch.setattr(store, "overlapped", kept)
+    encode = store.encode
+    during: list[bool] = []  # for each encoding: was a commit in flight then?
+
+    def watched(requests: Any) -> Any:
+        if requests:
+            in_flight = bool(committers) and committers[0]._landed is not None
+            during.append(in_flight)
+            if in_flight and during.count(True) == 1:
+                raise RuntimeError("a bug encoding ahead")  # the commit encodes them again
+        return encode(requests)
+
+    monkeypatch.setattr(store, "encode", watched)
+    try:
+        with structlog.testing.capture_logs() as logs:
+            async with Hall(store, registry) as hall:
+                matches, heard, _ = await play_in_lockstep(hall, 40)
+        assert during.count(True) > len(MOVES)  # most groups encoded while another committed
+        assert any(entry["event"] == "encoding ahead failed" for entry in logs)
+        assert len(heard) == 40 * len(MOVES)  # every command acknowledged all the same
+    finally:
+        store.close()
+    again = SQLiteStore(tmp_path / "ahead.db", registry.codec)
+    try:
+        assert {again.version(m) for m in matches} == {1 + len(MOVES)}
+    finally:
+        again.close()
