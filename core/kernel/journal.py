@@ -26,11 +26,16 @@ log = structlog.get_logger("gamehall.journal")
 Done = Callable[[list[Recorded] | GamehallError], None]
 OVERLAP = True  # overlap a store's commits with the loop's work (Journal.overlap: for one)
 SPLIT = 16  # a commit of this many batches or more, with nothing queued behind it, is split
-# Batches a commit takes at most: past a few hundred, a bigger commit saves no fsync worth
-# having, and its lists (rows, places, answers) outgrow the CPU's caches. With 1,000 and 10,000
-# matches at once, 256-512 gave 5-9% more commands/s than 10,000 (128 less); fewer matches
-# commit fewer batches than this anyway (bench/README.md, "An eighth machine").
-MAX_BATCH = 512
+# How much of a long queue a commit takes: a quarter (QUEUE_SHARE), so that a few groups of
+# matches take turns, each committed while the loop works on the others; at least MIN_BATCH,
+# at most MAX_BATCH. With 1,000 matches at once, two commits of 512 and 488 overlap where one
+# of 1,000 cannot (51k against 55k commands/s, and 256-512 gave 5-9% more than 10,000 on
+# another machine: bench/README.md, "An eighth machine"); with 10,000, commits of 2,048 made
+# 6% more commands/s than of 512 ("A thirteenth machine"). Past that a commit's lists (rows,
+# places, answers) outgrow the CPU's caches. Fewer matches commit fewer batches anyway.
+MIN_BATCH = 512
+MAX_BATCH = 2048
+QUEUE_SHARE = 4
 
 
 class Held:
@@ -286,10 +291,10 @@ class Journal:
     def _take(
         self,
     ) -> tuple[list[AppendRequest], list[Done], list[Snapshot], list[Encoded | GamehallError]]:
-        """Take what is queued (up to ``max_batch`` batches) for the next commit, with the
+        """Take what is queued (up to :meth:`_cut` batches) for the next commit, with the
         encoding of its first batches where :meth:`_encode_ahead` made it."""
         self._wake = anyio.Event()
-        cut = self.max_batch
+        cut = self._cut()
         requests, dones, ahead = self._queue[:cut], self._dones[:cut], self._ahead[:cut]
         # What stays is moved down in place: a copy of it would touch every request and callback
         # still queued (their reference counts), thousands of objects long out of the CPU's
@@ -298,13 +303,17 @@ class Journal:
         snapshots, self._snapshots = self._snapshots, []
         return requests, dones, snapshots, ahead
 
+    def _cut(self) -> int:
+        """How many queued batches the next commit takes (see ``QUEUE_SHARE``)."""
+        return min(self.max_batch, max(MIN_BATCH, len(self._queue) // QUEUE_SHARE))
+
     def _encode_ahead(self) -> None:
         """Encode the batches queued for the next commit while the store commits this one:
         the store then waits for the loop only to plan it (see :meth:`_run_overlapped`)."""
-        done = len(self._ahead)
-        if done < len(self._queue) and done < self.max_batch:
+        done, cut = len(self._ahead), self._cut()
+        if done < len(self._queue) and done < cut:
             try:
-                self._ahead += self.store.encode(self._queue[done : self.max_batch])
+                self._ahead += self.store.encode(self._queue[done:cut])
             except Exception as exc:  # noqa: BLE001 - encoded again at its commit, which fails it then
                 log.warning("encoding ahead failed", error=repr(exc))
 

@@ -82,6 +82,20 @@ async def test_the_journal_commits_in_one_thread_that_ends_with_the_hall(
         store.close()
 
 
+def test_a_long_queue_is_committed_a_quarter_at_a_time_within_bounds(
+    registry: Registry, tmp_path: Path
+) -> None:
+    # A few groups take turns, each committed while the loop works on the others: a commit of
+    # everything queued could overlap nothing, and a huge one outgrows the caches.
+    cut = journal.Journal(SQLiteStore(tmp_path / "cut.db", registry.codec))
+    for queued, taken in [(10, 512), (1_000, 512), (4_000, 1_000), (10_000, 2_048)]:
+        cut._queue = [None] * queued  # type: ignore[list-item]
+        assert cut._cut() == taken
+    cut.max_batch = 7  # a journal's own cap stands
+    assert cut._cut() == 7
+    cut.store.close()
+
+
 @pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "thread"])
 async def test_a_queue_longer_than_a_commit_goes_in_order_in_commits_of_at_most_max_batch(
     registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, overlap: bool
