@@ -4,8 +4,13 @@ journal's overlapped commits split one round into two groups."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
+
 import anyio
+from gamehall.core.codec import Codec
 from gamehall.core.hall import Hall
+from gamehall.core.store import SQLiteStore
 from gamehall.plugins.tictactoe import PlaceMark
 
 MOVES = [(0, 0), (1, 3), (0, 1), (1, 4)]  # (seat, cell): no line yet
@@ -28,3 +33,12 @@ async def play_in_lockstep(hall: Hall, count: int) -> tuple[list[str], list[tupl
             for match in matches:
                 tg.start_soon(play, match)
     return matches, heard, hall.journal.commits - created
+
+
+def stored_versions(path: Path, codec: Codec, matches: Iterable[str]) -> set[int]:
+    """Open an SQLite store again and return the versions its matches are stored at."""
+    again = SQLiteStore(path, codec)
+    try:
+        return {again.version(match) for match in matches}
+    finally:
+        again.close()

@@ -21,7 +21,7 @@ from gamehall.core.store import SQLiteStore
 from gamehall.core.store.base import Encoded
 from gamehall.plugins.tictactoe import PlaceMark
 
-from tests.core.lockstep import MOVES, play_in_lockstep
+from tests.core.lockstep import MOVES, play_in_lockstep, stored_versions
 
 pytestmark = pytest.mark.anyio
 
@@ -121,11 +121,7 @@ async def test_a_queue_longer_than_a_commit_goes_in_order_in_commits_of_at_most_
             assert seqs == sorted(seqs) and len(set(seqs)) == len(MOVES)
     finally:
         store.close()
-    again = SQLiteStore(tmp_path / "cut.db", registry.codec)
-    try:
-        assert {again.version(m) for m in matches} == {1 + len(MOVES)}
-    finally:
-        again.close()
+    assert stored_versions(tmp_path / "cut.db", registry.codec, matches) == {1 + len(MOVES)}
 
 
 async def test_a_split_commit_cuts_its_groups_in_the_matches_key_order(
@@ -199,8 +195,4 @@ async def test_the_next_group_is_encoded_while_the_store_commits_and_a_failure_t
         assert len(heard) == 40 * len(MOVES)  # every command acknowledged all the same
     finally:
         store.close()
-    again = SQLiteStore(tmp_path / "ahead.db", registry.codec)
-    try:
-        assert {again.version(m) for m in matches} == {1 + len(MOVES)}
-    finally:
-        again.close()
+    assert stored_versions(tmp_path / "ahead.db", registry.codec, matches) == {1 + len(MOVES)}
